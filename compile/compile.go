@@ -1,0 +1,156 @@
+// Package compile is the pipeline: a list of named passes run in order on
+// one program, with the verifier of each level and each pass's own checker
+// run between passes when checking is on, and per-pass statistics. The
+// command line, the tests and the benchmarks all drive the compiler
+// through it, stopping after any pass they want to see (as Simple's
+// CodeGen.driver(Phase) does).
+package compile
+
+import (
+	"fmt"
+	"sort"
+	"time"
+
+	"son/son"
+	"son/syntax"
+)
+
+// Options configures a compilation.
+type Options struct {
+	// Check runs the verifier after every pass (and the pass's checker,
+	// for passes that have one). Tests always set it.
+	Check bool
+	// StopAfter names the last pass to run; "" runs them all.
+	StopAfter string
+	// Seed orders the peephole worklist (0: last in, first out). Results
+	// must not depend on it; tests vary it to make sure.
+	Seed int64
+	// ShowGraph is called at each #showGraph statement of the program.
+	ShowGraph func(g *son.Graph, scopes []*son.Node)
+}
+
+// Pass is one step of the pipeline.
+type Pass struct {
+	Name string
+	Doc  string
+	run  func(*Unit) error
+}
+
+// Passes is the pipeline, in order.
+var Passes = []Pass{
+	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build},
+	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
+}
+
+// PassNames lists the names of the passes, in order.
+func PassNames() []string {
+	names := make([]string, len(Passes))
+	for i, p := range Passes {
+		names[i] = p.Name
+	}
+	return names
+}
+
+// Unit is a program going through the pipeline.
+type Unit struct {
+	Name  string
+	Src   []byte
+	File  *syntax.File
+	Graph *son.Graph
+	Opt   Options
+	Stats []PassStats // one entry per pass run, in order
+}
+
+// PassStats is what -stats reports after each pass.
+type PassStats struct {
+	Name  string         `json:"name"`
+	Nodes int            `json:"nodes"`
+	Ops   map[string]int `json:"ops"`
+	Time  time.Duration  `json:"-"`
+}
+
+// StatsReport is the JSON document of son ir -stats.
+type StatsReport struct {
+	Passes []PassStats `json:"passes"`
+}
+
+// CheckError is a failure of a verifier or checker: a bug in son, not in
+// the program.
+type CheckError struct {
+	Pass string
+	Err  error
+}
+
+func (e *CheckError) Error() string { return fmt.Sprintf("after pass %s: %v", e.Pass, e.Err) }
+func (e *CheckError) Unwrap() error { return e.Err }
+
+// Compile parses src and runs the pipeline up to opt.StopAfter. A source
+// error is returned as a syntax.ErrorList, a failed check as *CheckError.
+func Compile(name string, src []byte, opt Options) (*Unit, error) {
+	last := len(Passes) - 1
+	if opt.StopAfter != "" {
+		last = -1
+		for i, p := range Passes {
+			if p.Name == opt.StopAfter {
+				last = i
+			}
+		}
+		if last < 0 {
+			return nil, fmt.Errorf("unknown pass %q (passes: %v)", opt.StopAfter, PassNames())
+		}
+	}
+	u := &Unit{Name: name, Src: src, Opt: opt}
+	for _, p := range Passes[:last+1] {
+		start := time.Now()
+		if err := p.run(u); err != nil {
+			return nil, err
+		}
+		elapsed := time.Since(start)
+		if opt.Check {
+			if err := son.Verify(u.Graph); err != nil {
+				return nil, &CheckError{Pass: p.Name, Err: err}
+			}
+		}
+		st := Stats(u.Graph)
+		st.Name, st.Time = p.Name, elapsed
+		u.Stats = append(u.Stats, st)
+	}
+	return u, nil
+}
+
+// Stats counts the live nodes of g by op.
+func Stats(g *son.Graph) PassStats {
+	st := PassStats{Ops: map[string]int{}}
+	for _, n := range g.Live() {
+		st.Nodes++
+		st.Ops[n.Op.String()]++
+	}
+	return st
+}
+
+// OpNames lists the ops of a PassStats in a stable order, for printing.
+func (s PassStats) OpNames() []string {
+	names := make([]string, 0, len(s.Ops))
+	for k := range s.Ops {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	return names
+}
+
+func build(u *Unit) error {
+	f, err := syntax.Parse(u.Name, u.Src)
+	if err != nil {
+		return err
+	}
+	u.File = f
+	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph})
+	u.Graph.Seed = u.Opt.Seed
+	return nil
+}
+
+func peephole(u *Unit) error {
+	u.Graph.PushAll()
+	u.Graph.Iterate()
+	return nil
+}

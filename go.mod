@@ -1,0 +1,3 @@
+module son
+
+go 1.23

@@ -1,0 +1,521 @@
+package syntax
+
+import (
+	"fmt"
+	"math"
+)
+
+const (
+	maxErrors  = 10    // errors reported before giving up with "too many errors"
+	maxNesting = 10000 // nested blocks, statements, parentheses and operators
+)
+
+// Parse parses the Simple program src and, if it has no syntax error,
+// resolves its names. It returns the File, or nil and an ErrorList, sorted by
+// position, of every error found.
+func Parse(filename string, src []byte) (*File, error) {
+	body, errs := parse(filename, src)
+	if len(errs) > 0 {
+		return nil, errs
+	}
+	f := &File{Name: filename, Body: body}
+	if errs := resolve(f); len(errs) > 0 {
+		return nil, errs
+	}
+	return f, nil
+}
+
+// parse parses src without resolving it. It returns the program's body, or
+// the sorted syntax errors.
+func parse(filename string, src []byte) (*BlockStmt, ErrorList) {
+	p := &parser{file: filename}
+	body := p.parseFile(src)
+	if len(p.errs) > 0 {
+		p.errs.Sort()
+		if p.tooMany != nil {
+			p.errs = append(p.errs, p.tooMany)
+		}
+		return nil, p.errs
+	}
+	return body, nil
+}
+
+// parser is a recursive descent parser for Simple. Binary operators are
+// parsed with loops, so long operator chains need no deep recursion; every
+// construct that does recurse counts towards maxNesting.
+type parser struct {
+	scanner
+	file    string
+	errs    ErrorList
+	tooMany *Error // the final "too many errors", added after sorting
+	depth   int    // current nesting, checked against maxNesting
+}
+
+// syntaxError unwinds the parse of the current statement after a syntax
+// error has been reported; stmtList recovers from it.
+type syntaxError struct{}
+
+// bailout abandons the whole parse (too many errors, nesting too deep).
+type bailout struct{}
+
+// parseFile parses a whole program. It returns nil if it had to bail out.
+func (p *parser) parseFile(src []byte) (body *BlockStmt) {
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(bailout); !ok {
+				panic(r)
+			}
+			body = nil
+		}
+	}()
+	p.init(src, p.errorAt)
+	list := p.stmtList(false)
+	return &BlockStmt{List: list}
+}
+
+// errorAt records an error. An error at the position of the previous one
+// adds nothing (it is almost always a consequence of it); the error after
+// the first maxErrors ends the parse.
+func (p *parser) errorAt(pos Pos, msg string) {
+	if n := len(p.errs); n > 0 && p.errs[n-1].Pos == pos {
+		return
+	}
+	if len(p.errs) >= maxErrors {
+		p.tooMany = &Error{File: p.file, Pos: pos, Msg: "too many errors"}
+		panic(bailout{})
+	}
+	p.errs.Add(p.file, pos, "%s", msg)
+}
+
+// syntaxErrorExpected reports that the current token is not what was
+// expected, and abandons the current statement.
+func (p *parser) syntaxErrorExpected(what string) {
+	switch p.tok {
+	case ILLEGAL:
+		// The scanner has reported it.
+	case RESERVED:
+		p.errorAt(p.pos, fmt.Sprintf("'%s' is reserved in Simple but not supported by son", p.lit))
+	default:
+		p.errorAt(p.pos, fmt.Sprintf("syntax error: unexpected %s, expected %s", p.tokDesc(), what))
+	}
+	panic(syntaxError{})
+}
+
+// tokDesc describes the current token for an error message.
+func (p *parser) tokDesc() string {
+	switch {
+	case p.tok == EOF:
+		return "end of file"
+	case p.tok == IDENT:
+		return "name '" + p.lit + "'"
+	case p.tok == INT:
+		return "integer literal " + p.lit
+	case p.tok.IsKeyword():
+		return "keyword '" + p.tok.String() + "'"
+	}
+	return "'" + p.tok.String() + "'"
+}
+
+// want consumes a token of kind tok, or reports a syntax error.
+func (p *parser) want(tok Token) Pos {
+	pos := p.pos
+	if p.tok != tok {
+		p.syntaxErrorExpected("'" + tok.String() + "'")
+	}
+	p.next()
+	return pos
+}
+
+// enter notes one more level of nesting at pos, the token that opens it,
+// and stops the parse when the nesting gets too deep.
+func (p *parser) enter(pos Pos) {
+	p.depth++
+	if p.depth > maxNesting {
+		p.errorAt(pos, fmt.Sprintf("nesting too deep (limit %d)", maxNesting))
+		panic(bailout{})
+	}
+}
+
+func (p *parser) leave() { p.depth-- }
+
+// ---- Statements ----
+
+// stmtList parses statements up to the end of the file or, inBlock, up to
+// the '}' that closes the block. A statement with a syntax error is dropped
+// and the parse resumes after it.
+func (p *parser) stmtList(inBlock bool) []Stmt {
+	var list []Stmt
+	for p.tok != EOF && !(inBlock && p.tok == RBRACE) {
+		if s := p.stmtOrSkip(inBlock); s != nil {
+			list = append(list, s)
+		}
+	}
+	return list
+}
+
+// stmtOrSkip parses one statement. After a syntax error in it, it skips up
+// to and including the next ';' at the same brace depth, or up to a '}' that
+// closes the current block (inBlock) or past a stray '}' (at top level), and
+// returns nil.
+func (p *parser) stmtOrSkip(inBlock bool) (s Stmt) {
+	depth := p.depth
+	defer func() {
+		if r := recover(); r != nil {
+			if _, ok := r.(syntaxError); !ok {
+				panic(r)
+			}
+			p.depth = depth
+			p.skip(inBlock)
+			s = nil
+		}
+	}()
+	return p.stmt()
+}
+
+func (p *parser) skip(inBlock bool) {
+	braces := 0
+	for {
+		switch p.tok {
+		case EOF:
+			return
+		case SEMI:
+			p.next()
+			if braces == 0 {
+				return
+			}
+		case LBRACE:
+			braces++
+			p.next()
+		case RBRACE:
+			if braces == 0 {
+				if !inBlock {
+					p.next()
+				}
+				return
+			}
+			braces--
+			p.next()
+		default:
+			p.next()
+		}
+	}
+}
+
+// stmt parses one statement.
+func (p *parser) stmt() Stmt {
+	switch p.tok {
+	case LBRACE:
+		return p.block()
+	case INTTYPE, BOOLTYPE, VAR, VAL:
+		d := p.decl()
+		p.want(SEMI)
+		return d
+	case IF:
+		return p.ifStmt()
+	case WHILE:
+		return p.whileStmt()
+	case FOR:
+		return p.forStmt()
+	case BREAK:
+		s := &BreakStmt{Break: p.pos}
+		p.next()
+		p.want(SEMI)
+		return s
+	case CONTINUE:
+		s := &ContinueStmt{Continue: p.pos}
+		p.next()
+		p.want(SEMI)
+		return s
+	case RETURN:
+		s := &ReturnStmt{Return: p.pos}
+		p.next()
+		s.Value = p.expr()
+		p.want(SEMI)
+		return s
+	case SHOWGRAPH:
+		s := &ShowGraphStmt{Hash: p.pos}
+		p.next()
+		p.want(SEMI)
+		return s
+	case SEMI:
+		s := &EmptyStmt{Semi: p.pos}
+		p.next()
+		return s
+	case IDENT, INT, TRUE, FALSE, LPAREN, SUB, NOT, INC, DEC:
+		s := p.simpleStmt()
+		p.want(SEMI)
+		return s
+	}
+	p.syntaxErrorExpected("statement")
+	return nil
+}
+
+// block parses { stmts }.
+func (p *parser) block() *BlockStmt {
+	b := &BlockStmt{Lbrace: p.pos}
+	p.enter(p.pos)
+	p.next()
+	b.List = p.stmtList(true)
+	b.Rbrace = p.want(RBRACE)
+	p.leave()
+	return b
+}
+
+// decl parses a declaration without its ';'.
+func (p *parser) decl() *DeclStmt {
+	d := &DeclStmt{TypePos: p.pos}
+	switch p.tok {
+	case INTTYPE:
+		d.Kind = DeclInt
+	case BOOLTYPE:
+		d.Kind = DeclBool
+	case VAR:
+		d.Kind = DeclVar
+	case VAL:
+		d.Kind = DeclVal
+	}
+	p.next()
+	for {
+		spec := &VarSpec{NamePos: p.pos}
+		spec.Name = p.name()
+		if p.tok == ASSIGN {
+			p.next()
+			spec.Init = p.expr()
+		}
+		d.Specs = append(d.Specs, spec)
+		if p.tok != COMMA {
+			return d
+		}
+		p.next()
+	}
+}
+
+// name consumes an identifier and returns it.
+func (p *parser) name() string {
+	if p.tok != IDENT {
+		p.syntaxErrorExpected("name")
+	}
+	name := p.lit
+	p.next()
+	return name
+}
+
+// simpleStmt parses an assignment, increment, decrement or expression
+// statement, without its ';'.
+func (p *parser) simpleStmt() Stmt {
+	switch p.tok {
+	case INC, DEC:
+		s := &AssignStmt{Op: p.tok, OpPos: p.pos}
+		p.next()
+		s.NamePos = p.pos
+		s.Name = p.name()
+		return s
+	case IDENT:
+		namePos, name := p.pos, p.lit
+		p.next()
+		switch p.tok {
+		case ASSIGN, ADD_ASSIGN, SUB_ASSIGN, MUL_ASSIGN, QUO_ASSIGN, REM_ASSIGN,
+			AND_ASSIGN, OR_ASSIGN, XOR_ASSIGN, SHL_ASSIGN, SHR_ASSIGN, USHR_ASSIGN:
+			s := &AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos}
+			p.next()
+			s.Value = p.expr()
+			return s
+		case INC, DEC:
+			s := &AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos}
+			p.next()
+			return s
+		}
+		return &ExprStmt{X: p.exprFrom(&Name{NamePos: namePos, Name: name})}
+	}
+	return &ExprStmt{X: p.expr()}
+}
+
+// ifStmt parses if (cond) stmt [else stmt]; an else belongs to the nearest
+// if.
+func (p *parser) ifStmt() *IfStmt {
+	s := &IfStmt{If: p.pos}
+	p.enter(p.pos)
+	p.next()
+	p.want(LPAREN)
+	s.Cond = p.expr()
+	p.want(RPAREN)
+	s.Then = p.stmt()
+	if p.tok == ELSE {
+		p.next()
+		s.Else = p.stmt()
+	}
+	p.leave()
+	return s
+}
+
+func (p *parser) whileStmt() *WhileStmt {
+	s := &WhileStmt{While: p.pos}
+	p.enter(p.pos)
+	p.next()
+	p.want(LPAREN)
+	s.Cond = p.expr()
+	p.want(RPAREN)
+	s.Body = p.stmt()
+	p.leave()
+	return s
+}
+
+// forStmt parses for ([init]; [cond]; [next]) stmt.
+func (p *parser) forStmt() *ForStmt {
+	s := &ForStmt{For: p.pos}
+	p.enter(p.pos)
+	p.next()
+	p.want(LPAREN)
+	switch p.tok {
+	case SEMI:
+	case INTTYPE, BOOLTYPE, VAR, VAL:
+		s.Init = p.decl()
+	default:
+		s.Init = p.simpleStmt()
+	}
+	p.want(SEMI)
+	if p.tok != SEMI {
+		s.Cond = p.expr()
+	}
+	p.want(SEMI)
+	if p.tok != RPAREN {
+		s.Next = p.simpleStmt()
+	}
+	p.want(RPAREN)
+	s.Body = p.stmt()
+	p.leave()
+	return s
+}
+
+// ---- Expressions ----
+
+// Binary operator precedences; 0 is not a binary operator.
+const (
+	precLowest = 1 // ||
+	precRel    = 7 // < <= > >=
+	precUnary  = 11
+)
+
+func precedence(t Token) int {
+	switch t {
+	case LOR:
+		return 1
+	case LAND:
+		return 2
+	case OR:
+		return 3
+	case XOR:
+		return 4
+	case AND:
+		return 5
+	case EQL, NEQ:
+		return 6
+	case LSS, LEQ, GTR, GEQ:
+		return precRel
+	case SHL, SHR, USHR:
+		return 8
+	case ADD, SUB:
+		return 9
+	case MUL, QUO, REM:
+		return 10
+	}
+	return 0
+}
+
+func (p *parser) expr() Expr { return p.exprFrom(nil) }
+
+// exprFrom parses an expression whose first operand x has already been
+// parsed (nil if it has not): binary operators, then an optional ?:.
+func (p *parser) exprFrom(x Expr) Expr {
+	x = p.binaryExpr(x, precLowest)
+	if p.tok != QUEST {
+		return x
+	}
+	c := &CondExpr{Cond: x, Question: p.pos}
+	p.enter(p.pos)
+	p.next()
+	c.Then = p.expr()
+	p.want(COLON)
+	c.Else = p.expr()
+	p.leave()
+	return c
+}
+
+// binaryExpr parses operators of precedence prec1 or more, by precedence
+// climbing: a loop per level, recursing only to a higher level. x is the
+// first operand if already parsed. Two or more relational operators in a row
+// make one ChainExpr.
+func (p *parser) binaryExpr(x Expr, prec1 int) Expr {
+	if x == nil {
+		x = p.unaryExpr()
+	}
+	for {
+		op, opPos := p.tok, p.pos
+		prec := precedence(op)
+		if prec < prec1 || prec == 0 {
+			return x
+		}
+		p.next()
+		y := p.binaryExpr(nil, prec+1)
+		if prec == precRel && precedence(p.tok) == precRel {
+			c := &ChainExpr{X: []Expr{x, y}, Ops: []Token{op}, OpPos: []Pos{opPos}}
+			for precedence(p.tok) == precRel {
+				c.Ops = append(c.Ops, p.tok)
+				c.OpPos = append(c.OpPos, p.pos)
+				p.next()
+				c.X = append(c.X, p.binaryExpr(nil, prec+1))
+			}
+			x = c
+			continue
+		}
+		x = &BinaryExpr{X: x, OpPos: opPos, Op: op, Y: y}
+	}
+}
+
+// unaryExpr parses - and ! prefixes. A minus directly before the literal
+// 9223372036854775808 folds with it into the IntLit MinInt64.
+func (p *parser) unaryExpr() Expr {
+	if p.tok != SUB && p.tok != NOT {
+		return p.primaryExpr()
+	}
+	u := &UnaryExpr{OpPos: p.pos, Op: p.tok}
+	p.enter(p.pos)
+	p.next()
+	if u.Op == SUB && p.tok == INT && p.rng == litMinInt {
+		p.next()
+		p.leave()
+		return &IntLit{ValuePos: u.OpPos, Value: math.MinInt64}
+	}
+	u.X = p.unaryExpr()
+	p.leave()
+	return u
+}
+
+func (p *parser) primaryExpr() Expr {
+	switch p.tok {
+	case INT:
+		x := &IntLit{ValuePos: p.pos, Value: p.val}
+		if p.rng != litInRange {
+			p.errorAt(p.pos, "integer literal out of range: "+p.lit)
+		}
+		p.next()
+		return x
+	case TRUE, FALSE:
+		x := &BoolLit{ValuePos: p.pos, Value: p.tok == TRUE}
+		p.next()
+		return x
+	case IDENT:
+		x := &Name{NamePos: p.pos, Name: p.lit}
+		p.next()
+		return x
+	case LPAREN:
+		p.enter(p.pos)
+		p.next()
+		x := p.expr()
+		p.want(RPAREN)
+		p.leave()
+		return x
+	}
+	p.syntaxErrorExpected("expression")
+	return nil
+}
