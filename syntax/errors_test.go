@@ -99,7 +99,16 @@ var errorTests = []struct {
 	{"reserved type", "i32 x = 1;", []string{"t:1:1: 'i32' is reserved in Simple but not supported by son"}},
 	{"reserved name", "int struct = 1;", []string{"t:1:5: 'struct' is reserved in Simple but not supported by son"}},
 	{"reserved operand", "return new;", []string{"t:1:8: 'new' is reserved in Simple but not supported by son"}},
-	{"reserved in for", "for (flt f = 0;;) {}", []string{"t:1:6: 'flt' is reserved in Simple but not supported by son"}},
+	{"reserved in for", "for (flt f = 0; f < 1; f++) {}", []string{"t:1:6: 'flt' is reserved in Simple but not supported by son"}},
+	// An error in a for header skips to its ')': the body is parsed next.
+	{"error in for header", "for (flt f = 0;;) { x = ; }\nfor (i = ; (i); i++) {} y = ;\nfor (;; (i++) { ) }", []string{
+		"t:1:6: 'flt' is reserved in Simple but not supported by son",
+		"t:1:25: syntax error: unexpected ';', expected expression",
+		"t:2:10: syntax error: unexpected ';', expected expression",
+		"t:2:29: syntax error: unexpected ';', expected expression",
+		"t:3:11: syntax error: unexpected '++', expected ')'",
+		"t:3:17: syntax error: unexpected ')', expected statement",
+	}},
 	{"reserved after increment", "++u8;", []string{"t:1:3: 'u8' is reserved in Simple but not supported by son"}},
 	{"reserved elsewhere", "x = 1 null;", []string{"t:1:7: 'null' is reserved in Simple but not supported by son"}},
 
@@ -177,7 +186,7 @@ var errorTests = []struct {
 		"t:1:120001: nesting too deep (limit 10000)",
 	}},
 	{"nested conditionals", "return " + strings.Repeat("a ? b : ", maxNesting+1) + "c;", []string{
-		"t:1:80003: nesting too deep (limit 10000)",
+		"t:1:80010: nesting too deep (limit 10000)",
 	}},
 	{"blocks and parentheses add up", strings.Repeat("{", 5000) + "return " + strings.Repeat("(", 5001) + "1", []string{
 		"t:1:10008: nesting too deep (limit 10000)",
@@ -221,6 +230,7 @@ var errorTests = []struct {
 	{"several resolver errors", "x = 1;\nbreak;\nint a = 1, a = 2;\nval v = 1; v = 2;\nreturn q;", []string{
 		"t:1:1: undefined name 'x'",
 		"t:2:1: break outside a loop",
+		"t:3:1: unreachable code after break",
 		"t:3:12: redefining name 'a' (declared at 3:5)",
 		"t:4:12: cannot reassign final 'v'",
 		"t:5:8: undefined name 'q'",

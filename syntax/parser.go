@@ -49,6 +49,7 @@ type parser struct {
 	errs    ErrorList
 	tooMany *Error // the final "too many errors", added after sorting
 	depth   int    // current nesting, checked against maxNesting
+	header  bool   // inside the parentheses of a for header
 }
 
 // syntaxError unwinds the parse of the current statement after a syntax
@@ -156,20 +157,59 @@ func (p *parser) stmtList(inBlock bool) []Stmt {
 // stmtOrSkip parses one statement. After a syntax error in it, it skips up
 // to and including the next ';' at the same brace depth, or up to a '}' that
 // closes the current block (inBlock) or past a stray '}' (at top level), and
-// returns nil.
-func (p *parser) stmtOrSkip(inBlock bool) (s Stmt) {
+// returns nil. An error inside a for header skips to the header's ')'
+// instead, so that the header's own ';' do not start new statements.
+func (p *parser) stmtOrSkip(inBlock bool) Stmt {
 	depth := p.depth
-	defer func() {
-		if r := recover(); r != nil {
-			if _, ok := r.(syntaxError); !ok {
-				panic(r)
-			}
-			p.depth = depth
+	s, r := p.tryStmt()
+	switch r.(type) {
+	case nil:
+		return s
+	case syntaxError:
+		p.depth = depth
+		if p.header {
+			p.header = false
+			p.skipHeader()
+		} else {
 			p.skip(inBlock)
+		}
+		return nil
+	}
+	// Panic afresh rather than from tryStmt's deferred call: a panic
+	// raised while another is being recovered keeps that one alive, and
+	// the chain would grow with every level of nesting.
+	panic(r)
+}
+
+// tryStmt parses one statement, returning what unwound it if anything did.
+func (p *parser) tryStmt() (s Stmt, r any) {
+	defer func() {
+		if r = recover(); r != nil {
 			s = nil
 		}
 	}()
-	return p.stmt()
+	return p.stmt(), nil
+}
+
+// skipHeader skips the rest of a for header: up to and including its ')',
+// or up to a brace, which no header contains.
+func (p *parser) skipHeader() {
+	parens := 0
+	for {
+		switch p.tok {
+		case EOF, LBRACE, RBRACE:
+			return
+		case LPAREN:
+			parens++
+		case RPAREN:
+			if parens == 0 {
+				p.next()
+				return
+			}
+			parens--
+		}
+		p.next()
+	}
 }
 
 func (p *parser) skip(inBlock bool) {
@@ -366,6 +406,7 @@ func (p *parser) forStmt() *ForStmt {
 	p.enter(p.pos)
 	p.next()
 	p.want(LPAREN)
+	p.header = true
 	switch p.tok {
 	case SEMI:
 	case INTTYPE, BOOLTYPE, VAR, VAL:
@@ -382,6 +423,7 @@ func (p *parser) forStmt() *ForStmt {
 		s.Next = p.simpleStmt()
 	}
 	p.want(RPAREN)
+	p.header = false
 	s.Body = p.stmt()
 	p.leave()
 	return s

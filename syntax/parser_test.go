@@ -275,3 +275,33 @@ func TestDeepNestingOK(t *testing.T) {
 		}
 	}
 }
+
+// benchProgram generates a program of about n statements: blocks of
+// declarations, ifs and whiles with arithmetic.
+func benchProgram(n int) []byte {
+	var b strings.Builder
+	b.WriteString("int acc = arg;\n")
+	for i := 0; i < n/10; i++ {
+		b.WriteString("{\n")
+		b.WriteString("    int a = acc * 3 + 7, b = a - (acc >> 2);\n")
+		b.WriteString("    bool c = a < b <= acc || !(a == b);\n")
+		b.WriteString("    if (c) a = a + b * 2; else { b -= a % 5; }\n")
+		b.WriteString("    while (a > 0 && b != 0) { a = a - 1 - (b & 3); b = b >>> 1; }\n")
+		b.WriteString("    for (int i = 0; i < 4; i++) acc += i ^ a;\n")
+		b.WriteString("    acc = c ? acc + a : acc - b;\n")
+		b.WriteString("}\n")
+	}
+	b.WriteString("return acc;\n")
+	return []byte(b.String())
+}
+
+func BenchmarkParse(b *testing.B) {
+	src := benchProgram(100000)
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	for i := 0; i < b.N; i++ {
+		if _, err := Parse("bench", src); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
