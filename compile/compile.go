@@ -151,6 +151,8 @@ func build(u *Unit) error {
 
 func peephole(u *Unit) error {
 	u.Graph.PushAll()
-	u.Graph.Iterate()
+	if err := u.Graph.Iterate(); err != nil {
+		return &CheckError{Pass: "peephole", Err: err}
+	}
 	return nil
 }

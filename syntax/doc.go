@@ -26,8 +26,12 @@
 // Errors are reported as an ErrorList sorted by position, each printed as
 // "file:line:col: message" with 1-based line and byte column. Messages are
 // lowercase without a final period; syntax errors read
-// "syntax error: unexpected X, expected Y". After a syntax error the parser
-// skips the rest of the statement and goes on, reporting at most one syntax
-// error per statement and stopping with "too many errors" after ten errors.
-// Names are resolved only in a file without syntax errors.
+// "syntax error: unexpected X, expected Y". The scanner reports a bad
+// character or literal and goes on. After a syntax error the parser skips
+// the rest of the statement (to the next ';' at the same brace depth, to the
+// '}' closing the block, or to the ')' closing a for header) and goes on, so
+// it reports at most one syntax error per statement; it stops with a final
+// "too many errors" when an eleventh error comes, and at once when nesting
+// exceeds 10000 levels. Names are resolved only in a file without syntax
+// errors, and every resolver error is reported.
 package syntax

@@ -171,6 +171,19 @@ var errorTests = []struct {
 		"t:1:10: invalid character '@'",
 		"t:1:11: too many errors",
 	}},
+	{"too many errors stays last", "@;@;@;@;@;@;@;@;@;\nx = 1 0A;", []string{
+		"t:1:1: invalid character '@'",
+		"t:1:3: invalid character '@'",
+		"t:1:5: invalid character '@'",
+		"t:1:7: invalid character '@'",
+		"t:1:9: invalid character '@'",
+		"t:1:11: invalid character '@'",
+		"t:1:13: invalid character '@'",
+		"t:1:15: invalid character '@'",
+		"t:1:17: invalid character '@'",
+		"t:2:8: invalid character 'A' in integer literal",
+		"t:2:8: too many errors",
+	}},
 
 	// ---- Nesting ----
 	{"nested parentheses", "return " + strings.Repeat("(", maxNesting+1) + "1" + strings.Repeat(")", maxNesting+1) + ";", []string{

@@ -30,18 +30,22 @@ type printer struct {
 
 func (p *printer) str(s string) { p.b.WriteString(s) }
 
+// writeIndent writes four spaces per level of indentation.
+func (p *printer) writeIndent() {
+	const spaces = "                                                                "
+	for n := 4 * p.indent; n > 0; n -= len(spaces) {
+		p.b.WriteString(spaces[:min(n, len(spaces))])
+	}
+}
+
 func (p *printer) newline() {
 	p.b.WriteByte('\n')
-	for i := 0; i < p.indent; i++ {
-		p.b.WriteString("    ")
-	}
+	p.writeIndent()
 }
 
 // line prints s on a line of its own at the current indentation.
 func (p *printer) line(s Stmt) {
-	for i := 0; i < p.indent; i++ {
-		p.b.WriteString("    ")
-	}
+	p.writeIndent()
 	p.stmt(s)
 	p.b.WriteByte('\n')
 }
@@ -133,9 +137,7 @@ func (p *printer) block(list []Stmt) {
 		p.line(s)
 	}
 	p.indent--
-	for i := 0; i < p.indent; i++ {
-		p.b.WriteString("    ")
-	}
+	p.writeIndent()
 	p.str("}")
 }
 

@@ -33,6 +33,12 @@ func parse(filename string, src []byte) (*BlockStmt, ErrorList) {
 	if len(p.errs) > 0 {
 		p.errs.Sort()
 		if p.tooMany != nil {
+			// The error that was one too many may lie before the last
+			// reported one (a bad character inside a literal is reported
+			// past the literal's start); keep the list sorted.
+			if last := p.errs[len(p.errs)-1].Pos; p.tooMany.Pos.Before(last) {
+				p.tooMany.Pos = last
+			}
 			p.errs = append(p.errs, p.tooMany)
 		}
 		return nil, p.errs
@@ -212,6 +218,9 @@ func (p *parser) skipHeader() {
 	}
 }
 
+// skip skips the rest of a statement after a syntax error, as stmtOrSkip
+// describes. It always consumes a token unless it stops at the end of the
+// file or at a block's closing '}', so the statement loops make progress.
 func (p *parser) skip(inBlock bool) {
 	braces := 0
 	for {

@@ -22,6 +22,8 @@ type scanner struct {
 	src  []byte
 	errh func(pos Pos, msg string)
 
+	names map[string]string // identifiers seen so far, to share their strings
+
 	off     int   // offset of the next unread byte
 	line    int32 // line of src[off]
 	lineOff int   // offset of the first byte of that line
@@ -35,7 +37,7 @@ type scanner struct {
 }
 
 func (s *scanner) init(src []byte, errh func(pos Pos, msg string)) {
-	*s = scanner{src: src, errh: errh, line: 1}
+	*s = scanner{src: src, errh: errh, line: 1, names: make(map[string]string)}
 	s.next()
 }
 
@@ -230,8 +232,14 @@ func (s *scanner) ident() {
 	for s.off < len(s.src) && isIdentChar(s.src[s.off]) {
 		s.off++
 	}
-	s.lit = string(s.src[start:s.off])
-	s.tok = Lookup(s.lit)
+	word := s.src[start:s.off]
+	lit, ok := s.names[string(word)] // does not allocate
+	if !ok {
+		lit = string(word)
+		s.names[lit] = lit
+	}
+	s.lit = lit
+	s.tok = Lookup(lit)
 }
 
 // directive scans a # directive; only #showGraph exists.

@@ -1,0 +1,43 @@
+package main
+
+import (
+	"flag"
+	"fmt"
+)
+
+var cmdCheck = &command{
+	name:  "check",
+	args:  "prog.smp",
+	short: "compile with every verifier and checker on",
+	long: `Check compiles prog.smp through every pass with checking on: after each
+pass the verifier of the level it produces (son.Verify) and the pass's own
+checker, where it has one. It prints one line per pass that passed, then OK.
+A failed check is a bug in son, not in the program: it is reported as an
+internal error, with exit status 3.`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		seedFlag(fs, f)
+	},
+	run: runCheck,
+}
+
+func runCheck(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(args) == 0:
+		return s.usageError(cmd.name, "no program file given")
+	case len(args) > 1:
+		return s.usageError(cmd.name, "too many arguments: want one program file")
+	}
+	u, code, ok := s.compile(cmd, args[0], f, true)
+	if !ok {
+		return code
+	}
+	for _, st := range u.Stats {
+		fmt.Fprintf(s.stdout, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
+	}
+	fmt.Fprintln(s.stdout, "OK")
+	return exitOK
+}

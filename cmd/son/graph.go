@@ -1,0 +1,120 @@
+package main
+
+import (
+	"bytes"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+
+	"son/son"
+)
+
+var cmdGraph = &command{
+	name:  "graph",
+	args:  "prog.smp",
+	short: "write the graph in Graphviz DOT form, or rendered by dot",
+	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes the
+graph in the DOT language of Graphviz: control nodes as yellow boxes with red
+edges, data nodes as ellipses, each Region or Loop boxed with its Phis, edges
+from each definition to its uses.
+
+The DOT text goes to standard output, or to the file named by -o. A file
+name ending in .svg, .png or .pdf is rendered by Graphviz's dot program,
+which must be installed; .dot and .gv files are written as text.`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		afterFlag(fs, f)
+		fs.StringVar(&f.out, "o", "", "write to `file` (.dot, .gv, or .svg, .png, .pdf through dot) instead of standard output")
+		checkFlag(fs, f)
+		seedFlag(fs, f)
+	},
+	run: runGraph,
+}
+
+// renderFormats are the output formats handed to dot, by file extension.
+var renderFormats = map[string]string{".svg": "svg", ".png": "png", ".pdf": "pdf"}
+
+func runGraph(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(args) == 0:
+		return s.usageError(cmd.name, "no program file given")
+	case len(args) > 1:
+		return s.usageError(cmd.name, "too many arguments: want one program file")
+	}
+	ext := strings.ToLower(filepath.Ext(f.out))
+	format, render := renderFormats[ext]
+	if f.out != "" && !render && ext != ".dot" && ext != ".gv" {
+		return s.usageError(cmd.name, "cannot write %s: want a file name ending in .dot, .gv, .svg, .png or .pdf", f.out)
+	}
+	u, code, ok := s.compile(cmd, args[0], f, f.check)
+	if !ok {
+		return code
+	}
+	title := u.Name + " after " + u.Stats[len(u.Stats)-1].Name
+	text := son.DOT(u.Graph, son.DOTOptions{Title: title})
+
+	switch {
+	case f.out == "":
+		io.WriteString(s.stdout, text)
+	case render:
+		return s.render(text, f.out, format)
+	default:
+		if err := os.WriteFile(f.out, []byte(text), 0o666); err != nil {
+			fmt.Fprintf(s.stderr, "son graph: cannot write %s: %v\n", f.out, pathErr(err))
+			return exitUsage
+		}
+	}
+	return exitOK
+}
+
+// render has Graphviz's dot draw the DOT text into the file out.
+func (s *session) render(text, out, format string) int {
+	dot, err := exec.LookPath("dot")
+	if err != nil {
+		fmt.Fprintf(s.stderr, "son graph: cannot write %s: the Graphviz 'dot' program is not installed (install graphviz, or use -o %s)\n",
+			out, strings.TrimSuffix(out, filepath.Ext(out))+".dot")
+		return exitUsage
+	}
+	// Make sure out can be written, so that a failure of dot is dot's.
+	if err := os.WriteFile(out, nil, 0o666); err != nil {
+		fmt.Fprintf(s.stderr, "son graph: cannot write %s: %v\n", out, pathErr(err))
+		return exitUsage
+	}
+	c := exec.Command(dot, "-T"+format, "-o", out)
+	c.Stdin = strings.NewReader(text)
+	var stderr bytes.Buffer
+	c.Stdout, c.Stderr = io.Discard, &stderr
+	if err := c.Run(); err != nil {
+		os.Remove(out)
+		msg := strings.TrimSpace(stderr.String())
+		if msg == "" {
+			msg = err.Error()
+		}
+		fmt.Fprintf(s.stderr, "son graph: cannot write %s: dot -T%s failed: %s\n", out, format, firstLine(msg))
+		return exitInternal
+	}
+	return exitOK
+}
+
+// pathErr is the cause of a file error, without the operation and path
+// that the message already says.
+func pathErr(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return pe.Err
+	}
+	return err
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}

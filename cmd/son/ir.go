@@ -1,0 +1,68 @@
+package main
+
+import (
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+
+	"son/compile"
+	"son/son"
+)
+
+var cmdIR = &command{
+	name:  "ir",
+	args:  "prog.smp",
+	short: "print the graph as text: expressions, a node listing, or statistics",
+	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the graph
+read back from its returns as expressions, in the style of the Simple
+tutorial: "return Phi(Region,(arg+2),(arg-3));".
+
+With -nodes it prints every live node instead, one a line by ID: the op
+(with its projection index or variable), the type and the input IDs.
+
+With -stats it prints a JSON document of the number of live nodes, in all
+and by op, after each pass run:
+{"passes": [{"name": "build", "nodes": 12, "ops": {"Add": 1, ...}}, ...]}`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		afterFlag(fs, f)
+		fs.BoolVar(&f.nodes, "nodes", false, "list every node instead of printing expressions")
+		fs.BoolVar(&f.stats, "stats", false, "print node counts after each pass as JSON")
+		checkFlag(fs, f)
+		seedFlag(fs, f)
+	},
+	run: runIR,
+}
+
+func runIR(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(args) == 0:
+		return s.usageError(cmd.name, "no program file given")
+	case len(args) > 1:
+		return s.usageError(cmd.name, "too many arguments: want one program file")
+	case f.nodes && f.stats:
+		return s.usageError(cmd.name, "-nodes and -stats cannot be used together")
+	}
+	u, code, ok := s.compile(cmd, args[0], f, f.check)
+	if !ok {
+		return code
+	}
+	switch {
+	case f.stats:
+		out, err := json.MarshalIndent(compile.StatsReport{Passes: u.Stats}, "", "  ")
+		if err != nil {
+			fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
+			return exitInternal
+		}
+		fmt.Fprintf(s.stdout, "%s\n", out)
+	case f.nodes:
+		io.WriteString(s.stdout, son.Listing(u.Graph))
+	default:
+		fmt.Fprintln(s.stdout, son.Print(u.Graph))
+	}
+	return exitOK
+}

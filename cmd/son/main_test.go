@@ -1,0 +1,430 @@
+package main
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"son/compile"
+)
+
+// programs are written to the test's directory, which is made the
+// current one, so that messages name them as given.
+var programs = map[string]string{
+	"add.smp": "return arg+1;\n",
+	"div.smp": "int a = 0;\nreturn 10 / a;\n",
+	"inf.smp": "while (1) {}\nreturn 0;\n",
+	// After build, x*2 is still (1*2): the loop's Phi for x became 1 only
+	// when the loop closed, and its users wait on the worklist.
+	"loop.smp": `int x = 1;
+int y = 0;
+int i = 0;
+while (i < arg) {
+	y = y + x * 2;
+	x = x;
+	i = i + 1;
+}
+return y;
+`,
+	"undef.smp":  "int a = 1;\nreturn y +\n   z;\n",
+	"syntax.smp": "int x = ;\nreturn x;\n",
+	"show.smp":   "int x = arg * 2;\nif (x > 4) {\n\t#showGraph;\n\tx = 1;\n}\n#showGraph;\nreturn x;\n",
+}
+
+// inDir writes programs into a new temporary directory and makes it the
+// current one.
+func inDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for name, src := range programs {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o777); err != nil {
+		t.Fatal(err)
+	}
+	chdir(t, dir)
+	return dir
+}
+
+// chdir makes dir the current directory until the test ends (t.Chdir
+// needs a newer go line in go.mod).
+func chdir(t *testing.T, dir string) {
+	t.Helper()
+	old, err := os.Getwd()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chdir(dir); err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := os.Chdir(old); err != nil {
+			panic(err)
+		}
+	})
+}
+
+// runSon runs the command line in-process.
+func runSon(stdin string, args ...string) (code int, stdout, stderr string) {
+	var out, errb strings.Builder
+	code = run(args, strings.NewReader(stdin), &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func hint(cmd string) string {
+	if cmd == "" {
+		return "Run 'son help' for usage.\n"
+	}
+	return "Run 'son help " + cmd + "' for usage.\n"
+}
+
+func TestRun(t *testing.T) {
+	inDir(t)
+	tests := []struct {
+		name   string
+		stdin  string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{name: "no arg", args: []string{"run", "add.smp"}, stdout: "1\n"},
+		{name: "arg", args: []string{"run", "add.smp", "41"}, stdout: "42\n"},
+		{name: "negative arg", args: []string{"run", "add.smp", "-5"}, stdout: "-4\n"},
+		{name: "min arg", args: []string{"run", "add.smp", "-9223372036854775808"}, stdout: "-9223372036854775807\n"},
+		{name: "flags", args: []string{"run", "-check", "-seed", "7", "-steps", "1000", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "after build", args: []string{"run", "-after", "build", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "division by zero", args: []string{"run", "div.smp"}, code: 1,
+			stderr: "div.smp:2:11: runtime error: division by zero\n"},
+		{name: "step limit", args: []string{"run", "-steps", "100", "inf.smp"}, code: 1,
+			stderr: "inf.smp: runtime error: step limit exceeded (100 steps)\n"},
+		{name: "stdin", stdin: "return arg*2;\n", args: []string{"run", "-", "21"}, stdout: "42\n"},
+		{name: "stdin runtime error", stdin: "return 1 % (arg-3);\n", args: []string{"run", "-", "3"}, code: 1,
+			stderr: "<stdin>:1:10: runtime error: division by zero\n"},
+
+		{name: "ir", args: []string{"ir", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
+		{name: "ir after build", args: []string{"ir", "-after", "build", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+(1*2)));\n"},
+		{name: "ir after peephole", args: []string{"ir", "-after", "peephole", "-check", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
+		{name: "ir stdin", stdin: "return arg+1;", args: []string{"ir", "-"}, stdout: "return (arg+1);\n"},
+
+		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
+			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
+		{name: "syntax error", args: []string{"ir", "syntax.smp"}, code: 2,
+			stderr: "syntax.smp:1:9: syntax error: unexpected ';', expected expression\n"},
+		{name: "stdin source error", stdin: "return q;\n", args: []string{"check", "-"}, code: 2,
+			stderr: "<stdin>:1:8: undefined name 'q'\n"},
+
+		// Bad usage.
+		{name: "unknown command", args: []string{"frob", "add.smp"}, code: 2,
+			stderr: "son: unknown command \"frob\"\n" + hint("")},
+		{name: "unknown top flag", args: []string{"-x"}, code: 2,
+			stderr: "son: flag provided but not defined: -x\n" + hint("")},
+		{name: "unknown flag", args: []string{"run", "-zz", "add.smp"}, code: 2,
+			stderr: "son: run: flag provided but not defined: -zz\n" + hint("run")},
+		{name: "flag of another command", args: []string{"check", "-after", "build", "add.smp"}, code: 2,
+			stderr: "son: check: flag provided but not defined: -after\n" + hint("check")},
+		{name: "bad flag value", args: []string{"ir", "-seed", "x", "add.smp"}, code: 2,
+			stderr: "son: ir: invalid value \"x\" for flag -seed: parse error\n" + hint("ir")},
+		{name: "bad steps", args: []string{"run", "-steps", "0", "add.smp"}, code: 2,
+			stderr: "son: run: -steps must be positive, not 0\n" + hint("run")},
+		{name: "missing file", args: []string{"run"}, code: 2,
+			stderr: "son: run: no program file given\n" + hint("run")},
+		{name: "missing file ir", args: []string{"ir", "-nodes"}, code: 2,
+			stderr: "son: ir: no program file given\n" + hint("ir")},
+		{name: "no such file", args: []string{"run", "nosuch.smp"}, code: 2,
+			stderr: "son: run: cannot read nosuch.smp: no such file or directory\n" + hint("run")},
+		{name: "unreadable file", args: []string{"graph", "adir"}, code: 2,
+			stderr: "son: graph: cannot read adir: is a directory\n" + hint("graph")},
+		{name: "bad arg", args: []string{"run", "add.smp", "abc"}, code: 2,
+			stderr: "son: run: bad argument \"abc\": want a decimal integer that fits in 64 bits\n" + hint("run")},
+		{name: "arg too big", args: []string{"run", "add.smp", "9223372036854775808"}, code: 2,
+			stderr: "son: run: bad argument \"9223372036854775808\": want a decimal integer that fits in 64 bits\n" + hint("run")},
+		{name: "hex arg", args: []string{"run", "add.smp", "0x10"}, code: 2,
+			stderr: "son: run: bad argument \"0x10\": want a decimal integer that fits in 64 bits\n" + hint("run")},
+		{name: "too many args", args: []string{"run", "add.smp", "1", "2"}, code: 2,
+			stderr: "son: run: too many arguments: want a program file and at most one integer\n" + hint("run")},
+		{name: "too many files", args: []string{"ir", "add.smp", "loop.smp"}, code: 2,
+			stderr: "son: ir: too many arguments: want one program file\n" + hint("ir")},
+		{name: "unknown pass", args: []string{"ir", "-after", "nope", "add.smp"}, code: 2,
+			stderr: "son: ir: unknown pass \"nope\" for -after (passes: " + strings.Join(compile.PassNames(), ", ") + ")\n" + hint("ir")},
+		{name: "nodes and stats", args: []string{"ir", "-nodes", "-stats", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes and -stats cannot be used together\n" + hint("ir")},
+		{name: "unknown output format", args: []string{"graph", "-o", "x.txt", "add.smp"}, code: 2,
+			stderr: "son: graph: cannot write x.txt: want a file name ending in .dot, .gv, .svg, .png or .pdf\n" + hint("graph")},
+		{name: "no output format", args: []string{"graph", "-o", "x", "add.smp"}, code: 2,
+			stderr: "son: graph: cannot write x: want a file name ending in .dot, .gv, .svg, .png or .pdf\n" + hint("graph")},
+		{name: "help of unknown command", args: []string{"help", "frob"}, code: 2,
+			stderr: "son: unknown command \"frob\"\n" + hint("")},
+		{name: "unwritable output", args: []string{"graph", "-o", "nodir/x.dot", "add.smp"}, code: 2,
+			stderr: "son graph: cannot write nodir/x.dot: no such file or directory\n"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := runSon(tt.stdin, tt.args...)
+			if code != tt.code || stdout != tt.stdout || stderr != tt.stderr {
+				t.Errorf("son %s\n got exit %d, stdout %q, stderr %q\nwant exit %d, stdout %q, stderr %q",
+					strings.Join(tt.args, " "), code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
+			}
+		})
+	}
+}
+
+func TestStats(t *testing.T) {
+	inDir(t)
+	code, stdout, stderr := runSon("", "ir", "-stats", "loop.smp")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	if !strings.HasPrefix(stdout, "{\n  \"passes\": [\n    {\n      \"name\": \"build\",") || !strings.HasSuffix(stdout, "}\n") {
+		t.Errorf("not indented JSON of the expected shape:\n%s", stdout)
+	}
+	var report struct {
+		Passes []struct {
+			Name  string         `json:"name"`
+			Nodes int            `json:"nodes"`
+			Ops   map[string]int `json:"ops"`
+		} `json:"passes"`
+	}
+	dec := json.NewDecoder(strings.NewReader(stdout))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&report); err != nil {
+		t.Fatalf("%v:\n%s", err, stdout)
+	}
+	names := compile.PassNames()
+	if len(report.Passes) != len(names) {
+		t.Fatalf("%d passes reported, want %d", len(report.Passes), len(names))
+	}
+	for i, p := range report.Passes {
+		if p.Name != names[i] {
+			t.Errorf("pass %d is %q, want %q", i, p.Name, names[i])
+		}
+		sum := 0
+		for _, n := range p.Ops {
+			sum += n
+		}
+		if p.Nodes <= 0 || sum != p.Nodes {
+			t.Errorf("%s: %d nodes, ops add up to %d", p.Name, p.Nodes, sum)
+		}
+		for _, op := range []string{"Start", "Stop", "Loop", "Phi", "Add", "Return"} {
+			if p.Ops[op] == 0 {
+				t.Errorf("%s: no %s in %v", p.Name, op, p.Ops)
+			}
+		}
+	}
+	// The peephole folds 1*2.
+	if len(report.Passes) >= 2 && (report.Passes[0].Ops["Mul"] != 1 || report.Passes[1].Ops["Mul"] != 0) {
+		t.Errorf("Mul counts %d, %d; want 1, 0", report.Passes[0].Ops["Mul"], report.Passes[1].Ops["Mul"])
+	}
+
+	code, stdout, _ = runSon("", "ir", "-stats", "-after", "build", "loop.smp")
+	if code != 0 || strings.Count(stdout, `"name"`) != 1 {
+		t.Errorf("-after build: exit %d, want one pass:\n%s", code, stdout)
+	}
+}
+
+func TestNodes(t *testing.T) {
+	inDir(t)
+	code, stdout, stderr := runSon("", "ir", "-nodes", "add.smp")
+	if code != 0 || stderr != "" {
+		t.Fatalf("exit %d, stderr %q", code, stderr)
+	}
+	for _, want := range []string{" Start ", " Stop ", " CProj 0 ", " Proj 1 arg ", " Constant ", " Add ", " Return "} {
+		if !strings.Contains(stdout, want) {
+			t.Errorf("listing lacks %q:\n%s", want, stdout)
+		}
+	}
+	if n := strings.Count(stdout, "\n"); n != 7 {
+		t.Errorf("%d lines, want 7:\n%s", n, stdout)
+	}
+}
+
+func TestCheck(t *testing.T) {
+	inDir(t)
+	u, err := compile.Compile("loop.smp", []byte(programs["loop.smp"]), compile.Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want strings.Builder
+	for _, st := range u.Stats {
+		fmt.Fprintf(&want, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
+	}
+	want.WriteString("OK\n")
+	code, stdout, stderr := runSon("", "check", "loop.smp")
+	if code != 0 || stdout != want.String() || stderr != "" {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want stdout %q", code, stdout, stderr, want.String())
+	}
+	if !strings.HasPrefix(stdout, "build: verified (") {
+		t.Errorf("no build line: %q", stdout)
+	}
+}
+
+// TestCompileError reports the failure of a verifier as an internal error.
+func TestCompileError(t *testing.T) {
+	var stderr strings.Builder
+	s := &session{stderr: &stderr}
+	code := s.compileError(&compile.CheckError{Pass: "build", Err: errors.New("Phi#9 has 2 inputs, its Region 3")})
+	if want := "son: internal error: after pass build: Phi#9 has 2 inputs, its Region 3\n"; code != 3 || stderr.String() != want {
+		t.Errorf("exit %d, stderr %q; want 3, %q", code, stderr.String(), want)
+	}
+}
+
+func TestGraph(t *testing.T) {
+	dir := inDir(t)
+	code, stdout, stderr := runSon("", "graph", "add.smp")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "digraph ") || !strings.HasSuffix(stdout, "}\n") {
+		t.Fatalf("exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	if !strings.Contains(stdout, `label="add.smp after peephole";`) {
+		t.Errorf("no title:\n%s", stdout)
+	}
+	_, after, _ := runSon("", "graph", "-after", "build", "add.smp")
+	if !strings.Contains(after, `label="add.smp after build";`) {
+		t.Errorf("-after build: no title:\n%s", after)
+	}
+
+	code, out, stderr := runSon("", "graph", "-o", "x.dot", "add.smp")
+	if code != 0 || out != "" || stderr != "" {
+		t.Fatalf("-o x.dot: exit %d, stdout %q, stderr %q", code, out, stderr)
+	}
+	if b, err := os.ReadFile(filepath.Join(dir, "x.dot")); err != nil || string(b) != stdout {
+		t.Errorf("x.dot holds %q (%v), want what graph writes to stdout", b, err)
+	}
+}
+
+func TestGraphNoDot(t *testing.T) {
+	dir := inDir(t)
+	t.Setenv("PATH", t.TempDir())
+	code, stdout, stderr := runSon("", "graph", "-o", "x.svg", "add.smp")
+	want := "son graph: cannot write x.svg: the Graphviz 'dot' program is not installed (install graphviz, or use -o x.dot)\n"
+	if code != 2 || stdout != "" || stderr != want {
+		t.Errorf("got exit %d, stdout %q, stderr %q; want exit 2, stderr %q", code, stdout, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "x.svg")); err == nil {
+		t.Errorf("x.svg written")
+	}
+}
+
+// TestGraphFakeDot renders through a stand-in for dot that copies its
+// input to its -o file and notes its arguments.
+func TestGraphFakeDot(t *testing.T) {
+	dir := inDir(t)
+	bin := t.TempDir()
+	argsFile := filepath.Join(bin, "args")
+	script := `#!/bin/sh
+out=
+prev=
+for a in "$@"; do
+	if [ "$prev" = "-o" ]; then out=$a; fi
+	prev=$a
+done
+printf '%s\n' "$*" > '` + argsFile + `'
+while IFS= read -r line; do printf '%s\n' "$line"; done > "$out"
+`
+	if err := os.WriteFile(filepath.Join(bin, "dot"), []byte(script), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	t.Setenv("PATH", bin)
+	_, dotText, _ := runSon("", "graph", "add.smp")
+	for _, format := range []string{"svg", "png", "pdf"} {
+		name := "x." + format
+		code, stdout, stderr := runSon("", "graph", "-o", name, "add.smp")
+		if code != 0 || stdout != "" || stderr != "" {
+			t.Errorf("-o %s: exit %d, stdout %q, stderr %q", name, code, stdout, stderr)
+			continue
+		}
+		if b, err := os.ReadFile(filepath.Join(dir, name)); err != nil || string(b) != dotText {
+			t.Errorf("%s holds %q (%v), want the DOT text", name, b, err)
+		}
+		if b, err := os.ReadFile(argsFile); err != nil || string(b) != "-T"+format+" -o "+name+"\n" {
+			t.Errorf("dot called with %q (%v)", b, err)
+		}
+	}
+
+	// A dot that fails.
+	if err := os.WriteFile(filepath.Join(bin, "dot"), []byte("#!/bin/sh\necho 'Error: syntax error in line 1' >&2\nexit 1\n"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, _, stderr := runSon("", "graph", "-o", "y.svg", "add.smp")
+	if want := "son graph: cannot write y.svg: dot -Tsvg failed: Error: syntax error in line 1\n"; code != 3 || stderr != want {
+		t.Errorf("failing dot: exit %d, stderr %q; want 3, %q", code, stderr, want)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "y.svg")); err == nil {
+		t.Errorf("y.svg left behind")
+	}
+}
+
+func TestShowGraph(t *testing.T) {
+	inDir(t)
+	code, stdout, stderr := runSon("", "run", "show.smp", "3")
+	if code != 0 || stdout != "1\n" {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, stdout, stderr)
+	}
+	graphs := strings.SplitAfter(stderr, "\n}\n")
+	if len(graphs) != 3 || graphs[2] != "" {
+		t.Fatalf("want two DOT graphs on stderr, got:\n%s", stderr)
+	}
+	for i, line := range []int{3, 6} {
+		g := graphs[i]
+		if !strings.HasPrefix(g, `digraph "show.smp" {`) {
+			t.Errorf("graph %d does not start as a digraph:\n%s", i, g)
+		}
+		if want := fmt.Sprintf("label=\"#showGraph at line %d\";", line); !strings.Contains(g, want) {
+			t.Errorf("graph %d lacks %s:\n%s", i, want, g)
+		}
+		if !strings.Contains(g, "shape=record") || !strings.Contains(g, "<p0> $ctrl") || !strings.Contains(g, "<p2> x") {
+			t.Errorf("graph %d has no scope record:\n%s", i, g)
+		}
+	}
+}
+
+func TestHelp(t *testing.T) {
+	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "help"}} {
+		code, stdout, stderr := runSon("", args...)
+		if code != 0 || stderr != "" {
+			t.Errorf("son %v: exit %d, stderr %q", args, code, stderr)
+		}
+		for _, want := range []string{"run ", "ir ", "graph ", "check ", "help "} {
+			if !strings.Contains(stdout, "\n\t"+want) {
+				t.Errorf("son %v: no command %q in:\n%s", args, want, stdout)
+			}
+		}
+		for _, p := range compile.PassNames() {
+			if !strings.Contains(stdout, "\n\t"+p+" ") {
+				t.Errorf("son %v: no pass %q in:\n%s", args, p, stdout)
+			}
+		}
+		for _, want := range []string{"0  success", "1  runtime error", "2  bad source", "3  internal error"} {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("son %v: no exit status %q", args, want)
+			}
+		}
+	}
+
+	code, stdout, stderr := runSon("")
+	_, help, _ := runSon("", "help")
+	if code != 2 || stdout != "" || stderr != help {
+		t.Errorf("son with no arguments: exit %d, stdout %q, stderr %q; want 2 and the help on stderr", code, stdout, stderr)
+	}
+
+	for _, c := range commands {
+		for _, args := range [][]string{{c.name, "-h"}, {"help", c.name}} {
+			code, stdout, stderr := runSon("", args...)
+			if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "usage: son "+c.name+" [flags] ") ||
+				!strings.Contains(stdout, "\nFlags:\n") || !strings.Contains(stdout, "-seed N") {
+				t.Errorf("son %v: exit %d, stderr %q, stdout:\n%s", args, code, stderr, stdout)
+			}
+		}
+	}
+	_, stdout, _ = runSon("", "run", "-h")
+	for _, f := range []string{"-after PASS", "-steps N", "-check", "-seed N"} {
+		if !strings.Contains(stdout, f) {
+			t.Errorf("son run -h lacks %s", f)
+		}
+	}
+}

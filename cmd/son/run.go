@@ -1,0 +1,73 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"strconv"
+
+	"son/son"
+)
+
+var cmdRun = &command{
+	name:  "run",
+	args:  "prog.smp [arg]",
+	short: "compile a program and run it, printing the value it returns",
+	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
+the reference interpreter with the integer argument arg (decimal, may be
+negative; 0 when omitted) and prints the value the program returns.
+
+A division by zero, or running out of steps, is a runtime error of the
+program: it is reported as "prog.smp:line:col: runtime error: ..." and the
+exit status is 1.`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		afterFlag(fs, f)
+		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` control steps")
+		checkFlag(fs, f)
+		seedFlag(fs, f)
+	},
+	run: runRun,
+}
+
+func runRun(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	switch {
+	case len(args) == 0:
+		return s.usageError(cmd.name, "no program file given")
+	case len(args) > 2:
+		return s.usageError(cmd.name, "too many arguments: want a program file and at most one integer")
+	case f.steps <= 0:
+		return s.usageError(cmd.name, "-steps must be positive, not %d", f.steps)
+	}
+	var arg int64
+	if len(args) == 2 {
+		var err error
+		if arg, err = strconv.ParseInt(args[1], 10, 64); err != nil {
+			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
+		}
+	}
+	u, code, ok := s.compile(cmd, args[0], f, f.check)
+	if !ok {
+		return code
+	}
+	v, err := son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
+	if err != nil {
+		var re *son.RuntimeError
+		if errors.As(err, &re) {
+			if re.Pos.IsKnown() {
+				fmt.Fprintf(s.stderr, "%s:%d:%d: %v\n", u.Name, re.Pos.Line, re.Pos.Col, re)
+			} else {
+				fmt.Fprintf(s.stderr, "%s: %v\n", u.Name, re)
+			}
+			return exitRuntime
+		}
+		// The interpreter found the graph malformed.
+		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
+		return exitInternal
+	}
+	fmt.Fprintln(s.stdout, v)
+	return exitOK
+}

@@ -1,0 +1,188 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+
+	"son/compile"
+)
+
+// A command is one subcommand of son, as cmd/go's base.Command.
+type command struct {
+	name  string
+	args  string // what follows the name and flags in the usage line
+	short string // one line for the list of commands
+	long  string // the paragraphs of its help
+	// flags declares the command's flags on fs, storing into f.
+	flags func(fs *flag.FlagSet, f *flags)
+	// run does the command, given the arguments after its name.
+	run func(s *session, cmd *command, args []string) int
+}
+
+// flags holds the values of every command's flags; each command declares
+// the ones it takes.
+type flags struct {
+	after string
+	check bool
+	seed  int64
+	steps int64
+	nodes bool
+	stats bool
+	out   string
+}
+
+// commands lists the subcommands in the order help shows them.
+var commands []*command
+
+func init() {
+	commands = []*command{cmdRun, cmdIR, cmdGraph, cmdCheck}
+}
+
+func lookup(name string) *command {
+	for _, c := range commands {
+		if c.name == name {
+			return c
+		}
+	}
+	return nil
+}
+
+// usage writes son's help: the commands, the passes and the exit codes.
+func (s *session) usage(w io.Writer) {
+	var b strings.Builder
+	b.WriteString(`Son compiles programs in Cliff Click's Simple language to a Sea of Nodes
+graph, and runs, prints or draws the graph after any pass.
+
+Usage:
+
+	son <command> [flags] prog.smp
+
+The commands are:
+
+`)
+	for _, c := range commands {
+		fmt.Fprintf(&b, "\t%-7s %s\n", c.name, c.short)
+	}
+	fmt.Fprintf(&b, "\t%-7s %s\n", "help", "print this help, or a command's: son help <command>")
+	b.WriteString(`
+A program file of - is read from standard input (called <stdin> in messages).
+
+The passes, in order, as named by -after PASS:
+
+`)
+	width := 0
+	for _, name := range compile.PassNames() {
+		width = max(width, len(name))
+	}
+	for _, p := range compile.Passes {
+		fmt.Fprintf(&b, "\t%-*s  %s\n", width, p.Name, p.Doc)
+	}
+	b.WriteString(`
+Exit status:
+
+	0  success
+	1  runtime error of the program (division by zero, step limit)
+	2  bad source or bad usage
+	3  internal error of son (a failed verifier or checker)
+
+Run 'son help <command>' for more about a command.
+`)
+	io.WriteString(w, b.String())
+}
+
+// commandUsage writes the usage line, help and flags of one command.
+func (s *session) commandUsage(w io.Writer, c *command) {
+	fs := newFlagSet(c, new(flags))
+	fmt.Fprintf(w, "usage: son %s [flags] %s\n\n%s\n", c.name, c.args, c.long)
+	fmt.Fprintf(w, "\nFlags:\n")
+	fs.SetOutput(w)
+	fs.PrintDefaults()
+	fmt.Fprintf(w, "\nExit status: 0 success, 1 runtime error of the program, 2 bad source or\nusage, 3 internal error of son.\n")
+}
+
+// help is son help [command].
+func (s *session) help(args []string) int {
+	switch len(args) {
+	case 0:
+		s.usage(s.stdout)
+		return exitOK
+	case 1:
+		if c := lookup(args[0]); c != nil {
+			s.commandUsage(s.stdout, c)
+			return exitOK
+		}
+		if args[0] == "help" {
+			s.usage(s.stdout)
+			return exitOK
+		}
+		return s.usageError("help", "unknown command %q", args[0])
+	}
+	return s.usageError("help", "too many arguments")
+}
+
+// usageError reports bad usage of son or of command cmd ("" for son
+// itself) on one line, with a hint where to read more, and returns the
+// exit status for it.
+func (s *session) usageError(cmd, format string, args ...any) int {
+	msg := fmt.Sprintf(format, args...)
+	hint := "son help"
+	if cmd != "" && cmd != "help" {
+		msg = cmd + ": " + msg
+		hint = "son help " + cmd
+	}
+	fmt.Fprintf(s.stderr, "son: %s\nRun '%s' for usage.\n", msg, hint)
+	return exitUsage
+}
+
+func newFlagSet(c *command, f *flags) *flag.FlagSet {
+	fs := flag.NewFlagSet("son "+c.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	c.flags(fs, f)
+	return fs
+}
+
+// parseFlags parses a command's flags. ok is false when the command is
+// over: its help was asked for, or the flags were bad; code is then its
+// exit status.
+func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string, code int, ok bool) {
+	f = new(flags)
+	fs := newFlagSet(c, f)
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			s.commandUsage(s.stdout, c)
+			return nil, nil, exitOK, false
+		}
+		return nil, nil, s.usageError(c.name, "%v", err), false
+	}
+	if f.after != "" && !isPass(f.after) {
+		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s)",
+			f.after, strings.Join(compile.PassNames(), ", ")), false
+	}
+	return f, fs.Args(), exitOK, true
+}
+
+func isPass(name string) bool {
+	for _, p := range compile.PassNames() {
+		if p == name {
+			return true
+		}
+	}
+	return false
+}
+
+// The flags that several commands share.
+
+func afterFlag(fs *flag.FlagSet, f *flags) {
+	fs.StringVar(&f.after, "after", "", "stop after the pass named `PASS` (default: the last pass; see son help)")
+}
+
+func checkFlag(fs *flag.FlagSet, f *flags) {
+	fs.BoolVar(&f.check, "check", false, "run the verifiers and checkers between passes")
+}
+
+func seedFlag(fs *flag.FlagSet, f *flags) {
+	fs.Int64Var(&f.seed, "seed", 0, "visit the peephole worklist in a pseudo-random order from seed `N` (0: last in, first out)")
+}

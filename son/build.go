@@ -1,0 +1,585 @@
+package son
+
+import (
+	"fmt"
+	"sort"
+
+	"son/syntax"
+	"son/types"
+)
+
+// Building the graph from a resolved program, as the Simple tutorial's
+// parser does (paper 002): a Scope node holds the current control and the
+// value of every live variable; an if duplicates the scope and merges the
+// two at a Region with Phis where the values differ; a loop puts Phis at
+// its head for the variables its body assigns (the resolver lists them, so
+// no Phi is made in vain) and closes them at the back edge; break and
+// continue carry their scope to a merge at the loop exit or bottom. Every
+// node goes through the peephole as it is made. Cost: linear in the
+// program, plus the number of live variables at each if and loop.
+
+// BuildOptions configures Build.
+type BuildOptions struct {
+	// ShowGraph, if set, is called at each #showGraph statement with the
+	// graph so far and the scopes being built, which hold nodes that
+	// nothing else uses yet. names[i] is the variable in input 1+i of every
+	// scope (a scope may have fewer inputs).
+	ShowGraph func(g *Graph, scopes []*Node, names []string)
+}
+
+// Build makes the Sea of Nodes of a resolved program.
+func Build(f *syntax.File, opt BuildOptions) *Graph {
+	g := NewGraph(f.Name)
+	b := &builder{g: g, opt: opt, scopes: map[*Node]bool{}}
+	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
+	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
+	arg.Label = "arg"
+	b.scope = b.newScope(ctrl)
+	b.define(f.Arg, arg)
+	b.block(f.Body.List)
+	if b.ctrl().Type.IsCtrl() { // falling off the end returns 0
+		b.ret(g.Con(0), syntax.Pos{})
+	}
+	b.dropScope(b.scope)
+	g.keepInfiniteLoops()
+	g.sweep()
+	return g
+}
+
+type builder struct {
+	g      *Graph
+	opt    BuildOptions
+	scope  *Node          // the current scope
+	vars   []*syntax.Var  // the live variable of each slot
+	loop   *loopCtx       // the innermost loop being built
+	scopes map[*Node]bool // every scope alive, for #showGraph
+}
+
+// loopCtx collects the exits of the loop being built.
+type loopCtx struct {
+	outer     *loopCtx
+	slots     int     // live variables at the loop head
+	breaks    []*Node // scopes leaving the loop: the exit test's, then each break's
+	continues []*Node // scopes going round again from a continue
+}
+
+// ---- scopes ----
+
+func (b *builder) newScope(in ...*Node) *Node {
+	s := b.g.NewNode(OpScope, 0, append([]*Node(nil), in...)...)
+	s.keep++
+	b.scopes[s] = true
+	return s
+}
+
+// dup copies the current scope, as Simple's ScopeNode.dup.
+func (b *builder) dup() *Node { return b.newScope(b.scope.In...) }
+
+func (b *builder) dropScope(s *Node) {
+	delete(b.scopes, s)
+	s.keep--
+	b.g.Kill(s)
+}
+
+func (b *builder) ctrl() *Node             { return b.scope.In[0] }
+func (b *builder) setCtrl(c *Node)         { b.g.SetIn(b.scope, 0, c) }
+func (b *builder) get(v *syntax.Var) *Node { return b.scope.In[1+v.Slot] }
+
+func (b *builder) set(v *syntax.Var, x *Node) {
+	if v.Bool {
+		x = b.boolMask(x)
+	}
+	b.g.SetIn(b.scope, 1+v.Slot, x)
+}
+
+func (b *builder) define(v *syntax.Var, x *Node) {
+	if len(b.scope.In) != 1+v.Slot {
+		panic(fmt.Sprintf("son: %s declared in slot %d with %d live", v.Name, v.Slot, len(b.scope.In)-1))
+	}
+	if v.Bool {
+		x = b.boolMask(x)
+	}
+	b.g.AddIn(b.scope, x)
+	b.vars = append(b.vars[:v.Slot], v)
+}
+
+// truncate drops the variables of slots n and up from scope s.
+func (b *builder) truncate(s *Node, n int) {
+	for len(s.In) > 1+n {
+		b.g.DelIn(s, len(s.In)-1)
+	}
+}
+
+// boolMask keeps the low bit of a value stored in a bool variable, as
+// Simple's u1 type does; a value that is already 0 or 1 is kept as is.
+func (b *builder) boolMask(x *Node) *Node {
+	if x.Type.IsA(types.Bool) {
+		return x
+	}
+	return b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))
+}
+
+// hold keeps a node alive while more of the graph is built; release
+// undoes it.
+func (b *builder) hold(n *Node) *Node { n.keep++; return n }
+func (b *builder) release(n *Node)    { n.keep-- }
+
+// merge joins scopes at a new Region (their controls in order), making a
+// Phi for every variable whose values differ. The first scope becomes the
+// current one; the others are dropped.
+func (b *builder) merge(ss []*Node, pos syntax.Pos) {
+	g := b.g
+	into := ss[0]
+	if len(ss) == 1 {
+		b.scope = into
+		return
+	}
+	ctrls := make([]*Node, len(ss)+1)
+	for i, s := range ss {
+		ctrls[i+1] = s.In[0]
+	}
+	r := b.hold(g.NewNode(OpRegion, 0, ctrls...))
+	r.Pos = pos
+	var phis []int
+	for i := 1; i < len(into.In); i++ {
+		same := true
+		vals := make([]*Node, len(ss)+1)
+		vals[0] = r
+		for k, s := range ss {
+			vals[k+1] = s.In[i]
+			same = same && s.In[i] == into.In[i]
+		}
+		if same {
+			continue
+		}
+		phi := g.NewNode(OpPhi, b.phiAux(i-1), vals...)
+		phi.Label, phi.Pos = b.vars[i-1].Name, pos
+		g.SetIn(into, i, phi)
+		phis = append(phis, i)
+	}
+	for _, s := range ss[1:] {
+		b.dropScope(s)
+	}
+	b.scope = into
+	for _, i := range phis {
+		phi := into.In[i]
+		if p := g.Peephole(phi); p != phi {
+			g.SetIn(into, i, p)
+		}
+	}
+	c := g.Peephole(r)
+	b.release(r)
+	b.setCtrl(c)
+	g.KillIfUnused(r)
+}
+
+func (b *builder) phiAux(slot int) int64 {
+	if b.vars[slot].Bool {
+		return 1
+	}
+	return 0
+}
+
+// ---- statements ----
+
+func (b *builder) block(list []syntax.Stmt) {
+	n := len(b.vars)
+	for _, s := range list {
+		b.stmt(s)
+	}
+	b.truncate(b.scope, n)
+	b.vars = b.vars[:n]
+}
+
+func (b *builder) stmt(s syntax.Stmt) {
+	g := b.g
+	switch s := s.(type) {
+	case *syntax.BlockStmt:
+		b.block(s.List)
+	case *syntax.DeclStmt:
+		for _, spec := range s.Specs {
+			var x *Node
+			if spec.Init != nil {
+				x = b.expr(spec.Init)
+			} else {
+				x = g.Con(0)
+			}
+			b.define(spec.Var, x)
+		}
+	case *syntax.AssignStmt:
+		var x *Node
+		if s.Op == syntax.ASSIGN {
+			x = b.expr(s.Value)
+		} else {
+			old := b.hold(b.get(s.Var))
+			var y *Node
+			if s.Value != nil {
+				y = b.expr(s.Value)
+			} else {
+				y = g.Con(1) // ++ and --
+			}
+			b.release(old)
+			x = b.arith(s.Op.AssignOp(), old, y, s.OpPos)
+		}
+		b.set(s.Var, x)
+	case *syntax.ExprStmt:
+		g.KillIfUnused(b.expr(s.X))
+	case *syntax.IfStmt:
+		b.ifStmt(s)
+	case *syntax.WhileStmt:
+		b.loopStmt(s.Cond, s.Body, nil, s.Assigned, s.While)
+	case *syntax.ForStmt:
+		n := len(b.vars)
+		if s.Init != nil {
+			b.stmt(s.Init)
+		}
+		b.loopStmt(s.Cond, s.Body, s.Next, s.Assigned, s.For)
+		b.truncate(b.scope, n)
+		b.vars = b.vars[:n]
+	case *syntax.BreakStmt:
+		b.loop.breaks = append(b.loop.breaks, b.jump())
+	case *syntax.ContinueStmt:
+		b.loop.continues = append(b.loop.continues, b.jump())
+	case *syntax.ReturnStmt:
+		b.ret(b.expr(s.Value), s.Return)
+	case *syntax.ShowGraphStmt:
+		if b.opt.ShowGraph != nil {
+			scopes := make([]*Node, 0, len(b.scopes))
+			for s := range b.scopes {
+				scopes = append(scopes, s)
+			}
+			sort.Slice(scopes, func(i, j int) bool { return scopes[i].ID < scopes[j].ID })
+			names := make([]string, len(b.vars))
+			for i, v := range b.vars {
+				names[i] = v.Name
+			}
+			b.opt.ShowGraph(g, scopes, names)
+		}
+	case *syntax.EmptyStmt:
+	default:
+		panic(fmt.Sprintf("son: unexpected statement %T", s))
+	}
+}
+
+// ret ends the current path with a Return of x.
+func (b *builder) ret(x *Node, pos syntax.Pos) {
+	g := b.g
+	r := g.NewNode(OpReturn, 0, b.ctrl(), x)
+	r.Pos = pos
+	r = g.Peephole(r)
+	if r.Op == OpReturn {
+		g.AddIn(g.Stop, r)
+	} else {
+		g.KillIfUnused(r)
+	}
+	b.setCtrl(g.xctrl())
+}
+
+// jump takes a copy of the current scope, cut to the variables live at the
+// loop head, for a break or continue; the current path ends.
+func (b *builder) jump() *Node {
+	s := b.dup()
+	b.truncate(s, b.loop.slots)
+	b.setCtrl(b.g.xctrl())
+	return s
+}
+
+// branch makes an If on cond at the current control and returns its true
+// and false projections, held.
+func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
+	g := b.g
+	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
+	iff.Pos = pos
+	iff = b.hold(g.Peephole(iff))
+	t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))
+	f = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))
+	b.release(iff)
+	g.KillIfUnused(iff)
+	return t, f
+}
+
+func (b *builder) ifStmt(s *syntax.IfStmt) {
+	t, f := b.branch(b.expr(s.Cond), s.If)
+	fscope := b.dup()
+	b.setCtrl(t)
+	b.release(t)
+	b.stmt(s.Then)
+	tscope := b.scope
+	b.scope = fscope
+	b.setCtrl(f)
+	b.release(f)
+	if s.Else != nil {
+		b.stmt(s.Else)
+	}
+	b.merge([]*Node{tscope, b.scope}, s.If)
+}
+
+// loopStmt builds while (cond) body, and for loops with next run after the
+// body and after each continue.
+func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []*syntax.Var, pos syntax.Pos) {
+	g := b.g
+	loop := b.hold(g.NewNode(OpLoop, 0, nil, b.ctrl(), nil))
+	loop.Pos = pos
+	head := b.scope
+	b.scope = b.dup()
+	b.setCtrl(loop)
+	var phis []*Node
+	for _, v := range assigned {
+		phi := g.NewNode(OpPhi, b.phiAux(v.Slot), loop, b.get(v), nil)
+		phi.Label, phi.Pos = v.Name, pos
+		b.g.SetIn(b.scope, 1+v.Slot, phi)
+		phis = append(phis, b.hold(phi))
+	}
+	b.dropScope(head)
+
+	var c *Node
+	if cond != nil {
+		c = b.expr(cond)
+	} else {
+		c = g.Con(1)
+	}
+	t, f := b.branch(c, pos)
+	ctx := &loopCtx{outer: b.loop, slots: len(b.vars)}
+	b.loop = ctx
+	exit := b.dup()
+	b.g.SetIn(exit, 0, f)
+	b.release(f)
+	ctx.breaks = append(ctx.breaks, exit)
+	b.setCtrl(t)
+	b.release(t)
+
+	b.stmt(body)
+	if len(ctx.continues) > 0 {
+		b.merge(append([]*Node{b.scope}, ctx.continues...), pos)
+	}
+	if next != nil {
+		b.stmt(next)
+	}
+	b.loop = ctx.outer
+
+	// Close the loop: the back edge and the Phis' second inputs.
+	back := b.scope
+	g.SetIn(loop, 2, back.In[0])
+	for i, v := range assigned {
+		g.SetIn(phis[i], 2, back.In[1+v.Slot])
+	}
+	b.scope = ctx.breaks[0]
+	b.dropScope(back)
+	for _, phi := range phis {
+		b.release(phi)
+		if phi.dead {
+			continue
+		}
+		if p := g.Peephole(phi); p != phi && !phi.dead {
+			g.Subsume(phi, p)
+		}
+	}
+	b.release(loop)
+	if l := g.Peephole(loop); l != loop && !loop.dead {
+		g.Subsume(loop, l) // the body never comes back: no loop
+	}
+	g.KillIfUnused(loop)
+	b.merge(ctx.breaks, pos)
+}
+
+// ---- expressions ----
+
+func (b *builder) expr(e syntax.Expr) *Node {
+	g := b.g
+	switch e := e.(type) {
+	case *syntax.IntLit:
+		return g.Con(e.Value)
+	case *syntax.BoolLit:
+		return g.Con(b2i(e.Value))
+	case *syntax.Name:
+		return b.get(e.Var)
+	case *syntax.UnaryExpr:
+		op := OpMinus
+		if e.Op == syntax.NOT {
+			op = OpNot
+		}
+		n := g.NewNode(op, 0, nil, b.expr(e.X))
+		n.Pos = e.OpPos
+		return g.Peephole(n)
+	case *syntax.BinaryExpr:
+		return b.binaryExpr(e)
+	case *syntax.ChainExpr:
+		return b.chain(e)
+	case *syntax.CondExpr:
+		return b.condExpr(e)
+	}
+	panic(fmt.Sprintf("son: unexpected expression %T", e))
+}
+
+// binaryExpr walks a left-nested chain such as a+b+c+... with a loop, so
+// that a long sum does not recurse once per term.
+func (b *builder) binaryExpr(e *syntax.BinaryExpr) *Node {
+	var spine []*syntax.BinaryExpr
+	var x syntax.Expr = e
+	for {
+		be, ok := x.(*syntax.BinaryExpr)
+		if !ok || be.Op == syntax.LAND || be.Op == syntax.LOR {
+			break
+		}
+		spine = append(spine, be)
+		x = be.X
+	}
+	if len(spine) == 0 {
+		return b.logical(e)
+	}
+	acc := b.expr(x)
+	for i := len(spine) - 1; i >= 0; i-- {
+		be := spine[i]
+		b.hold(acc)
+		y := b.expr(be.Y)
+		b.release(acc)
+		acc = b.arith(be.Op, acc, y, be.OpPos)
+	}
+	return acc
+}
+
+var binaryOps = map[syntax.Token]Op{
+	syntax.ADD: OpAdd, syntax.SUB: OpSub, syntax.MUL: OpMul, syntax.QUO: OpDiv, syntax.REM: OpMod,
+	syntax.AND: OpAnd, syntax.OR: OpOr, syntax.XOR: OpXor,
+	syntax.SHL: OpShl, syntax.SHR: OpSar, syntax.USHR: OpShr,
+	syntax.EQL: OpEq, syntax.NEQ: OpNe, syntax.LSS: OpLt, syntax.LEQ: OpLe,
+	syntax.GTR: OpLt, syntax.GEQ: OpLe,
+}
+
+// arith builds x op y for a source operator: a > b is b < a; a division
+// or remainder by a value that may be zero first passes a ZeroCheck on the
+// control path, and stays pinned below it.
+func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
+	g := b.g
+	op, ok := binaryOps[tok]
+	if !ok {
+		panic("son: no op for " + tok.String())
+	}
+	if tok == syntax.GTR || tok == syntax.GEQ {
+		x, y = y, x
+	}
+	var ctrl *Node
+	if (op == OpDiv || op == OpMod) && !y.Type.ExcludesZero() {
+		b.hold(x)
+		b.hold(y)
+		zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)
+		zc.Pos = pos
+		ctrl = g.Peephole(zc)
+		b.setCtrl(ctrl)
+		b.release(x)
+		b.release(y)
+	}
+	n := g.NewNode(op, 0, ctrl, x, y)
+	n.Pos = pos
+	return g.Peephole(n)
+}
+
+// logical builds a && b as if (a) b!=0 else 0, and a || b as
+// if (a) 1 else b!=0: control flow, not eager evaluation.
+func (b *builder) logical(e *syntax.BinaryExpr) *Node {
+	g := b.g
+	t, f := b.branch(b.expr(e.X), e.OpPos)
+	var short *Node
+	if e.Op == syntax.LAND {
+		b.setCtrl(t)
+		b.release(t)
+		short = f
+		y := b.hold(b.truth(b.expr(e.Y)))
+		defer b.release(y)
+		return b.join([]*Node{b.ctrl(), short}, []*Node{y, g.Con(0)}, short, e.OpPos)
+	}
+	b.setCtrl(f)
+	b.release(f)
+	short = t
+	y := b.hold(b.truth(b.expr(e.Y)))
+	defer b.release(y)
+	return b.join([]*Node{short, b.ctrl()}, []*Node{g.Con(1), y}, short, e.OpPos)
+}
+
+// truth is x as 0 or 1.
+func (b *builder) truth(x *Node) *Node {
+	if x.Type.IsA(types.Bool) {
+		return x
+	}
+	return b.g.Peephole(b.g.binary(OpNe, x, b.g.Con(0)))
+}
+
+// join merges the control paths of an expression at a Region and returns
+// the Phi of their values; held (a projection still held by the caller) is
+// released once the Region uses it.
+func (b *builder) join(ctrls, vals []*Node, held *Node, pos syntax.Pos) *Node {
+	g := b.g
+	r := g.NewNode(OpRegion, 0, append([]*Node{nil}, ctrls...)...)
+	r.Pos = pos
+	if held != nil {
+		b.release(held)
+	}
+	b.hold(r)
+	phi := g.NewNode(OpPhi, 0, append([]*Node{r}, vals...)...)
+	phi.Pos = pos
+	phi = b.hold(g.Peephole(phi))
+	c := g.Peephole(r)
+	b.release(r)
+	b.setCtrl(c)
+	g.KillIfUnused(r)
+	b.release(phi)
+	return phi
+}
+
+func (b *builder) condExpr(e *syntax.CondExpr) *Node {
+	t, f := b.branch(b.expr(e.Cond), e.Question)
+	b.setCtrl(t)
+	b.release(t)
+	x := b.hold(b.expr(e.Then))
+	ct := b.hold(b.ctrl())
+	b.setCtrl(f)
+	b.release(f)
+	y := b.hold(b.expr(e.Else))
+	b.release(ct)
+	defer b.release(x)
+	defer b.release(y)
+	return b.join([]*Node{ct, b.ctrl()}, []*Node{x, y}, nil, e.Question)
+}
+
+// chain builds a < b <= c as a < b && b <= c, evaluating b once: every
+// false comparison jumps to one Region whose Phi is 0 on those inputs.
+func (b *builder) chain(e *syntax.ChainExpr) *Node {
+	g := b.g
+	left := b.hold(b.expr(e.X[0]))
+	var exits []*Node // false projections, held
+	var cmp *Node
+	for i, tok := range e.Ops {
+		right := b.hold(b.expr(e.X[i+1]))
+		cmp = b.arith(tok, left, right, e.OpPos[i])
+		b.release(left)
+		left = right // the next comparison's left operand, still held
+		if i == len(e.Ops)-1 {
+			break
+		}
+		t, f := b.branch(cmp, e.OpPos[i])
+		exits = append(exits, f)
+		b.setCtrl(t)
+		b.release(t)
+	}
+	b.hold(cmp)
+	ctrls := append([]*Node{b.ctrl()}, exits...)
+	vals := []*Node{cmp}
+	for range exits {
+		vals = append(vals, g.Con(0))
+	}
+	r := g.NewNode(OpRegion, 0, append([]*Node{nil}, ctrls...)...)
+	for _, f := range exits {
+		b.release(f)
+	}
+	b.release(cmp)
+	b.release(left)
+	r.Pos = e.OpPos[0]
+	b.hold(r)
+	phi := b.hold(g.Peephole(g.NewNode(OpPhi, 0, append([]*Node{r}, vals...)...)))
+	c := g.Peephole(r)
+	b.release(r)
+	b.setCtrl(c)
+	g.KillIfUnused(r)
+	b.release(phi)
+	return phi
+}

@@ -1,0 +1,285 @@
+package son
+
+import (
+	"fmt"
+	"math/rand"
+
+	"son/types"
+)
+
+// Graph is one function in Sea of Nodes form: everything live is reachable
+// from Stop through inputs. The methods that change edges keep Out exact,
+// keep the value-numbering table in step, and put the nodes whose peephole
+// may now do more on the worklist.
+type Graph struct {
+	Name  string // source file name, for messages
+	Start *Node
+	Stop  *Node
+
+	nodes []*Node // by ID; nil for killed nodes and for ID 0
+	gvn   map[gvnKey]*Node
+	work  worklist
+
+	// Seed picks the order in which Iterate pulls nodes off the worklist:
+	// 0 is last-in first-out, anything else a pseudo-random order from that
+	// seed. The fixpoint must not depend on it.
+	Seed int64
+
+	// Stats counts work done, for benchmarks and -stats.
+	Stats struct {
+		Peepholes int // peephole attempts
+		Rewrites  int // peepholes that changed something
+	}
+}
+
+// NewGraph returns a graph holding only Start and Stop.
+func NewGraph(name string) *Graph {
+	g := &Graph{Name: name, nodes: make([]*Node, 1, 64), gvn: map[gvnKey]*Node{}}
+	g.Start = g.NewNode(OpStart, 0)
+	g.Stop = g.NewNode(OpStop, 0)
+	g.Start.keep++
+	g.Stop.keep++
+	return g
+}
+
+// Node returns the live node with the given ID, or nil.
+func (g *Graph) Node(id int) *Node {
+	if id <= 0 || id >= len(g.nodes) {
+		return nil
+	}
+	return g.nodes[id]
+}
+
+// MaxID is one more than the largest ID given out: a size for tables
+// indexed by node ID.
+func (g *Graph) MaxID() int { return len(g.nodes) }
+
+// NewNode makes a node with the given inputs and computes its type. It does
+// not run the peephole: call Peephole for that.
+func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
+	n := &Node{ID: len(g.nodes), Op: op, Aux: aux, In: in}
+	g.nodes = append(g.nodes, n)
+	for _, x := range in {
+		if x != nil {
+			x.Out = append(x.Out, n)
+		}
+	}
+	if op == OpConstant {
+		n.Type = types.Const(aux)
+	} else {
+		n.Type = g.Compute(n)
+	}
+	return n
+}
+
+// Con makes (or finds) the integer constant v.
+func (g *Graph) Con(v int64) *Node { return g.Peephole(g.NewNode(OpConstant, v)) }
+
+// topCon makes (or finds) the Constant of type Top: a value that is never
+// used, such as the result of a division by the constant zero.
+func (g *Graph) topCon() *Node {
+	n := g.NewNode(OpConstant, 0)
+	n.Type = types.Top
+	return g.Peephole(n)
+}
+
+// xctrl makes (or finds) the dead-control node.
+func (g *Graph) xctrl() *Node { return g.Peephole(g.NewNode(OpXCtrl, 0)) }
+
+// SetIn makes m the i-th input of n. The old input dies if this was its
+// last use.
+func (g *Graph) SetIn(n *Node, i int, m *Node) {
+	old := n.In[i]
+	if old == m {
+		return
+	}
+	g.unlock(n)
+	if m != nil {
+		m.Out = append(m.Out, n)
+	}
+	n.In[i] = m
+	g.changed(n)
+	if old != nil {
+		old.delOut(n)
+		g.changed(old)
+		if old.Unused() {
+			g.Kill(old)
+		}
+	}
+}
+
+// AddIn appends m to the inputs of n.
+func (g *Graph) AddIn(n *Node, m *Node) {
+	g.unlock(n)
+	n.In = append(n.In, m)
+	if m != nil {
+		m.Out = append(m.Out, n)
+	}
+	g.changed(n)
+}
+
+// DelIn removes the i-th input of n, shifting the later ones down.
+func (g *Graph) DelIn(n *Node, i int) {
+	g.unlock(n)
+	old := n.In[i]
+	copy(n.In[i:], n.In[i+1:])
+	n.In[len(n.In)-1] = nil
+	n.In = n.In[:len(n.In)-1]
+	g.changed(n)
+	if old != nil {
+		old.delOut(n)
+		g.changed(old)
+		if old.Unused() {
+			g.Kill(old)
+		}
+	}
+}
+
+// Subsume replaces every use of old by m, then kills old if nothing holds
+// it any more.
+func (g *Graph) Subsume(old, m *Node) {
+	if old == m {
+		panic(fmt.Sprintf("son: %v subsumes itself", old))
+	}
+	for len(old.Out) > 0 {
+		u := old.Out[len(old.Out)-1]
+		old.Out = old.Out[:len(old.Out)-1]
+		g.unlock(u)
+		for i, x := range u.In {
+			if x == old {
+				u.In[i] = m
+				break
+			}
+		}
+		m.Out = append(m.Out, u)
+		g.changed(u)
+	}
+	g.changed(old)
+	if old.Unused() {
+		m.keep++
+		g.Kill(old)
+		m.keep--
+	}
+}
+
+// Kill removes an unused node from the graph, and with it every input that
+// this leaves unused.
+func (g *Graph) Kill(n *Node) {
+	if !n.Unused() {
+		panic(fmt.Sprintf("son: kill of %v which is in use", n))
+	}
+	stack := []*Node{n}
+	for len(stack) > 0 {
+		x := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if x.dead || !x.Unused() {
+			continue
+		}
+		g.unlock(x)
+		g.moveDeps(x)
+		for i, in := range x.In {
+			if in == nil {
+				continue
+			}
+			x.In[i] = nil
+			in.delOut(x)
+			g.push(in)
+			g.moveDeps(in)
+			if in.Unused() {
+				stack = append(stack, in)
+			}
+		}
+		x.In = nil
+		x.dead = true
+		x.deps = nil
+		g.nodes[x.ID] = nil
+	}
+}
+
+// Keep holds n alive while the builder has it in hand but nothing uses it.
+func (g *Graph) Keep(n *Node) *Node { n.keep++; return n }
+
+// Unkeep releases a Keep; the node stays even if unused (kill it with
+// KillIfUnused).
+func (g *Graph) Unkeep(n *Node) *Node {
+	if n.keep <= 0 {
+		panic(fmt.Sprintf("son: unkeep of %v which is not kept", n))
+	}
+	n.keep--
+	return n
+}
+
+// KillIfUnused kills n if nothing uses or holds it.
+func (g *Graph) KillIfUnused(n *Node) {
+	if !n.dead && n.Unused() {
+		g.Kill(n)
+	}
+}
+
+// setType records a new type, and queues the users when it changed.
+func (g *Graph) setType(n *Node, t types.Type) {
+	if n.Type.Equal(t) {
+		return
+	}
+	n.Type = t
+	for _, u := range n.Out {
+		g.push(u)
+	}
+	g.moveDeps(n)
+}
+
+// changed queues n and whatever looked at it from further away.
+func (g *Graph) changed(n *Node) {
+	g.push(n)
+	g.moveDeps(n)
+}
+
+func (g *Graph) moveDeps(n *Node) {
+	for _, d := range n.deps {
+		g.push(d)
+	}
+	n.deps = n.deps[:0]
+}
+
+// ---- worklist ----
+
+// worklist is a set of nodes to revisit, each on it at most once.
+type worklist struct {
+	list []*Node
+	on   []bool // by node ID
+	rng  *rand.Rand
+}
+
+func (g *Graph) push(n *Node) {
+	if n == nil || n.dead || n.Op == OpScope {
+		return
+	}
+	w := &g.work
+	for len(w.on) <= n.ID {
+		w.on = append(w.on, false)
+	}
+	if w.on[n.ID] {
+		return
+	}
+	w.on[n.ID] = true
+	w.list = append(w.list, n)
+}
+
+func (g *Graph) pop() *Node {
+	w := &g.work
+	for len(w.list) > 0 {
+		i := len(w.list) - 1
+		if w.rng != nil {
+			j := w.rng.Intn(len(w.list))
+			w.list[i], w.list[j] = w.list[j], w.list[i]
+		}
+		n := w.list[i]
+		w.list[i] = nil
+		w.list = w.list[:i]
+		w.on[n.ID] = false
+		if !n.dead {
+			return n
+		}
+	}
+	return nil
+}

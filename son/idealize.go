@@ -1,0 +1,429 @@
+package son
+
+import (
+	"math"
+)
+
+// idealize returns a simpler node computing the same value as n, or n
+// itself when it changed n in place, or nil. New nodes it returns are not
+// yet peepholed; inner new nodes are.
+func (g *Graph) idealize(n *Node) *Node {
+	switch n.Op {
+	case OpAdd:
+		return g.idealAdd(n)
+	case OpSub:
+		return g.idealSub(n)
+	case OpMul:
+		return g.idealMul(n)
+	case OpDiv, OpMod:
+		return g.idealDiv(n)
+	case OpAnd, OpOr, OpXor:
+		return g.idealBitwise(n)
+	case OpShl, OpSar, OpShr:
+		if y := n.In[2]; y.IsConst() && y.Aux&63 == 0 {
+			return n.In[1] // x << 0
+		}
+	case OpEq, OpNe, OpLt, OpLe:
+		return g.idealCompare(n)
+	case OpNot:
+		return g.idealNot(n)
+	case OpMinus:
+		switch x := n.In[1]; x.Op {
+		case OpMinus:
+			return x.In[1] // -(-a) → a
+		case OpSub:
+			return g.NewNode(OpSub, 0, nil, x.In[2], x.In[1]) // -(a-b) → b-a
+		}
+	case OpPhi:
+		return g.idealPhi(n)
+	case OpRegion, OpLoop:
+		return g.idealRegion(n)
+	case OpCProj:
+		return g.idealCProj(n)
+	case OpZeroCheck:
+		if n.In[1].Type.ExcludesZero() {
+			return n.In[0] // the divisor cannot be zero: no check
+		}
+	case OpStop:
+		return g.idealStop(n)
+	}
+	return nil
+}
+
+// swapConstRight puts the constant operand of a commutative op on the
+// right, so that the rules below only look there.
+func (g *Graph) swapConstRight(n *Node) bool {
+	if n.In[1].IsConst() && !n.In[2].IsConst() {
+		g.unlock(n)
+		n.In[1], n.In[2] = n.In[2], n.In[1]
+		g.changed(n)
+		return true
+	}
+	return false
+}
+
+func (g *Graph) binary(op Op, x, y *Node) *Node { return g.NewNode(op, 0, nil, x, y) }
+
+// addConst builds x+k with k written as a positive constant: x+3 or x-3.
+func (g *Graph) addConst(x *Node, k int64) *Node {
+	switch {
+	case k == 0:
+		return x
+	case k < 0 && k != math.MinInt64:
+		return g.binary(OpSub, x, g.Con(-k))
+	}
+	return g.binary(OpAdd, x, g.Con(k))
+}
+
+// constOffset reports whether x is a+c or a-c with c constant, and gives a
+// and the signed offset (wrapping, as the arithmetic does).
+func constOffset(x *Node) (*Node, int64, bool) {
+	if (x.Op == OpAdd || x.Op == OpSub) && x.In[2].IsConst() {
+		k := x.In[2].Aux
+		if x.Op == OpSub {
+			k = -k
+		}
+		return x.In[1], k, true
+	}
+	return nil, 0, false
+}
+
+func (g *Graph) idealAdd(n *Node) *Node {
+	if g.swapConstRight(n) {
+		return n
+	}
+	x, y := n.In[1], n.In[2]
+	if y.IsConst() {
+		c := y.Aux
+		if c == 0 {
+			return x // x+0 → x
+		}
+		if a, k, ok := constOffset(x); ok {
+			return g.addConst(a, k+c) // (a+k)+c → a+(k+c)
+		}
+		if c < 0 && c != math.MinInt64 {
+			return g.addConst(x, c) // x+(-3) → x-3
+		}
+		return nil
+	}
+	switch {
+	case y.Op == OpMinus:
+		return g.binary(OpSub, x, y.In[1]) // x+(-y) → x-y
+	case x.Op == OpMinus:
+		return g.binary(OpSub, y, x.In[1]) // (-x)+y → y-x
+	}
+	// Move a constant up so it meets other constants: (a+k)+y → (a+y)+k.
+	if a, k, ok := constOffset(x); ok {
+		return g.addConst(g.Peephole(g.binary(OpAdd, a, y)), k)
+	}
+	if a, k, ok := constOffset(y); ok {
+		return g.addConst(g.Peephole(g.binary(OpAdd, x, a)), k)
+	}
+	return nil
+}
+
+func (g *Graph) idealSub(n *Node) *Node {
+	x, y := n.In[1], n.In[2]
+	if x == y {
+		return g.Con(0) // x-x → 0
+	}
+	if y.IsConst() {
+		c := y.Aux
+		if c == 0 {
+			return x
+		}
+		if a, k, ok := constOffset(x); ok {
+			return g.addConst(a, k-c) // (a+k)-c → a+(k-c)
+		}
+		if c < 0 && c != math.MinInt64 {
+			return g.addConst(x, -c) // x-(-3) → x+3
+		}
+		return nil
+	}
+	switch {
+	case x.IsConst() && x.Aux == 0:
+		return g.NewNode(OpMinus, 0, nil, y) // 0-y → -y
+	case y.Op == OpMinus:
+		return g.binary(OpAdd, x, y.In[1]) // x-(-y) → x+y
+	case x.Op == OpAdd && x.In[1] == y:
+		return x.In[2] // (y+b)-y → b
+	case x.Op == OpAdd && x.In[2] == y:
+		return x.In[1] // (a+y)-y → a
+	}
+	return nil
+}
+
+func (g *Graph) idealMul(n *Node) *Node {
+	if g.swapConstRight(n) {
+		return n
+	}
+	x, y := n.In[1], n.In[2]
+	if y.IsConst() {
+		switch y.Aux {
+		case 1:
+			return x // x*1 → x
+		case -1:
+			return g.NewNode(OpMinus, 0, nil, x) // x*-1 → -x
+		}
+	}
+	return g.reassociate(n)
+}
+
+// reassociate folds and hoists constants of an associative, commutative
+// op: (a op k1) op k2 → a op (k1 op k2), and (a op k) op y → (a op y) op k.
+func (g *Graph) reassociate(n *Node) *Node {
+	op, x, y := n.Op, n.In[1], n.In[2]
+	if y.IsConst() {
+		if x.Op == op && x.In[2].IsConst() {
+			return g.binary(op, x.In[1], g.Con(EvalBinary(op, x.In[2].Aux, y.Aux)))
+		}
+		return nil
+	}
+	if x.Op == op && x.In[2].IsConst() {
+		return g.binary(op, g.Peephole(g.binary(op, x.In[1], y)), x.In[2])
+	}
+	if y.Op == op && y.In[2].IsConst() {
+		return g.binary(op, g.Peephole(g.binary(op, x, y.In[1])), y.In[2])
+	}
+	return nil
+}
+
+func (g *Graph) idealDiv(n *Node) *Node {
+	x, y := n.In[1], n.In[2]
+	if n.In[0] != nil && y.Type.ExcludesZero() {
+		g.SetIn(n, 0, nil) // no check needed any more: the division floats
+		return n
+	}
+	if x == y {
+		// Reached only past the check that y is not zero.
+		if n.Op == OpDiv {
+			return g.Con(1)
+		}
+		return g.Con(0)
+	}
+	if n.Op == OpDiv && y.IsConst() {
+		switch y.Aux {
+		case 1:
+			return x
+		case -1:
+			return g.NewNode(OpMinus, 0, nil, x) // MinInt/-1 and -MinInt both wrap to MinInt
+		}
+	}
+	return nil
+}
+
+func (g *Graph) idealBitwise(n *Node) *Node {
+	if g.swapConstRight(n) {
+		return n
+	}
+	x, y := n.In[1], n.In[2]
+	if x == y {
+		if n.Op == OpXor {
+			return g.Con(0) // x^x → 0
+		}
+		return x // x&x, x|x → x
+	}
+	if y.IsConst() {
+		c := y.Aux
+		switch {
+		case n.Op == OpAnd && c == -1, n.Op != OpAnd && c == 0:
+			return x // x&-1, x|0, x^0 → x
+		case n.Op == OpAnd && c > 0 && c&(c+1) == 0 && x.Type.IsInt() && x.Type.Lo() >= 0 && x.Type.Hi() <= c:
+			return x // a mask that keeps every bit x can have
+		}
+	}
+	return g.reassociate(n)
+}
+
+func (g *Graph) idealCompare(n *Node) *Node {
+	if n.Op.IsCommutative() && g.swapConstRight(n) {
+		return n
+	}
+	x, y := n.In[1], n.In[2]
+	if x == y {
+		if n.Op == OpEq || n.Op == OpLe {
+			return g.Con(1)
+		}
+		return g.Con(0)
+	}
+	// A bool compared with its own truth is itself: b!=0, b==1 → b.
+	if y.IsConst() && x.Type.IsInt() && x.Type.Lo() >= 0 && x.Type.Hi() <= 1 {
+		if n.Op == OpNe && y.Aux == 0 || n.Op == OpEq && y.Aux == 1 {
+			return x
+		}
+	}
+	return nil
+}
+
+func (g *Graph) idealNot(n *Node) *Node {
+	x := n.In[1]
+	switch x.Op {
+	case OpNot:
+		if t := x.In[1].Type; t.IsInt() && t.Lo() >= 0 && t.Hi() <= 1 {
+			return x.In[1] // !!b → b for a bool b
+		}
+	case OpEq:
+		return g.binary(OpNe, x.In[1], x.In[2])
+	case OpNe:
+		return g.binary(OpEq, x.In[1], x.In[2])
+	case OpLt:
+		return g.binary(OpLe, x.In[2], x.In[1]) // !(a<b) → b<=a
+	case OpLe:
+		return g.binary(OpLt, x.In[2], x.In[1]) // !(a<=b) → b<a
+	}
+	return nil
+}
+
+// idealCProj: a projection of an If whose other side is dead is just the
+// If's incoming control.
+func (g *Graph) idealCProj(n *Node) *Node {
+	iff := n.In[0]
+	if iff.Op != OpIf || !iff.Type.IsTuple() {
+		return nil
+	}
+	if iff.Type.Elem(int(n.Aux)).IsCtrl() && iff.Type.Elem(int(1-n.Aux)).IsXCtrl() {
+		return iff.In[0]
+	}
+	return nil
+}
+
+// idealRegion drops dead inputs (with the matching Phi inputs), collapses a
+// region left with one input into it, and removes an empty if-else diamond.
+func (g *Graph) idealRegion(n *Node) *Node {
+	if n.InProgress() {
+		return nil
+	}
+	changed := false
+	for i := len(n.In) - 1; i >= 1; i-- {
+		if !n.In[i].Type.IsXCtrl() {
+			continue
+		}
+		for _, phi := range n.phis() {
+			if !phi.dead { // removing an input of one Phi may kill another
+				g.DelIn(phi, i)
+			}
+		}
+		g.DelIn(n, i)
+		changed = true
+	}
+	if len(n.In) == 2 {
+		// One way in: each Phi is its one value. Replace them now, before
+		// the region's users move to its input, which may be a region
+		// of other arity.
+		for _, phi := range n.phis() {
+			if !phi.dead && phi.In[1] != phi {
+				g.Subsume(phi, phi.In[1])
+			}
+		}
+		return n.In[1]
+	}
+	if n.Op == OpRegion && len(n.In) == 3 && len(n.phis()) == 0 {
+		a, b := n.In[1], n.In[2]
+		if a.Op == OpCProj && b.Op == OpCProj && a.In[0] == b.In[0] && a.In[0].Op == OpIf {
+			return a.In[0].In[0] // if (c) {} else {} does nothing
+		}
+	}
+	if changed {
+		return n
+	}
+	return nil
+}
+
+// phis lists the Phis of a region.
+func (n *Node) phis() []*Node {
+	var ps []*Node
+	for _, u := range n.Out {
+		if u.Op == OpPhi && u.In[0] == n {
+			ps = append(ps, u)
+		}
+	}
+	return ps
+}
+
+// idealPhi: a Phi whose live inputs are all one node is that node; a Phi
+// of the same operation on every side is that operation of Phis (paper
+// 002).
+func (g *Graph) idealPhi(n *Node) *Node {
+	r := n.In[0]
+	if !r.Op.IsRegion() {
+		return n.In[1] // the region collapsed to its single input
+	}
+	if r.InProgress() || n.InProgress() {
+		return nil
+	}
+	if r.Op == OpLoop && !r.In[1].Type.IsCtrl() {
+		return nil // a loop never entered goes away whole, Phis and all
+	}
+	var live *Node
+	for i := 1; i < len(n.In); i++ {
+		if x := n.In[i]; r.In[i].Type.IsCtrl() && x != n {
+			if live != nil && live != x {
+				live = nil
+				break
+			}
+			live = x
+		}
+	}
+	if live != nil {
+		return live
+	}
+	if r.Op == OpRegion {
+		return g.pullOp(n)
+	}
+	return nil
+}
+
+// pullOp turns Phi(R, a op b, c op d) into Phi(R,a,c) op Phi(R,b,d) when
+// every input is the same floating op used only by this Phi. Loop Phis are
+// left alone: pulling an op around a cycle need not end.
+func (g *Graph) pullOp(n *Node) *Node {
+	first := n.In[1]
+	op := first.Op
+	if !op.IsBinary() && !op.IsUnary() {
+		return nil
+	}
+	for _, x := range n.In[1:] {
+		if x.Op != op || x.Aux != first.Aux || x.Ctrl() != nil || len(x.Out) != 1 || x.keep > 0 {
+			return nil
+		}
+	}
+	in := make([]*Node, len(first.In))
+	for j := 1; j < len(first.In); j++ {
+		same := true
+		for _, x := range n.In[2:] {
+			same = same && x.In[j] == first.In[j]
+		}
+		if same {
+			in[j] = first.In[j]
+			continue
+		}
+		phi := g.NewNode(OpPhi, 0, n.In[0])
+		for _, x := range n.In[1:] {
+			g.AddIn(phi, x.In[j])
+		}
+		phi.Label = n.Label
+		phi.Type = g.Compute(phi)
+		in[j] = g.Peephole(phi)
+	}
+	cp := g.NewNode(op, first.Aux, in...)
+	if !cp.Type.IsA(n.Type) {
+		g.Kill(cp) // factoring would lose precision
+		return nil
+	}
+	return cp
+}
+
+// idealStop drops Returns that became dead.
+func (g *Graph) idealStop(n *Node) *Node {
+	changed := false
+	for i := len(n.In) - 1; i >= 0; i-- {
+		if n.In[i].Type.IsXCtrl() {
+			g.DelIn(n, i)
+			changed = true
+		}
+	}
+	if changed {
+		return n
+	}
+	return nil
+}

@@ -1,0 +1,219 @@
+package son
+
+import (
+	"fmt"
+
+	"son/syntax"
+)
+
+// The reference interpreter: the semantics of Demange et al. (paper 000,
+// section 2.2) generalized to this graph. Execution moves along control
+// nodes from Start; data nodes are evaluated on demand, as expressions over
+// the current values of the Phis (the environment). Arriving at a Region
+// from its k-th input assigns all its Phis at once from their k-th inputs,
+// each computed in the environment before the step. A ZeroCheck whose
+// divisor is 0 ends the run with a runtime error; a Return ends it with its
+// value; Never always takes its true side.
+
+// DefaultSteps is the step budget when Limits.Steps is 0.
+const DefaultSteps = 100_000_000
+
+// Limits bounds a run.
+type Limits struct {
+	Steps int64 // control steps before "step limit exceeded"; 0 means DefaultSteps
+}
+
+// RuntimeError is a failure of the program, not of the compiler.
+type RuntimeError struct {
+	Pos syntax.Pos // where known: the division for a division by zero
+	Msg string     // "division by zero", "step limit exceeded"
+}
+
+func (e *RuntimeError) Error() string { return "runtime error: " + e.Msg }
+
+// Run executes g with the argument arg.
+func Run(g *Graph, arg int64, lim Limits) (int64, error) {
+	it := &interp{g: g, arg: arg, epoch: 1,
+		phi:  make([]int64, g.MaxID()),
+		set:  make([]bool, g.MaxID()),
+		memo: make([]memo, g.MaxID()),
+		succ: make([]*Node, g.MaxID()),
+		phis: make([][]*Node, g.MaxID()),
+	}
+	steps := lim.Steps
+	if steps <= 0 {
+		steps = DefaultSteps
+	}
+	c := g.Start.Proj(0)
+	if c == nil {
+		return 0, fmt.Errorf("son.Run: Start has no control projection")
+	}
+	for n := int64(0); ; n++ {
+		if n >= steps {
+			return 0, &RuntimeError{Msg: fmt.Sprintf("step limit exceeded (%d steps)", steps)}
+		}
+		s := it.succ[c.ID]
+		if s == nil {
+			var err error
+			if s, err = ctrlSucc(c); err != nil {
+				return 0, err
+			}
+			it.succ[c.ID] = s
+		}
+		switch s.Op {
+		case OpRegion, OpLoop:
+			if err := it.enter(s, c); err != nil {
+				return 0, err
+			}
+			c = s
+		case OpIf:
+			v, err := it.eval(s.In[1])
+			if err != nil {
+				return 0, err
+			}
+			idx := int64(1)
+			if v != 0 {
+				idx = 0
+			}
+			if c = s.Proj(idx); c == nil {
+				return 0, fmt.Errorf("son.Run: %v has no projection %d", s, idx)
+			}
+		case OpNever:
+			if c = s.Proj(0); c == nil {
+				return 0, fmt.Errorf("son.Run: %v has no projection 0", s)
+			}
+		case OpZeroCheck:
+			v, err := it.eval(s.In[1])
+			if err != nil {
+				return 0, err
+			}
+			if v == 0 {
+				return 0, &RuntimeError{Pos: s.Pos, Msg: "division by zero"}
+			}
+			c = s
+		case OpReturn:
+			return it.eval(s.In[1])
+		default:
+			return 0, fmt.Errorf("son.Run: control reaches %v", s)
+		}
+	}
+}
+
+// ctrlSucc is the control node that control leaving c goes to.
+func ctrlSucc(c *Node) (*Node, error) {
+	var s *Node
+	for _, u := range c.Out {
+		if !u.IsControl() || u.Op == OpStop {
+			continue
+		}
+		if s != nil && s != u {
+			return nil, fmt.Errorf("son.Run: %v has two control successors, %v and %v", c, s, u)
+		}
+		s = u
+	}
+	if s == nil {
+		return nil, fmt.Errorf("son.Run: %v has no control successor", c)
+	}
+	return s, nil
+}
+
+type memo struct {
+	epoch int64 // valid when equal to interp.epoch
+	val   int64
+}
+
+type interp struct {
+	g     *Graph
+	arg   int64
+	phi   []int64   // the environment: the current value of each Phi, by ID
+	set   []bool    // whether the Phi has a value yet
+	memo  []memo    // values computed since the environment last changed
+	epoch int64     // bumped at every change of the environment
+	succ  []*Node   // control successor of each control node, once found
+	phis  [][]*Node // Phis of each region, once found
+}
+
+// enter moves control from pred into region r: the PHIS rule.
+func (it *interp) enter(r, pred *Node) error {
+	k := -1
+	for i, x := range r.In {
+		if i > 0 && x == pred {
+			k = i
+			break
+		}
+	}
+	if k < 0 {
+		return fmt.Errorf("son.Run: %v is not an input of %v", pred, r)
+	}
+	phis := it.phis[r.ID]
+	if phis == nil {
+		if phis = r.phis(); phis == nil {
+			phis = []*Node{}
+		}
+		it.phis[r.ID] = phis
+	}
+	var buf [8]int64
+	vals := buf[:0]
+	if len(phis) > len(buf) {
+		vals = make([]int64, 0, len(phis))
+	}
+	vals = vals[:len(phis)]
+	for i, phi := range phis {
+		v, err := it.eval(phi.In[k])
+		if err != nil {
+			return err
+		}
+		vals[i] = v
+	}
+	it.epoch++
+	for i, phi := range phis {
+		it.phi[phi.ID] = vals[i]
+		it.set[phi.ID] = true
+	}
+	return nil
+}
+
+// eval computes the value of data node n in the current environment.
+func (it *interp) eval(n *Node) (int64, error) {
+	if m := it.memo[n.ID]; m.epoch == it.epoch {
+		return m.val, nil
+	}
+	var v int64
+	switch {
+	case n.Op == OpConstant:
+		if n.Type.IsTop() {
+			return 0, fmt.Errorf("son.Run: evaluated %v, a value that is never used", n)
+		}
+		v = n.Aux
+	case n.Op == OpProj:
+		v = it.arg
+	case n.Op == OpPhi:
+		if !it.set[n.ID] {
+			return 0, fmt.Errorf("son.Run: %v used before control reached its region", n)
+		}
+		v = it.phi[n.ID]
+	case n.Op.IsUnary():
+		x, err := it.eval(n.In[1])
+		if err != nil {
+			return 0, err
+		}
+		v = EvalUnary(n.Op, x)
+	case n.Op.IsBinary():
+		x, err := it.eval(n.In[1])
+		if err != nil {
+			return 0, err
+		}
+		y, err := it.eval(n.In[2])
+		if err != nil {
+			return 0, err
+		}
+		if (n.Op == OpDiv || n.Op == OpMod) && y == 0 {
+			return 0, fmt.Errorf("son.Run: %v divides by zero without a ZeroCheck", n)
+		}
+		v = EvalBinary(n.Op, x, y)
+	default:
+		return 0, fmt.Errorf("son.Run: cannot evaluate %v as data", n)
+	}
+	it.memo[n.ID] = memo{it.epoch, v}
+	return v, nil
+}

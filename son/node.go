@@ -1,0 +1,112 @@
+package son
+
+import (
+	"fmt"
+
+	"son/syntax"
+	"son/types"
+)
+
+// Node is one node of the Sea of Nodes. In[0] is the control input for
+// nodes that have one (nil for floating data nodes); Out lists the users,
+// once per use, and is kept the exact mirror of In by the Graph methods
+// that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields other
+// than Type and Label must not be changed directly.
+type Node struct {
+	ID    int        // unique in the graph, never reused
+	Op    Op         //
+	In    []*Node    // inputs (definitions), some may be nil
+	Out   []*Node    // users; a user appears once per input edge
+	Type  types.Type // current lattice value
+	Aux   int64      // constant value, projection index
+	Pos   syntax.Pos // source position, where known
+	Label string     // variable name of a Phi, for printing
+
+	keep     int32   // holds from the builder; a kept node does not die unused
+	narrowed uint8   // times a Phi's range has narrowed (see maxNarrow)
+	inGVN    bool    // entered in the value-numbering table
+	dead     bool    // killed: no inputs, no users, out of the graph
+	deps     []*Node // nodes whose peephole looked at this node beyond one edge
+}
+
+// IsDead reports whether n was killed.
+func (n *Node) IsDead() bool { return n.dead }
+
+// IsControl reports whether n produces control.
+func (n *Node) IsControl() bool { return n.Op.IsControl() }
+
+// IsConst reports whether n is an integer Constant.
+func (n *Node) IsConst() bool { return n.Op == OpConstant && n.Type.IsConst() }
+
+// ConstValue is the value of an integer Constant.
+func (n *Node) ConstValue() int64 { return n.Aux }
+
+// Ctrl is In[0], the control input, or nil.
+func (n *Node) Ctrl() *Node {
+	if len(n.In) == 0 {
+		return nil
+	}
+	return n.In[0]
+}
+
+// IsPinned reports whether a data node is tied to a control input.
+func (n *Node) IsPinned() bool { return !n.Op.IsControl() && n.Ctrl() != nil }
+
+// InProgress reports whether n is a Loop whose back edge, or a Phi whose
+// last input, the builder has not set yet.
+func (n *Node) InProgress() bool {
+	switch n.Op {
+	case OpLoop, OpPhi:
+		return len(n.In) > 0 && n.In[len(n.In)-1] == nil
+	}
+	return false
+}
+
+// Proj returns the projection of multi-output n with index idx, or nil.
+func (n *Node) Proj(idx int64) *Node {
+	for _, u := range n.Out {
+		if (u.Op == OpCProj || u.Op == OpProj) && u.Aux == idx {
+			return u
+		}
+	}
+	return nil
+}
+
+// Unused reports whether n has no users and is not held by the builder.
+func (n *Node) Unused() bool { return len(n.Out) == 0 && n.keep == 0 }
+
+// String is a short name for messages: "Add#12".
+func (n *Node) String() string {
+	if n == nil {
+		return "<nil>"
+	}
+	return fmt.Sprintf("%s#%d", n.Op, n.ID)
+}
+
+// addDep records that d's peephole looked at n: d is revisited when n
+// changes.
+func (n *Node) addDep(d *Node) {
+	if d == n {
+		return
+	}
+	for _, x := range n.deps {
+		if x == d {
+			return
+		}
+	}
+	n.deps = append(n.deps, d)
+}
+
+// delOut removes one occurrence of u from n.Out.
+func (n *Node) delOut(u *Node) {
+	for i, x := range n.Out {
+		if x == u {
+			last := len(n.Out) - 1
+			n.Out[i] = n.Out[last]
+			n.Out[last] = nil
+			n.Out = n.Out[:last]
+			return
+		}
+	}
+	panic(fmt.Sprintf("son: %v is not a user of %v", u, n))
+}

@@ -1,0 +1,236 @@
+package son
+
+import (
+	"encoding/binary"
+	"fmt"
+	"strings"
+
+	"son/types"
+)
+
+// The peephole, run on every node the builder makes and on every node the
+// worklist revisits (Simple's peepholeOpt): compute the type; a constant
+// type makes a Constant, dead control the XCtrl node; else look the node up
+// by value; else ask for an idealized replacement. Nodes left without
+// users die at once.
+
+// Peephole optimizes n and returns the node that stands for it from now
+// on: n itself, or a replacement. n is killed if it was replaced and is
+// unused.
+func (g *Graph) Peephole(n *Node) *Node {
+	m := g.peepholeOpt(n)
+	if m == nil {
+		return n
+	}
+	if m != n {
+		m.keep++ // m may have no users yet: do not let a kill take it
+	}
+	r := g.Peephole(m)
+	if m != n {
+		m.keep--
+	}
+	if r != n && !n.dead && n.Unused() {
+		r.keep++
+		g.Kill(n)
+		r.keep--
+	}
+	return r
+}
+
+// peepholeOpt returns nil when nothing changed, n when n changed in place
+// or got a new type, or a replacement node.
+func (g *Graph) peepholeOpt(n *Node) *Node {
+	if n.Op == OpScope || n.dead {
+		return nil
+	}
+	g.Stats.Peepholes++
+	old := n.Type
+	t := g.Compute(n)
+	if n.Op == OpPhi && !t.Equal(old) && t.IsInt() && !t.IsConst() {
+		// A loop Phi's range may narrow step by step around its cycle;
+		// after maxNarrow steps it keeps the (sound) type it has.
+		if n.narrowed >= maxNarrow {
+			t = old
+		} else {
+			n.narrowed++
+		}
+	}
+	g.setType(n, t)
+
+	// A constant value needs no computation; dead control no node.
+	switch {
+	case n.Op == OpConstant || n.Op == OpXCtrl || n.Op == OpStop || n.Op.IsMulti():
+	case n.IsControl():
+		if t.IsXCtrl() {
+			g.Stats.Rewrites++
+			return g.NewNode(OpXCtrl, 0)
+		}
+	case t.IsConst():
+		g.Stats.Rewrites++
+		return g.NewNode(OpConstant, t.Value())
+	case t.IsTop():
+		g.Stats.Rewrites++
+		c := g.NewNode(OpConstant, 0)
+		c.Type = types.Top
+		return c
+	}
+
+	// Global value numbering.
+	if !n.inGVN && hashable(n) {
+		k := keyOf(n)
+		if m := g.gvn[k]; m != nil {
+			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
+				g.setType(m, j)
+			}
+			g.Stats.Rewrites++
+			return m
+		}
+		g.gvn[k] = n
+		n.inGVN = true
+	}
+
+	n.keep++ // a rule may take away n's last use; n must live until replaced
+	m := g.idealize(n)
+	n.keep--
+	if m != nil {
+		g.Stats.Rewrites++
+		return m
+	}
+	if !old.Equal(t) {
+		return n
+	}
+	return nil
+}
+
+// maxNarrow bounds how often a Phi's integer range may narrow.
+const maxNarrow = 64
+
+// Iterate runs peepholes from the worklist until nothing changes (Simple
+// chapter 9's IterPeeps), then makes sure every infinite loop is reachable
+// from Stop. Each rewrite makes the graph smaller or its types higher, so
+// the work is bounded; should a bug make two rules undo each other, Iterate
+// gives up after a generous budget and says which nodes kept changing.
+func (g *Graph) Iterate() error {
+	g.work.rng = nil
+	if g.Seed != 0 {
+		g.work.rng = newRand(g.Seed)
+	}
+	budget := 1000 + 100*len(g.nodes)
+	var recent []string
+	for {
+		for n := g.pop(); n != nil; n = g.pop() {
+			if n.Unused() && n != g.Stop {
+				g.Kill(n)
+				continue
+			}
+			before := ""
+			if budget < 20 {
+				before = ListNode(n)
+			}
+			x := g.peepholeOpt(n)
+			if x == nil || x.dead {
+				continue
+			}
+			if budget--; budget < 20 {
+				recent = append(recent, before+"  =>  "+ListNode(x))
+				if budget < 0 {
+					return fmt.Errorf("peepholes do not converge; the last rewrites:\n\t%s", strings.Join(recent, "\n\t"))
+				}
+			}
+			for _, u := range n.Out {
+				g.push(u)
+			}
+			g.push(x)
+			if x != n {
+				for _, in := range n.In {
+					g.push(in)
+				}
+				g.Subsume(n, x)
+			}
+			g.moveDeps(n)
+		}
+		if !g.keepInfiniteLoops() {
+			g.sweep()
+			return nil
+		}
+	}
+}
+
+// Progress returns a node on which a peephole would still change
+// something, or nil at a fixpoint. Tests use it to check that Iterate
+// really ends at a fixpoint; it may change the graph it finds progress in.
+func (g *Graph) Progress() *Node {
+	for _, n := range g.Live() {
+		if x := g.peepholeOpt(n); x != nil {
+			return n
+		}
+	}
+	return nil
+}
+
+// PushAll puts every live node on the worklist, for a pass that changed
+// the graph without telling it.
+func (g *Graph) PushAll() {
+	for _, n := range g.Live() {
+		g.push(n)
+	}
+}
+
+// ---- value numbering ----
+
+// gvnKey identifies a node by op, aux and inputs. Commutative ops sort
+// their two operands, so that a+b and b+a meet.
+type gvnKey struct {
+	op   Op
+	top  bool // the Top constant, apart from the constant 0
+	aux  int64
+	n    int
+	in   [3]int
+	more string // IDs of inputs beyond the third
+}
+
+// hashable: data nodes and dead control can be shared; other control
+// nodes are unique by nature.
+func hashable(n *Node) bool {
+	switch {
+	case n.Op == OpXCtrl:
+		return true
+	case n.Op.IsControl(), n.Op == OpScope:
+		return false
+	case n.Op == OpPhi:
+		return !n.InProgress() && n.In[0] != nil && !n.In[0].InProgress()
+	}
+	return true
+}
+
+func keyOf(n *Node) gvnKey {
+	k := gvnKey{op: n.Op, aux: n.Aux, n: len(n.In), top: n.Op == OpConstant && n.Type.IsTop()}
+	for i, x := range n.In {
+		id := 0
+		if x != nil {
+			id = x.ID
+		}
+		if i < len(k.in) {
+			k.in[i] = id
+		} else {
+			k.more = string(binary.AppendUvarint([]byte(k.more), uint64(id)))
+		}
+	}
+	if n.Op.IsCommutative() && k.in[1] > k.in[2] {
+		k.in[1], k.in[2] = k.in[2], k.in[1]
+	}
+	return k
+}
+
+// unlock takes n out of the value-numbering table before its inputs
+// change.
+func (g *Graph) unlock(n *Node) {
+	if !n.inGVN {
+		return
+	}
+	k := keyOf(n)
+	if g.gvn[k] == n {
+		delete(g.gvn, k)
+	}
+	n.inGVN = false
+}

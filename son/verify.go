@@ -1,0 +1,382 @@
+package son
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+)
+
+// Verify checks that g is a well-formed Sea of Nodes and returns every
+// problem found, naming the node and the rule, or nil. The rules are paper
+// 000's well-formedness (section 2.1) for this graph, and the graph's own
+// hygiene:
+//
+//   - edges: Out mirrors In exactly, and no live node has a dead user
+//     ("no dead node left attached");
+//   - shape: each op's number and kinds of inputs;
+//   - phi-arity: a Phi has one value per input of its Region;
+//   - determinism: each control node has exactly the control successors
+//     its kind requires (one; two projections for If and Never);
+//   - data-acyclic: data dependencies other than through Phis are acyclic;
+//   - ctrl-acyclic: control cycles only close through a Loop's back edge;
+//   - reachable: every live control node is reached from Start;
+//   - zerocheck: a division whose divisor may be 0 is pinned below a
+//     ZeroCheck of that divisor;
+//   - type: each stored type is sound for its inputs: the type Compute
+//     gives from the inputs' types is at or above it.
+func Verify(g *Graph) error {
+	v := &verifier{g: g, live: g.Live()}
+	v.isLive = make([]bool, g.MaxID())
+	for _, n := range v.live {
+		v.isLive[n.ID] = true
+	}
+	for _, n := range v.live {
+		v.edges(n)
+		if n.dead {
+			continue
+		}
+		v.shape(n)
+		v.successors(n)
+		v.typ(n)
+	}
+	v.dataAcyclic()
+	v.ctrlAcyclic()
+	v.reachable()
+	if len(v.probs) == 0 {
+		return nil
+	}
+	sort.SliceStable(v.probs, func(i, j int) bool { return v.probs[i].Node.ID < v.probs[j].Node.ID })
+	return VerifyError(v.probs)
+}
+
+// Problem is one broken rule at one node.
+type Problem struct {
+	Node *Node
+	Rule string
+	Msg  string
+}
+
+func (p Problem) String() string { return fmt.Sprintf("%v: %s: %s", p.Node, p.Rule, p.Msg) }
+
+// VerifyError lists the problems Verify found.
+type VerifyError []Problem
+
+// maxProblems bounds the problems an error message shows.
+const maxProblems = 20
+
+func (e VerifyError) Error() string {
+	var b strings.Builder
+	b.WriteString("graph is not well formed:")
+	for i, p := range e {
+		if i == maxProblems {
+			fmt.Fprintf(&b, "\n\t... and %d more", len(e)-maxProblems)
+			break
+		}
+		b.WriteString("\n\t")
+		b.WriteString(p.String())
+	}
+	return b.String()
+}
+
+type verifier struct {
+	g      *Graph
+	live   []*Node
+	isLive []bool
+	probs  []Problem
+}
+
+func (v *verifier) bad(n *Node, rule, format string, args ...any) {
+	v.probs = append(v.probs, Problem{n, rule, fmt.Sprintf(format, args...)})
+}
+
+func count(list []*Node, x *Node) int {
+	k := 0
+	for _, y := range list {
+		if y == x {
+			k++
+		}
+	}
+	return k
+}
+
+func (v *verifier) edges(n *Node) {
+	if n.dead {
+		v.bad(n, "edges", "killed node is still reachable")
+		return
+	}
+	for i, x := range n.In {
+		if x == nil {
+			continue
+		}
+		if x.dead {
+			v.bad(n, "edges", "input %d is the killed %v", i, x)
+			continue
+		}
+		if a, b := count(x.Out, n), count(n.In, x); a != b {
+			v.bad(n, "edges", "uses %v %d times but is listed %d times among its users", x, b, a)
+		}
+	}
+	for _, u := range n.Out {
+		if count(u.In, n) == 0 {
+			v.bad(n, "edges", "lists %v as a user, which does not use it", u)
+		} else if u.ID >= len(v.isLive) || !v.isLive[u.ID] {
+			v.bad(n, "edges", "dead node %v left attached as a user", u)
+		}
+	}
+}
+
+// isData reports whether x may be a data input.
+func isData(x *Node) bool { return x != nil && !x.IsControl() && x.Op != OpScope }
+
+// isCtrl reports whether x may be a control input.
+func isCtrl(x *Node) bool { return x != nil && x.IsControl() && x.Op != OpStop && x.Op != OpReturn }
+
+func (v *verifier) shape(n *Node) {
+	if k := n.Op.NumIn(); k >= 0 && len(n.In) != k {
+		v.bad(n, "shape", "has %d inputs, %v takes %d", len(n.In), n.Op, k)
+		return
+	}
+	if (n.Op == OpRegion || n.Op == OpPhi) && len(n.In) < 2 {
+		v.bad(n, "shape", "%v with %d inputs", n.Op, len(n.In))
+		return
+	}
+	switch n.Op {
+	case OpInvalid, OpScope:
+		v.bad(n, "shape", "%v node in the graph", n.Op)
+	case OpXCtrl:
+		v.bad(n, "shape", "dead control is reachable from Stop")
+	case OpStop:
+		for i, x := range n.In {
+			if x == nil || x.Op != OpReturn {
+				v.bad(n, "shape", "input %d is %v, not a Return", i, x)
+			}
+		}
+	case OpCProj:
+		if p := n.In[0]; p == nil || (p.Op != OpStart && p.Op != OpIf && p.Op != OpNever) {
+			v.bad(n, "shape", "projects %v, not Start, If or Never", p)
+		} else if n.Aux < 0 || n.Aux > 1 || p.Op == OpStart && n.Aux != 0 {
+			v.bad(n, "shape", "projection index %d of %v", n.Aux, p)
+		}
+	case OpProj:
+		if n.In[0] != v.g.Start || n.Aux != 1 {
+			v.bad(n, "shape", "data projection %d of %v, not arg of Start", n.Aux, n.In[0])
+		}
+	case OpIf, OpReturn, OpZeroCheck:
+		if !isCtrl(n.In[0]) {
+			v.bad(n, "shape", "control input is %v", n.In[0])
+		}
+		if !isData(n.In[1]) {
+			v.bad(n, "shape", "data input is %v", n.In[1])
+		}
+	case OpNever:
+		if !isCtrl(n.In[0]) {
+			v.bad(n, "shape", "control input is %v", n.In[0])
+		}
+	case OpRegion, OpLoop:
+		if n.In[0] != nil {
+			v.bad(n, "shape", "input 0 of a region must be empty, is %v", n.In[0])
+		}
+		if len(n.In) < 2 {
+			v.bad(n, "shape", "region without predecessors")
+		}
+		for i, x := range n.In[1:] {
+			if !isCtrl(x) {
+				v.bad(n, "shape", "predecessor %d is %v", i+1, x)
+			}
+		}
+	case OpPhi:
+		r := n.In[0]
+		if r == nil || !r.Op.IsRegion() {
+			v.bad(n, "shape", "region input is %v", r)
+			return
+		}
+		if len(n.In) != len(r.In) {
+			v.bad(n, "phi-arity", "has %d values, %v has %d predecessors", len(n.In)-1, r, len(r.In)-1)
+		}
+		for i, x := range n.In[1:] {
+			if !isData(x) {
+				v.bad(n, "shape", "value %d is %v", i+1, x)
+			}
+		}
+	case OpConstant, OpStart:
+	default:
+		if !n.Op.IsBinary() && !n.Op.IsUnary() {
+			v.bad(n, "shape", "unknown op")
+			return
+		}
+		for i, x := range n.In[1:] {
+			if !isData(x) {
+				v.bad(n, "shape", "operand %d is %v", i+1, x)
+			}
+		}
+		c := n.In[0]
+		switch {
+		case n.Op == OpDiv || n.Op == OpMod:
+			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() &&
+				(c == nil || c.Op != OpZeroCheck || c.In[1] != y) {
+				v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, not its ZeroCheck", y, c)
+			}
+		case c != nil:
+			v.bad(n, "shape", "floating op has control input %v", c)
+		}
+	}
+}
+
+// ctrlUsers lists the control nodes that take control from n.
+func ctrlUsers(n *Node) []*Node {
+	var us []*Node
+	for _, u := range n.Out {
+		if u.IsControl() && u.Op != OpStop {
+			us = append(us, u)
+		}
+	}
+	return us
+}
+
+// successors: paper 000's determinism.
+func (v *verifier) successors(n *Node) {
+	if !n.IsControl() {
+		return
+	}
+	us := ctrlUsers(n)
+	switch n.Op {
+	case OpStart:
+		if len(us) != 1 || us[0].Op != OpCProj || us[0].Aux != 0 {
+			v.bad(n, "determinism", "needs exactly one control projection, has %v", us)
+		}
+	case OpIf, OpNever:
+		if len(us) != 2 || us[0].Op != OpCProj || us[1].Op != OpCProj || us[0].Aux == us[1].Aux {
+			v.bad(n, "determinism", "needs one true and one false projection, has %v", us)
+		}
+	case OpCProj, OpRegion, OpLoop, OpZeroCheck:
+		if len(us) != 1 {
+			v.bad(n, "determinism", "needs exactly one control successor, has %v", us)
+		} else if count(us[0].In, n) != 1 {
+			v.bad(n, "determinism", "enters %v more than once", us[0])
+		}
+	case OpReturn:
+		if len(us) != 0 || count(v.g.Stop.In, n) != 1 {
+			v.bad(n, "determinism", "a Return must be used by Stop only, once")
+		}
+	}
+}
+
+func (v *verifier) typ(n *Node) {
+	if n.Op == OpScope || n.Op == OpInvalid {
+		return
+	}
+	if n.Op == OpPhi && (n.In[0] == nil || !n.In[0].Op.IsRegion()) {
+		return // reported by shape
+	}
+	for _, x := range n.In {
+		if x != nil && x.dead {
+			return // reported by edges
+		}
+	}
+	if t := v.g.Compute(n); !t.IsA(n.Type) {
+		v.bad(n, "type", "stored type %v, but the inputs give %v, which is not within it", n.Type, t)
+	}
+}
+
+// dataAcyclic looks for a cycle of data dependencies that does not pass
+// through a Phi.
+func (v *verifier) dataAcyclic() {
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]uint8, v.g.MaxID())
+	type frame struct {
+		n *Node
+		i int
+	}
+	for _, root := range v.live {
+		if !isData(root) || color[root.ID] != white {
+			continue
+		}
+		stack := []frame{{root, 1}}
+		color[root.ID] = grey
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.n.Op == OpPhi || f.i >= len(f.n.In) {
+				color[f.n.ID] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			x := f.n.In[f.i]
+			f.i++
+			if !isData(x) || x.dead {
+				continue
+			}
+			switch color[x.ID] {
+			case grey:
+				v.bad(x, "data-acyclic", "depends on itself through %v without a Phi", f.n)
+			case white:
+				color[x.ID] = grey
+				stack = append(stack, frame{x, 1})
+			}
+		}
+	}
+}
+
+// ctrlAcyclic looks for a cycle of control inputs that does not close
+// through the back edge (input 2) of a Loop.
+func (v *verifier) ctrlAcyclic() {
+	color := make([]uint8, v.g.MaxID())
+	type frame struct {
+		n *Node
+		i int
+	}
+	for _, root := range v.live {
+		if !root.IsControl() || color[root.ID] != 0 {
+			continue
+		}
+		stack := []frame{{root, 0}}
+		color[root.ID] = 1
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.i >= len(f.n.In) {
+				color[f.n.ID] = 2
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			i := f.i
+			x := f.n.In[i]
+			f.i++
+			if x == nil || !x.IsControl() || x.dead || f.n.Op == OpLoop && i == 2 {
+				continue
+			}
+			switch color[x.ID] {
+			case 1:
+				v.bad(x, "ctrl-acyclic", "control cycle through %v that is not a loop back edge", f.n)
+			case 0:
+				color[x.ID] = 1
+				stack = append(stack, frame{x, 0})
+			}
+		}
+	}
+}
+
+// reachable checks that control reaches every live control node from
+// Start.
+func (v *verifier) reachable() {
+	seen := make([]bool, v.g.MaxID())
+	seen[v.g.Start.ID] = true
+	stack := []*Node{v.g.Start}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range n.Out {
+			if u.IsControl() && u.ID < len(seen) && !seen[u.ID] {
+				seen[u.ID] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	for _, n := range v.live {
+		if n.IsControl() && n.Op != OpStop && n.Op != OpXCtrl && !seen[n.ID] {
+			v.bad(n, "reachable", "control never reaches it from Start")
+		}
+	}
+}
