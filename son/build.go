@@ -23,8 +23,8 @@ type BuildOptions struct {
 	// ShowGraph, if set, is called at each #showGraph statement with the
 	// graph so far and the scopes being built, which hold nodes that
 	// nothing else uses yet. names[i] is the variable in input 1+i of every
-	// scope (a scope may have fewer inputs).
-	ShowGraph func(g *Graph, scopes []*Node, names []string)
+	// scope (a scope may have fewer inputs); pos is the statement's.
+	ShowGraph func(g *Graph, scopes []*Node, names []string, pos syntax.Pos)
 }
 
 // Build makes the Sea of Nodes of a resolved program.
@@ -253,7 +253,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 			for i, v := range b.vars {
 				names[i] = v.Name
 			}
-			b.opt.ShowGraph(g, scopes, names)
+			b.opt.ShowGraph(g, scopes, names, s.Hash)
 		}
 	case *syntax.EmptyStmt:
 	default:

@@ -12,7 +12,7 @@ import (
 
 // buildForDOT parses and builds src, with showGraph called at each
 // #showGraph, and runs the peepholes to a fixpoint.
-func buildForDOT(t *testing.T, src string, showGraph func(*Graph, []*Node, []string)) *Graph {
+func buildForDOT(t *testing.T, src string, showGraph func(*Graph, []*Node, []string, syntax.Pos)) *Graph {
 	t.Helper()
 	f, err := syntax.Parse("t.smp", []byte(src))
 	if err != nil {
@@ -299,7 +299,7 @@ func TestDOTScopes(t *testing.T) {
 	var texts []string
 	var scopes [][]*Node
 	var ins [][][]*Node
-	buildForDOT(t, src, func(g *Graph, ss []*Node, names []string) {
+	buildForDOT(t, src, func(g *Graph, ss []*Node, names []string, _ syntax.Pos) {
 		texts = append(texts, DOT(g, DOTOptions{Title: "#showGraph", Scopes: ss, ScopeNames: names}))
 		scopes = append(scopes, ss)
 		var in [][]*Node
@@ -394,7 +394,7 @@ func TestDOTRender(t *testing.T) {
 	}
 	src := strings.Replace(loopProgram, "i = i + 1;", "i = i + 1;\n\t#showGraph;", 1)
 	var texts []string
-	g := buildForDOT(t, src, func(g *Graph, ss []*Node, names []string) {
+	g := buildForDOT(t, src, func(g *Graph, ss []*Node, names []string, _ syntax.Pos) {
 		names = append([]string(nil), names...)
 		names[1] = `odd{name}|<x> "q" \`
 		texts = append(texts, DOT(g, DOTOptions{Title: `#showGraph "title" \`, Scopes: ss, ScopeNames: names}))

@@ -24,7 +24,7 @@ type Expr interface {
 // File is a parsed and resolved program: a sequence of statements run as the
 // body of a function of one int argument, arg.
 type File struct {
-	Name    string     // file name used in positions ("-" for stdin)
+	Name    string     // file name used in positions
 	Body    *BlockStmt // the program's statements (Lbrace/Rbrace are unknown)
 	Arg     *Var       // the predeclared variable arg (ID 0, Slot 0)
 	NumVars int        // number of Vars, including arg: Var.ID is in [0, NumVars)

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -49,7 +48,7 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 		Check:     check,
 		StopAfter: f.after,
 		Seed:      f.seed,
-		ShowGraph: s.showGraph(name, src),
+		ShowGraph: s.showGraph(),
 	}
 	u, err = compile.Compile(name, src, opt)
 	if err != nil {
@@ -79,53 +78,9 @@ func (s *session) compileError(err error) int {
 
 // showGraph returns the hook that writes the graph at each #showGraph
 // statement to standard error, titled with the statement's line.
-func (s *session) showGraph(name string, src []byte) func(*son.Graph, []*son.Node, []string) {
-	if !bytes.Contains(src, []byte("#showGraph")) {
-		return nil
-	}
-	// The hook is not told which statement called it, but the builder
-	// meets them in the order showGraphLines lists them.
-	var lines []int32
-	if f, err := syntax.Parse(name, src); err == nil {
-		lines = showGraphLines(f.Body.List, nil)
-	}
-	k := 0
-	return func(g *son.Graph, scopes []*son.Node, names []string) {
-		title := "#showGraph"
-		if k < len(lines) {
-			title = fmt.Sprintf("#showGraph at line %d", lines[k])
-		}
-		k++
+func (s *session) showGraph() func(*son.Graph, []*son.Node, []string, syntax.Pos) {
+	return func(g *son.Graph, scopes []*son.Node, names []string, pos syntax.Pos) {
+		title := fmt.Sprintf("#showGraph at line %d", pos.Line)
 		io.WriteString(s.stderr, son.DOT(g, son.DOTOptions{Title: title, Scopes: scopes, ScopeNames: names}))
 	}
-}
-
-// showGraphLines appends the lines of the #showGraph statements in list,
-// in the order son.Build walks them: the then branch before the else, a
-// for loop's init, body and next in turn.
-func showGraphLines(list []syntax.Stmt, lines []int32) []int32 {
-	for _, st := range list {
-		lines = showGraphStmt(st, lines)
-	}
-	return lines
-}
-
-func showGraphStmt(st syntax.Stmt, lines []int32) []int32 {
-	switch st := st.(type) {
-	case nil:
-	case *syntax.ShowGraphStmt:
-		lines = append(lines, st.Hash.Line)
-	case *syntax.BlockStmt:
-		lines = showGraphLines(st.List, lines)
-	case *syntax.IfStmt:
-		lines = showGraphStmt(st.Then, lines)
-		lines = showGraphStmt(st.Else, lines)
-	case *syntax.WhileStmt:
-		lines = showGraphStmt(st.Body, lines)
-	case *syntax.ForStmt:
-		lines = showGraphStmt(st.Init, lines)
-		lines = showGraphStmt(st.Body, lines)
-		lines = showGraphStmt(st.Next, lines)
-	}
-	return lines
 }
