@@ -26,7 +26,7 @@ type Options struct {
 	// must not depend on it; tests vary it to make sure.
 	Seed int64
 	// ShowGraph is called at each #showGraph statement of the program.
-	ShowGraph func(g *son.Graph, scopes []*son.Node, names []string, pos syntax.Pos)
+	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
 }
 
 // Pass is one step of the pipeline.

@@ -10,81 +10,75 @@ import (
 
 // Building the graph from a resolved program, as the Simple tutorial's
 // parser does (paper 002): a Scope node holds the current control and the
-// value of every live variable; an if duplicates the scope and merges the
-// two at a Region with Phis where the values differ; a loop puts Phis at
-// its head for the variables its body assigns (the resolver lists them, so
-// no Phi is made in vain) and closes them at the back edge; break and
-// continue carry their scope to a merge at the loop exit or bottom. Every
-// node goes through the peephole as it is made. Cost: linear in the
-// program, plus the number of live variables at each if and loop.
+// value of every live variable; at an if the builder keeps the values from
+// before the branch, builds each arm in turn, and merges the two at a
+// Region with a Phi for each variable whose values differ; a loop puts
+// Phis at its head, closes them at the back edge, and merges the exit of
+// its test with every break; continues merge at the bottom of the body.
+// Every node goes through the peephole as it is made.
+//
+// Unlike Simple's ScopeNode, which copies every live variable at each
+// branch, the builder copies only the variables the if or loop assigns
+// (the resolver lists them): a variable no arm touches has one value on
+// every path and needs neither a copy nor a Phi. So the cost is linear in
+// the program, plus, per assignment, the number of ifs and loops around
+// it — not the number of live variables at each branch.
 
 // BuildOptions configures Build.
 type BuildOptions struct {
 	// ShowGraph, if set, is called at each #showGraph statement with the
 	// graph so far and the scopes being built, which hold nodes that
-	// nothing else uses yet. names[i] is the variable in input 1+i of every
-	// scope (a scope may have fewer inputs); pos is the statement's.
-	ShowGraph func(g *Graph, scopes []*Node, names []string, pos syntax.Pos)
+	// nothing else uses yet: the current scope first, then the saved
+	// values of enclosing ifs and loops. names[k][i] is the variable in
+	// input 1+i of scopes[k]; pos is the statement's.
+	ShowGraph func(g *Graph, scopes []*Node, names [][]string, pos syntax.Pos)
 }
 
 // Build makes the Sea of Nodes of a resolved program.
 func Build(f *syntax.File, opt BuildOptions) *Graph {
 	g := NewGraph(f.Name)
-	b := &builder{g: g, opt: opt, scopes: map[*Node]bool{}}
+	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
 	arg.Label = "arg"
-	b.scope = b.newScope(ctrl)
+	b.scope = g.NewNode(OpScope, 0, ctrl)
+	b.scope.keep++
 	b.define(f.Arg, arg)
 	b.block(f.Body.List)
 	if b.ctrl().Type.IsCtrl() { // falling off the end returns 0
 		b.ret(g.Con(0), syntax.Pos{})
 	}
-	b.dropScope(b.scope)
+	b.scope.keep--
+	g.Kill(b.scope)
 	g.keepInfiniteLoops()
 	g.sweep()
 	return g
 }
 
 type builder struct {
-	g      *Graph
-	opt    BuildOptions
-	scope  *Node          // the current scope
-	vars   []*syntax.Var  // the live variable of each slot
-	loop   *loopCtx       // the innermost loop being built
-	scopes map[*Node]bool // every scope alive, for #showGraph
+	g     *Graph
+	opt   BuildOptions
+	scope *Node                   // the current scope: control, then every live variable by slot
+	vars  []*syntax.Var           // the live variable of each slot
+	loop  *loopCtx                // the innermost loop being built
+	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
 }
 
 // loopCtx collects the exits of the loop being built.
 type loopCtx struct {
 	outer     *loopCtx
-	slots     int     // live variables at the loop head
-	breaks    []*Node // scopes leaving the loop: the exit test's, then each break's
-	continues []*Node // scopes going round again from a continue
+	vars      []*syntax.Var // the variables the loop assigns: all that can differ between exits
+	breaks    []*Node       // saved scopes leaving the loop: the exit test's, then each break's
+	continues []*Node       // saved scopes going round again from a continue
 }
 
 // ---- scopes ----
-
-func (b *builder) newScope(in ...*Node) *Node {
-	s := b.g.NewNode(OpScope, 0, append([]*Node(nil), in...)...)
-	s.keep++
-	b.scopes[s] = true
-	return s
-}
-
-// dup copies the current scope, as Simple's ScopeNode.dup.
-func (b *builder) dup() *Node { return b.newScope(b.scope.In...) }
-
-func (b *builder) dropScope(s *Node) {
-	delete(b.scopes, s)
-	s.keep--
-	b.g.Kill(s)
-}
 
 func (b *builder) ctrl() *Node             { return b.scope.In[0] }
 func (b *builder) setCtrl(c *Node)         { b.g.SetIn(b.scope, 0, c) }
 func (b *builder) get(v *syntax.Var) *Node { return b.scope.In[1+v.Slot] }
 
+// set assigns x to v, keeping only the low bit for a bool.
 func (b *builder) set(v *syntax.Var, x *Node) {
 	if v.Bool {
 		x = b.boolMask(x)
@@ -103,11 +97,41 @@ func (b *builder) define(v *syntax.Var, x *Node) {
 	b.vars = append(b.vars[:v.Slot], v)
 }
 
-// truncate drops the variables of slots n and up from scope s.
-func (b *builder) truncate(s *Node, n int) {
-	for len(s.In) > 1+n {
-		b.g.DelIn(s, len(s.In)-1)
+// truncate drops the variables of slots n and up, at the end of a block.
+func (b *builder) truncate(n int) {
+	for len(b.scope.In) > 1+n {
+		b.g.DelIn(b.scope, len(b.scope.In)-1)
 	}
+	b.vars = b.vars[:n]
+}
+
+// save makes a Scope node holding the current control and the values of
+// vars, so that they stay alive, and are rewired if a peephole replaces
+// them, while the current scope moves on.
+func (b *builder) save(vars []*syntax.Var) *Node {
+	in := make([]*Node, 1+len(vars))
+	in[0] = b.ctrl()
+	for i, v := range vars {
+		in[1+i] = b.get(v)
+	}
+	s := b.g.NewNode(OpScope, 0, in...)
+	s.keep++
+	b.saved[s] = vars
+	return s
+}
+
+// restore puts back the values a save holds, and drops the save.
+func (b *builder) restore(s *Node) {
+	for i, v := range b.saved[s] {
+		b.g.SetIn(b.scope, 1+v.Slot, s.In[1+i])
+	}
+	b.drop(s)
+}
+
+func (b *builder) drop(s *Node) {
+	delete(b.saved, s)
+	s.keep--
+	b.g.Kill(s)
 }
 
 // boolMask keeps the low bit of a value stored in a bool variable, as
@@ -124,14 +148,17 @@ func (b *builder) boolMask(x *Node) *Node {
 func (b *builder) hold(n *Node) *Node { n.keep++; return n }
 func (b *builder) release(n *Node)    { n.keep-- }
 
-// merge joins scopes at a new Region (their controls in order), making a
-// Phi for every variable whose values differ. The first scope becomes the
-// current one; the others are dropped.
-func (b *builder) merge(ss []*Node, pos syntax.Pos) {
+// merge joins saved scopes, all holding vars, at a new Region (their
+// controls in order), with a Phi for every variable whose values differ,
+// and makes the result current: the control and vars of the current scope
+// are set, the saves dropped.
+func (b *builder) merge(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	g := b.g
-	into := ss[0]
 	if len(ss) == 1 {
-		b.scope = into
+		c := b.hold(ss[0].In[0])
+		b.restore(ss[0])
+		b.setCtrl(c)
+		b.release(c)
 		return
 	}
 	ctrls := make([]*Node, len(ss)+1)
@@ -140,44 +167,36 @@ func (b *builder) merge(ss []*Node, pos syntax.Pos) {
 	}
 	r := b.hold(g.NewNode(OpRegion, 0, ctrls...))
 	r.Pos = pos
-	var phis []int
-	for i := 1; i < len(into.In); i++ {
+	var phis []*Node
+	for i, v := range vars {
+		first := ss[0].In[1+i]
 		same := true
 		vals := make([]*Node, len(ss)+1)
 		vals[0] = r
 		for k, s := range ss {
-			vals[k+1] = s.In[i]
-			same = same && s.In[i] == into.In[i]
+			vals[k+1] = s.In[1+i]
+			same = same && s.In[1+i] == first
 		}
-		if same {
-			continue
+		x := first
+		if !same {
+			x = g.NewNode(OpPhi, b2i(v.Bool), vals...)
+			x.Label, x.Pos = v.Name, pos
+			phis = append(phis, x)
 		}
-		phi := g.NewNode(OpPhi, b.phiAux(i-1), vals...)
-		phi.Label, phi.Pos = b.vars[i-1].Name, pos
-		g.SetIn(into, i, phi)
-		phis = append(phis, i)
+		g.SetIn(b.scope, 1+v.Slot, x)
 	}
-	for _, s := range ss[1:] {
-		b.dropScope(s)
+	for _, s := range ss {
+		b.drop(s)
 	}
-	b.scope = into
-	for _, i := range phis {
-		phi := into.In[i]
+	for _, phi := range phis {
 		if p := g.Peephole(phi); p != phi {
-			g.SetIn(into, i, p)
+			g.Subsume(phi, p)
 		}
 	}
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
-}
-
-func (b *builder) phiAux(slot int) int64 {
-	if b.vars[slot].Bool {
-		return 1
-	}
-	return 0
 }
 
 // ---- statements ----
@@ -187,8 +206,7 @@ func (b *builder) block(list []syntax.Stmt) {
 	for _, s := range list {
 		b.stmt(s)
 	}
-	b.truncate(b.scope, n)
-	b.vars = b.vars[:n]
+	b.truncate(n)
 }
 
 func (b *builder) stmt(s syntax.Stmt) {
@@ -234,8 +252,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 			b.stmt(s.Init)
 		}
 		b.loopStmt(s.Cond, s.Body, s.Next, s.Assigned, s.For)
-		b.truncate(b.scope, n)
-		b.vars = b.vars[:n]
+		b.truncate(n)
 	case *syntax.BreakStmt:
 		b.loop.breaks = append(b.loop.breaks, b.jump())
 	case *syntax.ContinueStmt:
@@ -244,16 +261,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 		b.ret(b.expr(s.Value), s.Return)
 	case *syntax.ShowGraphStmt:
 		if b.opt.ShowGraph != nil {
-			scopes := make([]*Node, 0, len(b.scopes))
-			for s := range b.scopes {
-				scopes = append(scopes, s)
-			}
-			sort.Slice(scopes, func(i, j int) bool { return scopes[i].ID < scopes[j].ID })
-			names := make([]string, len(b.vars))
-			for i, v := range b.vars {
-				names[i] = v.Name
-			}
-			b.opt.ShowGraph(g, scopes, names, s.Hash)
+			b.showGraph(s.Hash)
 		}
 	case *syntax.EmptyStmt:
 	default:
@@ -275,11 +283,30 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 	b.setCtrl(g.xctrl())
 }
 
-// jump takes a copy of the current scope, cut to the variables live at the
-// loop head, for a break or continue; the current path ends.
+// showGraph hands the graph and the scopes to BuildOptions.ShowGraph.
+func (b *builder) showGraph(pos syntax.Pos) {
+	scopes := []*Node{b.scope}
+	for s := range b.saved {
+		scopes = append(scopes, s)
+	}
+	sort.Slice(scopes[1:], func(i, j int) bool { return scopes[1+i].ID < scopes[1+j].ID })
+	names := make([][]string, len(scopes))
+	for k, s := range scopes {
+		vars := b.vars
+		if k > 0 {
+			vars = b.saved[s]
+		}
+		for _, v := range vars {
+			names[k] = append(names[k], v.Name)
+		}
+	}
+	b.opt.ShowGraph(b.g, scopes, names, pos)
+}
+
+// jump saves the control and the values of the variables the loop assigns,
+// for a break or continue; the current path ends.
 func (b *builder) jump() *Node {
-	s := b.dup()
-	b.truncate(s, b.loop.slots)
+	s := b.save(b.loop.vars)
 	b.setCtrl(b.g.xctrl())
 	return s
 }
@@ -300,37 +327,35 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 
 func (b *builder) ifStmt(s *syntax.IfStmt) {
 	t, f := b.branch(b.expr(s.Cond), s.If)
-	fscope := b.dup()
+	before := b.save(s.Assigned)
 	b.setCtrl(t)
 	b.release(t)
 	b.stmt(s.Then)
-	tscope := b.scope
-	b.scope = fscope
+	then := b.save(s.Assigned)
+	b.restore(before)
 	b.setCtrl(f)
 	b.release(f)
 	if s.Else != nil {
 		b.stmt(s.Else)
 	}
-	b.merge([]*Node{tscope, b.scope}, s.If)
+	b.merge([]*Node{then, b.save(s.Assigned)}, s.Assigned, s.If)
 }
 
 // loopStmt builds while (cond) body, and for loops with next run after the
-// body and after each continue.
+// body and after each continue. assigned are the variables the loop
+// assigns: each gets a Phi at the loop head.
 func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []*syntax.Var, pos syntax.Pos) {
 	g := b.g
 	loop := b.hold(g.NewNode(OpLoop, 0, nil, b.ctrl(), nil))
 	loop.Pos = pos
-	head := b.scope
-	b.scope = b.dup()
 	b.setCtrl(loop)
-	var phis []*Node
-	for _, v := range assigned {
-		phi := g.NewNode(OpPhi, b.phiAux(v.Slot), loop, b.get(v), nil)
+	phis := make([]*Node, len(assigned))
+	for i, v := range assigned {
+		phi := g.NewNode(OpPhi, b2i(v.Bool), loop, b.get(v), nil)
 		phi.Label, phi.Pos = v.Name, pos
-		b.g.SetIn(b.scope, 1+v.Slot, phi)
-		phis = append(phis, b.hold(phi))
+		g.SetIn(b.scope, 1+v.Slot, phi)
+		phis[i] = b.hold(phi)
 	}
-	b.dropScope(head)
 
 	var c *Node
 	if cond != nil {
@@ -339,18 +364,17 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 		c = g.Con(1)
 	}
 	t, f := b.branch(c, pos)
-	ctx := &loopCtx{outer: b.loop, slots: len(b.vars)}
+	ctx := &loopCtx{outer: b.loop, vars: assigned}
 	b.loop = ctx
-	exit := b.dup()
-	b.g.SetIn(exit, 0, f)
+	b.setCtrl(f)
 	b.release(f)
-	ctx.breaks = append(ctx.breaks, exit)
+	ctx.breaks = append(ctx.breaks, b.save(assigned)) // the exit when the test fails
 	b.setCtrl(t)
 	b.release(t)
 
 	b.stmt(body)
 	if len(ctx.continues) > 0 {
-		b.merge(append([]*Node{b.scope}, ctx.continues...), pos)
+		b.merge(append([]*Node{b.save(assigned)}, ctx.continues...), assigned, pos)
 	}
 	if next != nil {
 		b.stmt(next)
@@ -358,13 +382,10 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 	b.loop = ctx.outer
 
 	// Close the loop: the back edge and the Phis' second inputs.
-	back := b.scope
-	g.SetIn(loop, 2, back.In[0])
+	g.SetIn(loop, 2, b.ctrl())
 	for i, v := range assigned {
-		g.SetIn(phis[i], 2, back.In[1+v.Slot])
+		g.SetIn(phis[i], 2, b.get(v))
 	}
-	b.scope = ctx.breaks[0]
-	b.dropScope(back)
 	for _, phi := range phis {
 		b.release(phi)
 		if phi.dead {
@@ -379,7 +400,7 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 		g.Subsume(loop, l) // the body never comes back: no loop
 	}
 	g.KillIfUnused(loop)
-	b.merge(ctx.breaks, pos)
+	b.merge(ctx.breaks, assigned, pos)
 }
 
 // ---- expressions ----

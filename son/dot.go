@@ -27,8 +27,8 @@ type DOTOptions struct {
 	// drawn along with the live graph. Scopes die when the build ends, so
 	// draw them inside the ShowGraph call.
 	Scopes []*Node
-	// ScopeNames[i] names the variable held in input 1+i of each scope.
-	ScopeNames []string
+	// ScopeNames[k][i] names the variable held in input 1+i of Scopes[k].
+	ScopeNames [][]string
 }
 
 // DOT returns g in the Graphviz DOT language: node n<ID> for each node of
@@ -69,7 +69,13 @@ func DOT(g *Graph, opt DOTOptions) string {
 		case inCluster[n]:
 			// drawn with its region
 		case n.Op == OpScope:
-			fmt.Fprintf(&b, "\t%s\n", dotScope(n, opt.ScopeNames))
+			var names []string
+			for k, sc := range opt.Scopes {
+				if sc == n && k < len(opt.ScopeNames) {
+					names = opt.ScopeNames[k]
+				}
+			}
+			fmt.Fprintf(&b, "\t%s\n", dotScope(n, names))
 		default:
 			fmt.Fprintf(&b, "\t%s\n", dotNode(n))
 		}

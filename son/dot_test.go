@@ -12,7 +12,7 @@ import (
 
 // buildForDOT parses and builds src, with showGraph called at each
 // #showGraph, and runs the peepholes to a fixpoint.
-func buildForDOT(t *testing.T, src string, showGraph func(*Graph, []*Node, []string, syntax.Pos)) *Graph {
+func buildForDOT(t *testing.T, src string, showGraph func(*Graph, []*Node, [][]string, syntax.Pos)) *Graph {
 	t.Helper()
 	f, err := syntax.Parse("t.smp", []byte(src))
 	if err != nil {
@@ -299,7 +299,8 @@ func TestDOTScopes(t *testing.T) {
 	var texts []string
 	var scopes [][]*Node
 	var ins [][][]*Node
-	buildForDOT(t, src, func(g *Graph, ss []*Node, names []string, _ syntax.Pos) {
+	var allNames [][]string
+	buildForDOT(t, src, func(g *Graph, ss []*Node, names [][]string, _ syntax.Pos) {
 		texts = append(texts, DOT(g, DOTOptions{Title: "#showGraph", Scopes: ss, ScopeNames: names}))
 		scopes = append(scopes, ss)
 		var in [][]*Node
@@ -307,9 +308,10 @@ func TestDOTScopes(t *testing.T) {
 			in = append(in, append([]*Node(nil), s.In...))
 		}
 		ins = append(ins, in)
-		if names[0] != "arg" || names[1] != "x" || names[2] != "i" {
-			t.Errorf("names %v, want [arg x i]", names)
+		if n := names[0]; len(n) < 3 || n[0] != "arg" || n[1] != "x" || n[2] != "i" {
+			t.Errorf("names of the current scope %v, want [arg x i]", n)
 		}
+		allNames = names
 	})
 	if len(texts) != 1 {
 		t.Fatalf("%d calls of ShowGraph, want 1", len(texts))
@@ -318,9 +320,9 @@ func TestDOTScopes(t *testing.T) {
 	if len(scopes[0]) == 0 {
 		t.Fatal("no scopes")
 	}
-	names := []string{"$ctrl", "arg", "x", "i"}
 	for k, s := range scopes[0] {
 		in := ins[0][k]
+		names := append([]string{"$ctrl"}, allNames[k]...)
 		fields, ok := d.ports[s.ID]
 		if !ok {
 			t.Errorf("%v not drawn as a record", s)
@@ -394,9 +396,10 @@ func TestDOTRender(t *testing.T) {
 	}
 	src := strings.Replace(loopProgram, "i = i + 1;", "i = i + 1;\n\t#showGraph;", 1)
 	var texts []string
-	g := buildForDOT(t, src, func(g *Graph, ss []*Node, names []string, _ syntax.Pos) {
-		names = append([]string(nil), names...)
-		names[1] = `odd{name}|<x> "q" \`
+	g := buildForDOT(t, src, func(g *Graph, ss []*Node, names [][]string, _ syntax.Pos) {
+		names = append([][]string(nil), names...)
+		names[0] = append([]string(nil), names[0]...)
+		names[0][1] = `odd{name}|<x> "q" \`
 		texts = append(texts, DOT(g, DOTOptions{Title: `#showGraph "title" \`, Scopes: ss, ScopeNames: names}))
 	})
 	texts = append(texts, DOT(g, DOTOptions{Title: "after"}))

@@ -57,11 +57,11 @@ func (g *Graph) MaxID() int { return len(g.nodes) }
 // NewNode makes a node with the given inputs and computes its type. It does
 // not run the peephole: call Peephole for that.
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
-	n := &Node{ID: len(g.nodes), Op: op, Aux: aux, In: in}
+	n := &Node{ID: len(g.nodes), Op: op, Aux: aux, In: in, inPos: make([]int32, len(in))}
 	g.nodes = append(g.nodes, n)
-	for _, x := range in {
+	for i, x := range in {
 		if x != nil {
-			x.Out = append(x.Out, n)
+			x.addOut(n, i)
 		}
 	}
 	if op == OpConstant {
@@ -72,19 +72,32 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	return n
 }
 
-// Con makes (or finds) the integer constant v.
-func (g *Graph) Con(v int64) *Node { return g.Peephole(g.NewNode(OpConstant, v)) }
+// Con finds or makes the integer constant v.
+func (g *Graph) Con(v int64) *Node {
+	if n := g.gvn[gvnKey{op: OpConstant, aux: v}]; n != nil {
+		return n
+	}
+	return g.Peephole(g.NewNode(OpConstant, v))
+}
 
-// topCon makes (or finds) the Constant of type Top: a value that is never
-// used, such as the result of a division by the constant zero.
+// topCon finds or makes the Constant of type Top: a value that is never
+// used, such as what the Return of a Never exit returns.
 func (g *Graph) topCon() *Node {
+	if n := g.gvn[gvnKey{op: OpConstant, top: true}]; n != nil {
+		return n
+	}
 	n := g.NewNode(OpConstant, 0)
 	n.Type = types.Top
 	return g.Peephole(n)
 }
 
-// xctrl makes (or finds) the dead-control node.
-func (g *Graph) xctrl() *Node { return g.Peephole(g.NewNode(OpXCtrl, 0)) }
+// xctrl finds or makes the dead-control node.
+func (g *Graph) xctrl() *Node {
+	if n := g.gvn[gvnKey{op: OpXCtrl}]; n != nil {
+		return n
+	}
+	return g.Peephole(g.NewNode(OpXCtrl, 0))
+}
 
 // SetIn makes m the i-th input of n. The old input dies if this was its
 // last use.
@@ -94,13 +107,15 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 		return
 	}
 	g.unlock(n)
-	if m != nil {
-		m.Out = append(m.Out, n)
+	if old != nil {
+		old.delOut(n, i)
 	}
 	n.In[i] = m
+	if m != nil {
+		m.addOut(n, i)
+	}
 	g.changed(n)
 	if old != nil {
-		old.delOut(n)
 		g.changed(old)
 		if old.Unused() {
 			g.Kill(old)
@@ -112,8 +127,9 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 func (g *Graph) AddIn(n *Node, m *Node) {
 	g.unlock(n)
 	n.In = append(n.In, m)
+	n.inPos = append(n.inPos, 0)
 	if m != nil {
-		m.Out = append(m.Out, n)
+		m.addOut(n, len(n.In)-1)
 	}
 	g.changed(n)
 }
@@ -122,12 +138,21 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 func (g *Graph) DelIn(n *Node, i int) {
 	g.unlock(n)
 	old := n.In[i]
+	if old != nil {
+		old.delOut(n, i)
+	}
+	for j := i + 1; j < len(n.In); j++ {
+		if x := n.In[j]; x != nil {
+			x.outSlot[n.inPos[j]] = int32(j - 1)
+		}
+	}
 	copy(n.In[i:], n.In[i+1:])
+	copy(n.inPos[i:], n.inPos[i+1:])
 	n.In[len(n.In)-1] = nil
 	n.In = n.In[:len(n.In)-1]
+	n.inPos = n.inPos[:len(n.inPos)-1]
 	g.changed(n)
 	if old != nil {
-		old.delOut(n)
 		g.changed(old)
 		if old.Unused() {
 			g.Kill(old)
@@ -142,16 +167,13 @@ func (g *Graph) Subsume(old, m *Node) {
 		panic(fmt.Sprintf("son: %v subsumes itself", old))
 	}
 	for len(old.Out) > 0 {
-		u := old.Out[len(old.Out)-1]
-		old.Out = old.Out[:len(old.Out)-1]
+		last := len(old.Out) - 1
+		u, i := old.Out[last], int(old.outSlot[last])
 		g.unlock(u)
-		for i, x := range u.In {
-			if x == old {
-				u.In[i] = m
-				break
-			}
-		}
-		m.Out = append(m.Out, u)
+		old.Out[last] = nil
+		old.Out, old.outSlot = old.Out[:last], old.outSlot[:last]
+		u.In[i] = m
+		m.addOut(u, i)
 		g.changed(u)
 	}
 	g.changed(old)
@@ -181,15 +203,15 @@ func (g *Graph) Kill(n *Node) {
 			if in == nil {
 				continue
 			}
+			in.delOut(x, i)
 			x.In[i] = nil
-			in.delOut(x)
 			g.push(in)
 			g.moveDeps(in)
 			if in.Unused() {
 				stack = append(stack, in)
 			}
 		}
-		x.In = nil
+		x.In, x.inPos = nil, nil
 		x.dead = true
 		x.deps = nil
 		g.nodes[x.ID] = nil

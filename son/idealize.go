@@ -55,7 +55,7 @@ func (g *Graph) idealize(n *Node) *Node {
 func (g *Graph) swapConstRight(n *Node) bool {
 	if n.In[1].IsConst() && !n.In[2].IsConst() {
 		g.unlock(n)
-		n.In[1], n.In[2] = n.In[2], n.In[1]
+		n.swapIn(1, 2)
 		g.changed(n)
 		return true
 	}

@@ -22,6 +22,9 @@ type Node struct {
 	Pos   syntax.Pos // source position, where known
 	Label string     // variable name of a Phi, for printing
 
+	inPos   []int32 // inPos[i] is where this node stands in In[i].Out
+	outSlot []int32 // outSlot[k] is which input of Out[k] this node is
+
 	keep     int32   // holds from the builder; a kept node does not die unused
 	narrowed uint8   // times a Phi's range has narrowed (see maxNarrow)
 	inGVN    bool    // entered in the value-numbering table
@@ -95,18 +98,4 @@ func (n *Node) addDep(d *Node) {
 		}
 	}
 	n.deps = append(n.deps, d)
-}
-
-// delOut removes one occurrence of u from n.Out.
-func (n *Node) delOut(u *Node) {
-	for i, x := range n.Out {
-		if x == u {
-			last := len(n.Out) - 1
-			n.Out[i] = n.Out[last]
-			n.Out[last] = nil
-			n.Out = n.Out[:last]
-			return
-		}
-	}
-	panic(fmt.Sprintf("son: %v is not a user of %v", u, n))
 }

@@ -63,16 +63,14 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	case n.IsControl():
 		if t.IsXCtrl() {
 			g.Stats.Rewrites++
-			return g.NewNode(OpXCtrl, 0)
+			return g.xctrl()
 		}
 	case t.IsConst():
 		g.Stats.Rewrites++
-		return g.NewNode(OpConstant, t.Value())
+		return g.Con(t.Value())
 	case t.IsTop():
 		g.Stats.Rewrites++
-		c := g.NewNode(OpConstant, 0)
-		c.Type = types.Top
-		return c
+		return g.topCon()
 	}
 
 	// Global value numbering.

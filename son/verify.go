@@ -116,6 +116,9 @@ func (v *verifier) edges(n *Node) {
 			v.bad(n, "edges", "uses %v %d times but is listed %d times among its users", x, b, a)
 		}
 	}
+	if !n.edgesOK() {
+		v.bad(n, "edges", "the positions recorded for its edges disagree with In and Out")
+	}
 	for _, u := range n.Out {
 		if count(u.In, n) == 0 {
 			v.bad(n, "edges", "lists %v as a user, which does not use it", u)

@@ -64,14 +64,13 @@ func (g *Graph) sweep() {
 		g.unlock(n)
 		for i, x := range n.In {
 			if x != nil && live[x.ID] {
-				x.delOut(n)
+				x.delOut(n, i)
 				g.push(x)
 			}
-			n.In[i] = nil
 		}
 	}
 	for _, n := range garbage {
-		n.In, n.Out, n.deps = nil, nil, nil
+		n.In, n.Out, n.deps, n.inPos, n.outSlot = nil, nil, nil, nil, nil
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}

@@ -115,6 +115,10 @@ type IfStmt struct {
 	Cond Expr
 	Then Stmt
 	Else Stmt // nil when there is no else
+	// Assigned lists the variables declared outside the if that either
+	// arm assigns, ordered by Slot: the ones that may need a Phi where
+	// the arms meet. Set by the resolver.
+	Assigned []*Var
 }
 
 // WhileStmt is while (Cond) Body.

@@ -28,10 +28,11 @@ type binding struct {
 	prev  *binding
 }
 
-// loopInfo is a loop being resolved.
-type loopInfo struct {
-	firstID  int           // variables with a smaller ID are declared outside the loop
-	assigned map[*Var]bool // those of them assigned in the loop so far
+// tracker collects the variables assigned inside an if or a loop that
+// were declared outside it.
+type tracker struct {
+	firstID  int           // variables with a smaller ID are declared outside
+	assigned map[*Var]bool // those of them assigned inside so far
 }
 
 type resolver struct {
@@ -41,7 +42,8 @@ type resolver struct {
 	live    []string            // names in scope, innermost last: len(live) is the next slot
 	marks   []int               // len(live) at each open scope
 	numVars int
-	loops   []*loopInfo // enclosing loops, innermost last
+	track   []*tracker // enclosing ifs and loops, innermost last
+	loops   int        // number of enclosing loops
 }
 
 func (r *resolver) errorf(pos Pos, format string, args ...any) {
@@ -158,24 +160,28 @@ func (r *resolver) stmt(s Stmt) {
 		if s.Var.Final {
 			r.errorf(s.NamePos, "cannot reassign final '%s'", s.Name)
 		}
-		if n := len(r.loops); n > 0 {
-			if l := r.loops[n-1]; s.Var.ID < l.firstID {
-				l.note(s.Var)
+		if n := len(r.track); n > 0 {
+			if t := r.track[n-1]; s.Var.ID < t.firstID {
+				t.note(s.Var)
 			}
 		}
 	case *ExprStmt:
 		r.expr(s.X)
 	case *IfStmt:
 		r.expr(s.Cond)
+		t := r.open()
 		r.body(s.Then)
 		if s.Else != nil {
 			r.body(s.Else)
 		}
+		s.Assigned = r.close(t)
 	case *WhileStmt:
-		l := r.openLoop()
+		t := r.open()
+		r.loops++
 		r.expr(s.Cond)
 		r.body(s.Body)
-		s.Assigned = r.closeLoop(l)
+		r.loops--
+		s.Assigned = r.close(t)
 	case *ForStmt:
 		// The Init runs once, before the loop: its variables are outside
 		// the loop (the loop head needs a Phi for them if the loop
@@ -185,7 +191,8 @@ func (r *resolver) stmt(s Stmt) {
 		if s.Init != nil {
 			r.stmt(s.Init)
 		}
-		l := r.openLoop()
+		t := r.open()
+		r.loops++
 		if s.Cond != nil {
 			r.expr(s.Cond)
 		}
@@ -193,14 +200,15 @@ func (r *resolver) stmt(s Stmt) {
 		if s.Next != nil {
 			r.stmt(s.Next)
 		}
-		s.Assigned = r.closeLoop(l)
+		r.loops--
+		s.Assigned = r.close(t)
 		r.closeScope()
 	case *BreakStmt:
-		if len(r.loops) == 0 {
+		if r.loops == 0 {
 			r.errorf(s.Break, "break outside a loop")
 		}
 	case *ContinueStmt:
-		if len(r.loops) == 0 {
+		if r.loops == 0 {
 			r.errorf(s.Continue, "continue outside a loop")
 		}
 	case *ReturnStmt:
@@ -211,22 +219,24 @@ func (r *resolver) stmt(s Stmt) {
 	}
 }
 
-// openLoop starts a loop whose outside variables are those declared so far.
-func (r *resolver) openLoop() *loopInfo {
-	l := &loopInfo{firstID: r.numVars}
-	r.loops = append(r.loops, l)
-	return l
+// open starts tracking an if or loop whose outside variables are those
+// declared so far.
+func (r *resolver) open() *tracker {
+	t := &tracker{firstID: r.numVars}
+	r.track = append(r.track, t)
+	return t
 }
 
-// closeLoop ends loop l, passes its outside variables that are also outside
-// the enclosing loop on to that loop, and returns them sorted by slot.
-func (r *resolver) closeLoop(l *loopInfo) []*Var {
-	r.loops = r.loops[:len(r.loops)-1]
-	if len(l.assigned) == 0 {
+// close ends tracking t, passes its outside variables that are also
+// outside the enclosing if or loop on to it, and returns them sorted by
+// slot.
+func (r *resolver) close(t *tracker) []*Var {
+	r.track = r.track[:len(r.track)-1]
+	if len(t.assigned) == 0 {
 		return nil
 	}
-	vars := make([]*Var, 0, len(l.assigned))
-	for v := range l.assigned {
+	vars := make([]*Var, 0, len(t.assigned))
+	for v := range t.assigned {
 		vars = append(vars, v)
 	}
 	sort.Slice(vars, func(i, j int) bool {
@@ -235,8 +245,8 @@ func (r *resolver) closeLoop(l *loopInfo) []*Var {
 		}
 		return vars[i].ID < vars[j].ID
 	})
-	if n := len(r.loops); n > 0 {
-		outer := r.loops[n-1]
+	if n := len(r.track); n > 0 {
+		outer := r.track[n-1]
 		for _, v := range vars {
 			if v.ID < outer.firstID {
 				outer.note(v)
@@ -246,11 +256,11 @@ func (r *resolver) closeLoop(l *loopInfo) []*Var {
 	return vars
 }
 
-func (l *loopInfo) note(v *Var) {
-	if l.assigned == nil {
-		l.assigned = make(map[*Var]bool)
+func (t *tracker) note(v *Var) {
+	if t.assigned == nil {
+		t.assigned = make(map[*Var]bool)
 	}
-	l.assigned[v] = true
+	t.assigned[v] = true
 }
 
 // expr resolves the names of an expression. The left operands of a binary

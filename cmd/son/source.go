@@ -78,8 +78,8 @@ func (s *session) compileError(err error) int {
 
 // showGraph returns the hook that writes the graph at each #showGraph
 // statement to standard error, titled with the statement's line.
-func (s *session) showGraph() func(*son.Graph, []*son.Node, []string, syntax.Pos) {
-	return func(g *son.Graph, scopes []*son.Node, names []string, pos syntax.Pos) {
+func (s *session) showGraph() func(*son.Graph, []*son.Node, [][]string, syntax.Pos) {
+	return func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos) {
 		title := fmt.Sprintf("#showGraph at line %d", pos.Line)
 		io.WriteString(s.stderr, son.DOT(g, son.DOTOptions{Title: title, Scopes: scopes, ScopeNames: names}))
 	}

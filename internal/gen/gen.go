@@ -36,6 +36,11 @@ type Config struct {
 	// multiply, and the nesting is bounded by MaxLoopDepth (default 3).
 	MaxTrips     int
 	MaxLoopDepth int
+	// KeepLive guards every early return with a test of arg against an
+	// unlikely constant, so that no return is certain and the whole
+	// program stays live through the optimizations: for benchmarks, which
+	// should measure the program's size, not where it happens to stop.
+	KeepLive bool
 }
 
 // Program returns the source of a random program.
@@ -172,8 +177,14 @@ func (g *gen) stmt(depth int) {
 			kw = "continue"
 		}
 		g.line("if (%s) %s;", g.expr(2), kw)
-	case k < 95:
-		g.line("if (%s) return %s;", g.expr(2), g.expr(2))
+	case k < 95 && g.loopDepth > 0:
+		// Early returns only inside loops: at the top level one whose test
+		// folds to true would make the rest of a large program dead.
+		cond := g.expr(2)
+		if g.c.KeepLive {
+			cond = fmt.Sprintf("arg == %d && %s", 1000003+g.r.Intn(1000), cond)
+		}
+		g.line("if (%s) return %s;", cond, g.expr(2))
 	default:
 		g.block(depth, 1+g.r.Intn(3), "{", "}")
 	}

@@ -1,0 +1,65 @@
+package son
+
+// Every edge is kept twice, as n.In[i] and as an entry of n.In[i].Out, and
+// each side records where the other is (inPos, outSlot), so that taking
+// an edge away is O(1) however many users a node has: a constant used by
+// ten thousand scopes is common while building a large program.
+
+// addOut records that u uses n as its input i.
+func (n *Node) addOut(u *Node, i int) {
+	u.inPos[i] = int32(len(n.Out))
+	n.Out = append(n.Out, u)
+	n.outSlot = append(n.outSlot, int32(i))
+}
+
+// delOut removes the edge from n to input i of u, moving n's last user
+// into the hole.
+func (n *Node) delOut(u *Node, i int) {
+	k := u.inPos[i]
+	last := int32(len(n.Out) - 1)
+	if k != last {
+		mu, mi := n.Out[last], n.outSlot[last]
+		n.Out[k], n.outSlot[k] = mu, mi
+		mu.inPos[mi] = k
+	}
+	n.Out[last] = nil
+	n.Out = n.Out[:last]
+	n.outSlot = n.outSlot[:last]
+}
+
+// swapIn exchanges inputs i and j of n, edges and all.
+func (n *Node) swapIn(i, j int) {
+	a, b := n.In[i], n.In[j]
+	if a != nil {
+		a.outSlot[n.inPos[i]] = int32(j)
+	}
+	if b != nil {
+		b.outSlot[n.inPos[j]] = int32(i)
+	}
+	n.In[i], n.In[j] = b, a
+	n.inPos[i], n.inPos[j] = n.inPos[j], n.inPos[i]
+}
+
+// edgesOK reports whether the recorded positions of n's edges agree with
+// In and Out: for the verifier.
+func (n *Node) edgesOK() bool {
+	if len(n.inPos) != len(n.In) || len(n.outSlot) != len(n.Out) {
+		return false
+	}
+	for i, x := range n.In {
+		if x == nil {
+			continue
+		}
+		k := n.inPos[i]
+		if k < 0 || int(k) >= len(x.Out) || x.Out[k] != n || x.outSlot[k] != int32(i) {
+			return false
+		}
+	}
+	for k, u := range n.Out {
+		i := n.outSlot[k]
+		if i < 0 || int(i) >= len(u.In) || u.In[i] != n || u.inPos[i] != int32(k) {
+			return false
+		}
+	}
+	return true
+}
