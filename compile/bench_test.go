@@ -34,7 +34,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 	})
 	for _, shape := range []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy} {
 		for _, size := range []int{1_000, 10_000, 100_000} {
-			src := []byte(gen.Program(gen.Config{Seed: 1, Size: size, Shape: shape}))
+			src := []byte(gen.Program(gen.Config{Seed: 1, Size: size, Shape: shape, KeepLive: true}))
 			b.Run(fmt.Sprintf("%v/%d", shape, size), func(b *testing.B) {
 				b.ReportAllocs()
 				b.SetBytes(int64(len(src)))
@@ -49,6 +49,43 @@ func BenchmarkFrontEnd(b *testing.B) {
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
 				b.ReportMetric(float64(nodes), "nodes")
 			})
+		}
+	}
+}
+
+// TestFrontEndWorkIsLinear checks, by counting work rather than timing it,
+// that building and the peephole fixpoint stay linear: on a program ten
+// times larger, the nodes made, the peepholes run and the allocations per
+// live node grow by no more than a third.
+func TestFrontEndWorkIsLinear(t *testing.T) {
+	if testing.Short() {
+		t.Skip("compiles a 20,000-statement program; -short skips it")
+	}
+	type work struct{ made, peeps, allocs float64 }
+	measure := func(size int) work {
+		src := []byte(gen.Program(gen.Config{Seed: 7, Size: size, KeepLive: true}))
+		var u *Unit
+		allocs := testing.AllocsPerRun(1, func() {
+			var err error
+			if u, err = Compile("gen.smp", src, Options{}); err != nil {
+				t.Fatal(err)
+			}
+		})
+		live := float64(u.Stats[0].Nodes)
+		return work{float64(u.Graph.MaxID()) / live, float64(u.Graph.Stats.Peepholes) / live, allocs / live}
+	}
+	small, large := measure(2_000), measure(20_000)
+	for _, c := range []struct {
+		what         string
+		small, large float64
+	}{
+		{"nodes made per live node", small.made, large.made},
+		{"peepholes per live node", small.peeps, large.peeps},
+		{"allocations per live node", small.allocs, large.allocs},
+	} {
+		t.Logf("%s: %.2f at 2k statements, %.2f at 20k", c.what, c.small, c.large)
+		if c.large > 1.33*c.small {
+			t.Errorf("%s grows from %.2f to %.2f: not linear", c.what, c.small, c.large)
 		}
 	}
 }

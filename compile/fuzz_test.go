@@ -1,0 +1,70 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"son/son"
+	"son/syntax"
+)
+
+// FuzzCompile: any program that parses goes through the whole pipeline
+// with every check on, and runs to the same value or the same runtime
+// error after every pass. Seeded with testdata and the examples.
+func FuzzCompile(f *testing.F) {
+	for _, pat := range []string{"../testdata/*.smp", "../examples/*.smp"} {
+		files, _ := filepath.Glob(pat)
+		for _, file := range files {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				f.Fatal(err)
+			}
+			f.Add(src, int64(3))
+		}
+	}
+	f.Fuzz(func(t *testing.T, src []byte, arg int64) {
+		checkLevelsAgree(t, src, arg, 10_000)
+	})
+}
+
+// checkLevelsAgree compiles src stopping after each pass in turn, with the
+// checks on, and requires every level to give the same result for arg.
+// Source errors are fine; anything else that fails is a bug.
+func checkLevelsAgree(t *testing.T, src []byte, arg int64, steps int64) {
+	t.Helper()
+	var first string
+	for i, pass := range PassNames() {
+		u, err := Compile("fuzz.smp", src, Options{Check: true, StopAfter: pass})
+		var list syntax.ErrorList
+		if errors.As(err, &list) {
+			return
+		}
+		if err != nil {
+			t.Fatalf("%s\n%v", src, err)
+		}
+		v, err := son.Run(u.Graph, arg, son.Limits{Steps: steps})
+		got := resultText(v, err)
+		var rt *son.RuntimeError
+		if err != nil && !errors.As(err, &rt) {
+			t.Fatalf("after %s: %v\n%s", pass, err, src)
+		}
+		if rt != nil && rt.Msg != "division by zero" {
+			return // out of steps: the levels may stop at different points
+		}
+		if i == 0 {
+			first = got
+		} else if got != first {
+			t.Fatalf("arg %d: after build %s, after %s %s\n%s", arg, first, pass, got, src)
+		}
+	}
+}
+
+func resultText(v int64, err error) string {
+	if err != nil {
+		return err.Error()
+	}
+	return fmt.Sprint(v)
+}
