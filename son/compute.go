@@ -327,13 +327,17 @@ func divRange(a, b types.Type) types.Type {
 }
 
 // modRange: the remainder has the dividend's sign, and is smaller in
-// magnitude than both the divisor and the dividend. The divisor's bound is
-// rounded up to 2^k-1: a Phi that feeds its own divisor would otherwise
-// narrow by one per round of the peephole worklist, 2^63 rounds.
+// magnitude than both the divisor and the dividend. The bound from a
+// divisor that is not a constant is rounded up to 2^k-1: a Phi that feeds
+// its own divisor would otherwise narrow by one per round of the peephole
+// worklist.
 func modRange(a, b types.Type) types.Type {
 	mb := int64(math.MaxInt64)
 	if b.Lo() != math.MinInt64 {
-		mb = allOnes(max(-b.Lo(), b.Hi(), 1) - 1)
+		mb = max(-b.Lo(), b.Hi(), 1) - 1
+		if !b.IsConst() {
+			mb = allOnes(mb)
+		}
 	}
 	switch {
 	case a.Lo() >= 0:

@@ -28,7 +28,7 @@ func (g *Graph) idealize(n *Node) *Node {
 	case OpNot:
 		return g.idealNot(n)
 	case OpMinus:
-		switch x := n.In[1]; x.Op {
+		switch x := n.lookIn(1); x.Op {
 		case OpMinus:
 			return x.In[1] // -(-a) → a
 		case OpSub:
@@ -48,6 +48,14 @@ func (g *Graph) idealize(n *Node) *Node {
 		return g.idealStop(n)
 	}
 	return nil
+}
+
+// lookIn returns input i of n, noting that n's rules look at that input's
+// own inputs: n is revisited when they change.
+func (n *Node) lookIn(i int) *Node {
+	x := n.In[i]
+	x.addDep(n)
+	return x
 }
 
 // swapConstRight puts the constant operand of a commutative op on the
@@ -92,7 +100,7 @@ func (g *Graph) idealAdd(n *Node) *Node {
 	if g.swapConstRight(n) {
 		return n
 	}
-	x, y := n.In[1], n.In[2]
+	x, y := n.lookIn(1), n.lookIn(2)
 	if y.IsConst() {
 		c := y.Aux
 		if c == 0 {
@@ -123,7 +131,7 @@ func (g *Graph) idealAdd(n *Node) *Node {
 }
 
 func (g *Graph) idealSub(n *Node) *Node {
-	x, y := n.In[1], n.In[2]
+	x, y := n.lookIn(1), n.lookIn(2)
 	if x == y {
 		return g.Con(0) // x-x → 0
 	}
@@ -172,7 +180,7 @@ func (g *Graph) idealMul(n *Node) *Node {
 // reassociate folds and hoists constants of an associative, commutative
 // op: (a op k1) op k2 → a op (k1 op k2), and (a op k) op y → (a op y) op k.
 func (g *Graph) reassociate(n *Node) *Node {
-	op, x, y := n.Op, n.In[1], n.In[2]
+	op, x, y := n.Op, n.lookIn(1), n.lookIn(2)
 	if y.IsConst() {
 		if x.Op == op && x.In[2].IsConst() {
 			return g.binary(op, x.In[1], g.Con(EvalBinary(op, x.In[2].Aux, y.Aux)))
@@ -256,7 +264,7 @@ func (g *Graph) idealCompare(n *Node) *Node {
 }
 
 func (g *Graph) idealNot(n *Node) *Node {
-	x := n.In[1]
+	x := n.lookIn(1)
 	switch x.Op {
 	case OpNot:
 		if t := x.In[1].Type; t.IsInt() && t.Lo() >= 0 && t.Hi() <= 1 {
@@ -383,6 +391,7 @@ func (g *Graph) pullOp(n *Node) *Node {
 		return nil
 	}
 	for _, x := range n.In[1:] {
+		x.addDep(n) // its inputs and its number of users matter
 		if x.Op != op || x.Aux != first.Aux || x.Ctrl() != nil || len(x.Out) != 1 || x.keep > 0 {
 			return nil
 		}

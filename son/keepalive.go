@@ -1,45 +1,167 @@
 package son
 
-// keepInfiniteLoops finds the loops that control reaches from Start but
-// that Stop cannot reach through inputs — loops without an exit — and
-// gives each a Never exit to a Return of the Top value, as Simple's
-// NeverNode does, so that nothing live is lost. At run time Never always
-// goes around the loop; only the types say its exit may be taken. It
-// reports whether it added an exit.
+// keepInfiniteLoops gives every loop without an exit a Never exit to a
+// Return of the Top value, as Simple's NeverNode does, so that Stop reaches
+// the loop and nothing live is lost. At run time Never always goes around
+// the loop; only the types say its exit may be taken. It reports whether it
+// added an exit.
+//
+// The control nodes that Start reaches but Stop does not are the ones from
+// which no path leads to a Return. Among them, a group of nodes that reach
+// each other and nothing else outside the group (a sink of the graph of
+// strongly connected components) holds an exitless loop; its first head in
+// program order — the outermost loop — gets the Never. A loop that only
+// leads into such a group is reached once the group has its exit, so the
+// search repeats until none is left.
 func (g *Graph) keepInfiniteLoops() bool {
-	var live []bool
-	seen := make([]bool, g.MaxID())
-	stack := []*Node{g.Start}
 	added := false
+	for {
+		live := g.liveSet()
+		order := g.ctrlOrder()
+		var stuck []*Node
+		for _, n := range order {
+			if !live[n.ID] && !n.Type.IsXCtrl() {
+				stuck = append(stuck, n)
+			}
+		}
+		if len(stuck) == 0 {
+			return added
+		}
+		rank := make(map[*Node]int, len(order))
+		for i, n := range order {
+			rank[n] = i
+		}
+		more := false
+		for _, scc := range sinkSCCs(stuck) {
+			var head *Node
+			for _, n := range scc {
+				if n.Op == OpLoop && !n.InProgress() && n.Type.IsCtrl() && (head == nil || rank[n] < rank[head]) {
+					head = n
+				}
+			}
+			if head != nil {
+				g.addNever(head)
+				added, more = true, true
+			}
+		}
+		if !more {
+			return added
+		}
+	}
+}
+
+// ctrlSuccs lists the control nodes that take control from n.
+func ctrlSuccs(n *Node) []*Node {
+	var s []*Node
+	for _, u := range n.Out {
+		if u.IsControl() && !u.dead && u.Op != OpStop {
+			s = append(s, u)
+		}
+	}
+	return s
+}
+
+// ctrlOrder lists the control nodes reached from Start, in the order a
+// depth-first search first meets them.
+func (g *Graph) ctrlOrder() []*Node {
+	seen := map[*Node]bool{g.Start: true}
+	order := []*Node{g.Start}
+	stack := []*Node{g.Start}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		for _, u := range n.Out {
-			if !u.IsControl() || u.dead {
-				continue
-			}
-			for u.ID >= len(seen) {
-				seen = append(seen, false)
-			}
-			if seen[u.ID] {
-				continue
-			}
-			seen[u.ID] = true
-			stack = append(stack, u)
-			if u.Op != OpLoop || u.InProgress() || !u.Type.IsCtrl() {
-				continue
-			}
-			if live == nil {
-				live = g.liveSet()
-			}
-			if !live[u.ID] {
-				g.addNever(u)
-				added = true
-				live = nil // recompute: the new exit made more nodes live
+		succ := ctrlSuccs(n)
+		for i := len(succ) - 1; i >= 0; i-- {
+			if u := succ[i]; !seen[u] {
+				seen[u] = true
+				order = append(order, u)
+				stack = append(stack, u)
 			}
 		}
 	}
-	return added
+	return order
+}
+
+// sinkSCCs returns the strongly connected components of the control edges
+// among nodes that have no edge to another component (Tarjan's algorithm,
+// iterative).
+func sinkSCCs(nodes []*Node) [][]*Node {
+	in := make(map[*Node]bool, len(nodes))
+	for _, n := range nodes {
+		in[n] = true
+	}
+	index := map[*Node]int{}
+	low := map[*Node]int{}
+	comp := map[*Node]int{}
+	onStack := map[*Node]bool{}
+	var stack []*Node
+	var comps [][]*Node
+	type frame struct {
+		n    *Node
+		succ []*Node
+		i    int
+	}
+	for _, root := range nodes {
+		if _, ok := index[root]; ok {
+			continue
+		}
+		frames := []frame{{n: root, succ: ctrlSuccs(root)}}
+		index[root], low[root] = len(index), len(index)
+		stack, onStack[root] = append(stack, root), true
+		for len(frames) > 0 {
+			f := &frames[len(frames)-1]
+			if f.i < len(f.succ) {
+				u := f.succ[f.i]
+				f.i++
+				if !in[u] {
+					continue
+				}
+				if _, ok := index[u]; !ok {
+					index[u], low[u] = len(index), len(index)
+					stack, onStack[u] = append(stack, u), true
+					frames = append(frames, frame{n: u, succ: ctrlSuccs(u)})
+				} else if onStack[u] {
+					low[f.n] = min(low[f.n], index[u])
+				}
+				continue
+			}
+			n := f.n
+			frames = frames[:len(frames)-1]
+			if len(frames) > 0 {
+				p := frames[len(frames)-1].n
+				low[p] = min(low[p], low[n])
+			}
+			if low[n] == index[n] {
+				var c []*Node
+				for {
+					x := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[x] = false
+					comp[x] = len(comps)
+					c = append(c, x)
+					if x == n {
+						break
+					}
+				}
+				comps = append(comps, c)
+			}
+		}
+	}
+	var sinks [][]*Node
+	for k, c := range comps {
+		sink := true
+		for _, n := range c {
+			for _, u := range ctrlSuccs(n) {
+				if in[u] && comp[u] != k {
+					sink = false
+				}
+			}
+		}
+		if sink {
+			sinks = append(sinks, c)
+		}
+	}
+	return sinks
 }
 
 // addNever puts a Never on the back edge of loop: its true side goes

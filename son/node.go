@@ -86,16 +86,13 @@ func (n *Node) String() string {
 	return fmt.Sprintf("%s#%d", n.Op, n.ID)
 }
 
-// addDep records that d's peephole looked at n: d is revisited when n
-// changes.
+// addDep records that d's peephole looked at n beyond the edge between
+// them (at n's inputs or users): d is revisited when n changes. No search
+// for duplicates, which the worklist ignores anyway: a node like arg may
+// have thousands of users.
 func (n *Node) addDep(d *Node) {
-	if d == n {
+	if d == n || n.Op == OpConstant || len(n.deps) > 0 && n.deps[len(n.deps)-1] == d {
 		return
-	}
-	for _, x := range n.deps {
-		if x == d {
-			return
-		}
 	}
 	n.deps = append(n.deps, d)
 }

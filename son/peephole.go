@@ -148,8 +148,10 @@ func (g *Graph) Iterate() error {
 			g.moveDeps(n)
 		}
 		if !g.keepInfiniteLoops() {
-			g.sweep()
-			return nil
+			g.sweep() // may leave nodes with fewer users, to revisit
+			if len(g.work.list) == 0 {
+				return nil
+			}
 		}
 	}
 }
