@@ -50,8 +50,8 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	}
 	b.scope.keep--
 	g.Kill(b.scope)
-	g.keepInfiniteLoops()
-	g.sweep()
+	_, live := g.keepInfiniteLoops()
+	g.sweep(live)
 	return g
 }
 

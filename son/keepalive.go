@@ -4,7 +4,7 @@ package son
 // Return of the Top value, as Simple's NeverNode does, so that Stop reaches
 // the loop and nothing live is lost. At run time Never always goes around
 // the loop; only the types say its exit may be taken. It reports whether it
-// added an exit.
+// added an exit, and the live set (by node ID) it found last.
 //
 // The control nodes that Start reaches but Stop does not are the ones from
 // which no path leads to a Return. Among them, a group of nodes that reach
@@ -13,10 +13,9 @@ package son
 // program order — the outermost loop — gets the Never. A loop that only
 // leads into such a group is reached once the group has its exit, so the
 // search repeats until none is left.
-func (g *Graph) keepInfiniteLoops() bool {
-	added := false
+func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 	for {
-		live := g.liveSet()
+		live = g.liveSet()
 		order := g.ctrlOrder()
 		var stuck []*Node
 		for _, n := range order {
@@ -25,10 +24,10 @@ func (g *Graph) keepInfiniteLoops() bool {
 			}
 		}
 		if len(stuck) == 0 {
-			return added
+			return added, live
 		}
-		rank := make(map[*Node]int, len(order))
-		for i, n := range order {
+		rank := make(map[*Node]int, len(stuck))
+		for i, n := range stuck {
 			rank[n] = i
 		}
 		more := false
@@ -45,7 +44,7 @@ func (g *Graph) keepInfiniteLoops() bool {
 			}
 		}
 		if !more {
-			return added
+			return added, live
 		}
 	}
 }
@@ -64,7 +63,8 @@ func ctrlSuccs(n *Node) []*Node {
 // ctrlOrder lists the control nodes reached from Start, in the order a
 // depth-first search first meets them.
 func (g *Graph) ctrlOrder() []*Node {
-	seen := map[*Node]bool{g.Start: true}
+	seen := make([]bool, g.MaxID())
+	seen[g.Start.ID] = true
 	order := []*Node{g.Start}
 	stack := []*Node{g.Start}
 	for len(stack) > 0 {
@@ -72,8 +72,8 @@ func (g *Graph) ctrlOrder() []*Node {
 		stack = stack[:len(stack)-1]
 		succ := ctrlSuccs(n)
 		for i := len(succ) - 1; i >= 0; i-- {
-			if u := succ[i]; !seen[u] {
-				seen[u] = true
+			if u := succ[i]; !seen[u.ID] {
+				seen[u.ID] = true
 				order = append(order, u)
 				stack = append(stack, u)
 			}

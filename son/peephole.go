@@ -147,8 +147,8 @@ func (g *Graph) Iterate() error {
 			}
 			g.moveDeps(n)
 		}
-		if !g.keepInfiniteLoops() {
-			g.sweep() // may leave nodes with fewer users, to revisit
+		if added, live := g.keepInfiniteLoops(); !added {
+			g.sweep(live) // may leave nodes with fewer users, to revisit
 			if len(g.work.list) == 0 {
 				return nil
 			}

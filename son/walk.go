@@ -48,12 +48,12 @@ func (g *Graph) liveSet() []bool {
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
-// sweep kills every node that Stop does not reach: cycles of nodes that
-// use each other (a Phi and its increment in a loop whose value nothing
-// reads) never lose their last use, so peephole dead-code elimination
-// alone leaves them attached. Only for when the builder holds nothing.
-func (g *Graph) sweep() {
-	live := g.liveSet()
+// sweep kills every node that Stop does not reach (live is g.liveSet()):
+// cycles of nodes that use each other (a Phi and its increment in a loop
+// whose value nothing reads) never lose their last use, so peephole
+// dead-code elimination alone leaves them attached. Only for when the
+// builder holds nothing.
+func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
 	for _, n := range g.nodes {
 		if n != nil && !n.dead && !live[n.ID] {
