@@ -6,9 +6,11 @@ import (
 )
 
 var cmdCheck = &command{
-	name:  "check",
-	args:  "prog.smp",
-	short: "compile with every verifier and checker on",
+	name:    "check",
+	maxArgs: 1,
+	want:    "one program file",
+	args:    "prog.smp",
+	short:   "compile with every verifier and checker on",
 	long: `Check compiles prog.smp through every pass with checking on: after each
 pass the verifier of the level it produces (son.Verify) and the pass's own
 checker, where it has one. It prints one line per pass that passed, then OK.
@@ -24,12 +26,6 @@ func runCheck(s *session, cmd *command, args []string) int {
 	f, args, code, ok := s.parseFlags(cmd, args)
 	if !ok {
 		return code
-	}
-	switch {
-	case len(args) == 0:
-		return s.usageError(cmd.name, "no program file given")
-	case len(args) > 1:
-		return s.usageError(cmd.name, "too many arguments: want one program file")
 	}
 	u, code, ok := s.compile(cmd, args[0], f, true)
 	if !ok {

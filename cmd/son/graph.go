@@ -14,9 +14,11 @@ import (
 )
 
 var cmdGraph = &command{
-	name:  "graph",
-	args:  "prog.smp",
-	short: "write the graph in Graphviz DOT form, or rendered by dot",
+	name:    "graph",
+	maxArgs: 1,
+	want:    "one program file",
+	args:    "prog.smp",
+	short:   "write the graph in Graphviz DOT form, or rendered by dot",
 	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes the
 graph in the DOT language of Graphviz: control nodes as yellow boxes with red
 edges, data nodes as ellipses, each Region or Loop boxed with its Phis, edges
@@ -41,12 +43,6 @@ func runGraph(s *session, cmd *command, args []string) int {
 	f, args, code, ok := s.parseFlags(cmd, args)
 	if !ok {
 		return code
-	}
-	switch {
-	case len(args) == 0:
-		return s.usageError(cmd.name, "no program file given")
-	case len(args) > 1:
-		return s.usageError(cmd.name, "too many arguments: want one program file")
 	}
 	ext := strings.ToLower(filepath.Ext(f.out))
 	format, render := renderFormats[ext]

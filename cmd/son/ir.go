@@ -11,9 +11,11 @@ import (
 )
 
 var cmdIR = &command{
-	name:  "ir",
-	args:  "prog.smp",
-	short: "print the graph as text: expressions, a node listing, or statistics",
+	name:    "ir",
+	maxArgs: 1,
+	want:    "one program file",
+	args:    "prog.smp",
+	short:   "print the graph as text: expressions, a node listing, or statistics",
 	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the graph
 read back from its returns as expressions, in the style of the Simple
 tutorial: "return Phi(Region,(arg+2),(arg-3));".
@@ -39,12 +41,7 @@ func runIR(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	switch {
-	case len(args) == 0:
-		return s.usageError(cmd.name, "no program file given")
-	case len(args) > 1:
-		return s.usageError(cmd.name, "too many arguments: want one program file")
-	case f.nodes && f.stats:
+	if f.nodes && f.stats {
 		return s.usageError(cmd.name, "-nodes and -stats cannot be used together")
 	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)

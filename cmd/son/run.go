@@ -10,9 +10,11 @@ import (
 )
 
 var cmdRun = &command{
-	name:  "run",
-	args:  "prog.smp [arg]",
-	short: "compile a program and run it, printing the value it returns",
+	name:    "run",
+	maxArgs: 2,
+	want:    "a program file and at most one integer",
+	args:    "prog.smp [arg]",
+	short:   "compile a program and run it, printing the value it returns",
 	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
 the reference interpreter with the integer argument arg (decimal, may be
 negative; 0 when omitted) and prints the value the program returns.
@@ -34,12 +36,7 @@ func runRun(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	switch {
-	case len(args) == 0:
-		return s.usageError(cmd.name, "no program file given")
-	case len(args) > 2:
-		return s.usageError(cmd.name, "too many arguments: want a program file and at most one integer")
-	case f.steps <= 0:
+	if f.steps <= 0 {
 		return s.usageError(cmd.name, "-steps must be positive, not %d", f.steps)
 	}
 	var arg int64

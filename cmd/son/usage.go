@@ -12,10 +12,14 @@ import (
 
 // A command is one subcommand of son, as cmd/go's base.Command.
 type command struct {
-	name  string
-	args  string // what follows the name and flags in the usage line
-	short string // one line for the list of commands
-	long  string // the paragraphs of its help
+	name string
+	args string // what follows the name and flags in the usage line
+	// maxArgs is how many arguments may follow the flags (the program
+	// file first), and want says what they are, for the error.
+	maxArgs int
+	want    string
+	short   string // one line for the list of commands
+	long    string // the paragraphs of its help
 	// flags declares the command's flags on fs, storing into f.
 	flags func(fs *flag.FlagSet, f *flags)
 	// run does the command, given the arguments after its name.
@@ -147,6 +151,9 @@ func newFlagSet(c *command, f *flags) *flag.FlagSet {
 // parseFlags parses a command's flags. ok is false when the command is
 // over: its help was asked for, or the flags were bad; code is then its
 // exit status.
+// parseFlags parses the flags of command c and checks the number of
+// arguments after them; ok false means the command is over with exit
+// status code.
 func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string, code int, ok bool) {
 	f = new(flags)
 	fs := newFlagSet(c, f)
@@ -160,6 +167,12 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 	if f.after != "" && !isPass(f.after) {
 		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s)",
 			f.after, strings.Join(compile.PassNames(), ", ")), false
+	}
+	switch rest := fs.Args(); {
+	case len(rest) == 0:
+		return nil, nil, s.usageError(c.name, "no program file given"), false
+	case len(rest) > c.maxArgs:
+		return nil, nil, s.usageError(c.name, "too many arguments: want %s", c.want), false
 	}
 	return f, fs.Args(), exitOK, true
 }
