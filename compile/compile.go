@@ -8,9 +8,11 @@ package compile
 
 import (
 	"fmt"
+	"io"
 	"sort"
 	"time"
 
+	"son/opt"
 	"son/son"
 	"son/syntax"
 )
@@ -25,6 +27,11 @@ type Options struct {
 	// Seed orders the peephole worklist (0: last in, first out). Results
 	// must not depend on it; tests vary it to make sure.
 	Seed int64
+	// SCCP chooses the analysis of the sccp pass: the combined one, or
+	// one of its halves, or the halves iterated.
+	SCCP opt.Mode
+	// Trace, if set, receives the steps of the sccp pass's analysis.
+	Trace io.Writer
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
 }
@@ -40,6 +47,7 @@ type Pass struct {
 var Passes = []Pass{
 	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build},
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
+	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -153,6 +161,13 @@ func peephole(u *Unit) error {
 	u.Graph.PushAll()
 	if err := u.Graph.Iterate(); err != nil {
 		return &CheckError{Pass: "peephole", Err: err}
+	}
+	return nil
+}
+
+func sccp(u *Unit) error {
+	if _, err := opt.SCCP(u.Graph, u.Opt.SCCP, u.Opt.Trace); err != nil {
+		return &CheckError{Pass: "sccp", Err: err}
 	}
 	return nil
 }

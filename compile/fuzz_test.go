@@ -26,16 +26,16 @@ func FuzzCompile(f *testing.F) {
 		}
 	}
 	f.Fuzz(func(t *testing.T, src []byte, arg int64) {
-		checkLevelsAgree(t, src, arg, 10_000)
+		checkLevelsAgree(t, src, []int64{arg}, 10_000)
 	})
 }
 
 // checkLevelsAgree compiles src stopping after each pass in turn, with the
-// checks on, and requires every level to give the same result for arg.
-// Source errors are fine; anything else that fails is a bug.
-func checkLevelsAgree(t *testing.T, src []byte, arg int64, steps int64) {
+// checks on, and requires every level to give the same result for each
+// argument. Source errors are fine; anything else that fails is a bug.
+func checkLevelsAgree(t *testing.T, src []byte, args []int64, steps int64) {
 	t.Helper()
-	var first string
+	first := make([]string, len(args))
 	for i, pass := range PassNames() {
 		u, err := Compile("fuzz.smp", src, Options{Check: true, StopAfter: pass})
 		var list syntax.ErrorList
@@ -45,19 +45,25 @@ func checkLevelsAgree(t *testing.T, src []byte, arg int64, steps int64) {
 		if err != nil {
 			t.Fatalf("%s\n%v", src, err)
 		}
-		v, err := son.Run(u.Graph, arg, son.Limits{Steps: steps})
-		got := resultText(v, err)
-		var rt *son.RuntimeError
-		if err != nil && !errors.As(err, &rt) {
-			t.Fatalf("after %s: %v\n%s", pass, err, src)
-		}
-		if rt != nil && rt.Msg != "division by zero" {
-			return // out of steps: the levels may stop at different points
-		}
-		if i == 0 {
-			first = got
-		} else if got != first {
-			t.Fatalf("arg %d: after build %s, after %s %s\n%s", arg, first, pass, got, src)
+		for k, arg := range args {
+			if first[k] == "-" {
+				continue // ran out of steps at some level
+			}
+			v, err := son.Run(u.Graph, arg, son.Limits{Steps: steps})
+			var rt *son.RuntimeError
+			if err != nil && !errors.As(err, &rt) {
+				t.Fatalf("after %s: %v\n%s", pass, err, src)
+			}
+			if rt != nil && rt.Msg != "division by zero" {
+				first[k] = "-" // the levels may stop at different points
+				continue
+			}
+			got := resultText(v, err)
+			if i == 0 {
+				first[k] = got
+			} else if got != first[k] {
+				t.Fatalf("arg %d: after build %s, after %s %s\n%s", arg, first[k], pass, got, src)
+			}
 		}
 	}
 }

@@ -285,6 +285,7 @@ func testProgram(t *testing.T, file string) {
 		}
 		got := son.Print(u.Graph)
 		if seed == 0 {
+			checkNotLarger(t, file, u)
 			first = got
 			if d.IR != nil && got != *d.IR {
 				t.Errorf("%s: ir after all passes:\nwant %s\ngot  %s", file, *d.IR, got)
@@ -295,6 +296,22 @@ func testProgram(t *testing.T, file string) {
 		if n := u.Graph.Progress(); n != nil {
 			t.Errorf("%s: seed %d: not a fixpoint: a peephole still applies to %v", file, seed, n)
 		}
+	}
+}
+
+// checkNotLarger requires the final graph to be no larger than the graph
+// after the peepholes alone: the global passes only ever remove.
+func checkNotLarger(t *testing.T, file string, u *Unit) {
+	t.Helper()
+	var peep, last PassStats
+	for _, st := range u.Stats {
+		if st.Name == "peephole" {
+			peep = st
+		}
+		last = st
+	}
+	if last.Nodes > peep.Nodes {
+		t.Errorf("%s: %d nodes after %s, more than the %d after the peepholes alone", file, last.Nodes, last.Name, peep.Nodes)
 	}
 }
 

@@ -17,6 +17,7 @@ checker, where it has one. It prints one line per pass that passed, then OK.
 A failed check is a bug in son, not in the program: it is reported as an
 internal error, with exit status 3.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
+		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
 	run: runCheck,

@@ -31,6 +31,7 @@ which must be installed; .dot and .gv files are written as text.`,
 		afterFlag(fs, f)
 		fs.StringVar(&f.out, "o", "", "write to `file` (.dot, .gv, or .svg, .png, .pdf through dot) instead of standard output")
 		checkFlag(fs, f)
+		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
 	run: runGraph,

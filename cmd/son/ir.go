@@ -30,7 +30,9 @@ and by op, after each pass run:
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node instead of printing expressions")
 		fs.BoolVar(&f.stats, "stats", false, "print node counts after each pass as JSON")
+		fs.BoolVar(&f.trace, "trace", false, "print the steps of the sccp pass's analysis first")
 		checkFlag(fs, f)
+		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
 	run: runIR,

@@ -26,6 +26,7 @@ exit status is 1.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` control steps")
 		checkFlag(fs, f)
+		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
 	run: runRun,

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"son/compile"
+	"son/opt"
 	"son/son"
 	"son/syntax"
 )
@@ -44,13 +45,18 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	if err != nil {
 		return nil, s.usageError(cmd.name, "%v", err), false
 	}
-	opt := compile.Options{
+	mode, _ := opt.ParseMode(f.sccp) // checked with the flags
+	o := compile.Options{
 		Check:     check,
 		StopAfter: f.after,
 		Seed:      f.seed,
+		SCCP:      mode,
 		ShowGraph: s.showGraph(),
 	}
-	u, err = compile.Compile(name, src, opt)
+	if f.trace {
+		o.Trace = s.stdout
+	}
+	u, err = compile.Compile(name, src, o)
 	if err != nil {
 		return nil, s.compileError(err), false
 	}

@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"son/compile"
+	"son/opt"
 )
 
 // A command is one subcommand of son, as cmd/go's base.Command.
@@ -36,6 +37,8 @@ type flags struct {
 	nodes bool
 	stats bool
 	out   string
+	sccp  string
+	trace bool
 }
 
 // commands lists the subcommands in the order help shows them.
@@ -164,6 +167,9 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 		}
 		return nil, nil, s.usageError(c.name, "%v", err), false
 	}
+	if _, err := opt.ParseMode(f.sccp); f.sccp != "" && err != nil {
+		return nil, nil, s.usageError(c.name, "-sccp: %v", err), false
+	}
 	if f.after != "" && !isPass(f.after) {
 		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s)",
 			f.after, strings.Join(compile.PassNames(), ", ")), false
@@ -194,6 +200,10 @@ func afterFlag(fs *flag.FlagSet, f *flags) {
 
 func checkFlag(fs *flag.FlagSet, f *flags) {
 	fs.BoolVar(&f.check, "check", false, "run the verifiers and checkers between passes")
+}
+
+func sccpFlag(fs *flag.FlagSet, f *flags) {
+	fs.StringVar(&f.sccp, "sccp", "combined", "the analysis of the sccp pass: `combined`, const, reach or iterated (the halves alone, or alternated)")
 }
 
 func seedFlag(fs *flag.FlagSet, f *flags) {

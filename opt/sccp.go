@@ -1,0 +1,248 @@
+package opt
+
+import (
+	"fmt"
+	"io"
+	"math"
+
+	"son/son"
+	"son/types"
+)
+
+// The combined analysis of Click and Cooper, "Combining Analyses,
+// Combining Optimizations" (paper 001, sections 6.1-6.3): constant
+// propagation and unreachable-code analysis solved together, optimistically,
+// on the Sea of Nodes. Every node starts at Top — undefined, and for control
+// unreachable — and only ever falls. A node's new value is its op's
+// transfer function, son.Compute, over its inputs' current values: a Phi
+// meets only the values whose region input is reachable (table V), an If
+// makes a side reachable only when its condition allows it (table VI), a
+// node under unreachable control stays undefined. The solution is checked
+// by CheckSCCP, and only a checked solution rewrites the graph: each node
+// gets the join of its type and its value, then the peephole worklist folds
+// what became constant and removes what became unreachable.
+//
+// Cost: each node is evaluated when one of its inputs falls. A value can
+// fall a bounded number of times: from Top to a constant, to ranges, and
+// after fallsBeforeWidening falls a range is widened to the end of int on
+// the side that moved (a loop counter would otherwise grow by one per
+// round); control falls at most twice. So the work is linear in the edges.
+
+// Mode chooses which analysis to run.
+type Mode int
+
+const (
+	// Combined is Click and Cooper's analysis.
+	Combined Mode = iota
+	// ConstOnly is constant propagation alone: every control node is
+	// taken as reachable.
+	ConstOnly
+	// ReachOnly is unreachable-code analysis alone: no value is known
+	// but the literal constants, so only a branch on a constant folds.
+	ReachOnly
+	// Iterated alternates ConstOnly and ReachOnly, each followed by its
+	// rewrite, until neither changes the graph.
+	Iterated
+)
+
+var modeNames = [...]string{"combined", "const", "reach", "iterated"}
+
+func (m Mode) String() string { return modeNames[m] }
+
+// ParseMode is the inverse of Mode.String.
+func ParseMode(s string) (Mode, error) {
+	for i, name := range modeNames {
+		if s == name {
+			return Mode(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown analysis %q (want combined, const, reach or iterated)", s)
+}
+
+// Solution is what an analysis claims: a lattice value for every node.
+type Solution struct {
+	values []types.Type // by node ID; Top for any node not in the graph
+	// Evals counts the transfer functions the solver computed.
+	Evals int
+}
+
+// Value is the claimed value of n.
+func (s *Solution) Value(n *son.Node) types.Type {
+	if n.ID < len(s.values) {
+		return s.values[n.ID]
+	}
+	return types.Top
+}
+
+// Set changes the claim for n: for tests of the checker.
+func (s *Solution) Set(n *son.Node, t types.Type) {
+	for n.ID >= len(s.values) {
+		s.values = append(s.values, types.Top)
+	}
+	s.values[n.ID] = t
+}
+
+// fallsBeforeWidening is how often an integer range may fall before it is
+// widened.
+const fallsBeforeWidening = 3
+
+// Analyze solves the equations of mode (not Iterated) for g. With trace
+// set it writes one line for every change of a value, as table VII of
+// paper 001 does.
+func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
+	live := g.Live()
+	s := &Solution{values: make([]types.Type, g.MaxID())}
+	falls := make([]uint8, g.MaxID())
+	isLive := make([]bool, g.MaxID())
+	for _, n := range live {
+		isLive[n.ID] = true
+	}
+	// Every value starts at the top: data undefined, control unreachable.
+	// A first-in first-out worklist starts from Start and the nodes
+	// without inputs (the constants); a node is evaluated again each time
+	// an input changes. One that never sees a change keeps its start
+	// value, which its equation gives for inputs that never left theirs.
+	var work []*son.Node
+	on := make([]bool, g.MaxID())
+	for _, n := range live {
+		switch {
+		case n.Op == son.OpIf || n.Op == son.OpNever:
+			s.values[n.ID] = types.Tuple(types.XCtrl, types.XCtrl)
+		case n.IsControl():
+			s.values[n.ID] = types.XCtrl
+		}
+		if n == g.Start || len(n.In) == 0 {
+			on[n.ID] = true
+			work = append(work, n)
+		}
+	}
+	push := func(n *son.Node) {
+		if isLive[n.ID] && !on[n.ID] {
+			on[n.ID] = true
+			work = append(work, n)
+		}
+	}
+	tr := newTracer(trace)
+	for len(work) > 0 {
+		n := work[0]
+		work = work[1:]
+		on[n.ID] = false
+		s.Evals++
+		old := s.values[n.ID]
+		v := transfer(n, mode, s.Value)
+		if v.Equal(old) {
+			continue
+		}
+		if old.IsInt() && v.IsInt() {
+			if falls[n.ID]++; falls[n.ID] > fallsBeforeWidening {
+				v = widen(old, v)
+			}
+		}
+		tr.change(n, old, v)
+		s.values[n.ID] = v
+		for _, u := range n.Out {
+			push(u)
+			// A Phi reads the reachability of its region's inputs, two
+			// edges away.
+			if n.IsControl() && u.Op.IsRegion() {
+				for _, phi := range u.Out {
+					if phi.Op == son.OpPhi {
+						push(phi)
+					}
+				}
+			}
+		}
+	}
+	return s
+}
+
+// transfer is n's equation in the chosen analysis.
+func transfer(n *son.Node, mode Mode, val func(*son.Node) types.Type) types.Type {
+	switch mode {
+	case ConstOnly:
+		if n.IsControl() {
+			switch n.Op {
+			case son.OpStart:
+				return son.Compute(n, val)
+			case son.OpIf, son.OpNever:
+				return types.Tuple(types.Ctrl, types.Ctrl)
+			case son.OpXCtrl:
+				return types.XCtrl
+			}
+			return types.Ctrl
+		}
+	case ReachOnly:
+		if !n.IsControl() && n.Op != son.OpConstant {
+			return types.Int
+		}
+	}
+	return son.Compute(n, val)
+}
+
+// widen moves each bound of an integer range that fell to the end of int.
+func widen(old, v types.Type) types.Type {
+	lo, hi := v.Lo(), v.Hi()
+	if lo < old.Lo() {
+		lo = math.MinInt64
+	}
+	if hi > old.Hi() {
+		hi = math.MaxInt64
+	}
+	return types.Range(lo, hi)
+}
+
+// Apply rewrites g with a checked solution: each node's type becomes the
+// join of its type and its claimed value (both hold every value the node
+// can take), then the peephole worklist folds constants, takes the live
+// side of constant branches and removes unreachable code.
+func Apply(g *son.Graph, s *Solution) error {
+	for _, n := range g.Live() {
+		n.Type = types.Join(n.Type, s.Value(n))
+	}
+	g.PushAll()
+	return g.Iterate()
+}
+
+// SCCP runs the analysis of mode, checks its solution and applies it. For
+// Iterated it alternates the two halves until the graph stops changing.
+// It returns the last solution.
+func SCCP(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
+	if mode != Iterated {
+		s := Analyze(g, mode, trace)
+		if err := CheckSCCP(g, s); err != nil {
+			return nil, err
+		}
+		return s, Apply(g, s)
+	}
+	var s *Solution
+	for round := 0; round < maxRounds; round++ {
+		before := shape(g)
+		for _, m := range []Mode{ConstOnly, ReachOnly} {
+			if trace != nil {
+				fmt.Fprintf(trace, "-- round %d: %v --\n", round+1, m)
+			}
+			var err error
+			if s, err = SCCP(g, m, trace); err != nil {
+				return nil, err
+			}
+		}
+		if shape(g) == before {
+			return s, nil
+		}
+	}
+	return s, nil
+}
+
+// maxRounds bounds the rounds of Iterated: each round that changes the
+// graph makes it smaller, so few are ever needed.
+const maxRounds = 100
+
+// shape summarizes a graph, to see whether a rewrite changed it.
+func shape(g *son.Graph) string {
+	live := g.Live()
+	sum := 0
+	for _, n := range live {
+		sum = sum*31 + n.ID
+	}
+	return fmt.Sprint(len(live), sum)
+}
