@@ -1,0 +1,233 @@
+package opt
+
+import (
+	"strings"
+	"testing"
+
+	"son/son"
+	"son/syntax"
+	"son/types"
+)
+
+// paper001 is Click and Cooper's running example (table I) in Simple: a
+// do-while over read() becomes a while counting arg down.
+const paper001 = `
+int x = 1;
+while (arg) {
+    if (x != 1) x = 2;
+    arg = arg - 1;
+}
+return x;
+`
+
+// peepholed builds src and runs the peepholes to their fixpoint.
+func peepholed(t *testing.T, src string) *son.Graph {
+	t.Helper()
+	f, err := syntax.Parse("t.smp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := son.Build(f, son.BuildOptions{})
+	g.PushAll()
+	if err := g.Iterate(); err != nil {
+		t.Fatal(err)
+	}
+	if err := son.Verify(g); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// TestPaper001 is section 6.3's claim: the combined analysis proves that x
+// stays 1, while neither half does, even alternated, and the peepholes do
+// not either.
+func TestPaper001(t *testing.T) {
+	const unproved = "return Phi(Loop,1,Phi(Region,2,Phi_x));"
+	if got := son.Print(peepholed(t, paper001)); got != unproved {
+		t.Fatalf("peepholes alone: got %s, want %s", got, unproved)
+	}
+	for _, c := range []struct {
+		mode Mode
+		want string
+	}{
+		{Combined, "return 1;"},
+		{ConstOnly, unproved},
+		{ReachOnly, unproved},
+		{Iterated, unproved},
+	} {
+		g := peepholed(t, paper001)
+		if _, err := SCCP(g, c.mode, nil); err != nil {
+			t.Fatalf("%v: %v", c.mode, err)
+		}
+		if err := son.Verify(g); err != nil {
+			t.Fatalf("%v: %v", c.mode, err)
+		}
+		if got := son.Print(g); got != c.want {
+			t.Errorf("%v: got %s, want %s", c.mode, got, c.want)
+		}
+		for _, arg := range []int64{0, 1, 5} {
+			if v, err := son.Run(g, arg, son.Limits{}); err != nil || v != 1 {
+				t.Errorf("%v: run(%d) = %d, %v; want 1", c.mode, arg, v, err)
+			}
+		}
+	}
+}
+
+// TestSCCPFinds: programs the analysis must simplify, each with the graph
+// it must leave; optimistic ones are beyond the peepholes.
+func TestSCCPFinds(t *testing.T) {
+	for _, c := range []struct {
+		src, want  string
+		optimistic bool // the peepholes alone must not find it
+	}{
+		// A branch on a value only the optimistic loop analysis knows.
+		{"int i = 0; int k = 5; while (i < arg) { if (k != 5) k = 7; i++; } return k;", "return 5;", true},
+		// Code unreachable because of it disappears, division and all.
+		{"int y = 0; int d = 0; while (arg) { if (y) { d = 10 / arg; y = 1; } arg--; } return d;", "return 0;", true},
+		// A counter widens instead of climbing one value per round; the
+		// mask keeps it in 0..1023, so the test on it folds.
+		{"int i = 0; while (arg) { i = (i + 1) & 1023; arg--; } return i >= 0;", "return 1;", false},
+		// Ranges: 0..3 is never 7.
+		{"int r = arg & 3; if (r == 7) return 1; return 2;", "return 2;", false},
+	} {
+		g := peepholed(t, c.src)
+		if before := son.Print(g); c.optimistic && before == c.want {
+			t.Errorf("%s: the peepholes alone already give %s", c.src, before)
+		}
+		if _, err := SCCP(g, Combined, nil); err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if err := son.Verify(g); err != nil {
+			t.Fatalf("%s: %v", c.src, err)
+		}
+		if got := son.Print(g); got != c.want {
+			t.Errorf("%s:\ngot  %s\nwant %s", c.src, got, c.want)
+		}
+	}
+}
+
+// TestSCCPWidening: a counter's range falls a bounded number of times, so
+// the work stays linear even for a bound of 2^62.
+func TestSCCPWidening(t *testing.T) {
+	g := peepholed(t, "int i = 0; while (i < 4611686018427387904) i = i + 1; return i;")
+	s := Analyze(g, Combined, nil)
+	if s.Evals > 200 {
+		t.Errorf("%d evaluations: the counter's range was not widened", s.Evals)
+	}
+	if err := CheckSCCP(g, s); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestCheckSCCPRejects corrupts the solution of paper 001's example in
+// several ways; the checker must reject each, naming the node.
+func TestCheckSCCPRejects(t *testing.T) {
+	find := func(g *son.Graph, pred func(*son.Node) bool) *son.Node {
+		for _, n := range g.Live() {
+			if pred(n) {
+				return n
+			}
+		}
+		t.Fatal("node not found")
+		return nil
+	}
+	isOp := func(op son.Op) func(*son.Node) bool { return func(n *son.Node) bool { return n.Op == op } }
+	loopPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "x" && n.In[0].Op == son.OpLoop }
+	for _, c := range []struct {
+		name    string
+		corrupt func(g *son.Graph, s *Solution) *son.Node // returns the node to be named
+	}{
+		{"wrong constant", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, loopPhi)
+			s.Set(n, types.Const(2))
+			return n
+		}},
+		{"unknown claimed constant", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" })
+			s.Set(n, types.Const(0))
+			return n
+		}},
+		{"branch wrongly claimed dead", func(g *son.Graph, s *Solution) *son.Node {
+			// The loop test on arg can go either way.
+			n := find(g, func(n *son.Node) bool { return n.Op == son.OpIf && n.In[0].Op == son.OpLoop })
+			s.Set(n, types.Tuple(types.Ctrl, types.XCtrl))
+			return n
+		}},
+		{"projection wrongly claimed dead", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, func(n *son.Node) bool {
+				return n.Op == son.OpCProj && n.Aux == 1 && n.In[0].In[0].Op == son.OpLoop
+			})
+			s.Set(n, types.XCtrl)
+			return n
+		}},
+		{"start unreachable", func(g *son.Graph, s *Solution) *son.Node {
+			s.Set(g.Start, types.Tuple(types.XCtrl, types.Int))
+			return g.Start
+		}},
+		{"value claimed undefined", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, isOp(son.OpSub))
+			s.Set(n, types.Top)
+			return n
+		}},
+		{"reachable without a reason", func(g *son.Graph, s *Solution) *son.Node {
+			// The true side of the inner If is dead; claiming it live
+			// keeps the solution sound but unjustified.
+			n := find(g, func(n *son.Node) bool {
+				return n.Op == son.OpCProj && n.Aux == 0 && n.In[0].Op == son.OpIf && n.In[0].In[0].Op == son.OpCProj
+			})
+			s.Set(n, types.Ctrl)
+			return n
+		}},
+		{"region reachable without a reason", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, isOp(son.OpRegion))
+			for _, p := range n.In[1:] {
+				s.Set(p, types.XCtrl)
+			}
+			s.Set(n, types.Ctrl)
+			return n
+		}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := peepholed(t, paper001)
+			s := Analyze(g, Combined, nil)
+			if err := CheckSCCP(g, s); err != nil {
+				t.Fatalf("the true solution is rejected: %v", err)
+			}
+			n := c.corrupt(g, s)
+			err := CheckSCCP(g, s)
+			if err == nil {
+				t.Fatal("corrupt solution accepted")
+			}
+			if !strings.Contains(err.Error(), nodeName(n)+":") {
+				t.Errorf("error does not name %s:\n%v", nodeName(n), err)
+			}
+		})
+	}
+}
+
+// TestSCCPLeavesMeaning runs programs with every analysis and compares
+// their results with the peephole graph's.
+func TestSCCPLeavesMeaning(t *testing.T) {
+	for _, src := range []string{
+		paper001,
+		"int s = 0; for (int i = 0; i < arg; i++) { if (i % 3 == 0) continue; s += i * i; } return s;",
+		"int a = 1; int b = 0; while (a < 100) { b = a; a = a * 2 + b % 3; } return a + b;",
+		"return arg / (arg - 3);",
+		"int x = 0; while (1) { x++; if (x > arg) return x; }",
+	} {
+		ref := peepholed(t, src)
+		for _, mode := range []Mode{Combined, ConstOnly, ReachOnly, Iterated} {
+			g := peepholed(t, src)
+			if _, err := SCCP(g, mode, nil); err != nil {
+				t.Fatalf("%v: %v", mode, err)
+			}
+			for _, arg := range []int64{-2, 0, 1, 3, 7} {
+				want, werr := son.Run(ref, arg, son.Limits{Steps: 100000})
+				got, gerr := son.Run(g, arg, son.Limits{Steps: 100000})
+				if got != want || (werr == nil) != (gerr == nil) || werr != nil && werr.Error() != gerr.Error() {
+					t.Errorf("%v on %s, arg %d: %d %v, want %d %v", mode, src, arg, got, gerr, want, werr)
+				}
+			}
+		}
+	}
+}
