@@ -32,6 +32,11 @@ type Options struct {
 	SCCP opt.Mode
 	// Trace, if set, receives the steps of the sccp pass's analysis.
 	Trace io.Writer
+	// AfterPass, if set, is called after each pass (and its checks) with
+	// the unit as that pass left it: tests run the interpreter there, so
+	// that one compilation serves every level. An error stops the
+	// compilation and is returned as is.
+	AfterPass func(u *Unit, pass string) error
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
 }
@@ -41,6 +46,9 @@ type Pass struct {
 	Name string
 	Doc  string
 	run  func(*Unit) error
+	// check, if set, is the pass's own checker, run on its result when
+	// checking is on (before the verifier of the level).
+	check func(*Unit) error
 }
 
 // Passes is the pipeline, in order.
@@ -48,6 +56,8 @@ var Passes = []Pass{
 	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build},
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
+	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck},
+	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -67,6 +77,9 @@ type Unit struct {
 	Graph *son.Graph
 	Opt   Options
 	Stats []PassStats // one entry per pass run, in order
+
+	// ZeroChecks lists what the zerocheck pass removed, with witnesses.
+	ZeroChecks []opt.Removal
 }
 
 // PassStats is what -stats reports after each pass.
@@ -92,29 +105,34 @@ type CheckError struct {
 func (e *CheckError) Error() string { return fmt.Sprintf("after pass %s: %v", e.Pass, e.Err) }
 func (e *CheckError) Unwrap() error { return e.Err }
 
-// Compile parses src and runs the pipeline up to opt.StopAfter. A source
+// Compile parses src and runs the pipeline up to o.StopAfter. A source
 // error is returned as a syntax.ErrorList, a failed check as *CheckError.
-func Compile(name string, src []byte, opt Options) (*Unit, error) {
+func Compile(name string, src []byte, o Options) (*Unit, error) {
 	last := len(Passes) - 1
-	if opt.StopAfter != "" {
+	if o.StopAfter != "" {
 		last = -1
 		for i, p := range Passes {
-			if p.Name == opt.StopAfter {
+			if p.Name == o.StopAfter {
 				last = i
 			}
 		}
 		if last < 0 {
-			return nil, fmt.Errorf("unknown pass %q (passes: %v)", opt.StopAfter, PassNames())
+			return nil, fmt.Errorf("unknown pass %q (passes: %v)", o.StopAfter, PassNames())
 		}
 	}
-	u := &Unit{Name: name, Src: src, Opt: opt}
+	u := &Unit{Name: name, Src: src, Opt: o}
 	for _, p := range Passes[:last+1] {
 		start := time.Now()
 		if err := p.run(u); err != nil {
 			return nil, err
 		}
 		elapsed := time.Since(start)
-		if opt.Check {
+		if o.Check && p.check != nil {
+			if err := p.check(u); err != nil {
+				return nil, &CheckError{Pass: p.Name, Err: err}
+			}
+		}
+		if o.Check {
 			if err := son.Verify(u.Graph); err != nil {
 				return nil, &CheckError{Pass: p.Name, Err: err}
 			}
@@ -122,6 +140,11 @@ func Compile(name string, src []byte, opt Options) (*Unit, error) {
 		st := Stats(u.Graph)
 		st.Name, st.Time = p.Name, elapsed
 		u.Stats = append(u.Stats, st)
+		if o.AfterPass != nil {
+			if err := o.AfterPass(u, p.Name); err != nil {
+				return nil, err
+			}
+		}
 	}
 	return u, nil
 }
@@ -164,6 +187,13 @@ func peephole(u *Unit) error {
 	}
 	return nil
 }
+
+func zerocheck(u *Unit) error {
+	u.ZeroChecks = opt.ZeroCheckElim(u.Graph)
+	return nil
+}
+
+func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Graph, u.ZeroChecks) }
 
 func sccp(u *Unit) error {
 	if _, err := opt.SCCP(u.Graph, u.Opt.SCCP, u.Opt.Trace); err != nil {

@@ -36,15 +36,9 @@ func FuzzCompile(f *testing.F) {
 func checkLevelsAgree(t *testing.T, src []byte, args []int64, steps int64) {
 	t.Helper()
 	first := make([]string, len(args))
-	for i, pass := range PassNames() {
-		u, err := Compile("fuzz.smp", src, Options{Check: true, StopAfter: pass})
-		var list syntax.ErrorList
-		if errors.As(err, &list) {
-			return
-		}
-		if err != nil {
-			t.Fatalf("%s\n%v", src, err)
-		}
+	level := 0
+	after := func(u *Unit, pass string) error {
+		defer func() { level++ }()
 		for k, arg := range args {
 			if first[k] == "-" {
 				continue // ran out of steps at some level
@@ -52,19 +46,25 @@ func checkLevelsAgree(t *testing.T, src []byte, args []int64, steps int64) {
 			v, err := son.Run(u.Graph, arg, son.Limits{Steps: steps})
 			var rt *son.RuntimeError
 			if err != nil && !errors.As(err, &rt) {
-				t.Fatalf("after %s: %v\n%s", pass, err, src)
+				return fmt.Errorf("after %s: %v", pass, err)
 			}
 			if rt != nil && rt.Msg != "division by zero" {
 				first[k] = "-" // the levels may stop at different points
 				continue
 			}
 			got := resultText(v, err)
-			if i == 0 {
+			if level == 0 {
 				first[k] = got
 			} else if got != first[k] {
-				t.Fatalf("arg %d: after build %s, after %s %s\n%s", arg, first[k], pass, got, src)
+				return fmt.Errorf("arg %d: after build %s, after %s %s", arg, first[k], pass, got)
 			}
 		}
+		return nil
+	}
+	_, err := Compile("fuzz.smp", src, Options{Check: true, AfterPass: after})
+	var list syntax.ErrorList
+	if err != nil && !errors.As(err, &list) {
+		t.Fatalf("%v\n%s", err, src)
 	}
 }
 

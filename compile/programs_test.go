@@ -256,12 +256,8 @@ func testProgram(t *testing.T, file string) {
 	}
 	lim := son.Limits{Steps: d.Steps}
 
-	// The results after every pass.
-	for _, pass := range PassNames() {
-		u, err := compileWithin(t, file, src, Options{Check: true, StopAfter: pass})
-		if err != nil {
-			t.Fatalf("%s: pass %s: compile: %v", file, pass, err)
-		}
+	// The results after every pass, from one compilation.
+	after := func(u *Unit, pass string) error {
 		if want, ok := d.IRAfter[pass]; ok {
 			if got := son.Print(u.Graph); got != want {
 				t.Errorf("%s: pass %s: ir:\nwant %s\ngot  %s", file, pass, want, got)
@@ -273,6 +269,14 @@ func testProgram(t *testing.T, file string) {
 				t.Errorf("%s:%d: pass %s: arg %d: %s", file, r.Line, pass, r.Arg, diff)
 			}
 		}
+		return nil
+	}
+	u, err := compileWithin(t, file, src, Options{Check: true, AfterPass: after})
+	if err != nil {
+		t.Fatalf("%s: compile: %v", file, err)
+	}
+	if len(u.Stats) != len(PassNames()) {
+		t.Fatalf("%s: %d passes ran, want %d", file, len(u.Stats), len(PassNames()))
 	}
 
 	// The final graph: its print, the same whatever the worklist order, and

@@ -1,0 +1,120 @@
+package opt
+
+import (
+	"son/internal/dom"
+	"son/son"
+)
+
+// Redundant zero-check elimination, Demange, Fernández de Retana and
+// Pichardie, "Semantic Reasoning about the Sea of Nodes" (paper 000,
+// section 4, figure 6). A ZeroCheck of a value is redundant when a
+// ZeroCheck of the same value node strictly dominates it: by their
+// corollary 4.2 the value cannot have changed in between, so it is still
+// not zero. One walk of the dominator tree of the control nodes (computed
+// by Lengauer–Tarjan) remembers, for each value, the check that dominates
+// the current node; a check of a value already checked is removed,
+// control flows on from its predecessor, and the divisions it guarded are
+// pinned to the dominating check, below which they may float as before.
+// CheckZeroCheckElim verifies each removal against dominators computed by
+// another algorithm. Cost: linear in the control nodes, plus the
+// dominators.
+
+// Removal is one redundant check taken out, with its witness.
+type Removal struct {
+	Check   *son.Node   // the removed ZeroCheck (killed; its ID and Pos remain)
+	Value   *son.Node   // the divisor it checked
+	Pred    *son.Node   // the control node it followed, which control now leaves directly
+	Witness *son.Node   // the ZeroCheck of the same value that strictly dominates it
+	Divs    []*son.Node // the divisions moved from Check to Witness
+}
+
+// ctrlGraph numbers the control nodes that control reaches from Start
+// (Start is 0) and lists each one's control successors: the graph of
+// section 3.2's dominance, at the grain of control nodes.
+type ctrlGraph struct {
+	nodes []*son.Node
+	index map[*son.Node]int
+	succ  [][]int
+}
+
+func newCtrlGraph(g *son.Graph) *ctrlGraph {
+	c := &ctrlGraph{index: map[*son.Node]int{}}
+	add := func(n *son.Node) {
+		c.index[n] = len(c.nodes)
+		c.nodes = append(c.nodes, n)
+		c.succ = append(c.succ, nil)
+	}
+	add(g.Start)
+	for i := 0; i < len(c.nodes); i++ {
+		for _, u := range c.nodes[i].Out {
+			if !u.IsControl() || u.Op == son.OpStop {
+				continue
+			}
+			if _, ok := c.index[u]; !ok {
+				add(u)
+			}
+			c.succ[i] = append(c.succ[i], c.index[u])
+		}
+	}
+	return c
+}
+
+// ZeroCheckElim removes the redundant ZeroChecks of g and returns what it
+// removed, for the checker.
+func ZeroCheckElim(g *son.Graph) []Removal {
+	c := newCtrlGraph(g)
+	tree := dom.NewTree(dom.LengauerTarjan(c.succ))
+
+	// Figure 6's DepthFirst, without recursion: checking[x] is the check
+	// of x that dominates the node being visited, if any.
+	checking := map[*son.Node]*son.Node{}
+	var found []Removal
+	type frame struct {
+		v    int
+		kids []int
+		i    int
+		x    *son.Node // the value this node's check made non-zero, to forget on the way back
+	}
+	enter := func(v int) frame {
+		f := frame{v: v, kids: tree.Children(v)}
+		n := c.nodes[v]
+		if n.Op != son.OpZeroCheck {
+			return f
+		}
+		x := n.In[1]
+		if w := checking[x]; w != nil {
+			found = append(found, Removal{Check: n, Value: x, Witness: w})
+		} else {
+			checking[x] = n
+			f.x = x
+		}
+		return f
+	}
+	stack := []frame{enter(0)}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.kids) {
+			k := f.kids[f.i]
+			f.i++
+			stack = append(stack, enter(k))
+			continue
+		}
+		if f.x != nil {
+			delete(checking, f.x)
+		}
+		stack = stack[:len(stack)-1]
+	}
+
+	for i := range found {
+		r := &found[i]
+		for _, u := range append([]*son.Node(nil), r.Check.Out...) {
+			if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == r.Check {
+				g.SetIn(u, 0, r.Witness)
+				r.Divs = append(r.Divs, u)
+			}
+		}
+		r.Pred = r.Check.In[0] // now, after earlier removals: it may follow one
+		g.Subsume(r.Check, r.Pred)
+	}
+	return found
+}
