@@ -1,0 +1,123 @@
+package dom
+
+// CooperHarveyKennedy returns the immediate dominators of the graph succ with
+// entry 0, by the iterative algorithm of Cooper, Harvey and Kennedy: visit
+// the vertices in reverse postorder, intersecting the dominators of their
+// processed predecessors by walking up to equal postorder numbers, until
+// nothing changes. Each pass is O(n + m); the number of passes is small on
+// control flow graphs but O(n) in the worst case. O(n + m) memory. See the
+// package comment for the contract. It panics if a successor is out of range.
+//
+// K. D. Cooper, T. J. Harvey and K. Kennedy, "A Simple, Fast Dominance
+// Algorithm", 2001.
+func CooperHarveyKennedy(succ [][]int) []int {
+	nv := len(succ)
+	idom := make([]int, nv)
+	for v := range idom {
+		idom[v] = -1
+	}
+	if nv == 0 {
+		return idom
+	}
+
+	// Postorder of a depth-first search from 0: post[v] is the postorder
+	// number of v (-1 if unreachable), order[i] the vertex numbered i. The
+	// entry gets the highest number.
+	const (
+		unseen  = -1
+		onStack = -2
+	)
+	post := make([]int, nv)
+	for v := range post {
+		post[v] = unseen
+	}
+	order := make([]int, 0, nv)
+	type item struct{ v, next int }
+	stack := []item{{0, 0}}
+	post[0] = onStack
+	for len(stack) > 0 {
+		it := &stack[len(stack)-1]
+		if it.next < len(succ[it.v]) {
+			w := succ[it.v][it.next]
+			it.next++
+			if post[w] == unseen {
+				post[w] = onStack
+				stack = append(stack, item{w, 0})
+			}
+			continue
+		}
+		post[it.v] = len(order)
+		order = append(order, it.v)
+		stack = stack[:len(stack)-1]
+	}
+	n := len(order)
+	entry := n - 1
+
+	// Predecessor lists by postorder number.
+	start := make([]int, n+1)
+	for _, v := range order {
+		for _, w := range succ[v] {
+			start[post[w]]++
+		}
+	}
+	sum := 0
+	for i := range n {
+		c := start[i]
+		start[i] = sum
+		sum += c
+	}
+	start[n] = sum
+	preds := make([]int, sum)
+	at := make([]int, n)
+	copy(at, start[:n])
+	for i, v := range order {
+		for _, w := range succ[v] {
+			j := post[w]
+			preds[at[j]] = i
+			at[j]++
+		}
+	}
+
+	// doms[b] is the current dominator of b, by postorder number, or -1
+	// while undefined.
+	doms := make([]int, n)
+	for i := range doms {
+		doms[i] = -1
+	}
+	doms[entry] = entry
+	for changed := true; changed; {
+		changed = false
+		for b := entry - 1; b >= 0; b-- { // reverse postorder
+			d := -1
+			for _, p := range preds[start[b]:start[b+1]] {
+				if doms[p] < 0 {
+					continue
+				}
+				if d < 0 {
+					d = p
+					continue
+				}
+				// Intersect: walk the finger with the lower
+				// postorder number up until they meet.
+				f := p
+				for f != d {
+					for f < d {
+						f = doms[f]
+					}
+					for d < f {
+						d = doms[d]
+					}
+				}
+			}
+			if doms[b] != d {
+				doms[b] = d
+				changed = true
+			}
+		}
+	}
+
+	for i, v := range order {
+		idom[v] = order[doms[i]]
+	}
+	return idom
+}

@@ -1,0 +1,138 @@
+package dom
+
+// LengauerTarjan returns the immediate dominators of the graph succ with
+// entry 0, by the simple Lengauer–Tarjan algorithm (path compression, no
+// balancing): O(m log n) time, O(n + m) memory. See the package comment for
+// the contract. It panics if a successor is out of range.
+//
+// T. Lengauer and R. E. Tarjan, "A fast algorithm for finding dominators in
+// a flowgraph", TOPLAS 1(1), 1979.
+func LengauerTarjan(succ [][]int) []int {
+	nv := len(succ)
+	idom := make([]int, nv)
+	for v := range idom {
+		idom[v] = -1
+	}
+	if nv == 0 {
+		return idom
+	}
+
+	// Depth-first search from 0. Everything below works on preorder
+	// numbers: num[v] is the number of vertex v (-1 if unreachable) and
+	// vertex[i] the vertex numbered i.
+	num := make([]int, nv)
+	for v := range num {
+		num[v] = -1
+	}
+	vertex := make([]int, 0, nv)
+	parent := make([]int, 0, nv) // parent[i]: preorder number of i's DFS parent
+	type frame struct{ v, e int }
+	stack := []frame{{0, 0}}
+	num[0] = 0
+	vertex = append(vertex, 0)
+	parent = append(parent, -1)
+	for len(stack) > 0 {
+		top := &stack[len(stack)-1]
+		if top.e == len(succ[top.v]) {
+			stack = stack[:len(stack)-1]
+			continue
+		}
+		w := succ[top.v][top.e]
+		top.e++
+		if num[w] < 0 {
+			num[w] = len(vertex)
+			vertex = append(vertex, w)
+			parent = append(parent, num[top.v])
+			stack = append(stack, frame{w, 0})
+		}
+	}
+	n := len(vertex)
+
+	// Predecessors, by preorder number, of the reachable vertices.
+	predStart := make([]int, n+1)
+	for _, v := range vertex {
+		for _, w := range succ[v] {
+			predStart[num[w]+1]++
+		}
+	}
+	for i := 1; i <= n; i++ {
+		predStart[i] += predStart[i-1]
+	}
+	pred := make([]int, predStart[n])
+	fill := make([]int, n)
+	copy(fill, predStart[:n])
+	for i, v := range vertex {
+		for _, w := range succ[v] {
+			j := num[w]
+			pred[fill[j]] = i
+			fill[j]++
+		}
+	}
+
+	semi := make([]int, n)     // semidominator, then its number
+	label := make([]int, n)    // vertex of least semi on the compressed path
+	ancestor := make([]int, n) // forest of linked vertices; -1 for roots
+	dom := make([]int, n)      // (relative) dominator
+	bucket := make([]int, n)   // head of the list of vertices with semi i
+	next := make([]int, n)     // next vertex in the same bucket
+	for i := range n {
+		semi[i] = i
+		label[i] = i
+		ancestor[i] = -1
+		bucket[i] = -1
+	}
+	var path []int
+
+	// eval returns the vertex of least semidominator on the forest path
+	// from v up to (not including) its root, or v itself if v is a root,
+	// compressing the path on the way.
+	eval := func(v int) int {
+		if ancestor[v] < 0 {
+			return v
+		}
+		path = path[:0]
+		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
+			path = append(path, u)
+		}
+		for k := len(path) - 1; k >= 0; k-- {
+			u := path[k]
+			a := ancestor[u]
+			if semi[label[a]] < semi[label[u]] {
+				label[u] = label[a]
+			}
+			ancestor[u] = ancestor[a]
+		}
+		return label[v]
+	}
+
+	for w := n - 1; w > 0; w-- {
+		for _, v := range pred[predStart[w]:predStart[w+1]] {
+			if u := eval(v); semi[u] < semi[w] {
+				semi[w] = semi[u]
+			}
+		}
+		next[w] = bucket[semi[w]]
+		bucket[semi[w]] = w
+		p := parent[w]
+		ancestor[w] = p // link
+		for v := bucket[p]; v >= 0; v = next[v] {
+			if u := eval(v); semi[u] < semi[v] {
+				dom[v] = u
+			} else {
+				dom[v] = p
+			}
+		}
+		bucket[p] = -1
+	}
+	for w := 1; w < n; w++ {
+		if dom[w] != semi[w] {
+			dom[w] = dom[dom[w]]
+		}
+	}
+
+	idom[0] = 0
+	for w := 1; w < n; w++ {
+		idom[vertex[w]] = vertex[dom[w]]
+	}
+	return idom
+}

@@ -1,0 +1,137 @@
+package dom
+
+import "fmt"
+
+// A Tree is a dominator tree, numbered so that dominance queries take O(1).
+type Tree struct {
+	idom       []int
+	childStart []int // children of v are child[childStart[v]:childStart[v+1]]
+	child      []int
+	pre        []int // preorder number of v in the tree; -1 if unreachable
+	last       []int // greatest preorder number in the subtree of v
+	depth      []int // depth of v; 0 for the entry, -1 if unreachable
+	preorder   []int // reachable vertices in preorder
+}
+
+// NewTree returns the dominator tree described by idom, as returned by
+// LengauerTarjan or CooperHarveyKennedy. It takes O(n) time and panics if
+// idom is not a tree rooted at 0.
+func NewTree(idom []int) *Tree {
+	n := len(idom)
+	t := &Tree{
+		idom:       idom,
+		childStart: make([]int, n+1),
+		pre:        make([]int, n),
+		last:       make([]int, n),
+		depth:      make([]int, n),
+	}
+	if n > 0 && idom[0] != 0 {
+		panic(fmt.Sprintf("dom: idom[0] = %d, want 0", idom[0]))
+	}
+
+	// Children, in increasing vertex order.
+	reachable := 0
+	for v, d := range idom {
+		if d < -1 || d >= n || (d == -1 && v == 0) || (d >= 0 && idom[d] < 0) {
+			panic(fmt.Sprintf("dom: bad idom[%d] = %d", v, d))
+		}
+		if d >= 0 {
+			reachable++
+			if v != 0 {
+				t.childStart[d+1]++
+			}
+		}
+	}
+	for v := range n {
+		t.childStart[v+1] += t.childStart[v]
+	}
+	t.child = make([]int, t.childStart[n])
+	fill := make([]int, n)
+	copy(fill, t.childStart[:n])
+	for v, d := range idom {
+		if v != 0 && d >= 0 {
+			t.child[fill[d]] = v
+			fill[d]++
+		}
+	}
+
+	// Preorder, with children in increasing order: push them reversed.
+	for v := range n {
+		t.pre[v] = -1
+		t.last[v] = -1
+		t.depth[v] = -1
+	}
+	t.preorder = make([]int, 0, reachable)
+	var stack []int
+	if n > 0 {
+		stack = append(stack, 0)
+		t.depth[0] = 0
+	}
+	for len(stack) > 0 {
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		t.pre[v] = len(t.preorder)
+		t.preorder = append(t.preorder, v)
+		kids := t.Children(v)
+		for i := len(kids) - 1; i >= 0; i-- {
+			c := kids[i]
+			t.depth[c] = t.depth[v] + 1
+			stack = append(stack, c)
+		}
+	}
+	if len(t.preorder) != reachable {
+		panic("dom: idom has a cycle not through 0")
+	}
+
+	// Subtree ends, children before parents.
+	for i := len(t.preorder) - 1; i >= 0; i-- {
+		v := t.preorder[i]
+		if t.last[v] < 0 {
+			t.last[v] = i // a leaf
+		}
+		if v != 0 {
+			if d := idom[v]; t.last[v] > t.last[d] {
+				t.last[d] = t.last[v]
+			}
+		}
+	}
+	return t
+}
+
+// Len returns the number of vertices of the graph, reachable or not.
+func (t *Tree) Len() int { return len(t.idom) }
+
+// Reachable reports whether v is reachable from the entry.
+func (t *Tree) Reachable(v int) bool { return t.pre[v] >= 0 }
+
+// Idom returns the immediate dominator of v: 0 for the entry, -1 if v is
+// unreachable.
+func (t *Tree) Idom(v int) int { return t.idom[v] }
+
+// Children returns the vertices immediately dominated by v, in increasing
+// order. The caller must not modify the slice.
+func (t *Tree) Children(v int) []int {
+	return t.child[t.childStart[v]:t.childStart[v+1]:t.childStart[v+1]]
+}
+
+// Depth returns the depth of v in the tree: 0 for the entry, -1 if v is
+// unreachable.
+func (t *Tree) Depth(v int) int { return t.depth[v] }
+
+// Preorder returns the reachable vertices in preorder of the tree, children
+// in increasing order: every vertex comes after its dominators. The caller
+// must not modify the slice.
+func (t *Tree) Preorder() []int { return t.preorder }
+
+// Dominates reports whether a dominates b. Every reachable vertex dominates
+// itself; an unreachable vertex dominates nothing and is dominated by
+// nothing.
+func (t *Tree) Dominates(a, b int) bool {
+	pa, pb := t.pre[a], t.pre[b]
+	return pa >= 0 && pb >= 0 && pa <= pb && pb <= t.last[a]
+}
+
+// StrictlyDominates reports whether a dominates b and a != b.
+func (t *Tree) StrictlyDominates(a, b int) bool {
+	return a != b && t.Dominates(a, b)
+}
