@@ -20,7 +20,7 @@ messages.
 Run compiles prog.smp and runs the graph in the reference interpreter with
 an integer argument (decimal, may be negative, default 0):
 
-	son run [-after PASS] [-steps N] [-check] [-seed N] prog.smp [arg]
+	son run [-after PASS] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
 It prints the returned value. A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
@@ -28,21 +28,23 @@ is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 Ir prints the graph after the last pass, or after -after PASS, in the
 expression style of the Simple tutorial, such as "return (arg+1);":
 
-	son ir [-after PASS] [-nodes | -stats] [-check] [-seed N] prog.smp
+	son ir [-after PASS] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
 
 -nodes prints every node instead, one a line: ID, op, type and inputs.
 -stats prints, as JSON, the number of nodes of each op after each pass.
+-trace first prints the steps of the sccp pass's analysis, one line for
+each change of a node's value.
 
 Graph writes the graph in the DOT language of Graphviz, to standard output
 or to the file named by -o; a name ending in .svg, .png or .pdf is rendered
 by Graphviz's dot program, which must be installed:
 
-	son graph [-after PASS] [-o file] [-check] [-seed N] prog.smp
+	son graph [-after PASS] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
 
 Check compiles with the verifier of each level and the checker of each pass
 run after every pass, and reports each pass that passed:
 
-	son check [-seed N] prog.smp
+	son check [-sccp MODE] [-seed N] prog.smp
 
 The flags shared by the commands are:
 
@@ -50,6 +52,9 @@ The flags shared by the commands are:
 		stop after the named pass (see son help for the list)
 	-check
 		run the verifiers and checkers between passes
+	-sccp MODE
+		the analysis of the sccp pass: combined (the default), const or
+		reach (one of its halves alone), or iterated (the halves alternated)
 	-seed N
 		visit the peephole worklist in a pseudo-random order from seed N
 		(0, the default, is last in, first out); results must not depend on it

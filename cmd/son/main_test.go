@@ -33,6 +33,9 @@ return y;
 	"undef.smp":  "int a = 1;\nreturn y +\n   z;\n",
 	"syntax.smp": "int x = ;\nreturn x;\n",
 	"show.smp":   "int x = arg * 2;\nif (x > 4) {\n\t#showGraph;\n\tx = 1;\n}\n#showGraph;\nreturn x;\n",
+	// Click and Cooper's running example: only the combined analysis
+	// proves x stays 1.
+	"paper001.smp": "int x = 1;\nwhile (arg) {\n\tif (x != 1) x = 2;\n\targ = arg - 1;\n}\nreturn x;\n",
 }
 
 // inDir writes programs into a new temporary directory and makes it the
@@ -48,26 +51,8 @@ func inDir(t *testing.T) string {
 	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o777); err != nil {
 		t.Fatal(err)
 	}
-	chdir(t, dir)
+	t.Chdir(dir)
 	return dir
-}
-
-// chdir makes dir the current directory until the test ends (t.Chdir
-// needs a newer go line in go.mod).
-func chdir(t *testing.T, dir string) {
-	t.Helper()
-	old, err := os.Getwd()
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := os.Chdir(dir); err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() {
-		if err := os.Chdir(old); err != nil {
-			panic(err)
-		}
-	})
 }
 
 // runSon runs the command line in-process.
@@ -427,5 +412,43 @@ func TestHelp(t *testing.T) {
 		if !strings.Contains(stdout, f) {
 			t.Errorf("son run -h lacks %s", f)
 		}
+	}
+}
+
+func TestSCCPFlags(t *testing.T) {
+	inDir(t)
+	const unproved = "return Phi(Loop,1,Phi(Region,2,Phi_x));\n"
+	for _, c := range []struct {
+		args   []string
+		stdout string
+	}{
+		{[]string{"ir", "paper001.smp"}, "return 1;\n"},
+		{[]string{"ir", "-sccp", "combined", "paper001.smp"}, "return 1;\n"},
+		{[]string{"ir", "-sccp", "const", "paper001.smp"}, unproved},
+		{[]string{"ir", "-sccp", "reach", "paper001.smp"}, unproved},
+		{[]string{"ir", "-sccp", "iterated", "paper001.smp"}, unproved},
+		{[]string{"ir", "-after", "peephole", "paper001.smp"}, unproved},
+		{[]string{"run", "-sccp", "const", "paper001.smp", "4"}, "1\n"},
+	} {
+		code, stdout, stderr := runSon("", c.args...)
+		if code != 0 || stdout != c.stdout || stderr != "" {
+			t.Errorf("son %s: exit %d, stdout %q, stderr %q; want %q", strings.Join(c.args, " "), code, stdout, stderr, c.stdout)
+		}
+	}
+
+	// -trace prints the analysis step by step, then the graph.
+	code, stdout, stderr := runSon("", "ir", "-trace", "-after", "sccp", "paper001.smp")
+	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "step  node") || !strings.HasSuffix(stdout, "return 1;\n") ||
+		!strings.Contains(stdout, "Phi x          Top -> 1") {
+		t.Errorf("-trace: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
+	}
+	// Without the sccp pass there is nothing to trace.
+	if _, stdout, _ := runSon("", "ir", "-trace", "-after", "peephole", "paper001.smp"); stdout != unproved {
+		t.Errorf("-trace -after peephole printed %q", stdout)
+	}
+
+	code, _, stderr = runSon("", "ir", "-sccp", "best", "paper001.smp")
+	if want := "son: ir: -sccp: unknown analysis \"best\" (want combined, const, reach or iterated)\n" + hint("ir"); code != 2 || stderr != want {
+		t.Errorf("bad -sccp: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
