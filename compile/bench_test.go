@@ -92,3 +92,41 @@ func TestFrontEndWorkIsLinear(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkPasses times each pass alone on generated programs, reporting
+// the cost per live node of the graph the pass starts from (for build, the
+// graph it makes).
+func BenchmarkPasses(b *testing.B) {
+	for _, size := range []int{10_000, 100_000} {
+		src := []byte(gen.Program(gen.Config{Seed: 1, Size: size, KeepLive: true}))
+		for i, p := range Passes {
+			b.Run(fmt.Sprintf("%s/%d", p.Name, size), func(b *testing.B) {
+				b.ReportAllocs()
+				nodes := 0
+				for range b.N {
+					b.StopTimer()
+					u := &Unit{Name: "gen.smp", Src: src}
+					for _, q := range Passes[:i] {
+						if err := q.run(u); err != nil {
+							b.Fatal(err)
+						}
+					}
+					if u.Graph != nil {
+						nodes = len(u.Graph.Live())
+					}
+					b.StartTimer()
+					if err := p.run(u); err != nil {
+						b.Fatal(err)
+					}
+					if nodes == 0 {
+						b.StopTimer()
+						nodes = len(u.Graph.Live())
+						b.StartTimer()
+					}
+				}
+				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
+				b.ReportMetric(float64(nodes), "nodes")
+			})
+		}
+	}
+}
