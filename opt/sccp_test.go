@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"son/internal/gen"
 	"son/son"
 	"son/syntax"
 	"son/types"
@@ -229,5 +230,23 @@ func TestSCCPLeavesMeaning(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSCCPWorkIsLinear: on generated programs of 2,000 and 20,000
+// statements the solver evaluates each node a bounded number of times.
+func TestSCCPWorkIsLinear(t *testing.T) {
+	var per []float64
+	for _, size := range []int{2_000, 20_000} {
+		g := peepholed(t, gen.Program(gen.Config{Seed: 3, Size: size, KeepLive: true}))
+		s := Analyze(g, Combined, nil)
+		if err := CheckSCCP(g, s); err != nil {
+			t.Fatal(err)
+		}
+		per = append(per, float64(s.Evals)/float64(len(g.Live())))
+	}
+	t.Logf("evaluations per node: %.2f at 2k statements, %.2f at 20k", per[0], per[1])
+	if per[0] > 5 || per[1] > 1.33*per[0] {
+		t.Errorf("evaluations per node %.2f, %.2f: not linear", per[0], per[1])
 	}
 }
