@@ -98,8 +98,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
 		isLive[n.ID] = true
 	}
 	// Every value starts at the top: data undefined, control unreachable.
-	// A first-in first-out worklist starts from Start and the nodes
-	// without inputs (the constants); a node is evaluated again each time
+	// A first-in first-out worklist starts from Start, Stop and the nodes
+	// without inputs (the constants), whose equations need no input; a
+	// node is evaluated again each time
 	// an input changes. One that never sees a change keeps its start
 	// value, which its equation gives for inputs that never left theirs.
 	var work []*son.Node
@@ -111,7 +112,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
 		case n.IsControl():
 			s.values[n.ID] = types.XCtrl
 		}
-		if n == g.Start || len(n.In) == 0 {
+		if n == g.Start || n == g.Stop || len(n.In) == 0 {
 			on[n.ID] = true
 			work = append(work, n)
 		}
