@@ -276,7 +276,7 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 	r.Pos = pos
 	r = g.Peephole(r)
 	if r.Op == OpReturn {
-		g.AddIn(g.Stop, r)
+		g.AddReturn(r)
 	} else {
 		g.KillIfUnused(r)
 	}

@@ -20,7 +20,13 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 	case OpStart:
 		return startType
 	case OpStop:
-		return types.Ctrl
+		// The end is reached when a Return is.
+		for _, r := range n.In {
+			if r != nil && typ(r).IsCtrl() {
+				return types.Ctrl
+			}
+		}
+		return types.XCtrl
 	case OpXCtrl:
 		return types.XCtrl
 	case OpConstant:

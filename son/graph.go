@@ -99,6 +99,12 @@ func (g *Graph) xctrl() *Node {
 	return g.Peephole(g.NewNode(OpXCtrl, 0))
 }
 
+// AddReturn hands a Return to Stop (Stop is reached once a Return is).
+func (g *Graph) AddReturn(r *Node) {
+	g.AddIn(g.Stop, r)
+	g.setType(g.Stop, g.Compute(g.Stop))
+}
+
 // SetIn makes m the i-th input of n. The old input dies if this was its
 // last use.
 func (g *Graph) SetIn(n *Node, i int, m *Node) {

@@ -174,7 +174,7 @@ func (g *Graph) addNever(loop *Node) {
 	g.SetIn(loop, 2, around)
 	ret := g.NewNode(OpReturn, 0, exit, g.topCon())
 	ret.Pos = loop.Pos
-	g.AddIn(g.Stop, ret)
+	g.AddReturn(ret)
 	for _, n := range []*Node{never, around, exit, ret} {
 		g.push(n)
 	}

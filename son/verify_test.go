@@ -35,7 +35,7 @@ func newHandGraph() *handGraph {
 	h.zc = g.NewNode(OpZeroCheck, 0, h.r, h.arg)
 	h.dv = g.NewNode(OpDiv, 0, h.zc, h.add, h.arg)
 	h.ret = g.NewNode(OpReturn, 0, h.zc, h.dv)
-	g.AddIn(g.Stop, h.ret)
+	g.AddReturn(h.ret)
 	return h
 }
 
@@ -108,7 +108,7 @@ func TestVerifyRejects(t *testing.T) {
 		{"two control successors", func(h *handGraph) *Node {
 			zc2 := h.g.NewNode(OpZeroCheck, 0, h.r, h.arg)
 			ret2 := h.g.NewNode(OpReturn, 0, zc2, h.one)
-			h.g.AddIn(h.g.Stop, ret2)
+			h.g.AddReturn(ret2)
 			return h.r
 		}, "determinism"},
 		{"data cycle without a phi", func(h *handGraph) *Node {
@@ -137,7 +137,7 @@ func TestVerifyRejects(t *testing.T) {
 			h.g.SetIn(loop, 1, h.g.NewNode(OpXCtrl, 0))
 			never := h.g.NewNode(OpNever, 0, loop)
 			h.g.SetIn(loop, 2, h.g.NewNode(OpCProj, 0, never))
-			h.g.AddIn(h.g.Stop, h.g.NewNode(OpReturn, 0, h.g.NewNode(OpCProj, 1, never), h.one))
+			h.g.AddReturn(h.g.NewNode(OpReturn, 0, h.g.NewNode(OpCProj, 1, never), h.one))
 			return loop
 		}, "reachable"},
 		{"scope reachable", func(h *handGraph) *Node {
