@@ -306,7 +306,7 @@ func (g *Graph) idealRegion(n *Node) *Node {
 		if !n.In[i].Type.IsXCtrl() {
 			continue
 		}
-		for _, phi := range n.phis() {
+		for _, phi := range n.Phis() {
 			if !phi.dead { // removing an input of one Phi may kill another
 				g.DelIn(phi, i)
 			}
@@ -318,14 +318,14 @@ func (g *Graph) idealRegion(n *Node) *Node {
 		// One way in: each Phi is its one value. Replace them now, before
 		// the region's users move to its input, which may be a region
 		// of other arity.
-		for _, phi := range n.phis() {
+		for _, phi := range n.Phis() {
 			if !phi.dead && phi.In[1] != phi {
 				g.Subsume(phi, phi.In[1])
 			}
 		}
 		return n.In[1]
 	}
-	if n.Op == OpRegion && len(n.In) == 3 && len(n.phis()) == 0 {
+	if n.Op == OpRegion && len(n.In) == 3 && len(n.Phis()) == 0 {
 		a, b := n.In[1], n.In[2]
 		if a.Op == OpCProj && b.Op == OpCProj && a.In[0] == b.In[0] && a.In[0].Op == OpIf {
 			return a.In[0].In[0] // if (c) {} else {} does nothing
@@ -337,8 +337,8 @@ func (g *Graph) idealRegion(n *Node) *Node {
 	return nil
 }
 
-// phis lists the Phis of a region.
-func (n *Node) phis() []*Node {
+// Phis lists the Phis of a region, in the order of its users.
+func (n *Node) Phis() []*Node {
 	var ps []*Node
 	for _, u := range n.Out {
 		if u.Op == OpPhi && u.In[0] == n {

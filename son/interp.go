@@ -147,7 +147,7 @@ func (it *interp) enter(r, pred *Node) error {
 	}
 	phis := it.phis[r.ID]
 	if phis == nil {
-		if phis = r.phis(); phis == nil {
+		if phis = r.Phis(); phis == nil {
 			phis = []*Node{}
 		}
 		it.phis[r.ID] = phis

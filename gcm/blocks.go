@@ -1,0 +1,235 @@
+package gcm
+
+import (
+	"fmt"
+	"sort"
+
+	"son/cfg"
+	"son/son"
+)
+
+// The control skeleton as basic blocks. A block starts at a region (a
+// Region or Loop), at a projection of an If or a Never, or at Start's
+// control; it runs down the chain of ZeroChecks below, and ends at an If
+// (a branch), a Never (a jump around the loop: its exit is never taken),
+// a Return, or where control enters a region (a jump). Since every side of
+// an If starts a block of its own, no edge is critical and a block with
+// several predecessors is entered only by jumps: the CFG is normalized.
+
+// block is a basic block being built.
+type block struct {
+	b      *cfg.Block
+	head   *son.Node   // the node control enters it by
+	checks []*son.Node // the ZeroChecks down its chain, in order
+	last   *son.Node   // the control node it ends with (If, Never, Return, or the last of the chain)
+	index  int         // position in the function, and vertex number for dominators
+	preds  []*block    // in the order of the head region's inputs
+	succs  []*block
+}
+
+// skeleton finds the blocks of g in reverse postorder, the entry first,
+// with the block each control node belongs to.
+type skeleton struct {
+	blocks []*block
+	of     map[*son.Node]*block // control node -> its block
+}
+
+// ctrlSucc is the control node that control leaving n goes to, or nil for
+// a Return.
+func ctrlSucc(n *son.Node) (*son.Node, error) {
+	var s *son.Node
+	for _, u := range n.Out {
+		if !u.IsControl() || u.Op == son.OpStop {
+			continue
+		}
+		if s != nil && s != u {
+			return nil, fmt.Errorf("%v has two control successors, %v and %v", n, s, u)
+		}
+		s = u
+	}
+	return s, nil
+}
+
+func buildSkeleton(g *son.Graph) (*skeleton, error) {
+	sk := &skeleton{of: map[*son.Node]*block{}}
+	entry := g.Start.Proj(0)
+	if entry == nil {
+		return nil, fmt.Errorf("Start has no control projection")
+	}
+	var found []*block
+	var heads []*son.Node
+	byHead := map[*son.Node]*block{}
+	get := func(h *son.Node) *block {
+		if b := byHead[h]; b != nil {
+			return b
+		}
+		b := &block{head: h}
+		byHead[h] = b
+		found = append(found, b)
+		heads = append(heads, h)
+		return b
+	}
+	get(entry)
+	for i := 0; i < len(found); i++ {
+		b := found[i]
+		sk.of[b.head] = b
+		cur := b.head
+		for {
+			s, err := ctrlSucc(cur)
+			if err != nil {
+				return nil, err
+			}
+			if s == nil {
+				return nil, fmt.Errorf("control stops at %v", cur)
+			}
+			switch s.Op {
+			case son.OpZeroCheck:
+				b.checks = append(b.checks, s)
+				sk.of[s] = b
+				cur = s
+				continue
+			case son.OpIf:
+				sk.of[s] = b
+				b.last = s
+				for idx := int64(0); idx < 2; idx++ {
+					p := s.Proj(idx)
+					if p == nil {
+						return nil, fmt.Errorf("%v has no projection %d", s, idx)
+					}
+					b.succs = append(b.succs, get(p))
+				}
+			case son.OpNever:
+				sk.of[s] = b
+				b.last = s
+				p := s.Proj(0)
+				if p == nil {
+					return nil, fmt.Errorf("%v has no projection 0", s)
+				}
+				b.succs = append(b.succs, get(p))
+			case son.OpReturn:
+				sk.of[s] = b
+				b.last = s
+			case son.OpRegion, son.OpLoop:
+				b.last = cur
+				b.succs = append(b.succs, get(s))
+			default:
+				return nil, fmt.Errorf("control reaches %v after %v", s, cur)
+			}
+			break
+		}
+	}
+	// Predecessors: a region's in the order of its inputs, so that a
+	// Phi's k-th value comes from the k-th; a projection's is its If's.
+	for _, b := range found {
+		if b.head.Op.IsRegion() {
+			for _, c := range b.head.In[1:] {
+				p := sk.of[c]
+				if p == nil || p.last != c {
+					return nil, fmt.Errorf("%v: predecessor %v does not end a block", b.head, c)
+				}
+				b.preds = append(b.preds, p)
+			}
+		} else if b.head != entry {
+			b.preds = []*block{sk.of[b.head.In[0]]}
+		}
+	}
+	sk.blocks = reversePostorder(found[0])
+	if len(sk.blocks) != len(found) {
+		return nil, fmt.Errorf("%d blocks, but %d are reached", len(found), len(sk.blocks))
+	}
+	for i, b := range sk.blocks {
+		b.index = i
+	}
+	return sk, nil
+}
+
+// reversePostorder lists the blocks reached from entry, each before its
+// successors except along back edges; the true side of a branch before
+// the false side.
+func reversePostorder(entry *block) []*block {
+	seen := map[*block]bool{entry: true}
+	var post []*block
+	type frame struct {
+		b *block
+		i int
+	}
+	stack := []frame{{entry, 0}}
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.b.succs) {
+			s := f.b.succs[len(f.b.succs)-1-f.i] // last first, so that it comes out last
+			f.i++
+			if !seen[s] {
+				seen[s] = true
+				stack = append(stack, frame{s, 0})
+			}
+			continue
+		}
+		post = append(post, f.b)
+		stack = stack[:len(stack)-1]
+	}
+	for i, j := 0, len(post)-1; i < j; i, j = i+1, j-1 {
+		post[i], post[j] = post[j], post[i]
+	}
+	return post
+}
+
+// succIndex lists each block's successors by index, for the dominators.
+func (sk *skeleton) succIndex() [][]int {
+	succ := make([][]int, len(sk.blocks))
+	for i, b := range sk.blocks {
+		for _, s := range b.succs {
+			succ[i] = append(succ[i], s.index)
+		}
+	}
+	return succ
+}
+
+// loopDepths counts, for each block, the loops around it: the body of the
+// loop at Loop head h is every block from which the back edge's source can
+// be reached without passing h.
+func (sk *skeleton) loopDepths() []int {
+	depth := make([]int, len(sk.blocks))
+	for _, h := range sk.blocks {
+		if h.head.Op != son.OpLoop {
+			continue
+		}
+		back := sk.of[h.head.In[2]]
+		body := map[*block]bool{h: true}
+		work := []*block{back}
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			if body[b] {
+				continue
+			}
+			body[b] = true
+			work = append(work, b.preds...)
+		}
+		for b := range body {
+			depth[b.index]++
+		}
+	}
+	return depth
+}
+
+// sortPreds puts each block's predecessors in block order, as cfg.Parse
+// reads them back, and returns for each block the permutation applied:
+// perm[b][i] is the old position of the new i-th predecessor.
+func (sk *skeleton) sortPreds() map[*block][]int {
+	perm := map[*block][]int{}
+	for _, b := range sk.blocks {
+		idx := make([]int, len(b.preds))
+		for i := range idx {
+			idx[i] = i
+		}
+		sort.SliceStable(idx, func(i, j int) bool { return b.preds[idx[i]].index < b.preds[idx[j]].index })
+		ps := make([]*block, len(b.preds))
+		for i, k := range idx {
+			ps[i] = b.preds[k]
+		}
+		b.preds = ps
+		perm[b] = idx
+	}
+	return perm
+}

@@ -1,0 +1,401 @@
+// Package gcm is Click's global code motion ("Global Code Motion / Global
+// Value Numbering", PLDI'95; paper 001, section 4): it turns the Sea of
+// Nodes into a cfg.Func at the SSA level. The control nodes become basic
+// blocks (blocks.go); each data node is then scheduled early — in the
+// shallowest block where all its inputs are available — and late — in
+// the lowest common dominator of its uses, a Phi's use counting at the end
+// of the matching predecessor — and placed on the dominator path between
+// the two in the block of the smallest loop depth, the latest among equals:
+// loop-invariant work leaves loops, and nothing is computed on a path that
+// does not need it. A list scheduler orders each block. Check verifies a
+// schedule independently of the pass. Cost: the dominators, plus the depth
+// in the dominator tree for each data edge.
+package gcm
+
+import (
+	"container/heap"
+	"fmt"
+	"sort"
+
+	"son/cfg"
+	"son/internal/dom"
+	"son/son"
+)
+
+// Result is a schedule: the function, and where each node went.
+type Result struct {
+	Func *cfg.Func
+	// Block is the block of each scheduled node, data or control, by node
+	// ID (nil for nodes not scheduled: the exit of a Never, dead values).
+	Block []*cfg.Block
+	// Early and Late are the bounds schedule early and late found for
+	// each data node, for people studying the algorithm.
+	Early, Late []*cfg.Block
+}
+
+// Schedule builds the cfg.Func of g.
+func Schedule(g *son.Graph) (*Result, error) {
+	sk, err := buildSkeleton(g)
+	if err != nil {
+		return nil, err
+	}
+	s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
+	s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
+	s.loop = sk.loopDepths()
+	if err := s.collect(); err != nil {
+		return nil, err
+	}
+	s.early = make([]*block, g.MaxID())
+	s.late = make([]*block, g.MaxID())
+	s.place = make([]*block, g.MaxID())
+	s.scheduleEarly()
+	s.scheduleLate()
+	return s.emit()
+}
+
+type scheduler struct {
+	g    *son.Graph
+	sk   *skeleton
+	n    int
+	tree *dom.Tree
+	loop []int // loop depth by block index
+
+	data  []*son.Node // the data nodes to place, each after its non-Phi inputs
+	need  []bool      // by node ID: in data
+	early []*block    // by node ID
+	late  []*block
+	place []*block
+}
+
+// roots are the data nodes control needs: ZeroCheck divisors, branch
+// conditions, returned values, and the Phis of every region block.
+func (s *scheduler) roots() []*son.Node {
+	var r []*son.Node
+	for _, b := range s.sk.blocks {
+		if b.head.Op.IsRegion() {
+			r = append(r, phisOf(b.head)...)
+		}
+		for _, c := range b.checks {
+			r = append(r, c.In[1])
+		}
+		if l := b.last; l != nil && (l.Op == son.OpIf || l.Op == son.OpReturn) {
+			r = append(r, l.In[1])
+		}
+	}
+	return r
+}
+
+// collect finds the data nodes to place, in an order where each comes
+// after its inputs, Phis' inputs excepted (a Phi's place is fixed).
+func (s *scheduler) collect() error {
+	s.need = make([]bool, s.g.MaxID())
+	type frame struct {
+		n *son.Node
+		i int
+	}
+	var stack []frame
+	visit := func(n *son.Node) {
+		if !s.need[n.ID] {
+			s.need[n.ID] = true
+			stack = append(stack, frame{n, 0})
+		}
+	}
+	// A depth-first post order over inputs, not going through Phis: their
+	// inputs are roots of their own, so the order is a topological one of
+	// the acyclic dependencies among the other nodes.
+	roots := s.roots()
+	for len(roots) > 0 {
+		r := roots[len(roots)-1]
+		roots = roots[:len(roots)-1]
+		visit(r)
+		for len(stack) > 0 {
+			f := &stack[len(stack)-1]
+			if f.n.Op == son.OpPhi {
+				for _, x := range f.n.In[1:] {
+					roots = append(roots, x)
+				}
+				f.i = len(f.n.In)
+			}
+			if f.i < len(f.n.In) {
+				x := f.n.In[f.i]
+				f.i++
+				if x != nil && !x.IsControl() {
+					visit(x)
+				}
+				continue
+			}
+			s.data = append(s.data, f.n)
+			stack = stack[:len(stack)-1]
+		}
+	}
+	for _, n := range s.data {
+		if n.Op == son.OpConstant && n.Type.IsTop() {
+			return fmt.Errorf("%v, a value never computed, is used by code that runs", n)
+		}
+		if n.Op == son.OpPhi && s.sk.of[n.In[0]] == nil {
+			return fmt.Errorf("%v belongs to %v, which is not a block", n, n.In[0])
+		}
+		if c := n.Ctrl(); c != nil && n.Op != son.OpPhi && n.Op != son.OpProj && s.sk.of[c] == nil {
+			return fmt.Errorf("%v is under %v, which is not in a block", n, c)
+		}
+	}
+	return nil
+}
+
+// phisOf lists the Phis of a region, by ID.
+func phisOf(r *son.Node) []*son.Node {
+	ps := r.Phis()
+	sort.Slice(ps, func(i, j int) bool { return ps[i].ID < ps[j].ID })
+	return ps
+}
+
+func (s *scheduler) entry() *block { return s.sk.blocks[0] }
+
+// deeper returns whichever of a and b is deeper in the dominator tree.
+func (s *scheduler) deeper(a, b *block) *block {
+	if a == nil || s.tree.Depth(b.index) > s.tree.Depth(a.index) {
+		return b
+	}
+	return a
+}
+
+// scheduleEarly: a Phi stays in its region's block; anything else goes to
+// the deepest of its inputs' early blocks and the block of its control
+// input (a division below its ZeroCheck), the entry if it has none.
+func (s *scheduler) scheduleEarly() {
+	for _, n := range s.data {
+		var b *block
+		switch {
+		case n.Op == son.OpPhi:
+			b = s.sk.of[n.In[0]]
+		default:
+			b = s.entry()
+			if c := n.Ctrl(); c != nil && c.IsControl() && n.Op != son.OpProj {
+				b = s.deeper(b, s.sk.of[c])
+			}
+			for _, x := range n.In {
+				if x != nil && !x.IsControl() {
+					b = s.deeper(b, s.early[x.ID])
+				}
+			}
+		}
+		s.early[n.ID] = b
+	}
+}
+
+// lca is the lowest common dominator of a and b (a may be nil).
+func (s *scheduler) lca(a, b *block) *block {
+	if a == nil {
+		return b
+	}
+	for a != b {
+		da, db := s.tree.Depth(a.index), s.tree.Depth(b.index)
+		if da >= db {
+			a = s.sk.blocks[s.tree.Idom(a.index)]
+		}
+		if db >= da && a != b {
+			b = s.sk.blocks[s.tree.Idom(b.index)]
+		}
+	}
+	return a
+}
+
+// scheduleLate places each node, users first: its late block is the
+// lowest common dominator of where its uses are; it goes, on the
+// dominator path from there up to its early block, to the block of the
+// smallest loop depth, the latest among equals.
+func (s *scheduler) scheduleLate() {
+	for i := len(s.data) - 1; i >= 0; i-- {
+		n := s.data[i]
+		if n.Op == son.OpPhi {
+			s.late[n.ID], s.place[n.ID] = s.early[n.ID], s.early[n.ID]
+			continue
+		}
+		var late *block
+		for _, u := range n.Out {
+			switch {
+			case u.Op == son.OpPhi && s.need[u.ID]:
+				r := s.sk.of[u.In[0]]
+				for k := 1; k < len(u.In); k++ {
+					if u.In[k] == n {
+						late = s.lca(late, s.sk.of[r.head.In[k]])
+					}
+				}
+			case u.IsControl():
+				if b := s.sk.of[u]; b != nil && u.Op != son.OpNever {
+					late = s.lca(late, b)
+				}
+			case s.need[u.ID]:
+				late = s.lca(late, s.place[u.ID])
+			}
+		}
+		early := s.early[n.ID]
+		if late == nil {
+			late = early // used only where control never goes (a Never's exit)
+		}
+		s.late[n.ID] = late
+		best := late
+		for b := late; ; b = s.sk.blocks[s.tree.Idom(b.index)] {
+			if s.loop[b.index] < s.loop[best.index] {
+				best = b
+			}
+			if b == early || b.index == 0 {
+				break
+			}
+		}
+		s.place[n.ID] = best
+	}
+}
+
+// emit builds the cfg.Func: blocks in reverse postorder, each with its
+// Phis, its instructions in an order that respects every dependency, and
+// its terminator.
+func (s *scheduler) emit() (*Result, error) {
+	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA}
+	for i, b := range s.sk.blocks {
+		b.b = &cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
+		f.Blocks = append(f.Blocks, b.b)
+	}
+	perm := s.sk.sortPreds()
+	placed := make([][]*son.Node, s.n)
+	for _, n := range s.data {
+		if n.Op != son.OpPhi {
+			p := s.place[n.ID]
+			placed[p.index] = append(placed[p.index], n)
+		}
+	}
+	r := &Result{Func: f, Block: make([]*cfg.Block, s.g.MaxID()), Early: make([]*cfg.Block, s.g.MaxID()), Late: make([]*cfg.Block, s.g.MaxID())}
+	for _, n := range s.data {
+		r.Block[n.ID], r.Early[n.ID], r.Late[n.ID] = s.place[n.ID].b, s.early[n.ID].b, s.late[n.ID].b
+	}
+	for n, b := range s.sk.of {
+		r.Block[n.ID] = b.b
+	}
+	for _, b := range s.sk.blocks {
+		cb := b.b
+		for _, p := range b.preds {
+			cb.Preds = append(cb.Preds, p.b)
+		}
+		for _, x := range b.succs {
+			cb.Succs = append(cb.Succs, x.b)
+		}
+		if b.head.Op.IsRegion() {
+			for _, phi := range phisOf(b.head) {
+				if !s.need[phi.ID] {
+					continue
+				}
+				args := make([]cfg.Reg, len(b.preds))
+				for i, k := range perm[b] {
+					args[i] = cfg.Reg(phi.In[1+k].ID)
+				}
+				cb.Phis = append(cb.Phis, &cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID})
+			}
+		}
+		for _, n := range s.order(b, placed[b.index]) {
+			cb.Instrs = append(cb.Instrs, instr(n))
+		}
+		switch l := b.last; {
+		case l != nil && l.Op == son.OpIf:
+			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: cfg.Reg(l.In[1].ID), Pos: l.Pos, Node: l.ID}
+		case l != nil && l.Op == son.OpReturn:
+			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: cfg.Reg(l.In[1].ID), Pos: l.Pos, Node: l.ID}
+		case l != nil && l.Op == son.OpNever:
+			cb.Term = cfg.Term{Kind: cfg.TermJump, Pos: l.Pos, Node: l.ID}
+		default:
+			cb.Term = cfg.Term{Kind: cfg.TermJump}
+		}
+	}
+	return r, nil
+}
+
+// order is the local schedule of a block: its ZeroChecks in the order of
+// the control chain, and its data nodes, each after its inputs in the
+// block and a division after the check it is pinned to; among the nodes
+// ready, the oldest (smallest ID, roughly source order) first.
+func (s *scheduler) order(b *block, nodes []*son.Node) []*son.Node {
+	all := append(append([]*son.Node(nil), b.checks...), nodes...)
+	in := map[*son.Node]bool{}
+	for _, n := range all {
+		in[n] = true
+	}
+	waits := map[*son.Node]int{}
+	users := map[*son.Node][]*son.Node{}
+	dep := func(before, after *son.Node) {
+		waits[after]++
+		users[before] = append(users[before], after)
+	}
+	for i, n := range all {
+		if n.Op == son.OpZeroCheck {
+			if i > 0 {
+				dep(all[i-1], n) // the checks keep the order of the chain
+			}
+			if x := n.In[1]; in[x] {
+				dep(x, n)
+			}
+			continue
+		}
+		for j, x := range n.In {
+			if x != nil && in[x] && (j > 0 || x.Op == son.OpZeroCheck) {
+				dep(x, n)
+			}
+		}
+	}
+	var ready nodeHeap
+	for _, n := range all {
+		if waits[n] == 0 {
+			heap.Push(&ready, n)
+		}
+	}
+	var out []*son.Node
+	for ready.Len() > 0 {
+		n := heap.Pop(&ready).(*son.Node)
+		out = append(out, n)
+		for _, u := range users[n] {
+			if waits[u]--; waits[u] == 0 {
+				heap.Push(&ready, u)
+			}
+		}
+	}
+	return out
+}
+
+// nodeHeap is a min-heap of nodes by ID.
+type nodeHeap []*son.Node
+
+func (h nodeHeap) Len() int           { return len(h) }
+func (h nodeHeap) Less(i, j int) bool { return h[i].ID < h[j].ID }
+func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(*son.Node)) }
+func (h *nodeHeap) Pop() any {
+	old := *h
+	n := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return n
+}
+
+var binaryOps = map[son.Op]cfg.Op{
+	son.OpAdd: cfg.OpAdd, son.OpSub: cfg.OpSub, son.OpMul: cfg.OpMul, son.OpDiv: cfg.OpDiv,
+	son.OpMod: cfg.OpMod, son.OpAnd: cfg.OpAnd, son.OpOr: cfg.OpOr, son.OpXor: cfg.OpXor,
+	son.OpShl: cfg.OpShl, son.OpSar: cfg.OpSar, son.OpShr: cfg.OpShr,
+	son.OpEq: cfg.OpEq, son.OpNe: cfg.OpNe, son.OpLt: cfg.OpLt, son.OpLe: cfg.OpLe,
+}
+
+// instr is the instruction of a scheduled node: its register is its ID.
+func instr(n *son.Node) *cfg.Instr {
+	i := &cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}
+	switch {
+	case n.Op == son.OpZeroCheck:
+		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+	case n.Op == son.OpConstant:
+		i.Op, i.Aux = cfg.OpConst, n.Aux
+	case n.Op == son.OpProj:
+		i.Op = cfg.OpArg
+	case n.Op == son.OpMinus:
+		i.Op, i.Args = cfg.OpNeg, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+	case n.Op == son.OpNot:
+		i.Op, i.Args = cfg.OpNot, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+	default:
+		i.Op, i.Args = binaryOps[n.Op], []cfg.Reg{cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)}
+	}
+	return i
+}

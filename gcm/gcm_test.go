@@ -1,0 +1,240 @@
+package gcm
+
+import (
+	"strings"
+	"testing"
+
+	"son/cfg"
+	"son/opt"
+	"son/son"
+	"son/syntax"
+)
+
+// optimized builds src and runs the graph passes of the pipeline.
+func optimized(t *testing.T, src string) *son.Graph {
+	t.Helper()
+	f, err := syntax.Parse("t.smp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := son.Build(f, son.BuildOptions{})
+	g.PushAll()
+	if err := g.Iterate(); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := opt.SCCP(g, opt.Combined, nil); err != nil {
+		t.Fatal(err)
+	}
+	opt.ZeroCheckElim(g)
+	g.PushAll()
+	if err := g.Iterate(); err != nil {
+		t.Fatal(err)
+	}
+	return g
+}
+
+// schedule schedules g and checks the result.
+func schedule(t *testing.T, g *son.Graph) *Result {
+	t.Helper()
+	r, err := Schedule(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(g, r); err != nil {
+		t.Fatal(err)
+	}
+	return r
+}
+
+// placed finds the block of the only live node of op op (that pred
+// accepts, if given).
+func placed(t *testing.T, g *son.Graph, r *Result, op son.Op, pred ...func(*son.Node) bool) *cfg.Block {
+	t.Helper()
+	var found *son.Node
+	for _, n := range g.Live() {
+		if n.Op == op && (len(pred) == 0 || pred[0](n)) {
+			if found != nil {
+				t.Fatalf("two %v nodes", op)
+			}
+			found = n
+		}
+	}
+	if found == nil || r.Block[found.ID] == nil {
+		t.Fatalf("no placed %v", op)
+	}
+	return r.Block[found.ID]
+}
+
+// TestLoopInvariantLeaves: a multiplication written in a loop body that
+// does not change in the loop is computed before the loop.
+func TestLoopInvariantLeaves(t *testing.T) {
+	g := optimized(t, `
+		int s = 0;
+		int i = 0;
+		while (i < 10) {
+			s = s + arg * 7;
+			i++;
+		}
+		return s;`)
+	r := schedule(t, g)
+	if b := placed(t, g, r, son.OpMul); b.LoopDepth != 0 {
+		t.Errorf("arg*7 is in b%d at loop depth %d, want outside the loop", b.ID, b.LoopDepth)
+	}
+	sum := func(n *son.Node) bool { return n.In[2].Op == son.OpMul }
+	if b := placed(t, g, r, son.OpAdd, sum); b.LoopDepth != 1 {
+		// s+... changes every round: it stays.
+		t.Errorf("the sum is in b%d at loop depth %d, want 1", b.ID, b.LoopDepth)
+	}
+}
+
+// TestOnlyWhereNeeded: an expression used only in one branch is computed
+// only in that branch, not before the If.
+func TestOnlyWhereNeeded(t *testing.T) {
+	g := optimized(t, `
+		int x = arg * 3;
+		if (arg > 10) return x;
+		return 5;`)
+	r := schedule(t, g)
+	b := placed(t, g, r, son.OpMul)
+	if b.Term.Kind != cfg.TermReturn || len(b.Preds) != 1 || b == r.Func.Blocks[0] {
+		t.Errorf("arg*3 is in b%d, want in the block that returns it", b.ID)
+	}
+}
+
+// TestNestedLoops: invariant work goes out of both loops, work that only
+// the outer loop changes goes between them.
+func TestNestedLoops(t *testing.T) {
+	g := optimized(t, `
+		int s = 0;
+		for (int i = 0; i < arg; i++) {
+			for (int j = 0; j < 5; j++) {
+				s = s + (arg ^ 99) + (i << 3);
+			}
+		}
+		return s;`)
+	r := schedule(t, g)
+	if b := placed(t, g, r, son.OpXor); b.LoopDepth != 0 {
+		t.Errorf("arg^99 at loop depth %d, want 0", b.LoopDepth)
+	}
+	if b := placed(t, g, r, son.OpShl); b.LoopDepth != 1 {
+		t.Errorf("i<<3 at loop depth %d, want 1", b.LoopDepth)
+	}
+	depths := map[int]bool{}
+	for _, b := range r.Func.Blocks {
+		depths[b.LoopDepth] = true
+	}
+	if !depths[2] || depths[3] {
+		t.Errorf("loop depths %v, want 0, 1 and 2", depths)
+	}
+}
+
+// TestDivisionStaysBelowItsCheck: a loop-invariant division whose check is
+// in the loop cannot leave the loop above its check.
+func TestDivisionStaysBelowItsCheck(t *testing.T) {
+	g := optimized(t, `
+		int s = 0;
+		int i = 0;
+		while (i < arg) {
+			s = s + 100 / arg;
+			i++;
+		}
+		return s;`)
+	r := schedule(t, g)
+	div := placed(t, g, r, son.OpDiv)
+	check := placed(t, g, r, son.OpZeroCheck)
+	if div != check {
+		t.Errorf("the division is in b%d, its check in b%d", div.ID, check.ID)
+	}
+}
+
+// TestInfiniteLoop: a loop kept by a Never becomes a loop that only jumps
+// back; its Return of Top is not scheduled.
+func TestInfiniteLoop(t *testing.T) {
+	g := optimized(t, "int x = 0; while (1) { x = x + arg; }")
+	r := schedule(t, g)
+	for _, b := range r.Func.Blocks {
+		if b.Term.Kind == cfg.TermReturn {
+			t.Errorf("b%d returns", b.ID)
+		}
+	}
+}
+
+// TestCheckRejects breaks good schedules and wants the checker to say so.
+func TestCheckRejects(t *testing.T) {
+	const src = `
+		int s = 0;
+		int i = 0;
+		while (i < 10) {
+			s = s + 100 / arg;
+			i++;
+		}
+		return s * 3;`
+	find := func(f *cfg.Func, op cfg.Op) (*cfg.Block, int) {
+		for _, b := range f.Blocks {
+			for i, in := range b.Instrs {
+				if in.Op == op {
+					return b, i
+				}
+			}
+		}
+		t.Fatalf("no %v", op)
+		return nil, 0
+	}
+	remove := func(b *cfg.Block, i int) *cfg.Instr {
+		in := b.Instrs[i]
+		b.Instrs = append(b.Instrs[:i:i], b.Instrs[i+1:]...)
+		return in
+	}
+	for _, c := range []struct {
+		name    string
+		breakIt func(r *Result)
+		want    string
+	}{
+		{"node dropped", func(r *Result) {
+			b, i := find(r.Func, cfg.OpMul)
+			remove(b, i)
+		}, "is not placed"},
+		{"node placed twice", func(r *Result) {
+			b, i := find(r.Func, cfg.OpMul)
+			b.Instrs = append(b.Instrs, b.Instrs[i])
+		}, "is placed 2 times"},
+		{"use before definition", func(r *Result) {
+			b, i := find(r.Func, cfg.OpMul)
+			in := remove(b, i)
+			r.Func.Blocks[0].Instrs = append(r.Func.Blocks[0].Instrs, in)
+		}, "before it is defined"},
+		{"division above its check", func(r *Result) {
+			b, i := find(r.Func, cfg.OpDiv)
+			in := remove(b, i)
+			b.Instrs = append([]*cfg.Instr{in}, b.Instrs...)
+		}, "not below its check"},
+		{"check moved", func(r *Result) {
+			b, i := find(r.Func, cfg.OpCheck)
+			in := remove(b, i)
+			r.Func.Blocks[0].Instrs = append(r.Func.Blocks[0].Instrs, in)
+		}, "left its block"},
+		{"phi values swapped", func(r *Result) {
+			for _, b := range r.Func.Blocks {
+				if len(b.Phis) > 0 {
+					p := b.Phis[0]
+					p.Args[0], p.Args[1] = p.Args[1], p.Args[0]
+					return
+				}
+			}
+		}, "takes v"},
+		{"wrong op", func(r *Result) {
+			b, i := find(r.Func, cfg.OpMul)
+			b.Instrs[i].Op = cfg.OpAdd
+		}, "does not compute"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := optimized(t, src)
+			r := schedule(t, g)
+			c.breakIt(r)
+			err := Check(g, r)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
