@@ -12,6 +12,8 @@ import (
 	"sort"
 	"time"
 
+	"son/cfg"
+	"son/gcm"
 	"son/opt"
 	"son/son"
 	"son/syntax"
@@ -58,6 +60,7 @@ var Passes = []Pass{
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
+	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form, checked", run: schedule, check: checkSchedule},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -80,14 +83,26 @@ type Unit struct {
 
 	// ZeroChecks lists what the zerocheck pass removed, with witnesses.
 	ZeroChecks []opt.Removal
+	// GCM is the schedule of the gcm pass, and Func the function it
+	// made: from then on the program is at the cfg level.
+	GCM  *gcm.Result
+	Func *cfg.Func
 }
 
 // PassStats is what -stats reports after each pass.
 type PassStats struct {
-	Name  string         `json:"name"`
-	Nodes int            `json:"nodes"`
-	Ops   map[string]int `json:"ops"`
-	Time  time.Duration  `json:"-"`
+	Name   string         `json:"name"`
+	Nodes  int            `json:"nodes"`
+	Ops    map[string]int `json:"ops"`
+	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
+	Time   time.Duration  `json:"-"`
+}
+
+// BlockStats describes one basic block: its ops in order, Phis first.
+type BlockStats struct {
+	ID        int      `json:"id"`
+	LoopDepth int      `json:"loop_depth"`
+	Ops       []string `json:"ops"`
 }
 
 // StatsReport is the JSON document of son ir -stats.
@@ -136,8 +151,16 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			if err := son.Verify(u.Graph); err != nil {
 				return nil, &CheckError{Pass: p.Name, Err: err}
 			}
+			if u.Func != nil {
+				if err := cfg.Verify(u.Func); err != nil {
+					return nil, &CheckError{Pass: p.Name, Err: err}
+				}
+			}
 		}
 		st := Stats(u.Graph)
+		if u.Func != nil {
+			st.Blocks = blockStats(u.Func)
+		}
 		st.Name, st.Time = p.Name, elapsed
 		u.Stats = append(u.Stats, st)
 		if o.AfterPass != nil {
@@ -157,6 +180,22 @@ func Stats(g *son.Graph) PassStats {
 		st.Ops[n.Op.String()]++
 	}
 	return st
+}
+
+// blockStats describes the blocks of f.
+func blockStats(f *cfg.Func) []BlockStats {
+	var bs []BlockStats
+	for _, b := range f.Blocks {
+		st := BlockStats{ID: b.ID, LoopDepth: b.LoopDepth, Ops: []string{}}
+		for range b.Phis {
+			st.Ops = append(st.Ops, "Phi")
+		}
+		for _, in := range b.Instrs {
+			st.Ops = append(st.Ops, in.Op.String())
+		}
+		bs = append(bs, st)
+	}
+	return bs
 }
 
 // OpNames lists the ops of a PassStats in a stable order, for printing.
@@ -201,3 +240,14 @@ func sccp(u *Unit) error {
 	}
 	return nil
 }
+
+func schedule(u *Unit) error {
+	r, err := gcm.Schedule(u.Graph)
+	if err != nil {
+		return &CheckError{Pass: "gcm", Err: err}
+	}
+	u.GCM, u.Func = r, r.Func
+	return nil
+}
+
+func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.GCM) }

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"son/cfg"
 	"son/son"
 	"son/syntax"
 )
@@ -43,20 +44,26 @@ func checkLevelsAgree(t *testing.T, src []byte, args []int64, steps int64) {
 			if first[k] == "-" {
 				continue // ran out of steps at some level
 			}
-			v, err := son.Run(u.Graph, arg, son.Limits{Steps: steps})
-			var rt *son.RuntimeError
-			if err != nil && !errors.As(err, &rt) {
-				return fmt.Errorf("after %s: %v", pass, err)
+			results := []func() (int64, error){func() (int64, error) { return son.Run(u.Graph, arg, son.Limits{Steps: steps}) }}
+			if u.Func != nil {
+				results = append(results, func() (int64, error) { return cfg.Run(u.Func, arg, cfg.Limits{Steps: steps}) })
 			}
-			if rt != nil && rt.Msg != "division by zero" {
-				first[k] = "-" // the levels may stop at different points
-				continue
-			}
-			got := resultText(v, err)
-			if level == 0 {
-				first[k] = got
-			} else if got != first[k] {
-				return fmt.Errorf("arg %d: after build %s, after %s %s", arg, first[k], pass, got)
+			for i, run := range results {
+				v, err := run()
+				msg, ok := runtimeMsg(err)
+				if err != nil && !ok {
+					return fmt.Errorf("after %s: %v", pass, err)
+				}
+				if err != nil && msg != "division by zero" {
+					first[k] = "-" // the levels may stop at different points
+					break
+				}
+				got := resultText(v, err)
+				if level == 0 && i == 0 {
+					first[k] = got
+				} else if got != first[k] {
+					return fmt.Errorf("arg %d: after build %s, after %s (level %d) %s", arg, first[k], pass, i, got)
+				}
 			}
 		}
 		return nil
@@ -66,6 +73,20 @@ func checkLevelsAgree(t *testing.T, src []byte, args []int64, steps int64) {
 	if err != nil && !errors.As(err, &list) {
 		t.Fatalf("%v\n%s", err, src)
 	}
+}
+
+// runtimeMsg is the message of a runtime error of the program at either
+// level, and whether err is one.
+func runtimeMsg(err error) (string, bool) {
+	var rt *son.RuntimeError
+	var crt *cfg.RuntimeError
+	switch {
+	case errors.As(err, &rt):
+		return rt.Msg, true
+	case errors.As(err, &crt):
+		return crt.Msg, true
+	}
+	return "", false
 }
 
 func resultText(v int64, err error) string {

@@ -10,6 +10,7 @@ import (
 	"testing"
 	"time"
 
+	"son/cfg"
 	"son/son"
 	"son/syntax"
 )
@@ -203,7 +204,8 @@ func checkRun(r runLine, got int64, err error) string {
 	}
 	want := "runtime error: " + r.Err
 	var rt *son.RuntimeError
-	if !errors.As(err, &rt) {
+	var crt *cfg.RuntimeError
+	if !errors.As(err, &rt) && !errors.As(err, &crt) {
 		return fmt.Sprintf("want %s, got %v (not a runtime error of the program)", want, err)
 	}
 	if r.Err == "step limit exceeded" {
@@ -267,6 +269,12 @@ func testProgram(t *testing.T, file string) {
 			got, err := son.Run(u.Graph, r.Arg, lim)
 			if diff := checkRun(r, got, err); diff != "" {
 				t.Errorf("%s:%d: pass %s: arg %d: %s", file, r.Line, pass, r.Arg, diff)
+			}
+			if u.Func != nil {
+				got, err := cfg.Run(u.Func, r.Arg, cfg.Limits{Steps: lim.Steps})
+				if diff := checkRun(r, got, err); diff != "" {
+					t.Errorf("%s:%d: pass %s, cfg.Run: arg %d: %s", file, r.Line, pass, r.Arg, diff)
+				}
 			}
 		}
 		return nil

@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"son/cfg"
 	"son/son"
 )
 
@@ -31,6 +32,7 @@ which must be installed; .dot and .gv files are written as text.`,
 		afterFlag(fs, f)
 		fs.StringVar(&f.out, "o", "", "write to `file` (.dot, .gv, or .svg, .png, .pdf through dot) instead of standard output")
 		checkFlag(fs, f)
+		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
@@ -55,7 +57,16 @@ func runGraph(s *session, cmd *command, args []string) int {
 		return code
 	}
 	title := u.Name + " after " + u.Stats[len(u.Stats)-1].Name
-	text := son.DOT(u.Graph, son.DOTOptions{Title: title})
+	level, code, ok := s.level(cmd, f, u)
+	if !ok {
+		return code
+	}
+	var text string
+	if level == "cfg" {
+		text = cfg.DOT(u.Func, title)
+	} else {
+		text = son.DOT(u.Graph, son.DOTOptions{Title: title})
+	}
 
 	switch {
 	case f.out == "":

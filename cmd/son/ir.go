@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 
+	"son/cfg"
 	"son/compile"
 	"son/son"
 )
@@ -32,6 +33,7 @@ and by op, after each pass run:
 		fs.BoolVar(&f.stats, "stats", false, "print node counts after each pass as JSON")
 		fs.BoolVar(&f.trace, "trace", false, "print the steps of the sccp pass's analysis first")
 		checkFlag(fs, f)
+		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
@@ -61,7 +63,15 @@ func runIR(s *session, cmd *command, args []string) int {
 	case f.nodes:
 		io.WriteString(s.stdout, son.Listing(u.Graph))
 	default:
-		fmt.Fprintln(s.stdout, son.Print(u.Graph))
+		level, code, ok := s.level(cmd, f, u)
+		if !ok {
+			return code
+		}
+		if level == "cfg" {
+			io.WriteString(s.stdout, cfg.Print(u.Func))
+		} else {
+			fmt.Fprintln(s.stdout, son.Print(u.Graph))
+		}
 	}
 	return exitOK
 }

@@ -93,10 +93,18 @@ func TestRun(t *testing.T) {
 		{name: "stdin runtime error", stdin: "return 1 % (arg-3);\n", args: []string{"run", "-", "3"}, code: 1,
 			stderr: "<stdin>:1:10: runtime error: division by zero\n"},
 
-		{name: "ir", args: []string{"ir", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
+		{name: "ir", args: []string{"ir", "-level", "son", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
 		{name: "ir after build", args: []string{"ir", "-after", "build", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+(1*2)));\n"},
 		{name: "ir after peephole", args: []string{"ir", "-after", "peephole", "-check", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
-		{name: "ir stdin", stdin: "return arg+1;", args: []string{"ir", "-"}, stdout: "return (arg+1);\n"},
+		{name: "ir stdin", stdin: "return arg+1;", args: []string{"ir", "-level", "son", "-"}, stdout: "return (arg+1);\n"},
+		{name: "ir cfg", args: []string{"ir", "add.smp"}, stdout: "func add.smp level SSA\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir cfg before gcm", args: []string{"ir", "-level", "cfg", "-after", "cleanup", "add.smp"}, code: 2,
+			stderr: "son: ir: -level cfg: there are no basic blocks before pass gcm (stopped after cleanup)\n" + hint("ir")},
+		{name: "bad level", args: []string{"ir", "-level", "rtl", "add.smp"}, code: 2,
+			stderr: "son: ir: -level: want son or cfg, not \"rtl\"\n" + hint("ir")},
+		{name: "run cfg", args: []string{"run", "-level", "cfg", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "run cfg division by zero", args: []string{"run", "-level", "cfg", "div.smp"}, code: 1,
+			stderr: "div.smp:2:11: runtime error: division by zero\n"},
 
 		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
@@ -171,9 +179,14 @@ func TestStats(t *testing.T) {
 	}
 	var report struct {
 		Passes []struct {
-			Name  string         `json:"name"`
-			Nodes int            `json:"nodes"`
-			Ops   map[string]int `json:"ops"`
+			Name   string         `json:"name"`
+			Nodes  int            `json:"nodes"`
+			Ops    map[string]int `json:"ops"`
+			Blocks []struct {
+				ID        int      `json:"id"`
+				LoopDepth int      `json:"loop_depth"`
+				Ops       []string `json:"ops"`
+			} `json:"blocks"`
 		} `json:"passes"`
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
@@ -195,6 +208,18 @@ func TestStats(t *testing.T) {
 		}
 		if p.Nodes <= 0 || sum != p.Nodes {
 			t.Errorf("%s: %d nodes, ops add up to %d", p.Name, p.Nodes, sum)
+		}
+		if (p.Name == "gcm") != (len(p.Blocks) > 0) {
+			t.Errorf("%s: %d blocks", p.Name, len(p.Blocks))
+		}
+		if p.Name == "gcm" {
+			deep := false
+			for _, b := range p.Blocks {
+				deep = deep || b.LoopDepth == 1 && strings.Join(b.Ops, " ") == "Phi Phi Lt"
+			}
+			if !deep || p.Blocks[0].ID != 1 {
+				t.Errorf("gcm blocks %+v: want b1 first and a loop head at depth 1 with its 2 Phis and the test", p.Blocks)
+			}
 		}
 		for _, op := range []string{"Start", "Stop", "Loop", "Phi", "Add", "Return"} {
 			if p.Ops[op] == 0 {
@@ -422,11 +447,11 @@ func TestSCCPFlags(t *testing.T) {
 		args   []string
 		stdout string
 	}{
-		{[]string{"ir", "paper001.smp"}, "return 1;\n"},
-		{[]string{"ir", "-sccp", "combined", "paper001.smp"}, "return 1;\n"},
-		{[]string{"ir", "-sccp", "const", "paper001.smp"}, unproved},
-		{[]string{"ir", "-sccp", "reach", "paper001.smp"}, unproved},
-		{[]string{"ir", "-sccp", "iterated", "paper001.smp"}, unproved},
+		{[]string{"ir", "-level", "son", "paper001.smp"}, "return 1;\n"},
+		{[]string{"ir", "-level", "son", "-sccp", "combined", "paper001.smp"}, "return 1;\n"},
+		{[]string{"ir", "-level", "son", "-sccp", "const", "paper001.smp"}, unproved},
+		{[]string{"ir", "-level", "son", "-sccp", "reach", "paper001.smp"}, unproved},
+		{[]string{"ir", "-level", "son", "-sccp", "iterated", "paper001.smp"}, unproved},
 		{[]string{"ir", "-after", "peephole", "paper001.smp"}, unproved},
 		{[]string{"run", "-sccp", "const", "paper001.smp", "4"}, "1\n"},
 	} {
@@ -437,7 +462,7 @@ func TestSCCPFlags(t *testing.T) {
 	}
 
 	// -trace prints the analysis step by step, then the graph.
-	code, stdout, stderr := runSon("", "ir", "-trace", "-after", "sccp", "paper001.smp")
+	code, stdout, stderr := runSon("", "ir", "-trace", "-level", "son", "paper001.smp")
 	if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "step  node") || !strings.HasSuffix(stdout, "return 1;\n") ||
 		!strings.Contains(stdout, "Phi x          Top -> 1") {
 		t.Errorf("-trace: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)

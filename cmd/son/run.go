@@ -6,7 +6,9 @@ import (
 	"fmt"
 	"strconv"
 
+	"son/cfg"
 	"son/son"
+	"son/syntax"
 )
 
 var cmdRun = &command{
@@ -26,6 +28,7 @@ exit status is 1.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` control steps")
 		checkFlag(fs, f)
+		levelFlag(fs, f, "son")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
@@ -51,20 +54,37 @@ func runRun(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	v, err := son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
+	level, code, ok := s.level(cmd, f, u)
+	if !ok {
+		return code
+	}
+	var v int64
+	var err error
+	if level == "cfg" {
+		v, err = cfg.Run(u.Func, arg, cfg.Limits{Steps: f.steps})
+	} else {
+		v, err = son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
+	}
 	if err != nil {
 		var re *son.RuntimeError
-		if errors.As(err, &re) {
-			if re.Pos.IsKnown() {
-				fmt.Fprintf(s.stderr, "%s:%d:%d: %v\n", u.Name, re.Pos.Line, re.Pos.Col, re)
-			} else {
-				fmt.Fprintf(s.stderr, "%s: %v\n", u.Name, re)
-			}
-			return exitRuntime
+		var cre *cfg.RuntimeError
+		var pos syntax.Pos
+		switch {
+		case errors.As(err, &re):
+			pos = re.Pos
+		case errors.As(err, &cre):
+			pos = cre.Pos
+		default:
+			// The interpreter found the program malformed.
+			fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
+			return exitInternal
 		}
-		// The interpreter found the graph malformed.
-		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
-		return exitInternal
+		if pos.IsKnown() {
+			fmt.Fprintf(s.stderr, "%s:%d:%d: %v\n", u.Name, pos.Line, pos.Col, err)
+		} else {
+			fmt.Fprintf(s.stderr, "%s: %v\n", u.Name, err)
+		}
+		return exitRuntime
 	}
 	fmt.Fprintln(s.stdout, v)
 	return exitOK

@@ -39,6 +39,7 @@ type flags struct {
 	out   string
 	sccp  string
 	trace bool
+	level string
 }
 
 // commands lists the subcommands in the order help shows them.
@@ -200,6 +201,31 @@ func afterFlag(fs *flag.FlagSet, f *flags) {
 
 func checkFlag(fs *flag.FlagSet, f *flags) {
 	fs.BoolVar(&f.check, "check", false, "run the verifiers and checkers between passes")
+}
+
+func levelFlag(fs *flag.FlagSet, f *flags, def string) {
+	fs.StringVar(&f.level, "level", def, "the IR to use: `son` (the Sea of Nodes) or cfg (basic blocks, from pass gcm on)")
+}
+
+// level returns the IR a command works on: the one asked for, or, when
+// none was, the one the last pass produced. ok false means the command is
+// over with exit status code.
+func (s *session) level(c *command, f *flags, u *compile.Unit) (level string, code int, ok bool) {
+	switch f.level {
+	case "":
+		if u.Func != nil {
+			return "cfg", exitOK, true
+		}
+		return "son", exitOK, true
+	case "son":
+		return "son", exitOK, true
+	case "cfg":
+		if u.Func == nil {
+			return "", s.usageError(c.name, "-level cfg: there are no basic blocks before pass gcm (stopped after %s)", u.Stats[len(u.Stats)-1].Name), false
+		}
+		return "cfg", exitOK, true
+	}
+	return "", s.usageError(c.name, "-level: want son or cfg, not %q", f.level), false
 }
 
 func sccpFlag(fs *flag.FlagSet, f *flags) {
