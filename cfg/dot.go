@@ -62,9 +62,9 @@ func DOT(f *Func, title string) string {
 
 // blockText is the text of block b at position i as Print writes it.
 func blockText(b *Block, i int, pos *blockIndex) string {
-	var s strings.Builder
-	printBlock(&s, b, i, pos)
-	return s.String()
+	var w printer
+	w.block(b, i, pos)
+	return w.String()
 }
 
 // dotLabel makes a left-aligned DOT label of lines of text.

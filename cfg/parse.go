@@ -201,8 +201,8 @@ func (p *parser) comment(c string) (pos syntax.Pos, depth int, hasDepth bool) {
 
 func isDigit(c byte) bool { return '0' <= c && c <= '9' }
 
-// digits parses a non-negative decimal number of at most 31 bits.
-func digits(s string) (int, bool) {
+// digits parses a non-negative decimal number of at most bits bits.
+func digits(s string, bits int) (int, bool) {
 	if s == "" {
 		return 0, false
 	}
@@ -211,13 +211,13 @@ func digits(s string) (int, bool) {
 			return 0, false
 		}
 	}
-	n, err := strconv.ParseInt(s, 10, 32)
+	n, err := strconv.ParseInt(s, 10, bits)
 	return int(n), err == nil
 }
 
 // reg parses "vN".
 func (p *parser) reg(s string) (Reg, bool) {
-	if n, ok := digits(strings.TrimPrefix(s, "v")); ok && strings.HasPrefix(s, "v") {
+	if n, ok := digits(strings.TrimPrefix(s, "v"), 32); ok && strings.HasPrefix(s, "v") {
 		return Reg(n), true
 	}
 	p.errorf("bad register %q", s)
@@ -226,7 +226,7 @@ func (p *parser) reg(s string) (Reg, bool) {
 
 // blockID parses "bN".
 func (p *parser) blockID(s string) (int, bool) {
-	if n, ok := digits(strings.TrimPrefix(s, "b")); ok && strings.HasPrefix(s, "b") {
+	if n, ok := digits(strings.TrimPrefix(s, "b"), strconv.IntSize); ok && strings.HasPrefix(s, "b") {
 		return n, true
 	}
 	p.errorf("bad block name %q", s)

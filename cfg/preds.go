@@ -6,8 +6,22 @@ import "sort"
 
 // predOrder returns the indices of b.Preds in block order: perm[i] is the
 // index in b.Preds of the i-th predecessor by position. Predecessors that
-// are not blocks of the function come last; ties keep their order.
+// are not blocks of the function come last; ties keep their order. It
+// returns nil when b.Preds is in block order already.
 func predOrder(b *Block, pos *blockIndex) []int {
+	sorted := true
+	last := -1
+	for _, p := range b.Preds {
+		i, ok := pos.of(p)
+		if !ok {
+			i = len(pos.blocks)
+		}
+		sorted = sorted && i >= last
+		last = i
+	}
+	if sorted {
+		return nil
+	}
 	perm := make([]int, len(b.Preds))
 	for i := range perm {
 		perm[i] = i
@@ -33,11 +47,7 @@ func SortPreds(f *Func) {
 			continue
 		}
 		perm := predOrder(b, pos)
-		sorted := true
-		for i, k := range perm {
-			sorted = sorted && i == k
-		}
-		if sorted {
+		if perm == nil {
 			continue
 		}
 		preds := make([]*Block, len(perm))

@@ -1,7 +1,6 @@
 package cfg
 
 import (
-	"fmt"
 	"strconv"
 	"strings"
 	"unicode"
@@ -29,156 +28,210 @@ func (b *Block) String() string {
 
 // String formats the Phi as "vD = Phi vA vB ...", arguments in the order of
 // Args.
-func (p *Phi) String() string { return phiText(p, nil) }
-
-// phiText formats p with its arguments in the order perm gives (perm[i]
-// is the index in Args of the i-th argument), or in the order of Args if
-// perm is nil.
-func phiText(p *Phi, perm []int) string {
-	var b strings.Builder
-	b.WriteString(p.Dst.String())
-	b.WriteString(" = Phi")
-	for i := range p.Args {
-		k := i
-		if perm != nil {
-			k = perm[i]
-		}
-		b.WriteByte(' ')
-		b.WriteString(p.Args[k].String())
-	}
-	return b.String()
+func (p *Phi) String() string {
+	var w printer
+	w.phi(p, nil)
+	return w.String()
 }
 
 // String formats the instruction: "vD = Op vA vB", "vD = Const N", or
 // "check vA".
 func (in *Instr) String() string {
-	var b strings.Builder
-	if in.Dst != 0 {
-		b.WriteString(in.Dst.String())
-		b.WriteString(" = ")
-	}
-	if in.Op == OpCheck {
-		b.WriteString("check")
-	} else {
-		b.WriteString(in.Op.String())
-	}
-	if in.Op == OpConst {
-		b.WriteByte(' ')
-		b.WriteString(strconv.FormatInt(in.Aux, 10))
-	}
-	for _, a := range in.Args {
-		b.WriteByte(' ')
-		b.WriteString(a.String())
-	}
-	return b.String()
+	var w printer
+	w.instr(in)
+	return w.String()
 }
 
 // TermString formats the block's terminator: "jump bS", "branch vC bT bF"
 // or "return vR"; "" if it has none.
 func (b *Block) TermString() string {
-	var s strings.Builder
-	switch b.Term.Kind {
-	case TermNone:
-		return ""
-	case TermJump:
-		s.WriteString("jump")
-	case TermBranch:
-		s.WriteString("branch ")
-		s.WriteString(b.Term.Reg.String())
-	case TermReturn:
-		s.WriteString("return ")
-		s.WriteString(b.Term.Reg.String())
-	default:
-		fmt.Fprintf(&s, "term%d", b.Term.Kind)
-	}
-	for _, t := range b.Succs {
-		s.WriteByte(' ')
-		s.WriteString(t.String())
-	}
-	return s.String()
+	var w printer
+	w.term(b)
+	return w.String()
 }
 
 // Print returns f as text: the "func" line, then each block in order with
 // its header, Phis, instructions and terminator. Predecessors are listed,
 // and Phi arguments written, in block order (see the package comment).
 func Print(f *Func) string {
-	var s strings.Builder
-	s.WriteString("func ")
-	s.WriteString(funcName(f.Name))
-	s.WriteString(" level ")
-	s.WriteString(f.Level.String())
-	s.WriteByte('\n')
+	var w printer
+	w.WriteString("func ")
+	w.WriteString(funcName(f.Name))
+	w.WriteString(" level ")
+	w.WriteString(f.Level.String())
+	w.WriteByte('\n')
 	pos := positions(f)
 	for i, b := range f.Blocks {
-		printBlock(&s, b, i, pos)
+		w.block(b, i, pos)
 	}
-	return s.String()
+	return w.String()
 }
 
-// printBlock writes block b, at position i of a function whose blocks have
-// the positions pos.
-func printBlock(s *strings.Builder, b *Block, i int, pos *blockIndex) {
+// printer writes the text form into a strings.Builder, numbers without
+// allocating.
+type printer struct {
+	strings.Builder
+	buf [24]byte
+}
+
+func (w *printer) int(n int64) { w.Write(strconv.AppendInt(w.buf[:0], n, 10)) }
+
+func (w *printer) reg(r Reg) {
+	w.WriteByte('v')
+	w.int(int64(r))
+}
+
+func (w *printer) blockName(b *Block) {
 	if b == nil {
-		s.WriteString("; nil block\n")
+		w.WriteString("b?")
+		return
+	}
+	w.WriteByte('b')
+	w.int(int64(b.ID))
+}
+
+// phi writes p with its arguments in the order perm gives (perm[i] is the
+// index in Args of the i-th argument), or in the order of Args if perm is
+// nil.
+func (w *printer) phi(p *Phi, perm []int) {
+	w.reg(p.Dst)
+	w.WriteString(" = Phi")
+	for i := range p.Args {
+		k := i
+		if perm != nil {
+			k = perm[i]
+		}
+		w.WriteByte(' ')
+		w.reg(p.Args[k])
+	}
+}
+
+func (w *printer) instr(in *Instr) {
+	if in.Dst != 0 {
+		w.reg(in.Dst)
+		w.WriteString(" = ")
+	}
+	if in.Op == OpCheck {
+		w.WriteString("check")
+	} else {
+		w.WriteString(in.Op.String())
+	}
+	if in.Op == OpConst {
+		w.WriteByte(' ')
+		w.int(in.Aux)
+	}
+	for _, a := range in.Args {
+		w.WriteByte(' ')
+		w.reg(a)
+	}
+}
+
+// term writes the terminator of b; nothing if it has none.
+func (w *printer) term(b *Block) {
+	switch b.Term.Kind {
+	case TermNone:
+		return
+	case TermJump:
+		w.WriteString("jump")
+	case TermBranch:
+		w.WriteString("branch ")
+		w.reg(b.Term.Reg)
+	case TermReturn:
+		w.WriteString("return ")
+		w.reg(b.Term.Reg)
+	default:
+		w.WriteString("term")
+		w.int(int64(b.Term.Kind))
+	}
+	for _, t := range b.Succs {
+		w.WriteByte(' ')
+		w.blockName(t)
+	}
+}
+
+// block writes block b, at position i of a function whose blocks have the
+// positions pos.
+func (w *printer) block(b *Block, i int, pos *blockIndex) {
+	if b == nil {
+		w.WriteString("; nil block\n")
 		return
 	}
 	perm := predOrder(b, pos)
-	fmt.Fprintf(s, "%v:  ; %s\n", b, header(b, i, perm))
+	w.blockName(b)
+	w.WriteString(":  ; ")
+	w.header(b, i, perm)
+	w.WriteByte('\n')
 	for _, p := range b.Phis {
 		if p == nil {
-			s.WriteString("\t; nil phi\n")
+			w.WriteString("\t; nil phi\n")
 			continue
 		}
 		pp := perm
 		if len(p.Args) != len(b.Preds) {
 			pp = nil
 		}
-		line(s, phiText(p, pp), p.Pos.Line)
+		start := w.startLine()
+		w.phi(p, pp)
+		w.endLine(start, p.Pos.Line)
 	}
 	for _, in := range b.Instrs {
 		if in == nil {
-			s.WriteString("\t; nil instruction\n")
+			w.WriteString("\t; nil instruction\n")
 			continue
 		}
-		line(s, in.String(), in.Pos.Line)
+		start := w.startLine()
+		w.instr(in)
+		w.endLine(start, in.Pos.Line)
 	}
-	if t := b.TermString(); t != "" {
-		line(s, t, b.Term.Pos.Line)
+	if b.Term.Kind != TermNone {
+		start := w.startLine()
+		w.term(b)
+		w.endLine(start, b.Term.Pos.Line)
 	}
 }
 
-// header is the comment of block b at position i: "entry" or "preds b1
-// b5" (in the order perm gives) or "no preds", then "depth N".
-func header(b *Block, i int, perm []int) string {
-	var s strings.Builder
+// header writes the comment of block b at position i: "entry" or "preds
+// b1 b5" (in the order perm gives) or "no preds", then "depth N".
+func (w *printer) header(b *Block, i int, perm []int) {
 	if i == 0 {
-		s.WriteString("entry, ")
+		w.WriteString("entry, ")
 	}
 	if len(b.Preds) > 0 {
-		s.WriteString("preds")
-		for _, k := range perm {
-			s.WriteByte(' ')
-			s.WriteString(b.Preds[k].String())
+		w.WriteString("preds")
+		for j := range b.Preds {
+			k := j
+			if perm != nil {
+				k = perm[j]
+			}
+			w.WriteByte(' ')
+			w.blockName(b.Preds[k])
 		}
-		s.WriteString(", ")
+		w.WriteString(", ")
 	} else if i != 0 {
-		s.WriteString("no preds, ")
+		w.WriteString("no preds, ")
 	}
-	s.WriteString("depth ")
-	s.WriteString(strconv.Itoa(b.LoopDepth))
-	return s.String()
+	w.WriteString("depth ")
+	w.int(int64(b.LoopDepth))
 }
 
-// line writes one indented line, with a "; line N" comment when line is a
-// known source line.
-func line(s *strings.Builder, text string, line int32) {
-	s.WriteByte('\t')
-	if line <= 0 {
-		s.WriteString(text)
-		s.WriteByte('\n')
-		return
+// startLine begins an indented line and returns where its text starts.
+func (w *printer) startLine() int {
+	w.WriteByte('\t')
+	return w.Len()
+}
+
+// endLine ends the line whose text started at start, with a "; line N"
+// comment when line is a known source line, the text padded to
+// commentColumn characters so that the comments line up.
+func (w *printer) endLine(start int, line int32) {
+	if line > 0 {
+		for n := w.Len() - start; n < commentColumn; n++ {
+			w.WriteByte(' ')
+		}
+		w.WriteString(" ; line ")
+		w.int(int64(line))
 	}
-	fmt.Fprintf(s, "%-*s ; line %d\n", commentColumn, text, line)
+	w.WriteByte('\n')
 }
 
 // funcName is name as Print writes it: bare if it is a word Parse reads

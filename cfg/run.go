@@ -52,7 +52,7 @@ func Run(f *Func, arg int64, lim Limits) (int64, error) {
 	if limit <= 0 {
 		limit = DefaultSteps
 	}
-	m := &machine{f: f, pos: positions(f), regs: newRegMap(f), code: make([]*runBlock, len(f.Blocks))}
+	m := &machine{f: f, pos: positions(f), regs: newRegMap(f), code: make([]runBlock, len(f.Blocks))}
 	m.val = make([]int64, m.regs.len())
 	m.has = make([]bool, m.regs.len())
 
@@ -114,23 +114,39 @@ type machine struct {
 	f    *Func
 	pos  *blockIndex
 	regs *regMap
-	val  []int64     // by register slot
-	has  []bool      // whether the slot has a value yet
-	code []*runBlock // by position, translated on first entry
-	tmp  []int64     // the values of a block's Phis, read before any is assigned
+	val  []int64    // by register slot
+	has  []bool     // whether the slot has a value yet
+	code []runBlock // by position, translated on first entry
+	tmp  []int64    // the values of a block's Phis, read before any is assigned
+
+	// Chunks that the translated blocks' slices are cut from.
+	instrArena []runInstr
+	slotArena  []int32
+	argsArena  [][]int32
 
 	preds map[int]map[*Block]int // for blocks with many predecessors: predecessor -> index
 }
 
 // runBlock is a block translated for running.
 type runBlock struct {
-	b      *Block
+	b      *Block    // nil until translated
 	phis   [][]int32 // phis[i][k] is the slot of the k-th argument of Phis[i]
 	dsts   []int32   // dsts[i] is the slot of the destination of Phis[i]
 	instrs []runInstr
-	term   int32 // slot of the terminator's register
-	succ   []int // positions of the successors
-	edge   []int // edge[j]: the index of b in Succs[j].Preds, or -1
+	term   int32  // slot of the terminator's register
+	succ   [2]int // positions of the successors
+	edge   [2]int // edge[j]: the index of b in Succs[j].Preds, or -1
+}
+
+// take returns n fresh elements cut from *arena, which is refilled by
+// chunks: a few large allocations rather than several per block.
+func take[T any](arena *[]T, n int) []T {
+	if cap(*arena)-len(*arena) < n {
+		*arena = make([]T, 0, max(n, 4096))
+	}
+	a := *arena
+	*arena = a[:len(a)+n]
+	return a[len(a) : len(a)+n : len(a)+n]
 }
 
 // runInstr is an instruction with its registers as slots (-1 for none).
@@ -144,7 +160,7 @@ type runInstr struct {
 // block returns the block at position i, translated, or an internal error
 // if it cannot run.
 func (m *machine) block(i int) (*runBlock, error) {
-	if rb := m.code[i]; rb != nil {
+	if rb := &m.code[i]; rb.b != nil {
 		return rb, nil
 	}
 	b := m.f.Blocks[i]
@@ -152,22 +168,26 @@ func (m *machine) block(i int) (*runBlock, error) {
 		return nil, fmt.Errorf("cfg.Run: block %d is nil", i)
 	}
 	slot := func(r Reg) int32 { return int32(m.regs.slot(r)) }
-	rb := &runBlock{b: b, term: slot(b.Term.Reg)}
+	rb := runBlock{term: slot(b.Term.Reg)}
+	if len(b.Phis) > 0 {
+		rb.phis = take(&m.argsArena, len(b.Phis))
+		rb.dsts = take(&m.slotArena, len(b.Phis))
+	}
 	for k, p := range b.Phis {
 		if p == nil {
 			return nil, fmt.Errorf("cfg.Run: %v: phi %d is nil", b, k)
 		}
-		args := make([]int32, len(p.Args))
+		args := take(&m.slotArena, len(p.Args))
 		for j, a := range p.Args {
 			args[j] = slot(a)
 		}
-		rb.phis = append(rb.phis, args)
-		rb.dsts = append(rb.dsts, slot(p.Dst))
+		rb.phis[k] = args
+		rb.dsts[k] = slot(p.Dst)
 		if rb.dsts[k] < 0 {
 			return nil, fmt.Errorf("cfg.Run: %v: %s: no destination register", b, phiWhere(k, p))
 		}
 	}
-	rb.instrs = make([]runInstr, len(b.Instrs))
+	rb.instrs = take(&m.instrArena, len(b.Instrs))
 	for k, in := range b.Instrs {
 		if in == nil {
 			return nil, fmt.Errorf("cfg.Run: %v: instr %d is nil", b, k)
@@ -200,16 +220,17 @@ func (m *machine) block(i int) (*runBlock, error) {
 	if len(b.Succs) != n {
 		return nil, fmt.Errorf("cfg.Run: %v: %s: %d successors", b, termWhere(b), len(b.Succs))
 	}
-	for _, s := range b.Succs {
+	for k, s := range b.Succs {
 		j, ok := m.pos.of(s)
 		if !ok {
 			return nil, fmt.Errorf("cfg.Run: %v: %s: successor %v is not a block of the function", b, termWhere(b), s)
 		}
-		rb.succ = append(rb.succ, j)
-		rb.edge = append(rb.edge, m.predIndex(j, b))
+		rb.succ[k] = j
+		rb.edge[k] = m.predIndex(j, b)
 	}
+	rb.b = b
 	m.code[i] = rb
-	return rb, nil
+	return &m.code[i], nil
 }
 
 // predIndex returns the index of b among the predecessors of the block at

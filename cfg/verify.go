@@ -16,7 +16,8 @@ import (
 //   - entry: there is a block; Blocks[0], the entry, has no predecessors
 //     (and, at the SSA level, no Phis, having no edge to run them on);
 //   - level: the level is SSA or RTL;
-//   - block: no nil block, none listed twice, block IDs unique;
+//   - block, block-id: no nil block, none listed twice; block IDs ≥ 0
+//     and unique (blocks are named b<ID> in the text form);
 //   - term: each block ends in a terminator whose Succs match it (a Jump
 //     one, a Branch two different ones, a Return none) and whose register
 //     is set for a Branch or Return, and not for a Jump;
@@ -207,6 +208,9 @@ func (v *verifier) blocks() {
 		if j := v.pos.at(b); j != i {
 			v.bad(b, where{}, "block", "listed twice in Blocks, at %d and %d", j, i)
 			continue
+		}
+		if b.ID < 0 {
+			v.bad(b, where{}, "block-id", "a block ID must be ≥ 0")
 		}
 		if other, dup := ids[b.ID]; dup {
 			v.bad(b, where{}, "block-id", "its ID is also the ID of the block at position %d", v.pos.at(other))

@@ -96,6 +96,7 @@ func TestVerifyStructure(t *testing.T) {
 			[]string{"b4: block: listed twice in Blocks, at 3 and 4"}},
 		{"duplicate ID", func(f *Func) { f.Blocks[2].ID = 2 },
 			[]string{"b2: block-id: its ID is also the ID of the block at position 1"}},
+		{"negative ID", func(f *Func) { f.Blocks[2].ID = -3 }, []string{"b-3: block-id: a block ID must be ≥ 0"}},
 		{"invalid op", func(f *Func) { f.Blocks[1].Instrs[0].Op = OpInvalid },
 			[]string{"b2: instr 0 (v3 = Invalid v1 v2): instr: invalid op 0"}},
 		{"op out of range", func(f *Func) { f.Blocks[1].Instrs[0].Op = numOps },
