@@ -4,9 +4,11 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"son/internal/gen"
+	"son/syntax"
 )
 
 // BenchmarkFrontEnd measures parse, build and the peephole fixpoint: on
@@ -93,16 +95,68 @@ func TestFrontEndWorkIsLinear(t *testing.T) {
 	}
 }
 
-// BenchmarkPasses times each pass alone on generated programs, reporting
-// the cost per live node of the graph the pass starts from (for build, the
-// graph it makes).
-func BenchmarkPasses(b *testing.B) {
-	for _, size := range []int{10_000, 100_000} {
-		src := []byte(gen.Program(gen.Config{Seed: 1, Size: size, KeepLive: true}))
+// scalingNodes are the sizes of BenchmarkScaling: live nodes of the graph
+// the build pass makes.
+var scalingNodes = []int{1_000, 10_000, 100_000, 1_000_000}
+
+// scalingProgram returns a generated program (mixed shape, KeepLive)
+// whose graph after build has about nodes live nodes (within 10% if one
+// of 20 tries finds one), and that number. The nodes grow in steps with the
+// generator's size, differently for each seed, so each try guesses a size
+// from the nodes per statement of the one before, with the next seed.
+func scalingProgram(b *testing.B, nodes int) ([]byte, int) {
+	b.Helper()
+	var best []byte
+	bestN := 0
+	size := 2_000
+	for seed := int64(1); seed <= 20; seed++ {
+		src := []byte(gen.Program(gen.Config{Seed: seed, Size: size, KeepLive: true}))
+		u, err := Compile("gen.smp", src, Options{StopAfter: "build"})
+		if err != nil {
+			b.Fatal(err)
+		}
+		n := len(u.Graph.Live())
+		if best == nil || abs(n-nodes) < abs(bestN-nodes) {
+			best, bestN = src, n
+		}
+		if 10*abs(n-nodes) <= nodes {
+			break
+		}
+		size = max(1, size*nodes/n)
+	}
+	return best, bestN
+}
+
+func abs(x int) int { return max(x, -x) }
+
+// BenchmarkScaling times parsing and each pass alone on generated programs
+// of about 1k, 10k, 100k and 1M nodes (the live nodes of the graph build
+// makes: n below), and reports time and allocations per node of n, so that
+// growth faster than linear shows from one size to the next. Each pass
+// runs on the graph the passes before it left, made afresh, outside the
+// timer, for each iteration. At a million nodes run it with -benchtime 1x.
+func BenchmarkScaling(b *testing.B) {
+	for _, target := range scalingNodes {
+		if testing.Short() && target > 10_000 {
+			continue
+		}
+		src, n := scalingProgram(b, target)
+		b.Run(fmt.Sprintf("parse/%d", target), func(b *testing.B) {
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			for range b.N {
+				if _, err := syntax.Parse("gen.smp", src); err != nil {
+					b.Fatal(err)
+				}
+			}
+			runtime.ReadMemStats(&after)
+			reportPerNode(b, n, after.Mallocs-before.Mallocs)
+		})
 		for i, p := range Passes {
-			b.Run(fmt.Sprintf("%s/%d", p.Name, size), func(b *testing.B) {
+			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
 				b.ReportAllocs()
-				nodes := 0
+				var mallocs uint64
 				for range b.N {
 					b.StopTimer()
 					u := &Unit{Name: "gen.smp", Src: src}
@@ -111,22 +165,28 @@ func BenchmarkPasses(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					if u.Graph != nil {
-						nodes = len(u.Graph.Live())
-					}
+					var before, after runtime.MemStats
+					runtime.ReadMemStats(&before)
 					b.StartTimer()
 					if err := p.run(u); err != nil {
 						b.Fatal(err)
 					}
-					if nodes == 0 {
-						b.StopTimer()
-						nodes = len(u.Graph.Live())
-						b.StartTimer()
-					}
+					b.StopTimer()
+					runtime.ReadMemStats(&after)
+					mallocs += after.Mallocs - before.Mallocs
+					b.StartTimer()
 				}
-				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(nodes), "ns/node")
-				b.ReportMetric(float64(nodes), "nodes")
+				reportPerNode(b, n, mallocs)
 			})
 		}
 	}
+}
+
+// reportPerNode reports the time and the allocations (mallocs, over all
+// b.N iterations) per node of a graph of n nodes.
+func reportPerNode(b *testing.B, n int, mallocs uint64) {
+	ns := float64(b.Elapsed().Nanoseconds()) / float64(b.N)
+	b.ReportMetric(ns/float64(n), "ns/node")
+	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(n), "allocs/node")
+	b.ReportMetric(float64(n), "nodes")
 }

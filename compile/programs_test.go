@@ -220,20 +220,27 @@ func checkRun(r runLine, got int64, err error) string {
 	return ""
 }
 
-func TestPrograms(t *testing.T) { testProgramDir(t, "../testdata") }
+// TestPrograms runs the programs of testdata and the reproducers that
+// TestRandomPrograms kept in testdata/regress (there may be none).
+func TestPrograms(t *testing.T) {
+	testProgramDir(t, "../testdata", "", true)
+	testProgramDir(t, "../testdata/regress", "regress_", false)
+}
 
-func TestExamples(t *testing.T) { testProgramDir(t, "../examples") }
+func TestExamples(t *testing.T) { testProgramDir(t, "../examples", "", true) }
 
-func testProgramDir(t *testing.T, dir string) {
+// testProgramDir runs the programs dir/*.smp, each as a subtest named
+// prefix and its file name; required says that dir must have some.
+func testProgramDir(t *testing.T, dir, prefix string, required bool) {
 	files, err := filepath.Glob(filepath.Join(dir, "*.smp"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(files) == 0 {
+	if len(files) == 0 && required {
 		t.Fatalf("no programs in %s", dir)
 	}
 	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".smp"), func(t *testing.T) {
+		t.Run(prefix+strings.TrimSuffix(filepath.Base(file), ".smp"), func(t *testing.T) {
 			t.Parallel()
 			testProgram(t, file)
 		})

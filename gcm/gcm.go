@@ -8,8 +8,12 @@
 // the two in the block of the smallest loop depth, the latest among equals:
 // loop-invariant work leaves loops, and nothing is computed on a path that
 // does not need it. A list scheduler orders each block. Check verifies a
-// schedule independently of the pass. Cost: the dominators, plus the depth
-// in the dominator tree for each data edge.
+// schedule independently of the pass. Cost: O(n log n) in the nodes and
+// blocks. Where Click walks up the dominator tree one block at a time (for
+// the common dominator of two uses, and along the path from late to
+// early), which costs the depth of the tree per edge and is quadratic on a
+// long program, both searches here climb by the tree's jump pointers
+// (dom.Tree.Jump) in O(log n) steps.
 package gcm
 
 import (
@@ -42,6 +46,7 @@ func Schedule(g *son.Graph) (*Result, error) {
 	s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
 	s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
 	s.loop = sk.loopDepths()
+	s.shallowSegments()
 	if err := s.collect(); err != nil {
 		return nil, err
 	}
@@ -59,6 +64,10 @@ type scheduler struct {
 	n    int
 	tree *dom.Tree
 	loop []int // loop depth by block index
+	// shallow[b] is the block of least loop depth, the deepest among
+	// equals, on the dominator path from b up to its jump, the jump
+	// excluded (see dom.Tree.Jump): placement's search takes O(log n).
+	shallow []int
 
 	data  []*son.Node // the data nodes to place, each after its non-Phi inputs
 	need  []bool      // by node ID: in data
@@ -183,21 +192,53 @@ func (s *scheduler) scheduleEarly() {
 	}
 }
 
-// lca is the lowest common dominator of a and b (a may be nil).
+// lca is the lowest common dominator of a and b (a may be nil), found
+// by the dominator tree's jump pointers in O(log n) steps rather than by
+// Click's walk up both paths, which costs the depth of the tree: on a
+// long program, a value used at both ends made scheduling quadratic.
 func (s *scheduler) lca(a, b *block) *block {
 	if a == nil {
 		return b
 	}
-	for a != b {
-		da, db := s.tree.Depth(a.index), s.tree.Depth(b.index)
-		if da >= db {
-			a = s.sk.blocks[s.tree.Idom(a.index)]
-		}
-		if db >= da && a != b {
-			b = s.sk.blocks[s.tree.Idom(b.index)]
-		}
+	return s.sk.blocks[s.tree.LCA(a.index, b.index)]
+}
+
+// shallower returns whichever of the blocks a and b (by index) has the
+// smaller loop depth, a if they are equal; a is below b on a dominator
+// path, or -1.
+func (s *scheduler) shallower(a, b int) int {
+	if a < 0 || s.loop[b] < s.loop[a] {
+		return b
 	}
 	return a
+}
+
+// shallowSegments computes shallow, dominators first.
+func (s *scheduler) shallowSegments() {
+	s.shallow = make([]int, s.n)
+	for _, b := range s.tree.Preorder() {
+		p, j := s.tree.Idom(b), s.tree.Jump(b)
+		switch {
+		case b == 0 || j == p:
+			s.shallow[b] = b
+		default: // b, then p up to its jump, then that up to its jump (= j)
+			s.shallow[b] = s.shallower(s.shallower(b, s.shallow[p]), s.shallow[s.tree.Jump(p)])
+		}
+	}
+}
+
+// shallowest returns the block of least loop depth on the dominator path
+// from late up to early (both included), the deepest among equals.
+func (s *scheduler) shallowest(late, early *block) *block {
+	best, v, stop := -1, late.index, early.index
+	for v != stop && v != 0 {
+		if j := s.tree.Jump(v); s.tree.Depth(j) >= s.tree.Depth(stop) {
+			best, v = s.shallower(best, s.shallow[v]), j
+		} else {
+			best, v = s.shallower(best, v), s.tree.Idom(v)
+		}
+	}
+	return s.sk.blocks[s.shallower(best, v)]
 }
 
 // scheduleLate places each node, users first: its late block is the
@@ -234,16 +275,7 @@ func (s *scheduler) scheduleLate() {
 			late = early // used only where control never goes (a Never's exit)
 		}
 		s.late[n.ID] = late
-		best := late
-		for b := late; ; b = s.sk.blocks[s.tree.Idom(b.index)] {
-			if s.loop[b.index] < s.loop[best.index] {
-				best = b
-			}
-			if b == early || b.index == 0 {
-				break
-			}
-		}
-		s.place[n.ID] = best
+		s.place[n.ID] = s.shallowest(late, early)
 	}
 }
 

@@ -105,30 +105,43 @@ func (v *verifier) edges(n *Node) {
 		return
 	}
 	for i, x := range n.In {
-		if x == nil {
-			continue
-		}
-		if x.dead {
+		if x != nil && x.dead {
 			v.bad(n, "edges", "input %d is the killed %v", i, x)
+		}
+	}
+	// Each input edge's recorded position names a user slot that points
+	// back to it, and each user slot names an input edge that points back:
+	// a bijection, so Out mirrors In exactly, in O(edges). Only when it
+	// fails are the edges counted, to say what is wrong.
+	if !n.edgesOK() {
+		v.bad(n, "edges", "the positions recorded for its edges disagree with In and Out")
+		v.countEdges(n)
+	}
+	for _, u := range n.Out {
+		if u.ID >= len(v.isLive) || !v.isLive[u.ID] {
+			v.bad(n, "edges", "dead node %v left attached as a user", u)
+		}
+	}
+}
+
+// countEdges explains a failure of edgesOK by counting each edge at both
+// ends; it takes time quadratic in the degree, so it runs only then.
+func (v *verifier) countEdges(n *Node) {
+	for _, x := range n.In {
+		if x == nil || x.dead {
 			continue
 		}
 		if a, b := count(x.Out, n), count(n.In, x); a != b {
 			v.bad(n, "edges", "uses %v %d times but is listed %d times among its users", x, b, a)
 		}
 	}
-	if !n.edgesOK() {
-		v.bad(n, "edges", "the positions recorded for its edges disagree with In and Out")
-	}
 	for _, u := range n.Out {
 		if count(u.In, n) == 0 {
 			v.bad(n, "edges", "lists %v as a user, which does not use it", u)
-		} else if u.ID >= len(v.isLive) || !v.isLive[u.ID] {
-			v.bad(n, "edges", "dead node %v left attached as a user", u)
 		}
 	}
 }
 
-// isData reports whether x may be a data input.
 func isData(x *Node) bool { return x != nil && !x.IsControl() && x.Op != OpScope }
 
 // isCtrl reports whether x may be a control input.
@@ -254,11 +267,11 @@ func (v *verifier) successors(n *Node) {
 	case OpCProj, OpRegion, OpLoop, OpZeroCheck:
 		if len(us) != 1 {
 			v.bad(n, "determinism", "needs exactly one control successor, has %v", us)
-		} else if count(us[0].In, n) != 1 {
+		} else if count(n.Out, us[0]) != 1 { // = uses of n by us[0], as Out mirrors In
 			v.bad(n, "determinism", "enters %v more than once", us[0])
 		}
 	case OpReturn:
-		if len(us) != 0 || count(v.g.Stop.In, n) != 1 {
+		if len(us) != 0 || count(n.Out, v.g.Stop) != 1 {
 			v.bad(n, "determinism", "a Return must be used by Stop only, once")
 		}
 	}

@@ -284,6 +284,39 @@ func TestCompileError(t *testing.T) {
 	}
 }
 
+// TestGraphCFG: after gcm, graph draws the basic blocks (the default, the
+// last pass being gcm), each block a box of its printed lines, branches
+// labeled, the back edge dashed; -level son draws the graph instead.
+func TestGraphCFG(t *testing.T) {
+	inDir(t)
+	want := strings.Join([]string{
+		`digraph "loop.smp" {`,
+		`	label="loop.smp after gcm";`,
+		`	labelloc=t;`,
+		`	node [shape=box, fontname="Courier", fontsize=10];`,
+		`	edge [fontname="Helvetica", fontsize=9];`,
+		`	n0 [label="b1:  ; entry, depth 0\l    v4 = Arg\l    v6 = Const 1\l    v7 = Const 0\l    v17 = Const 2\l    jump b2\l", style=bold];`,
+		`	n1 [label="b2:  ; preds b1 b3, depth 1\l    v10 = Phi v7 v19         ; line 4\l    v11 = Phi v7 v20         ; line 4\l    v12 = Lt v11 v4          ; line 4\l    branch v12 b3 b4         ; line 4\l"];`,
+		`	n2 [label="b3:  ; preds b2, depth 1\l    v19 = Add v10 v17        ; line 5\l    v20 = Add v11 v6         ; line 7\l    jump b2\l"];`,
+		`	n3 [label="b4:  ; preds b2, depth 0\l    return v10               ; line 9\l"];`,
+		`	n0 -> n1;`,
+		`	n1 -> n2 [label="T"];`,
+		`	n1 -> n3 [label="F"];`,
+		`	n2 -> n1 [style=dashed];`,
+		`}`,
+	}, "\n") + "\n"
+	for _, args := range [][]string{{"graph", "-after", "gcm", "loop.smp"}, {"graph", "loop.smp"}} {
+		code, stdout, stderr := runSon("", args...)
+		if code != 0 || stderr != "" || stdout != want {
+			t.Errorf("son %s: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", strings.Join(args, " "), code, stderr, stdout, want)
+		}
+	}
+	code, stdout, _ := runSon("", "graph", "-after", "gcm", "-level", "son", "loop.smp")
+	if code != 0 || !strings.Contains(stdout, `label="loop.smp after gcm";`) || !strings.Contains(stdout, "Phi") || strings.Contains(stdout, "b1:") {
+		t.Errorf("-level son: exit %d, want the Sea of Nodes, got:\n%s", code, stdout)
+	}
+}
+
 func TestGraph(t *testing.T) {
 	dir := inDir(t)
 	code, stdout, stderr := runSon("", "graph", "add.smp")

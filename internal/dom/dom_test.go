@@ -477,3 +477,64 @@ func BenchmarkNewTree(b *testing.B) {
 		NewTree(idom)
 	}
 }
+
+// naiveLCA climbs from a and b by depth, one parent at a time.
+func naiveLCA(t *Tree, a, b int) int {
+	for a != b {
+		if t.Depth(a) >= t.Depth(b) {
+			a = t.Idom(a)
+		} else {
+			b = t.Idom(b)
+		}
+	}
+	return a
+}
+
+func TestLCA(t *testing.T) {
+	r := rand.New(rand.NewSource(3))
+	for i := range 500 {
+		n := 1 + r.Intn(80)
+		idom := LengauerTarjan(randomGraph(r, n, r.Intn(3*n+1)))
+		tr := NewTree(idom)
+		for _, a := range tr.Preorder() {
+			if j := tr.Jump(a); !tr.Dominates(j, a) || (a != 0 && j == a) {
+				t.Fatalf("tree %d %v: Jump(%d) = %d is not a proper ancestor", i, idom, a, j)
+			}
+			for _, b := range tr.Preorder() {
+				if got, want := tr.LCA(a, b), naiveLCA(tr, a, b); got != want {
+					t.Fatalf("tree %d %v: LCA(%d, %d) = %d, want %d", i, idom, a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestLCASteps checks that LCA climbs in O(log n) steps on a chain of a
+// million vertices, where a walk by parents takes a million.
+func TestLCASteps(t *testing.T) {
+	const n = 1 << 20
+	idom := make([]int, n)
+	for v := 1; v < n; v++ {
+		idom[v] = v - 1
+	}
+	tr := NewTree(idom)
+	for _, c := range []struct{ a, b, want int }{{n - 1, 5, 5}, {n - 1, n / 2, n / 2}, {1000, n - 1, 1000}, {n - 1, n - 1, n - 1}} {
+		if got := tr.LCA(c.a, c.b); got != c.want {
+			t.Errorf("LCA(%d, %d) = %d, want %d", c.a, c.b, got, c.want)
+		}
+	}
+	// The climb from the bottom to any depth: at most 3 log2(n) steps.
+	for target := 0; target < n; target += 997 {
+		steps := 0
+		for v := n - 1; v != target; steps++ {
+			if j := tr.Jump(v); j >= target {
+				v = j
+			} else {
+				v = tr.Idom(v)
+			}
+		}
+		if steps > 3*20 {
+			t.Fatalf("climbing from %d to %d takes %d steps", n-1, target, steps)
+		}
+	}
+}

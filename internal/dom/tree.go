@@ -10,6 +10,7 @@ type Tree struct {
 	pre        []int // preorder number of v in the tree; -1 if unreachable
 	last       []int // greatest preorder number in the subtree of v
 	depth      []int // depth of v; 0 for the entry, -1 if unreachable
+	jump       []int // an ancestor of v, for O(log n) climbs (see Jump)
 	preorder   []int // reachable vertices in preorder
 }
 
@@ -24,6 +25,7 @@ func NewTree(idom []int) *Tree {
 		pre:        make([]int, n),
 		last:       make([]int, n),
 		depth:      make([]int, n),
+		jump:       make([]int, n),
 	}
 	if n > 0 && idom[0] != 0 {
 		panic(fmt.Sprintf("dom: idom[0] = %d, want 0", idom[0]))
@@ -60,6 +62,7 @@ func NewTree(idom []int) *Tree {
 		t.pre[v] = -1
 		t.last[v] = -1
 		t.depth[v] = -1
+		t.jump[v] = -1
 	}
 	t.preorder = make([]int, 0, reachable)
 	var stack []int
@@ -72,6 +75,7 @@ func NewTree(idom []int) *Tree {
 		stack = stack[:len(stack)-1]
 		t.pre[v] = len(t.preorder)
 		t.preorder = append(t.preorder, v)
+		t.jump[v] = t.skewJump(v)
 		kids := t.Children(v)
 		for i := len(kids) - 1; i >= 0; i-- {
 			c := kids[i]
@@ -96,6 +100,20 @@ func NewTree(idom []int) *Tree {
 		}
 	}
 	return t
+}
+
+// skewJump computes the jump pointer of v from those of its ancestors
+// (Myers' skew-binary scheme): if the jumps of v's parent p and of p's jump
+// span the same number of levels, v jumps over both, else to p.
+func (t *Tree) skewJump(v int) int {
+	if v == 0 {
+		return 0
+	}
+	p := t.idom[v]
+	if j := t.jump[p]; t.depth[p]-t.depth[j] == t.depth[j]-t.depth[t.jump[j]] {
+		return t.jump[j]
+	}
+	return p
 }
 
 // Len returns the number of vertices of the graph, reachable or not.
@@ -129,6 +147,28 @@ func (t *Tree) Preorder() []int { return t.preorder }
 func (t *Tree) Dominates(a, b int) bool {
 	pa, pb := t.pre[a], t.pre[b]
 	return pa >= 0 && pb >= 0 && pa <= pb && pb <= t.last[a]
+}
+
+// Jump returns an ancestor of v, strictly above it except for the entry
+// (whose jump is itself), or -1 if v is unreachable. The jumps follow the
+// skew-binary scheme of Myers ("An applicative random-access stack",
+// 1983): from any vertex, the highest ancestor satisfying a property that
+// holds of all ancestors above some depth is found in O(log depth) steps
+// by taking the jump when it does not overshoot and the parent otherwise,
+// with O(1) space per vertex.
+func (t *Tree) Jump(v int) int { return t.jump[v] }
+
+// LCA returns the nearest common dominator of the reachable vertices a and
+// b, in O(log n) steps.
+func (t *Tree) LCA(a, b int) int {
+	for !t.Dominates(a, b) {
+		if j := t.jump[a]; !t.Dominates(j, b) {
+			a = j
+		} else {
+			a = t.idom[a]
+		}
+	}
+	return a
 }
 
 // StrictlyDominates reports whether a dominates b and a != b.
