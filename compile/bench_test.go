@@ -132,7 +132,8 @@ func abs(x int) int { return max(x, -x) }
 // BenchmarkScaling times parsing and each pass alone on generated programs
 // of about 1k, 10k, 100k and 1M nodes (the live nodes of the graph build
 // makes: n below), and reports time and allocations per node of n, so that
-// growth faster than linear shows from one size to the next. Each pass
+// growth faster than linear shows from one size to the next; walk/N, a
+// single walk of the graph, is the linear yardstick to compare with. Each pass
 // runs on the graph the passes before it left, made afresh, outside the
 // timer, for each iteration. At a million nodes run it with -benchtime 1x.
 func BenchmarkScaling(b *testing.B) {
@@ -140,8 +141,18 @@ func BenchmarkScaling(b *testing.B) {
 		if testing.Short() && target > 10_000 {
 			continue
 		}
-		src, n := scalingProgram(b, target)
+		// Made on first use, so that a -bench pattern that picks other
+		// sizes does not pay for generating this one.
+		var src []byte
+		var n int
+		program := func(b *testing.B) {
+			if src == nil {
+				src, n = scalingProgram(b, target)
+			}
+			b.ResetTimer()
+		}
 		b.Run(fmt.Sprintf("parse/%d", target), func(b *testing.B) {
+			program(b)
 			b.ReportAllocs()
 			var before, after runtime.MemStats
 			runtime.ReadMemStats(&before)
@@ -153,10 +164,35 @@ func BenchmarkScaling(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			reportPerNode(b, n, after.Mallocs-before.Mallocs)
 		})
+		// The control: one walk of the graph (Graph.Live), linear by
+		// construction. Its time per node grows only as the graph outgrows
+		// the caches, and so does a pass's that is linear.
+		b.Run(fmt.Sprintf("walk/%d", target), func(b *testing.B) {
+			program(b)
+			u := &Unit{Name: "gen.smp", Src: src}
+			if err := build(u); err != nil {
+				b.Fatal(err)
+			}
+			runtime.GC()
+			b.ReportAllocs()
+			var before, after runtime.MemStats
+			runtime.ReadMemStats(&before)
+			b.ResetTimer()
+			for range b.N {
+				if len(u.Graph.Live()) != n {
+					b.Fatal("the walk does not find the graph's nodes")
+				}
+			}
+			b.StopTimer()
+			runtime.ReadMemStats(&after)
+			reportPerNode(b, n, after.Mallocs-before.Mallocs)
+		})
 		for i, p := range Passes {
 			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
+				program(b)
 				b.ReportAllocs()
 				var mallocs uint64
+				peeps := 0
 				for range b.N {
 					b.StopTimer()
 					u := &Unit{Name: "gen.smp", Src: src}
@@ -165,8 +201,12 @@ func BenchmarkScaling(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
+					// Collect the garbage of the passes before, so that
+					// the pass is not charged for it.
+					runtime.GC()
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
+					peeps -= peepholes(u)
 					b.StartTimer()
 					if err := p.run(u); err != nil {
 						b.Fatal(err)
@@ -174,12 +214,23 @@ func BenchmarkScaling(b *testing.B) {
 					b.StopTimer()
 					runtime.ReadMemStats(&after)
 					mallocs += after.Mallocs - before.Mallocs
+					peeps += peepholes(u)
 					b.StartTimer()
 				}
 				reportPerNode(b, n, mallocs)
+				// Peepholes the pass ran: work counted, not timed.
+				b.ReportMetric(float64(peeps)/float64(b.N)/float64(n), "peeps/node")
 			})
 		}
 	}
+}
+
+// peepholes returns how many peepholes u's graph has run so far.
+func peepholes(u *Unit) int {
+	if u.Graph == nil {
+		return 0
+	}
+	return u.Graph.Stats.Peepholes
 }
 
 // reportPerNode reports the time and the allocations (mallocs, over all

@@ -29,6 +29,7 @@ type Graph struct {
 	Stats struct {
 		Peepholes int // peephole attempts
 		Rewrites  int // peepholes that changed something
+		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 	}
 }
 

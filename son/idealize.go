@@ -383,7 +383,10 @@ func (g *Graph) idealPhi(n *Node) *Node {
 
 // pullOp turns Phi(R, a op b, c op d) into Phi(R,a,c) op Phi(R,b,d) when
 // every input is the same floating op used only by this Phi. Loop Phis are
-// left alone: pulling an op around a cycle need not end.
+// left alone: pulling an op around a cycle need not end. A division is
+// pulled only with one divisor for all: Phi(R,3,-4) is nonzero on every
+// path, but its type, [-4..3], is not, and a floating division's divisor
+// must exclude zero by its type (the verifier's zerocheck rule).
 func (g *Graph) pullOp(n *Node) *Node {
 	first := n.In[1]
 	op := first.Op
@@ -393,6 +396,9 @@ func (g *Graph) pullOp(n *Node) *Node {
 	for _, x := range n.In[1:] {
 		x.addDep(n) // its inputs and its number of users matter
 		if x.Op != op || x.Aux != first.Aux || x.Ctrl() != nil || len(x.Out) != 1 || x.keep > 0 {
+			return nil
+		}
+		if (op == OpDiv || op == OpMod) && x.In[2] != first.In[2] {
 			return nil
 		}
 	}

@@ -15,6 +15,7 @@ package son
 // search repeats until none is left.
 func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 	for {
+		g.Stats.Walks++
 		live = g.liveSet()
 		order := g.ctrlOrder()
 		var stuck []*Node
@@ -53,12 +54,16 @@ func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 func ctrlSuccs(n *Node) []*Node {
 	var s []*Node
 	for _, u := range n.Out {
-		if u.IsControl() && !u.dead && u.Op != OpStop {
+		if isCtrlSucc(u) {
 			s = append(s, u)
 		}
 	}
 	return s
 }
+
+// isCtrlSucc reports whether u, a user of a control node, takes control
+// from it.
+func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpStop }
 
 // ctrlOrder lists the control nodes reached from Start, in the order a
 // depth-first search first meets them.
@@ -70,9 +75,8 @@ func (g *Graph) ctrlOrder() []*Node {
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		succ := ctrlSuccs(n)
-		for i := len(succ) - 1; i >= 0; i-- {
-			if u := succ[i]; !seen[u.ID] {
+		for i := len(n.Out) - 1; i >= 0; i-- {
+			if u := n.Out[i]; isCtrlSucc(u) && !seen[u.ID] {
 				seen[u.ID] = true
 				order = append(order, u)
 				stack = append(stack, u)

@@ -115,10 +115,13 @@ func (g *Graph) Iterate() error {
 	}
 	budget := 1000 + 100*len(g.nodes)
 	var recent []string
+	swept := false // the last walk swept the graph, and nothing changed since
 	for {
+		changed := false
 		for n := g.pop(); n != nil; n = g.pop() {
 			if n.Unused() && n != g.Stop {
 				g.Kill(n)
+				changed = true
 				continue
 			}
 			before := ""
@@ -127,8 +130,10 @@ func (g *Graph) Iterate() error {
 			}
 			x := g.peepholeOpt(n)
 			if x == nil || x.dead {
+				changed = changed || x != nil
 				continue
 			}
+			changed = true
 			if budget--; budget < 20 {
 				recent = append(recent, before+"  =>  "+ListNode(x))
 				if budget < 0 {
@@ -147,11 +152,21 @@ func (g *Graph) Iterate() error {
 			}
 			g.moveDeps(n)
 		}
-		if added, live := g.keepInfiniteLoops(); !added {
-			g.sweep(live) // may leave nodes with fewer users, to revisit
-			if len(g.work.list) == 0 {
-				return nil
-			}
+		// After a sweep every node is live and every loop has an exit;
+		// if the nodes it left to revisit changed nothing, that still
+		// holds, and the walks of the graph need not run again.
+		if swept && !changed {
+			return nil
+		}
+		added, live := g.keepInfiniteLoops()
+		if added {
+			swept = false // the new exits' nodes go through the worklist first
+			continue
+		}
+		g.sweep(live) // may leave nodes with fewer users, to revisit
+		swept = true
+		if len(g.work.list) == 0 {
+			return nil
 		}
 	}
 }
