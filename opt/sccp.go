@@ -86,16 +86,34 @@ func (s *Solution) Set(n *son.Node, t types.Type) {
 // widened.
 const fallsBeforeWidening = 3
 
+// keepFalling is off only in a test that shows the evaluation budget
+// stopping a solver whose values do not keep falling.
+var keepFalling = true
+
+// maxFalls bounds how often one value falls: from Top to a constant,
+// fallsBeforeWidening ranges, each bound widened once, then Bottom; a
+// tuple's two elements twice each.
+const maxFalls = fallsBeforeWidening + 6
+
 // Analyze solves the equations of mode (not Iterated) for g. With trace
 // set it writes one line for every change of a value, as table VII of
-// paper 001 does.
-func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
+// paper 001 does. A node is evaluated at first and again when an input
+// falls, so the evaluations are bounded by the nodes plus maxFalls times
+// the edges (counting a region's Phis as its inputs' users); beyond that
+// bound the values are not falling, a bug, and Analyze says so rather than
+// running forever.
+func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	live := g.Live()
 	s := &Solution{values: make([]types.Type, g.MaxID())}
 	falls := make([]uint8, g.MaxID())
 	isLive := make([]bool, g.MaxID())
+	budget := len(live)
 	for _, n := range live {
 		isLive[n.ID] = true
+		budget += maxFalls * len(n.Out)
+		if n.Op.IsRegion() {
+			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
+		}
 	}
 	// Every value starts at the top: data undefined, control unreachable.
 	// A first-in first-out worklist starts from Start, Stop and the nodes
@@ -107,6 +125,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
 	on := make([]bool, g.MaxID())
 	for _, n := range live {
 		switch {
+		case n == g.Start: // Top, until its first evaluation makes it reachable
 		case n.Op == son.OpIf || n.Op == son.OpNever:
 			s.values[n.ID] = types.Tuple(types.XCtrl, types.XCtrl)
 		case n.IsControl():
@@ -128,9 +147,17 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
 		n := work[0]
 		work = work[1:]
 		on[n.ID] = false
-		s.Evals++
+		if s.Evals++; s.Evals > budget {
+			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.values[n.ID])
+		}
 		old := s.values[n.ID]
+		// The meet with the old value keeps the values falling: a range
+		// widened below its equation's value must not rise back to it
+		// when its inputs change, or a loop can go up and down forever.
 		v := transfer(n, mode, s.Value)
+		if keepFalling {
+			v = types.Meet(old, v)
+		}
 		if v.Equal(old) {
 			continue
 		}
@@ -154,7 +181,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) *Solution {
 			}
 		}
 	}
-	return s
+	return s, nil
 }
 
 // transfer is n's equation in the chosen analysis.
@@ -209,7 +236,10 @@ func Apply(g *son.Graph, s *Solution) error {
 // It returns the last solution.
 func SCCP(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	if mode != Iterated {
-		s := Analyze(g, mode, trace)
+		s, err := Analyze(g, mode, trace)
+		if err != nil {
+			return nil, err
+		}
 		if err := CheckSCCP(g, s); err != nil {
 			return nil, err
 		}

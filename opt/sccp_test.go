@@ -111,12 +111,53 @@ func TestSCCPFinds(t *testing.T) {
 // the work stays linear even for a bound of 2^62.
 func TestSCCPWidening(t *testing.T) {
 	g := peepholed(t, "int i = 0; while (i < 4611686018427387904) i = i + 1; return i;")
-	s := Analyze(g, Combined, nil)
+	s, err := Analyze(g, Combined, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
 	if s.Evals > 200 {
 		t.Errorf("%d evaluations: the counter's range was not widened", s.Evals)
 	}
 	if err := CheckSCCP(g, s); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// risingLoop is a program on which a widened range used to rise back to
+// its equation's value when its inputs changed, and fall, and rise, for
+// ever (found by TestRandomPrograms, seed 7001447, shrunk by
+// internal/shrink).
+const risingLoop = `var v3 = arg && 0 / 0 / 0 > arg;
+for (int v4 = 0; arg; v4++) {
+    v3++;
+    if (v4 <= 0 <= -v4)
+        continue;
+    v3 >>>= 1;
+}
+0 % v3;`
+
+// TestSCCPValuesOnlyFall: the solver meets each new value with the old
+// one, so it ends on risingLoop, with a checked solution; without that
+// meet it does not converge, and its budget of evaluations stops it with
+// an error instead of a hang.
+func TestSCCPValuesOnlyFall(t *testing.T) {
+	g := peepholed(t, risingLoop)
+	s, err := Analyze(g, Combined, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSCCP(g, s); err != nil {
+		t.Fatal(err)
+	}
+	if per := float64(s.Evals) / float64(len(g.Live())); per > 5 {
+		t.Errorf("%.1f evaluations per node", per)
+	}
+
+	keepFalling = false
+	defer func() { keepFalling = true }()
+	_, err = Analyze(peepholed(t, risingLoop), Combined, nil)
+	if err == nil || !strings.Contains(err.Error(), "the combined analysis does not converge") {
+		t.Errorf("without the meet: got %v, want the budget's error", err)
 	}
 }
 
@@ -190,12 +231,15 @@ func TestCheckSCCPRejects(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := peepholed(t, paper001)
-			s := Analyze(g, Combined, nil)
+			s, err := Analyze(g, Combined, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
 			if err := CheckSCCP(g, s); err != nil {
 				t.Fatalf("the true solution is rejected: %v", err)
 			}
 			n := c.corrupt(g, s)
-			err := CheckSCCP(g, s)
+			err = CheckSCCP(g, s)
 			if err == nil {
 				t.Fatal("corrupt solution accepted")
 			}
@@ -239,7 +283,10 @@ func TestSCCPWorkIsLinear(t *testing.T) {
 	var per []float64
 	for _, size := range []int{2_000, 20_000} {
 		g := peepholed(t, gen.Program(gen.Config{Seed: 3, Size: size, KeepLive: true}))
-		s := Analyze(g, Combined, nil)
+		s, err := Analyze(g, Combined, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
 		if err := CheckSCCP(g, s); err != nil {
 			t.Fatal(err)
 		}
