@@ -34,9 +34,9 @@ const maxRandomFailures = 5
 
 // TestRandomPrograms runs generated programs (internal/gen) through every
 // level with every check on, and requires the same result everywhere
-// (checkLevelsAgree's rule: a value or a division by zero, the same from
-// son.Run after every pass and from cfg.Run once there are blocks, for
-// the arguments 0, 1, -7 and the seed).
+// (levelsFailure's rule, which FuzzCompile shares: a value or a division
+// by zero, the same from son.Run after every pass and from cfg.Run once
+// there are blocks, for the arguments 0, 1, -7 and the seed).
 //
 // On a failure — results that differ, a verifier or checker that fails, a
 // compilation or run that panics — it shrinks the program with
@@ -159,11 +159,12 @@ type stageError struct {
 func (e *stageError) Error() string { return e.kind + ": " + e.err.Error() }
 
 // levelsFailure compiles src with every check on and runs it after every
-// pass with each argument, as checkLevelsAgree does, and returns what
-// fails, or nil. A source error is no failure (the program is not one);
-// a runtime error other than division by zero (the step limit) takes that
-// argument out of the comparison, since the levels may stop at different
-// points. A panic, in a pass or in the interpreter, is caught.
+// pass with each argument, and returns what fails, or nil. A source error
+// is no failure (the program is not one); a runtime error other than
+// division by zero (the step limit) takes that argument out of the
+// comparison, since the levels may stop at different points. A panic, in
+// a pass or in the interpreter, is caught. TestRandomPrograms and
+// FuzzCompile both judge programs by it.
 func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
 	stage := "pass build" // where a panic would be
 	defer func() {

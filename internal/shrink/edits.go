@@ -342,22 +342,31 @@ func isEmpty(s syntax.Stmt) bool {
 
 // walkLists calls fn on every statement list of the tree under s.
 func walkLists(s syntax.Stmt, fn func([]syntax.Stmt)) {
+	if b, ok := s.(*syntax.BlockStmt); ok {
+		fn(b.List)
+	}
+	for _, t := range subStmts(s) {
+		walkLists(t, fn)
+	}
+}
+
+// subStmts lists the statements directly under s: a block's list, an if's
+// branches, a loop's body.
+func subStmts(s syntax.Stmt) []syntax.Stmt {
 	switch s := s.(type) {
 	case *syntax.BlockStmt:
-		fn(s.List)
-		for _, t := range s.List {
-			walkLists(t, fn)
-		}
+		return s.List
 	case *syntax.IfStmt:
-		walkLists(s.Then, fn)
 		if s.Else != nil {
-			walkLists(s.Else, fn)
+			return []syntax.Stmt{s.Then, s.Else}
 		}
+		return []syntax.Stmt{s.Then}
 	case *syntax.WhileStmt:
-		walkLists(s.Body, fn)
+		return []syntax.Stmt{s.Body}
 	case *syntax.ForStmt:
-		walkLists(s.Body, fn)
+		return []syntax.Stmt{s.Body}
 	}
+	return nil
 }
 
 // walkExprs calls fn on every expression of the tree under s, operands
@@ -373,19 +382,7 @@ func walkExprs(s syntax.Stmt, fn func(syntax.Expr)) {
 	for _, xp := range exprSlots(s) {
 		expr(*xp)
 	}
-	switch s := s.(type) {
-	case *syntax.BlockStmt:
-		for _, t := range s.List {
-			walkExprs(t, fn)
-		}
-	case *syntax.IfStmt:
-		walkExprs(s.Then, fn)
-		if s.Else != nil {
-			walkExprs(s.Else, fn)
-		}
-	case *syntax.WhileStmt:
-		walkExprs(s.Body, fn)
-	case *syntax.ForStmt:
-		walkExprs(s.Body, fn)
+	for _, t := range subStmts(s) {
+		walkExprs(t, fn)
 	}
 }
