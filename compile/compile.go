@@ -113,9 +113,20 @@ type StatsReport struct {
 // CheckError is a failure of a verifier or checker: a bug in son, not in
 // the program.
 type CheckError struct {
-	Pass string
-	Err  error
+	Pass  string
+	Guard Guard // which guard failed
+	Err   error
 }
+
+// Guard names what found a CheckError.
+type Guard string
+
+const (
+	GuardPass    Guard = "pass"       // the pass itself found its work inconsistent and stopped
+	GuardChecker Guard = "checker"    // the pass's own checker rejected its result
+	GuardSon     Guard = "son.Verify" // the graph verifier
+	GuardCfg     Guard = "cfg.Verify" // the basic-block verifier
+)
 
 func (e *CheckError) Error() string { return fmt.Sprintf("after pass %s: %v", e.Pass, e.Err) }
 func (e *CheckError) Unwrap() error { return e.Err }
@@ -144,16 +155,16 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		elapsed := time.Since(start)
 		if o.Check && p.check != nil {
 			if err := p.check(u); err != nil {
-				return nil, &CheckError{Pass: p.Name, Err: err}
+				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: err}
 			}
 		}
 		if o.Check {
 			if err := son.Verify(u.Graph); err != nil {
-				return nil, &CheckError{Pass: p.Name, Err: err}
+				return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
 			}
 			if u.Func != nil {
 				if err := cfg.Verify(u.Func); err != nil {
-					return nil, &CheckError{Pass: p.Name, Err: err}
+					return nil, &CheckError{Pass: p.Name, Guard: GuardCfg, Err: err}
 				}
 			}
 		}
@@ -222,7 +233,7 @@ func build(u *Unit) error {
 func peephole(u *Unit) error {
 	u.Graph.PushAll()
 	if err := u.Graph.Iterate(); err != nil {
-		return &CheckError{Pass: "peephole", Err: err}
+		return &CheckError{Pass: "peephole", Guard: GuardPass, Err: err}
 	}
 	return nil
 }
@@ -236,7 +247,7 @@ func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Graph, u.Ze
 
 func sccp(u *Unit) error {
 	if _, err := opt.SCCP(u.Graph, u.Opt.SCCP, u.Opt.Trace); err != nil {
-		return &CheckError{Pass: "sccp", Err: err}
+		return &CheckError{Pass: "sccp", Guard: GuardChecker, Err: err}
 	}
 	return nil
 }
@@ -244,7 +255,7 @@ func sccp(u *Unit) error {
 func schedule(u *Unit) error {
 	r, err := gcm.Schedule(u.Graph)
 	if err != nil {
-		return &CheckError{Pass: "gcm", Err: err}
+		return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
 	}
 	u.GCM, u.Func = r, r.Func
 	return nil
