@@ -261,4 +261,4 @@ func schedule(u *Unit) error {
 	return nil
 }
 
-func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.GCM) }
+func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.Func) }

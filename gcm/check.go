@@ -10,51 +10,390 @@ import (
 	"son/son"
 )
 
-// Check verifies a schedule of g without the scheduler's code, with
-// dominators from the algorithm of Cooper, Harvey and Kennedy (the pass
-// uses Lengauer–Tarjan):
+// Check verifies that f is a schedule of g, without the scheduler's code
+// and without its bookkeeping: it reads only the graph and the function.
 //
-//   - every data node that control needs (the values of the ZeroChecks,
-//     branches and Returns that run, their inputs, and the Phis of live
-//     regions) is placed exactly once, and nothing else;
-//   - every use is dominated by its definition: in the same block before
-//     it, or in a block that strictly dominates; a Phi's k-th value at the
-//     end of its block's k-th predecessor;
-//   - pinned nodes stayed put: each Phi in the block of its region, with
-//     the value of region input k for the predecessor that input comes
-//     from; each ZeroCheck as a check in its block; a division pinned
-//     below a ZeroCheck in a block that check dominates, after it;
-//   - each instruction computes its node's op on its node's inputs.
-func Check(g *son.Graph, r *Result) error {
-	f := r.Func
-	var probs []string
-	bad := func(format string, args ...any) { probs = append(probs, fmt.Sprintf(format, args...)) }
-
-	index := map[*cfg.Block]int{}
-	for i, b := range f.Blocks {
-		index[b] = i
+// It trusts the graph to have passed son.Verify (it is the input of the
+// pass, verified after the previous one), and the dominators of Cooper,
+// Harvey and Kennedy's algorithm in internal/dom (the pass uses
+// Lengauer–Tarjan). Everything in f is a claim it verifies: the blocks,
+// their edges, Phis, instructions and terminators, and the Node field
+// each of them names.
+//
+// Control, first: the checker walks the graph's control edges from Start
+// and finds each basic block itself — a block begins at Start's control,
+// at a Region or Loop, or at a projection of an If or Never, and runs down
+// the chain of ZeroChecks to an If, a Never, a Return, or the entry of a
+// region — and matches them one to one with the blocks of f, from
+// f.Blocks[0] at the entry along the successors:
+//
+//   - block: every block of f is the block of one head, and no head has two;
+//   - term: each block ends as its chain does: a Branch on the If's
+//     condition whose Succs are the If's true then false side, a Jump at a
+//     Never to its loop side, a Return of the Return's value, or a Jump to
+//     the region control enters;
+//   - preds: a region block's predecessors are the blocks that end at the
+//     region's inputs, each once; a projection's, its If's block;
+//   - check: the checks of each block are the ZeroChecks of its chain,
+//     each once, in the order control passes them.
+//
+// Then data, on blocks whose control holds (dominators of f's blocks):
+//
+//   - placed: every data node that control needs (the values of the
+//     ZeroChecks, branches and Returns that run, their inputs, and the
+//     Phis of live regions) is placed exactly once, and nothing else;
+//   - dominance: every use is dominated by its definition: in the same
+//     block before it, or in a block that strictly dominates; a Phi's k-th
+//     value at the end of its block's k-th predecessor;
+//   - phi: each Phi is in the block of its region, with the value of the
+//     region input that predecessor ends at;
+//   - pinned: a division pinned below a ZeroCheck comes after that check,
+//     in its block or one that check's block dominates;
+//   - op: each instruction computes its node's op on its node's inputs.
+//
+// Every problem names the block, the instruction or node, and the rule.
+// Check never panics, whatever f holds. Cost: linear in the graph and f,
+// plus the dominators.
+func Check(g *son.Graph, f *cfg.Func) error {
+	c := &checker{g: g, f: f}
+	c.control()
+	if len(c.probs) == 0 {
+		c.data()
 	}
+	if len(c.probs) == 0 {
+		return nil
+	}
+	return errors.New("the schedule does not hold:\n\t" + strings.Join(c.probs, "\n\t"))
+}
+
+// checker holds what Check learns about f from the graph.
+type checker struct {
+	g     *son.Graph
+	f     *cfg.Func
+	probs []string
+
+	index    map[*cfg.Block]int       // position in f.Blocks
+	headOf   map[*cfg.Block]*son.Node // the control node a block begins at
+	blockOf  map[*son.Node]*cfg.Block // the block of each head, ZeroCheck and ending If, Never, Return
+	endOf    map[*son.Node]*cfg.Block // the block whose control leaves at this node into a region
+	chains   map[*cfg.Block][]*son.Node
+	predSlot map[*cfg.Block]map[*cfg.Block]int // region block -> predecessor -> region input
+}
+
+func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
+	where := "func"
+	if b != nil {
+		where = fmt.Sprintf("b%d", b.ID)
+	}
+	c.probs = append(c.probs, where+": "+rule+": "+fmt.Sprintf(format, args...))
+}
+
+// ctrlNext is the control node that control leaving n goes to (Stop
+// excepted), or nil; ok is false if there are two.
+func ctrlNext(n *son.Node) (next *son.Node, ok bool) {
+	for _, u := range n.Out {
+		if u == nil || !u.IsControl() || u.Op == son.OpStop {
+			continue
+		}
+		if next != nil && next != u {
+			return nil, false
+		}
+		next = u
+	}
+	return next, true
+}
+
+// control matches the blocks of f with the graph's control flow.
+func (c *checker) control() {
+	f := c.f
+	if f == nil || len(f.Blocks) == 0 {
+		c.bad(nil, "block", "the function has no blocks")
+		return
+	}
+	c.index = map[*cfg.Block]int{}
+	for i, b := range f.Blocks {
+		if b == nil {
+			c.bad(nil, "block", "block %d of the function is nil", i)
+			continue
+		}
+		if _, dup := c.index[b]; dup {
+			c.bad(b, "block", "listed twice")
+			continue
+		}
+		c.index[b] = i
+	}
+	if len(c.probs) > 0 {
+		return
+	}
+	entry := c.g.Start.Proj(0)
+	if entry == nil {
+		c.bad(nil, "block", "Start has no control projection")
+		return
+	}
+	c.headOf = map[*cfg.Block]*son.Node{}
+	c.blockOf = map[*son.Node]*cfg.Block{}
+	c.endOf = map[*son.Node]*cfg.Block{}
+	c.chains = map[*cfg.Block][]*son.Node{}
+	var work []*cfg.Block
+	headBlock := map[*son.Node]*cfg.Block{}
+	// match pairs head h with block b, the successor of from (nil at the entry).
+	match := func(from *cfg.Block, h *son.Node, b *cfg.Block) {
+		if b == nil {
+			c.bad(from, "term", "a successor is nil where control goes to %v", h)
+			return
+		}
+		if _, ok := c.index[b]; !ok {
+			c.bad(from, "term", "successor b%d is not a block of the function", b.ID)
+			return
+		}
+		if old := headBlock[h]; old != nil && old != b {
+			c.bad(from, "block", "control goes to %v, which begins b%d, not b%d", h, old.ID, b.ID)
+			return
+		}
+		if old := c.headOf[b]; old != nil && old != h {
+			c.bad(b, "block", "begins both at %v and at %v", old, h)
+			return
+		}
+		if headBlock[h] == nil {
+			headBlock[h], c.headOf[b], c.blockOf[h] = b, h, b
+			work = append(work, b)
+		}
+	}
+	match(nil, entry, f.Blocks[0])
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		c.block(b, match)
+	}
+	for _, b := range f.Blocks {
+		if c.headOf[b] == nil {
+			c.bad(b, "block", "is not a block of the graph's control flow from Start")
+		}
+	}
+	if len(c.probs) == 0 {
+		c.preds()
+		c.checks()
+	}
+}
+
+// block follows the control chain from b's head to its end and checks b's
+// terminator and successors against it.
+func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Block)) {
+	cur := c.headOf[b]
+	var chain []*son.Node
+	t := b.Term
+	succs := func(k int) bool {
+		if len(b.Succs) != k {
+			c.bad(b, "term", "%d successors, want %d as control leaves at %v", len(b.Succs), k, cur)
+			return false
+		}
+		return true
+	}
+	for {
+		next, ok := ctrlNext(cur)
+		if !ok {
+			c.bad(b, "term", "%v has two control successors", cur)
+			return
+		}
+		if next == nil {
+			c.bad(b, "term", "control stops at %v", cur)
+			return
+		}
+		if next.Op == son.OpZeroCheck {
+			if c.blockOf[next] != nil {
+				c.bad(b, "check", "%v is reached twice by control", next)
+				return
+			}
+			c.blockOf[next] = b
+			chain = append(chain, next)
+			cur = next
+			continue
+		}
+		c.chains[b] = chain
+		switch next.Op {
+		case son.OpIf:
+			c.blockOf[next] = b
+			if t.Kind != cfg.TermBranch || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
+				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, next.In[1].ID)
+				return
+			}
+			if !succs(2) {
+				return
+			}
+			for side := int64(0); side < 2; side++ {
+				p := next.Proj(side)
+				if p == nil {
+					c.bad(b, "term", "%v has no projection %d", next, side)
+					return
+				}
+				match(b, p, b.Succs[side])
+			}
+		case son.OpNever:
+			c.blockOf[next] = b
+			if t.Kind != cfg.TermJump || t.Node != next.ID {
+				c.bad(b, "term", "ends with %s, want the jump of %v", termString(t), next)
+				return
+			}
+			p := next.Proj(0)
+			if p == nil {
+				c.bad(b, "term", "%v has no projection 0", next)
+				return
+			}
+			if succs(1) {
+				match(b, p, b.Succs[0])
+			}
+		case son.OpReturn:
+			c.blockOf[next] = b
+			if t.Kind != cfg.TermReturn || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
+				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, next.In[1].ID)
+				return
+			}
+			succs(0)
+		case son.OpRegion, son.OpLoop:
+			if t.Kind != cfg.TermJump || t.Node != 0 {
+				c.bad(b, "term", "ends with %s, want a jump to %v", termString(t), next)
+				return
+			}
+			c.endOf[cur] = b
+			if succs(1) {
+				match(b, next, b.Succs[0])
+			}
+		default:
+			c.bad(b, "term", "control goes from %v to %v, which no block may hold", cur, next)
+		}
+		return
+	}
+}
+
+// termString describes a terminator for messages.
+func termString(t cfg.Term) string {
+	kind := map[cfg.TermKind]string{cfg.TermNone: "no terminator", cfg.TermJump: "a jump", cfg.TermBranch: "a branch", cfg.TermReturn: "a return"}[t.Kind]
+	if kind == "" {
+		kind = fmt.Sprintf("terminator kind %d", t.Kind)
+	}
+	return fmt.Sprintf("%s (node %d, v%d)", kind, t.Node, t.Reg)
+}
+
+// preds checks each block's predecessors against the graph, and records
+// for a region block which region input each predecessor is.
+func (c *checker) preds() {
+	c.predSlot = map[*cfg.Block]map[*cfg.Block]int{}
+	for _, b := range c.f.Blocks {
+		h := c.headOf[b]
+		var want []*cfg.Block
+		switch {
+		case h.Op.IsRegion():
+			slot := map[*cfg.Block]int{}
+			for k := 1; k < len(h.In); k++ {
+				p := c.endOf[h.In[k]]
+				if p == nil {
+					c.bad(b, "preds", "input %d of %v, %v, ends no block", k, h, h.In[k])
+					continue
+				}
+				slot[p] = k
+				want = append(want, p)
+			}
+			c.predSlot[b] = slot
+		case b != c.f.Blocks[0]:
+			want = []*cfg.Block{c.blockOf[h.In[0]]}
+		}
+		if !sameBlocks(b.Preds, want) {
+			c.bad(b, "preds", "predecessors %s, but control enters %v from %s", blockList(b.Preds), h, blockList(want))
+		}
+	}
+}
+
+// sameBlocks reports whether a and b hold the same blocks as often.
+func sameBlocks(a, b []*cfg.Block) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	k := map[*cfg.Block]int{}
+	for _, x := range a {
+		k[x]++
+	}
+	for _, x := range b {
+		if k[x]--; k[x] < 0 {
+			return false
+		}
+	}
+	return true
+}
+
+func blockList(bs []*cfg.Block) string {
+	var s []string
+	for _, b := range bs {
+		if b == nil {
+			s = append(s, "nil")
+		} else {
+			s = append(s, fmt.Sprintf("b%d", b.ID))
+		}
+	}
+	return "[" + strings.Join(s, " ") + "]"
+}
+
+// checks checks that each block checks the ZeroChecks of its chain, in
+// order, and no other.
+func (c *checker) checks() {
+	for _, b := range c.f.Blocks {
+		chain := c.chains[b]
+		k := 0
+		for i, in := range b.Instrs {
+			if in == nil || in.Op != cfg.OpCheck {
+				continue
+			}
+			n := c.g.Node(in.Node)
+			switch {
+			case n == nil || n.Op != son.OpZeroCheck:
+				c.bad(b, "check", "instruction %d checks for node %d, which is no live ZeroCheck", i, in.Node)
+			case c.blockOf[n] != b:
+				c.bad(b, "check", "instruction %d checks for %v, but control passes it in b%d", i, n, c.blockOf[n].ID)
+			case k >= len(chain) || chain[k] != n:
+				c.bad(b, "check", "instruction %d checks for %v out of the order control passes the checks of the block (%v)", i, n, chain)
+			default:
+				k++
+			}
+		}
+		if k < len(chain) {
+			c.bad(b, "check", "control passes %v in this block, but it is not checked there", chain[k])
+		}
+	}
+}
+
+// site is where a node went: its block and position (-1 for a Phi).
+type site struct {
+	b   *cfg.Block
+	pos int
+}
+
+// data checks the placement of the data nodes in blocks whose control
+// holds.
+func (c *checker) data() {
+	f, g := c.f, c.g
 	succ := make([][]int, len(f.Blocks))
 	for i, b := range f.Blocks {
 		for _, s := range b.Succs {
-			succ[i] = append(succ[i], index[s])
+			succ[i] = append(succ[i], c.index[s])
 		}
 	}
 	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
 
-	// Where each node went: block and position (-1 for a Phi).
-	type site struct {
-		b   *cfg.Block
-		pos int
-	}
 	at := map[int]site{}
 	seen := map[int]int{}
 	for _, b := range f.Blocks {
-		for _, p := range b.Phis {
+		for i, p := range b.Phis {
+			if p == nil {
+				c.bad(b, "phi", "Phi %d is nil", i)
+				continue
+			}
 			at[p.Node] = site{b, -1}
 			seen[p.Node]++
 		}
 		for i, in := range b.Instrs {
+			if in == nil {
+				c.bad(b, "op", "instruction %d is nil", i)
+				continue
+			}
 			at[in.Node] = site{b, i}
 			seen[in.Node]++
 		}
@@ -67,7 +406,7 @@ func Check(g *son.Graph, r *Result) error {
 		if s.b == b {
 			return s.pos < pos
 		}
-		return tree.StrictlyDominates(index[s.b], index[b])
+		return tree.StrictlyDominates(c.index[s.b], c.index[b])
 	}
 
 	// The data nodes control needs, found from the graph.
@@ -79,7 +418,8 @@ func Check(g *son.Graph, r *Result) error {
 			work = append(work, n)
 		}
 	}
-	for _, n := range g.Live() {
+	live := g.Live()
+	for _, n := range live {
 		switch n.Op {
 		case son.OpIf, son.OpZeroCheck:
 			want(n.In[1])
@@ -98,88 +438,99 @@ func Check(g *son.Graph, r *Result) error {
 			want(x)
 		}
 	}
-	for n := range need {
+	for _, n := range live {
 		switch k := seen[n.ID]; {
+		case !need[n]:
 		case k == 0:
-			bad("%v is not placed", n)
+			c.bad(nil, "placed", "%v is not placed", n)
 		case k > 1:
-			bad("%v is placed %d times", n, k)
+			c.bad(nil, "placed", "%v is placed %d times", n, k)
 		}
 	}
-	for _, n := range g.Live() {
-		if n.Op == son.OpZeroCheck && seen[n.ID] != 1 {
-			bad("%v is checked %d times", n, seen[n.ID])
+	for _, b := range f.Blocks {
+		for i, p := range b.Phis {
+			if p == nil {
+				continue
+			}
+			if n := g.Node(p.Node); n == nil || !need[n] {
+				c.bad(b, "placed", "Phi %d is from node %d, which is not needed", i, p.Node)
+			}
 		}
-	}
-	for id := range seen {
-		if n := g.Node(id); n == nil || !need[n] && n.Op != son.OpZeroCheck {
-			bad("node %d is placed but not needed", id)
+		for i, in := range b.Instrs {
+			if in == nil {
+				continue
+			}
+			if n := g.Node(in.Node); n == nil || !need[n] && n.Op != son.OpZeroCheck {
+				c.bad(b, "placed", "instruction %d is from node %d, which is not needed", i, in.Node)
+			}
 		}
 	}
 
 	for _, b := range f.Blocks {
 		for _, p := range b.Phis {
-			phi := g.Node(p.Node)
-			if phi == nil || phi.Op != son.OpPhi {
-				bad("b%d: Phi v%d is not from a Phi node", b.ID, p.Dst)
-				continue
-			}
-			region := phi.In[0]
-			if r.Block[region.ID] != b {
-				bad("b%d: %v of %v is not in its region's block", b.ID, phi, region)
-			}
-			for i, pred := range b.Preds {
-				k := 0
-				for j := 1; j < len(region.In); j++ {
-					if r.Block[region.In[j].ID] == pred {
-						k = j
-					}
-				}
-				switch {
-				case k == 0:
-					bad("b%d: predecessor b%d is no input of %v", b.ID, pred.ID, region)
-				case p.Args[i] != cfg.Reg(phi.In[k].ID):
-					bad("b%d: %v takes v%d from b%d, want v%d", b.ID, phi, p.Args[i], pred.ID, phi.In[k].ID)
-				case !avail(phi.In[k].ID, pred, len(pred.Instrs)):
-					bad("b%d: %v's value %v is not available at the end of b%d", b.ID, phi, phi.In[k], pred.ID)
-				}
+			if p != nil {
+				c.phi(b, p, avail)
 			}
 		}
 		for i, in := range b.Instrs {
+			if in == nil {
+				continue
+			}
 			n := g.Node(in.Node)
 			if n == nil {
-				bad("b%d: instruction %d is from no live node", b.ID, i)
+				c.bad(b, "op", "instruction %d (%v) is from node %d, which is not live", i, in.Op, in.Node)
 				continue
 			}
 			if !sameOp(n, in) {
-				bad("b%d: instruction %d (%v) does not compute %v", b.ID, i, in.Op, n)
+				c.bad(b, "op", "instruction %d (%v) does not compute %v", i, in.Op, n)
+				continue
 			}
 			for j, x := range n.In {
 				if j > 0 && x != nil && !x.IsControl() && !avail(x.ID, b, i) {
-					bad("b%d: %v uses %v before it is defined", b.ID, n, x)
+					c.bad(b, "dominance", "%v uses %v before it is defined", n, x)
 				}
 			}
-			if n.Op == son.OpZeroCheck && r.Block[n.ID] != b {
-				bad("b%d: the check of %v left its block", b.ID, n)
-			}
-			if c := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && c != nil {
-				if !avail(c.ID, b, i) {
-					bad("b%d: %v is not below its check %v", b.ID, n, c)
-				}
+			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) {
+				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}
 		if t := b.Term; t.Kind == cfg.TermBranch || t.Kind == cfg.TermReturn {
-			if n := g.Node(t.Node); n == nil || r.Block[n.ID] != b || cfg.Reg(n.In[1].ID) != t.Reg {
-				bad("b%d: the terminator is not its node's", b.ID)
-			} else if !avail(n.In[1].ID, b, len(b.Instrs)) {
-				bad("b%d: %v uses %v before it is defined", b.ID, n, n.In[1])
+			if !avail(int(t.Reg), b, len(b.Instrs)) {
+				c.bad(b, "dominance", "the %s uses v%d before it is defined", termString(t), t.Reg)
 			}
 		}
 	}
-	if len(probs) == 0 {
-		return nil
+}
+
+// phi checks Phi p of block b: its node's region begins b, and its k-th
+// argument is the value of the region input that b's k-th predecessor
+// ends at, available there.
+func (c *checker) phi(b *cfg.Block, p *cfg.Phi, avail func(int, *cfg.Block, int) bool) {
+	phi := c.g.Node(p.Node)
+	if phi == nil || phi.Op != son.OpPhi {
+		c.bad(b, "phi", "Phi v%d is from node %d, which is no live Phi", p.Dst, p.Node)
+		return
 	}
-	return errors.New("the schedule does not hold:\n\t" + strings.Join(probs, "\n\t"))
+	region := phi.In[0]
+	if c.headOf[b] != region {
+		c.bad(b, "phi", "%v of %v is not in its region's block", phi, region)
+		return
+	}
+	if p.Dst != cfg.Reg(phi.ID) || len(p.Args) != len(b.Preds) {
+		c.bad(b, "phi", "%v is v%d with %d values, want v%d with one per predecessor (%d)", phi, p.Dst, len(p.Args), phi.ID, len(b.Preds))
+		return
+	}
+	for i, pred := range b.Preds {
+		k := c.predSlot[b][pred]
+		switch {
+		case k <= 0 || k >= len(phi.In):
+			c.bad(b, "phi", "predecessor b%d is no input of %v", pred.ID, region)
+		case p.Args[i] != cfg.Reg(phi.In[k].ID):
+			c.bad(b, "phi", "%v takes v%d from b%d, want v%d", phi, p.Args[i], pred.ID, phi.In[k].ID)
+		case !avail(phi.In[k].ID, pred, len(pred.Instrs)):
+			c.bad(b, "dominance", "%v's value %v is not available at the end of b%d", phi, phi.In[k], pred.ID)
+		}
+	}
 }
 
 // sameOp reports whether instruction in computes node n.
@@ -189,7 +540,7 @@ func sameOp(n *son.Node, in *cfg.Instr) bool {
 			return false
 		}
 		for i, x := range xs {
-			if cfg.Reg(x.ID) != in.Args[i] {
+			if x == nil || cfg.Reg(x.ID) != in.Args[i] {
 				return false
 			}
 		}
@@ -197,15 +548,15 @@ func sameOp(n *son.Node, in *cfg.Instr) bool {
 	}
 	switch n.Op {
 	case son.OpZeroCheck:
-		return in.Op == cfg.OpCheck && args(n.In[1])
+		return in.Op == cfg.OpCheck && len(n.In) == 2 && args(n.In[1])
 	case son.OpConstant:
 		return in.Op == cfg.OpConst && in.Aux == n.Aux && in.Dst == cfg.Reg(n.ID)
 	case son.OpProj:
 		return in.Op == cfg.OpArg && in.Dst == cfg.Reg(n.ID)
 	case son.OpMinus:
-		return in.Op == cfg.OpNeg && args(n.In[1])
+		return in.Op == cfg.OpNeg && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
 	case son.OpNot:
-		return in.Op == cfg.OpNot && args(n.In[1])
+		return in.Op == cfg.OpNot && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
 	}
-	return in.Op == binaryOps[n.Op] && in.Op != cfg.OpInvalid && in.Dst == cfg.Reg(n.ID) && args(n.In[1], n.In[2])
+	return in.Op == binaryOps[n.Op] && in.Op != cfg.OpInvalid && in.Dst == cfg.Reg(n.ID) && len(n.In) == 3 && args(n.In[1], n.In[2])
 }

@@ -40,7 +40,7 @@ func schedule(t *testing.T, g *son.Graph) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := Check(g, r); err != nil {
+	if err := Check(g, r.Func); err != nil {
 		t.Fatal(err)
 	}
 	return r
@@ -212,7 +212,7 @@ func TestCheckRejects(t *testing.T) {
 			b, i := find(r.Func, cfg.OpCheck)
 			in := remove(b, i)
 			r.Func.Blocks[0].Instrs = append(r.Func.Blocks[0].Instrs, in)
-		}, "left its block"},
+		}, "but control passes it in b"},
 		{"phi values swapped", func(r *Result) {
 			for _, b := range r.Func.Blocks {
 				if len(b.Phis) > 0 {
@@ -231,7 +231,194 @@ func TestCheckRejects(t *testing.T) {
 			g := optimized(t, src)
 			r := schedule(t, g)
 			c.breakIt(r)
-			err := Check(g, r)
+			err := Check(g, r.Func)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
+
+// TestCheckHoistedCheck: a schedule that moves a check, and the division
+// it guards, above the branch that guards them, and records the move in
+// its own map, is rejected; the checker finds each check's block from the
+// graph, not from the map. Run, that schedule divides by zero.
+func TestCheckHoistedCheck(t *testing.T) {
+	g := optimized(t, "if (arg > 3) return 100 / arg; return 0;")
+	r := schedule(t, g)
+	entry := r.Func.Blocks[0]
+	if entry.Term.Kind != cfg.TermBranch {
+		t.Fatalf("the entry ends with %v, want the branch", entry.Term.Kind)
+	}
+	// Everything in the block of the check goes up, in order: the check,
+	// the division and its dividend.
+	var moved []*cfg.Instr
+	for _, b := range r.Func.Blocks[1:] {
+		for _, in := range b.Instrs {
+			if in.Op == cfg.OpCheck {
+				moved = b.Instrs
+				b.Instrs = nil
+			}
+		}
+	}
+	if len(moved) < 2 {
+		t.Fatalf("moved %d instructions, want the check and the division at least", len(moved))
+	}
+	for _, in := range moved {
+		r.Block[in.Node] = entry // the move, recorded consistently
+	}
+	entry.Instrs = append(entry.Instrs, moved...)
+	if err := cfg.Verify(r.Func); err != nil {
+		t.Fatalf("the hoisted schedule is well formed, but cfg.Verify says: %v", err)
+	}
+	if _, err := cfg.Run(r.Func, 0, cfg.Limits{}); err == nil || !strings.Contains(err.Error(), "division by zero") {
+		t.Fatalf("run(0) of the hoisted schedule: %v, want a division by zero", err)
+	}
+	err := Check(g, r.Func)
+	if err == nil {
+		t.Fatal("the hoisted check is accepted")
+	}
+	for _, want := range []string{
+		"b1: check: instruction ",
+		"checks for ZeroCheck#",
+		"but control passes it in b",
+		"check: control passes ZeroCheck#",
+		"but it is not checked there",
+	} {
+		if !strings.Contains(err.Error(), want) {
+			t.Errorf("the error does not say %q:\n%v", want, err)
+		}
+	}
+}
+
+// TestCheckGarbage feeds the checker broken functions: it must name the
+// block and the rule, never panic.
+func TestCheckGarbage(t *testing.T) {
+	const src = `
+		int s = 0;
+		for (int i = 0; i < arg; i++) {
+			if (i == 3) s = s + 100 / (arg - i);
+		}
+		return s;`
+	for _, c := range []struct {
+		name    string
+		breakIt func(f *cfg.Func)
+		want    string
+	}{
+		{"no function", func(f *cfg.Func) { *f = cfg.Func{} }, "func: block: the function has no blocks"},
+		{"nil block", func(f *cfg.Func) { f.Blocks[1] = nil }, "func: block: block 1 of the function is nil"},
+		{"block listed twice", func(f *cfg.Func) { f.Blocks[2] = f.Blocks[1] }, "block: listed twice"},
+		{"nil successor", func(f *cfg.Func) { f.Blocks[0].Succs[0] = nil }, "b1: term: a successor is nil where control goes to"},
+		{"successor from elsewhere", func(f *cfg.Func) { f.Blocks[0].Succs[0] = &cfg.Block{ID: 99} }, "b1: term: successor b99 is not a block of the function"},
+		{"successors swapped", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if b.Term.Kind == cfg.TermBranch {
+					b.Succs[0], b.Succs[1] = b.Succs[1], b.Succs[0]
+					return
+				}
+			}
+		}, "b3: term: ends with a branch (node 17, v16), want Return#"},
+		{"too few successors", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if b.Term.Kind == cfg.TermBranch {
+					b.Succs = b.Succs[:1]
+					return
+				}
+			}
+		}, "term: 1 successors, want 2"},
+		{"terminator of a dead node", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if b.Term.Kind == cfg.TermReturn {
+					b.Term.Node = 100000
+				}
+			}
+		}, "term: ends with a return (node 100000"},
+		{"branch turned into a jump", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if b.Term.Kind == cfg.TermBranch {
+					b.Term.Kind = cfg.TermJump
+					return
+				}
+			}
+		}, "term: ends with a jump"},
+		{"extra block", func(f *cfg.Func) {
+			f.Blocks = append(f.Blocks, &cfg.Block{ID: 50, Term: cfg.Term{Kind: cfg.TermReturn, Reg: 1}})
+		}, "b50: block: is not a block of the graph's control flow from Start"},
+		{"nil predecessor", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if len(b.Preds) > 1 {
+					b.Preds[0] = nil
+					return
+				}
+			}
+		}, "preds: predecessors [nil"},
+		{"instruction of a dead node", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if len(b.Instrs) > 0 {
+					b.Instrs[0].Node = 100000
+					return
+				}
+			}
+		}, "op: instruction 0 (Arg) is from node 100000, which is not live"},
+		{"nil instruction", func(f *cfg.Func) { f.Blocks[0].Instrs[0] = nil }, "b1: op: instruction 0 is nil"},
+		{"check of a dead node", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Op == cfg.OpCheck {
+						in.Node = 100000
+						return
+					}
+				}
+			}
+		}, "b4: check: instruction 1 checks for node 100000, which is no live ZeroCheck"},
+		{"nil Phi", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if len(b.Phis) > 0 {
+					b.Phis[0] = nil
+					return
+				}
+			}
+		}, "phi: Phi 0 is nil"},
+		{"Phi short of values", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if len(b.Phis) > 0 {
+					b.Phis[0].Args = b.Phis[0].Args[:1]
+					return
+				}
+			}
+		}, "with 1 values, want"},
+		{"Phi of no node", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if len(b.Phis) > 0 {
+					b.Phis[0].Node = 0
+					return
+				}
+			}
+		}, "is from node 0, which is no live Phi"},
+		{"instruction with missing operands", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Op == cfg.OpAdd {
+						in.Args = nil
+						return
+					}
+				}
+			}
+		}, "(Add) does not compute Add#"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := optimized(t, src)
+			r := schedule(t, g)
+			c.breakIt(r.Func)
+			var err error
+			func() {
+				defer func() {
+					if p := recover(); p != nil {
+						t.Fatalf("Check panics: %v", p)
+					}
+				}()
+				err = Check(g, r.Func)
+			}()
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v, want an error saying %q", err, c.want)
 			}
