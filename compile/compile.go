@@ -51,6 +51,10 @@ type Pass struct {
 	// check, if set, is the pass's own checker, run on its result when
 	// checking is on (before the verifier of the level).
 	check func(*Unit) error
+	// input asks for a record of the graph before the pass (Unit.Input),
+	// taken when checking is on, for a checker that compares the pass's
+	// input with its output.
+	input bool
 }
 
 // Passes is the pipeline, in order.
@@ -58,7 +62,7 @@ var Passes = []Pass{
 	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build},
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
-	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck},
+	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form, checked", run: schedule, check: checkSchedule},
 }
@@ -81,8 +85,13 @@ type Unit struct {
 	Opt   Options
 	Stats []PassStats // one entry per pass run, in order
 
-	// ZeroChecks lists what the zerocheck pass removed, with witnesses.
+	// ZeroChecks lists what the zerocheck pass removed, with witnesses,
+	// as the pass reports it (no checker reads it).
 	ZeroChecks []opt.Removal
+	// Input is the graph as it was before the pass being checked, when
+	// that pass's checker needs it (a son.Graph.Clone, with the same node
+	// IDs): what the pipeline records, not what the pass reports.
+	Input *son.Graph
 	// GCM is the schedule of the gcm pass, and Func the function it
 	// made: from then on the program is at the cfg level.
 	GCM  *gcm.Result
@@ -148,6 +157,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 	}
 	u := &Unit{Name: name, Src: src, Opt: o}
 	for _, p := range Passes[:last+1] {
+		if o.Check && p.input {
+			u.Input = u.Graph.Clone()
+		}
 		start := time.Now()
 		if err := p.run(u); err != nil {
 			return nil, err
@@ -168,6 +180,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				}
 			}
 		}
+		u.Input = nil // the record served its checker
 		st := Stats(u.Graph)
 		if u.Func != nil {
 			st.Blocks = blockStats(u.Func)
@@ -243,7 +256,7 @@ func zerocheck(u *Unit) error {
 	return nil
 }
 
-func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Graph, u.ZeroChecks) }
+func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Input, u.Graph) }
 
 func sccp(u *Unit) error {
 	if _, err := opt.SCCP(u.Graph, u.Opt.SCCP, u.Opt.Trace); err != nil {

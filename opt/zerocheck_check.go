@@ -9,37 +9,147 @@ import (
 	"son/son"
 )
 
-// CheckZeroCheckElim verifies each removal of ZeroCheckElim on the graph it
-// left, with dominators computed by the iterative algorithm of Cooper,
-// Harvey and Kennedy rather than the pass's Lengauer–Tarjan: the removed
-// check is gone; its witness is a live ZeroCheck of the same value node;
-// the witness dominates the point where the removed check was (its
-// predecessor, so the witness strictly dominated the check); and each
-// division the check guarded is now pinned to the witness.
-func CheckZeroCheckElim(g *son.Graph, removed []Removal) error {
-	c := newCtrlGraph(g)
-	tree := dom.NewTree(dom.CooperHarveyKennedy(c.succ))
+// CheckZeroCheckElim verifies a run of ZeroCheckElim from its input and
+// output alone: before is the graph as the pipeline recorded it before the
+// pass (son.Graph.Clone, which keeps node IDs; IDs are never reused), after
+// the graph the pass left. It does not read the pass's []Removal: a check
+// removed without a report is found like any other.
+//
+// It trusts before to be a well-formed graph (son.Verify passed on it
+// after the previous pass) and the dominators of Cooper, Harvey and
+// Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
+// computed here on before's control nodes. The rules:
+//
+//   - removed: a ZeroCheck live before and gone after was checking a
+//     value node (the same node, by ID) that a ZeroCheck still live after
+//     the pass also checks, and that check strictly dominated it before;
+//   - repinned: a division pinned to a removed check is now pinned to a
+//     live check of the same divisor that strictly dominated the removed
+//     one;
+//   - rewired: a control node that followed removed checks now follows
+//     the control node above them;
+//   - unchanged: nothing else changed: every node live after was live
+//     before with the same op, constant, type and inputs; the only other
+//     nodes gone are data nodes all of whose users are gone too (the
+//     divisor of a removed check that nothing else used).
+//
+// Every problem names the node and the rule. Cost: linear in the graphs,
+// plus the dominators.
+func CheckZeroCheckElim(before, after *son.Graph) error {
 	var probs []string
-	bad := func(r Removal, format string, args ...any) {
-		probs = append(probs, fmt.Sprintf("removal of ZeroCheck#%d: ", r.Check.ID)+fmt.Sprintf(format, args...))
+	bad := func(n *son.Node, rule, format string, args ...any) {
+		probs = append(probs, fmt.Sprintf("%v: %s: ", n, rule)+fmt.Sprintf(format, args...))
 	}
-	for _, r := range removed {
-		if !r.Check.IsDead() {
-			bad(r, "the check is still in the graph")
+	if before == nil || after == nil || before.Start == nil || after.Start == nil {
+		return errors.New("zero-check elimination is not justified: no graph to compare")
+	}
+	// old is the node of before with n's ID, nil if there is none.
+	old := func(n *son.Node) *son.Node {
+		if n == nil {
+			return nil
 		}
-		w := r.Witness
-		if w.IsDead() || w.Op != son.OpZeroCheck || w.In[1] != r.Value {
-			bad(r, "witness %v is not a live check of %v", w, r.Value)
+		return before.Node(n.ID)
+	}
+	wasLive := make([]bool, before.MaxID())
+	for _, n := range before.Live() {
+		wasLive[n.ID] = true
+	}
+	isLive := make([]bool, max(after.MaxID(), before.MaxID()))
+	for _, n := range after.Live() {
+		isLive[n.ID] = true
+	}
+	removed := func(x *son.Node) bool {
+		return x != nil && x.Op == son.OpZeroCheck && wasLive[x.ID] && !isLive[x.ID]
+	}
+
+	// Dominators of before's control nodes, reached from Start.
+	cg := controlOf(before)
+	tree := dom.NewTree(dom.CooperHarveyKennedy(cg.succ))
+	// strictlyAbove reports whether control node a strictly dominated b in
+	// before.
+	strictlyAbove := func(a, b *son.Node) bool {
+		ia, ok1 := cg.index[old(a)]
+		ib, ok2 := cg.index[old(b)]
+		return ok1 && ok2 && tree.StrictlyDominates(ia, ib)
+	}
+
+	// removed: one walk of before's dominator tree, counting for each
+	// divisor the checks still live after the pass on the path from Start.
+	live := map[int]int{} // divisor ID -> live checks of it dominating the walk
+	var path []int
+	for _, v := range tree.Preorder() {
+		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
+			if c := cg.nodes[path[len(path)-1]]; c.Op == son.OpZeroCheck && isLive[c.ID] {
+				live[c.In[1].ID]--
+			}
+			path = path[:len(path)-1]
+		}
+		c := cg.nodes[v]
+		path = append(path, v)
+		if c.Op != son.OpZeroCheck {
 			continue
 		}
-		wi, ok1 := c.index[w]
-		pi, ok2 := c.index[r.Pred]
-		if !ok1 || !ok2 || !tree.Dominates(wi, pi) {
-			bad(r, "witness %v does not dominate %v, where the check was", w, r.Pred)
+		switch d := c.In[1]; {
+		case isLive[c.ID]:
+			live[d.ID]++
+		case live[d.ID] == 0:
+			bad(c, "removed", "the check of %v is gone, but no check of %v left strictly dominates it", d, d)
 		}
-		for _, d := range r.Divs {
-			if !d.IsDead() && (d.In[0] != w || d.In[2] != r.Value) {
-				bad(r, "%v is not pinned to the witness %v", d, w)
+	}
+
+	// unchanged, repinned, rewired: every live node of after against before.
+	for _, n := range after.Live() {
+		o := old(n)
+		if o == nil || !wasLive[n.ID] {
+			bad(n, "unchanged", "a node that was not in the graph before the pass")
+			continue
+		}
+		if o.Op != n.Op || o.Aux != n.Aux || len(o.In) != len(n.In) || !o.Type.Equal(n.Type) {
+			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", o, o.Aux, len(o.In), o.Type, n.Aux, len(n.In), n.Type)
+			continue
+		}
+		for i, x := range n.In {
+			x0 := o.In[i]
+			switch {
+			case x == nil && x0 == nil || x != nil && x0 != nil && x.ID == x0.ID:
+				continue
+			case x == nil || x0 == nil:
+				bad(n, "unchanged", "input %d was %v, now %v", i, x0, x)
+				continue
+			}
+			switch {
+			case !removed(x0):
+				bad(n, "unchanged", "input %d was %v, now %v", i, x0, x)
+			case (n.Op == son.OpDiv || n.Op == son.OpMod) && i == 0:
+				if x.Op != son.OpZeroCheck || !isLive[x.ID] || len(x.In) != 2 || x.In[1] == nil || x.In[1].ID != x0.In[1].ID || !strictlyAbove(x, x0) {
+					bad(n, "repinned", "was pinned to the removed %v, now to %v, which is not a check of %v that strictly dominated it", x0, x, x0.In[1])
+				}
+			case n.IsControl():
+				up := x0
+				for removed(up) {
+					up = up.In[0]
+				}
+				if up == nil || x.ID != up.ID {
+					bad(n, "rewired", "followed the removed %v, now follows %v, want %v", x0, x, up)
+				}
+			default:
+				bad(n, "unchanged", "input %d was the removed %v, now %v", i, x0, x)
+			}
+		}
+	}
+	// unchanged: what else disappeared had no users left.
+	for _, o := range before.Live() {
+		if isLive[o.ID] || o.Op == son.OpZeroCheck {
+			continue
+		}
+		if o.IsControl() {
+			bad(o, "unchanged", "control node gone")
+			continue
+		}
+		for _, u := range o.Out {
+			if u != nil && wasLive[u.ID] && isLive[u.ID] {
+				bad(o, "unchanged", "gone, but its user %v is still there", u)
+				break
 			}
 		}
 	}
@@ -47,4 +157,39 @@ func CheckZeroCheckElim(g *son.Graph, removed []Removal) error {
 		return nil
 	}
 	return errors.New("zero-check elimination is not justified:\n\t" + strings.Join(probs, "\n\t"))
+}
+
+// ctrlNodes is the control flow between control nodes, Stop left out: the
+// graph of paper 000's dominance (section 3.2).
+type ctrlNodes struct {
+	nodes []*son.Node
+	index map[*son.Node]int
+	succ  [][]int
+}
+
+// controlOf numbers the control nodes reached from Start (Start is 0) and
+// lists each one's control users. Written apart from the pass's own
+// newCtrlGraph, so that a bug there is not copied here.
+func controlOf(g *son.Graph) *ctrlNodes {
+	c := &ctrlNodes{index: map[*son.Node]int{g.Start: 0}, nodes: []*son.Node{g.Start}, succ: [][]int{nil}}
+	for work := []*son.Node{g.Start}; len(work) > 0; {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		from := c.index[n]
+		for _, u := range n.Out {
+			if u == nil || !u.IsControl() || u.Op == son.OpStop {
+				continue
+			}
+			k, ok := c.index[u]
+			if !ok {
+				k = len(c.nodes)
+				c.index[u] = k
+				c.nodes = append(c.nodes, u)
+				c.succ = append(c.succ, nil)
+				work = append(work, u)
+			}
+			c.succ[from] = append(c.succ[from], k)
+		}
+	}
+	return c
 }

@@ -49,8 +49,9 @@ func TestZeroCheckElim(t *testing.T) {
 			if k := countOps(g, son.OpZeroCheck); k != c.before {
 				t.Fatalf("%d ZeroChecks before, want %d", k, c.before)
 			}
+			before := g.Clone()
 			removed := ZeroCheckElim(g)
-			if err := CheckZeroCheckElim(g, removed); err != nil {
+			if err := CheckZeroCheckElim(before, g); err != nil {
 				t.Fatal(err)
 			}
 			if err := son.Verify(g); err != nil {
@@ -73,72 +74,150 @@ func TestZeroCheckElim(t *testing.T) {
 	}
 }
 
-// TestCheckZeroCheckElimRejects: witnesses that do not justify a removal.
+// checks lists the live ZeroChecks of g in the order control passes them
+// (the programs of these tests have no branches around them).
+func checks(g *son.Graph) []*son.Node {
+	var cs []*son.Node
+	for n := g.Start.Proj(0); n != nil; {
+		var next *son.Node
+		for _, u := range n.Out {
+			if u.IsControl() && u.Op != son.OpStop {
+				next = u
+			}
+		}
+		if next != nil && next.Op == son.OpZeroCheck {
+			cs = append(cs, next)
+		}
+		n = next
+		if n != nil && (n.Op == son.OpReturn || n.Op == son.OpIf) {
+			break
+		}
+	}
+	return cs
+}
+
+// removeCheck takes check c out of g as the pass does, pinning its
+// divisions to w, and reports nothing.
+func removeCheck(g *son.Graph, c, w *son.Node) {
+	for _, u := range append([]*son.Node(nil), c.Out...) {
+		if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == c {
+			g.SetIn(u, 0, w)
+		}
+	}
+	g.Subsume(c, c.In[0])
+}
+
+// TestCheckZeroCheckElimRejects: removals and changes the input does not
+// justify, each made on the graph after (or instead of) the real pass and
+// compared with the graph recorded before it. The pass's report is not
+// given to the checker, so an unreported removal is found as any other.
 func TestCheckZeroCheckElimRejects(t *testing.T) {
 	for _, c := range []struct {
 		name    string
 		src     string
-		corrupt func(g *son.Graph, rs []Removal) []Removal
+		real    bool // the real pass, run first in every case, removes something
+		corrupt func(t *testing.T, g *son.Graph)
 		want    string
 	}{
-		{"witness that does not dominate", "int r = 0; if (arg > 5) r = 10 / arg; return r + 30 / arg;",
-			func(g *son.Graph, rs []Removal) []Removal {
+		{"witness that does not dominate", "int r = 0; if (arg > 5) r = 10 / arg; return r + 30 / arg;", false,
+			func(t *testing.T, g *son.Graph) {
 				// Remove the check after the if, pretending the one in the
 				// branch dominates it.
-				var checks []*son.Node
+				var inBranch, after *son.Node
 				for _, n := range g.Live() {
-					if n.Op == son.OpZeroCheck {
-						checks = append(checks, n)
+					if n.Op == son.OpZeroCheck && n.In[0].Op == son.OpRegion {
+						after = n
+					} else if n.Op == son.OpZeroCheck {
+						inBranch = n
 					}
 				}
-				inBranch, after := checks[0], checks[1]
-				if after.In[0].Op != son.OpRegion {
-					inBranch, after = after, inBranch
+				removeCheck(g, after, inBranch)
+			}, "removed: the check of Proj#"},
+		{"witness of another value", "int a = arg - 1; 100 / arg; 100 / a; return 5;", false,
+			// The fault of issue 11: a dominating check of any value.
+			func(t *testing.T, g *son.Graph) {
+				cs := checks(g)
+				if len(cs) != 2 || cs[0].In[1] == cs[1].In[1] {
+					t.Fatalf("checks %v, want two of different values", cs)
 				}
-				r := Removal{Check: after, Value: after.In[1], Pred: after.In[0], Witness: inBranch}
-				for _, u := range append([]*son.Node(nil), after.Out...) {
-					if u.Op == son.OpDiv {
-						g.SetIn(u, 0, inBranch)
-						r.Divs = append(r.Divs, u)
-					}
+				removeCheck(g, cs[1], cs[0])
+				if v, err := son.Run(g, 1, son.Limits{}); err != nil || v != 5 {
+					t.Fatalf("run(1) = %d, %v: want the wrong 5 the fault gives", v, err)
 				}
-				g.Subsume(after, after.In[0])
-				return []Removal{r}
-			}, "does not dominate"},
-		{"witness of another value", "int a = 10 / arg; int b = 20 / arg; return a + b + 5 / (arg + 1);",
-			func(g *son.Graph, rs []Removal) []Removal {
+			}, "removed: the check of Sub#"},
+		{"division pinned elsewhere", "int a = 10 / arg; int b = 20 / arg; return a + b;", true,
+			func(t *testing.T, g *son.Graph) {
 				for _, n := range g.Live() {
-					if n.Op == son.OpZeroCheck && n.In[1] != rs[0].Value {
-						rs[0].Witness = n
+					if n.Op == son.OpDiv && n.In[1].Aux == 20 {
+						g.SetIn(n, 0, g.Start.Proj(0))
+						return
 					}
 				}
-				return rs
-			}, "is not a live check of"},
-		{"division pinned elsewhere", "int a = 10 / arg; int b = 20 / arg; return a + b;",
-			func(g *son.Graph, rs []Removal) []Removal {
-				g.SetIn(rs[0].Divs[0], 0, g.Start.Proj(0))
-				return rs
-			}, "is not pinned to the witness"},
-		{"check still there", "int a = 10 / arg; int b = 20 / arg; return a + b;",
-			func(g *son.Graph, rs []Removal) []Removal {
-				rs[0].Check = rs[0].Witness
-				return rs
-			}, "still in the graph"},
+				t.Fatal("no division of 20")
+			}, "repinned: was pinned to the removed ZeroCheck#"},
+		{"removal without a report", "int a = 10 / arg; int b = 20 / arg; return a + b + 5 / (arg + 1);", true,
+			func(t *testing.T, g *son.Graph) {
+				cs := checks(g)
+				if len(cs) != 2 {
+					t.Fatalf("checks %v after the pass, want 2", cs)
+				}
+				removeCheck(g, cs[1], cs[0])
+			}, "removed: the check of Add#"},
+		{"control rewired past a live check", "int a = 10 / arg; int b = 20 / (arg + 1); return a + b;", false,
+			func(t *testing.T, g *son.Graph) {
+				cs := checks(g)
+				ret := cs[1].Out[0]
+				for _, u := range cs[1].Out {
+					if u.Op == son.OpReturn {
+						ret = u
+					}
+				}
+				g.SetIn(ret, 0, cs[0])
+			}, "unchanged: input 0 was ZeroCheck#"},
+		{"another node changed", "int a = 10 / arg; int b = 20 / arg; return a + b;", true,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpAdd {
+						g.SetIn(n, 1, g.Con(3))
+						return
+					}
+				}
+			}, "unchanged: input 1 was Div#"},
+		{"a new node", "int a = 10 / arg; return a;", false,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpDiv {
+						g.SetIn(n, 1, g.Con(12345))
+						return
+					}
+				}
+			}, ": unchanged: a node that was not in the graph before the pass"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := peepholed(t, c.src)
-			var rs []Removal
-			if !strings.HasPrefix(c.name, "witness that") {
-				rs = ZeroCheckElim(g)
-				if len(rs) == 0 {
-					t.Fatal("nothing removed")
-				}
+			before := g.Clone()
+			if removed := ZeroCheckElim(g); c.real != (len(removed) > 0) {
+				t.Fatalf("%d removals, want some: %v", len(removed), c.real)
 			}
-			rs = c.corrupt(g, rs)
-			err := CheckZeroCheckElim(g, rs)
+			if err := CheckZeroCheckElim(before, g); err != nil {
+				t.Fatalf("before the fault: %v", err)
+			}
+			c.corrupt(t, g)
+			err := CheckZeroCheckElim(before, g)
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("got %v, want an error saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckZeroCheckElimNoGraph: without a record of the input, the
+// checker says so rather than panicking or passing.
+func TestCheckZeroCheckElimNoGraph(t *testing.T) {
+	g := peepholed(t, "return 10 / arg;")
+	for _, c := range [][2]*son.Graph{{nil, g}, {g, nil}, {nil, nil}} {
+		if err := CheckZeroCheckElim(c[0], c[1]); err == nil || !strings.Contains(err.Error(), "no graph to compare") {
+			t.Errorf("got %v, want an error saying there is no graph", err)
+		}
 	}
 }
