@@ -258,11 +258,38 @@ func zerocheck(u *Unit) error {
 
 func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Input, u.Graph) }
 
+// sccp runs the analyses of the chosen mode (for Iterated, its halves
+// round after round). Each solution is checked before it rewrites the
+// graph, against the equations of the mode that ran: on a record of the
+// graph taken before the analysis when checking is on, with the rewrite
+// then checked against that record too; on the graph as it stands
+// otherwise.
 func sccp(u *Unit) error {
-	if _, err := opt.SCCP(u.Graph, u.Opt.SCCP, u.Opt.Trace); err != nil {
-		return &CheckError{Pass: "sccp", Guard: GuardChecker, Err: err}
-	}
-	return nil
+	return opt.Rounds(u.Graph, u.Opt.SCCP, u.Opt.Trace, func(m opt.Mode, round int) error {
+		fail := func(g Guard, err error) error {
+			return &CheckError{Pass: "sccp", Guard: g, Err: opt.InRound(round, err)}
+		}
+		in := u.Graph
+		if u.Opt.Check {
+			in = u.Graph.Clone()
+		}
+		s, err := opt.Analyze(u.Graph, m, u.Opt.Trace)
+		if err != nil {
+			return fail(GuardPass, err)
+		}
+		if err := opt.CheckSCCP(in, m, s); err != nil {
+			return fail(GuardChecker, err)
+		}
+		if err := opt.Apply(u.Graph, s); err != nil {
+			return fail(GuardPass, err)
+		}
+		if u.Opt.Check {
+			if err := opt.CheckSCCPRewrite(in, m, s, u.Graph); err != nil {
+				return fail(GuardChecker, err)
+			}
+		}
+		return nil
+	})
 }
 
 func schedule(u *Unit) error {

@@ -18,9 +18,10 @@ import (
 // meets only the values whose region input is reachable (table V), an If
 // makes a side reachable only when its condition allows it (table VI), a
 // node under unreachable control stays undefined. The solution is checked
-// by CheckSCCP, and only a checked solution rewrites the graph: each node
-// gets the join of its type and its value, then the peephole worklist folds
-// what became constant and removes what became unreachable.
+// by CheckSCCP against the equations of the mode that ran, and only a
+// checked solution rewrites the graph: each node gets the join of its type
+// and its value, then the peephole worklist folds what became constant and
+// removes what became unreachable (checked by CheckSCCPRewrite).
 //
 // Cost: each node is evaluated when one of its inputs falls. A value can
 // fall a bounded number of times: from Top to a constant, to ranges, and
@@ -231,37 +232,64 @@ func Apply(g *son.Graph, s *Solution) error {
 	return g.Iterate()
 }
 
-// SCCP runs the analysis of mode, checks its solution and applies it. For
-// Iterated it alternates the two halves until the graph stops changing.
-// It returns the last solution.
+// SCCP runs the analysis of mode and applies it, each solution checked
+// against a record of the graph taken before its analysis and the rewrite
+// against that record (CheckSCCP, CheckSCCPRewrite). For Iterated it
+// alternates the two halves until the graph stops changing. It returns the
+// last solution. The pipeline runs the same rounds with its own records.
 func SCCP(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
+	var last *Solution
+	err := Rounds(g, mode, trace, func(m Mode, round int) error {
+		in := g.Clone()
+		s, err := Analyze(g, m, trace)
+		if err == nil {
+			err = CheckSCCP(in, m, s)
+		}
+		if err == nil {
+			err = Apply(g, s)
+		}
+		if err == nil {
+			err = CheckSCCPRewrite(in, m, s, g)
+		}
+		last = s
+		return InRound(round, err)
+	})
+	return last, err
+}
+
+// Rounds runs the analyses that mode asks for through step, which
+// analyzes g with one mode (never Iterated) and applies its solution:
+// once for a single mode (round 0); for Iterated, ConstOnly then
+// ReachOnly, round after round (from 1), until a round leaves the graph as
+// it was. It stops at the first error of step.
+func Rounds(g *son.Graph, mode Mode, trace io.Writer, step func(m Mode, round int) error) error {
 	if mode != Iterated {
-		s, err := Analyze(g, mode, trace)
-		if err != nil {
-			return nil, err
-		}
-		if err := CheckSCCP(g, s); err != nil {
-			return nil, err
-		}
-		return s, Apply(g, s)
+		return step(mode, 0)
 	}
-	var s *Solution
 	for round := 0; round < maxRounds; round++ {
 		before := shape(g)
 		for _, m := range []Mode{ConstOnly, ReachOnly} {
 			if trace != nil {
 				fmt.Fprintf(trace, "-- round %d: %v --\n", round+1, m)
 			}
-			var err error
-			if s, err = SCCP(g, m, trace); err != nil {
-				return nil, err
+			if err := step(m, round+1); err != nil {
+				return err
 			}
 		}
 		if shape(g) == before {
-			return s, nil
+			return nil
 		}
 	}
-	return s, nil
+	return nil
+}
+
+// InRound says which round of the iterated analysis err comes from, if
+// any (round > 0).
+func InRound(round int, err error) error {
+	if err == nil || round == 0 {
+		return err
+	}
+	return fmt.Errorf("round %d of the iterated analysis: %w", round, err)
 }
 
 // maxRounds bounds the rounds of Iterated: each round that changes the

@@ -1,7 +1,6 @@
 package opt
 
 import (
-	"errors"
 	"fmt"
 	"strings"
 
@@ -9,41 +8,94 @@ import (
 	"son/types"
 )
 
-// CheckSCCP verifies a claimed solution without the solver: that it is a
-// post-fixpoint of the combined equations, so that every claim holds on
-// every run, and that no control node is claimed reachable without a
-// reason.
+// CheckSCCP verifies a claimed solution of mode's analysis (not Iterated,
+// whose rounds are each one of its halves) without the solver: in is the
+// graph as it was before the analysis (the pipeline's record, a
+// son.Graph.Clone), s the solution, an untrusted claim. It checks that s
+// is a post-fixpoint of mode's own equations on in, so that every claim
+// holds on every run, and, in the modes that analyze reachability, that
+// no control node is claimed reachable without a reason.
 //
-//   - Start is reachable.
-//   - Each node's claim holds every value its equation gives from its
-//     inputs' claims: son.Compute of the claims is at or above the claim
-//     in the lattice.
-//   - Each control node claimed reachable has a reachable way in, by the
-//     rules of paper 001 (tables IV and VI) written out here again: a
+// It trusts in to be well formed (son.Verify passed on it) and the
+// transfer functions of son.Compute, which the solver uses too: a wrong
+// fold there is not seen here (son.Verify's type rule and the
+// differential tests look for those). The equations of each mode are
+// written out here again, apart from the solver's:
+//
+//   - combined: every node's equation is son.Compute of its inputs'
+//     claims (paper 001, tables IV to VI);
+//   - const: a data node's is son.Compute; every control node is
+//     reachable (an If's two sides, Start as son.Compute gives it), but
+//     XCtrl, which never is;
+//   - reach: a data node is any integer, but a Constant, which is its
+//     value; a control node's equation is son.Compute, so that a branch
+//     folds only on a literal constant.
+//
+// The rules:
+//
+//   - start: Start is reachable;
+//   - fixpoint: each node's claim holds every value its equation gives
+//     from its inputs' claims (the equation's value is at or above the
+//     claim in the lattice);
+//   - reason (combined and reach): each control node claimed reachable has
+//     a reachable way in, by the rules of paper 001 (tables IV and VI): a
 //     region through a reachable predecessor (a loop through its entry), a
 //     side of an If only when the If is reachable and its condition's
 //     claim allows that side, other control through its control input.
 //
-// Every problem names the node.
-func CheckSCCP(g *son.Graph, s *Solution) error {
+// Every problem names the node and the rule, and the error the mode.
+func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
+	if in == nil || s == nil || mode < Combined || mode >= Iterated {
+		return fmt.Errorf("the solution of the %v analysis cannot be checked: no graph, no solution, or not a single analysis", modeName(mode))
+	}
 	var probs []string
-	bad := func(n *son.Node, format string, args ...any) {
-		probs = append(probs, nodeName(n)+": "+fmt.Sprintf(format, args...))
+	bad := func(n *son.Node, rule, format string, args ...any) {
+		probs = append(probs, nodeName(n)+": "+rule+": "+fmt.Sprintf(format, args...))
 	}
-	if !reachableSide(s.Value(g.Start), 0) {
-		bad(g.Start, "Start must be reachable, claimed %v", s.Value(g.Start))
+	if !reachableSide(s.Value(in.Start), 0) {
+		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
 	}
-	for _, n := range g.Live() {
+	for _, n := range in.Live() {
 		claim := s.Value(n)
-		if eq := son.Compute(n, s.Value); !eq.IsA(claim) {
-			bad(n, "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
+		if eq := equation(n, mode, s.Value); !eq.IsA(claim) {
+			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
 		}
-		checkReason(n, s, bad)
+		if mode != ConstOnly {
+			checkReason(n, s, bad)
+		}
 	}
 	if len(probs) == 0 {
 		return nil
 	}
-	return errors.New("the solution of the combined analysis does not hold:\n\t" + strings.Join(probs, "\n\t"))
+	return fmt.Errorf("the solution of the %v analysis does not hold:\n\t%s", mode, strings.Join(probs, "\n\t"))
+}
+
+// modeName names a mode for messages, even one out of range.
+func modeName(m Mode) string {
+	if m >= Combined && int(m) < len(modeNames) {
+		return m.String()
+	}
+	return fmt.Sprintf("mode %d", int(m))
+}
+
+// equation is n's equation in mode, written apart from the solver's
+// transfer.
+func equation(n *son.Node, mode Mode, val func(*son.Node) types.Type) types.Type {
+	switch {
+	case mode == ConstOnly && n.IsControl():
+		switch n.Op {
+		case son.OpStart:
+			return son.Compute(n, val)
+		case son.OpXCtrl:
+			return types.XCtrl
+		case son.OpIf, son.OpNever:
+			return types.Tuple(types.Ctrl, types.Ctrl)
+		}
+		return types.Ctrl
+	case mode == ReachOnly && !n.IsControl() && n.Op != son.OpConstant:
+		return types.Int
+	}
+	return son.Compute(n, val)
 }
 
 // reachableSide reports whether control value t (a tuple for multi-output
@@ -56,7 +108,7 @@ func reachableSide(t types.Type, i int) bool {
 }
 
 // checkReason checks that a control node claimed reachable has a way in.
-func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, ...any)) {
+func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, string, ...any)) {
 	if !n.IsControl() || n.Op == son.OpStart || n.Op == son.OpStop {
 		return
 	}
@@ -70,26 +122,26 @@ func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, ...any)) 
 					return
 				}
 			}
-			bad(n, "claimed reachable, but no predecessor is")
+			bad(n, "reason", "claimed reachable, but no predecessor is")
 		}
 	case son.OpLoop:
 		if claim.IsCtrl() && !reach(n.In[1]) {
-			bad(n, "claimed reachable, but its entry is not")
+			bad(n, "reason", "claimed reachable, but its entry is not")
 		}
 	case son.OpIf, son.OpNever:
 		for side := 0; side < 2; side++ {
 			if reachableSide(claim, side) && !sideAllowed(n, side, s) {
-				bad(n, "claims side %d reachable without a reason", side)
+				bad(n, "reason", "claims side %d reachable without a reason", side)
 			}
 		}
 	case son.OpCProj:
 		p := n.In[0]
 		if claim.IsCtrl() && p.Op != son.OpStart && !(reachableSide(s.Value(p), int(n.Aux)) && sideAllowed(p, int(n.Aux), s)) {
-			bad(n, "claimed reachable, but %s does not take this side", nodeName(p))
+			bad(n, "reason", "claimed reachable, but %s does not take this side", nodeName(p))
 		}
 	default: // Return, ZeroCheck
 		if claim.IsCtrl() && !reach(n.In[0]) {
-			bad(n, "claimed reachable, but its control input %s is not", nodeName(n.In[0]))
+			bad(n, "reason", "claimed reachable, but its control input %s is not", nodeName(n.In[0]))
 		}
 	}
 }
@@ -115,4 +167,59 @@ func sideAllowed(n *son.Node, side int, s *Solution) bool {
 		return !(c.IsConst() && c.Value() == 0)
 	}
 	return c.Contains(0)
+}
+
+// CheckSCCPRewrite verifies the rewrite of a solution that CheckSCCP
+// accepted: in is the graph recorded before the analysis, s its solution
+// in mode, out the graph Apply left. Nodes are matched by ID (IDs are
+// never reused). It trusts what CheckSCCP trusts, and that s passed it.
+//
+// What it checks is that the rewrite used no more than the claims: every
+// node that was in the input and is still in the output has a type that
+// holds every value its input type and its claim both allow (rule
+// "narrowed": no value was assumed that the verified claims do not
+// justify); and that it used them: no control node the claims call
+// unreachable, and no If with a side the claims call dead, is left in
+// the output (rule "dead"). What it does not check: the peepholes that
+// Apply runs after setting the types (folding constants, taking the live
+// side of a branch, removing dead code, and the algebra of the peephole
+// pass, which has no checker of its own) are not re-derived from the
+// claims, node by node; son.Verify checks their result's well-formedness
+// and local type soundness, and the differential tests its meaning.
+func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
+	if in == nil || s == nil || out == nil {
+		return fmt.Errorf("the rewrite of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
+	}
+	var probs []string
+	bad := func(n *son.Node, rule, format string, args ...any) {
+		probs = append(probs, nodeName(n)+": "+rule+": "+fmt.Sprintf(format, args...))
+	}
+	wasLive := make([]bool, in.MaxID())
+	for _, n := range in.Live() {
+		wasLive[n.ID] = true
+	}
+	for _, n := range out.Live() {
+		o := in.Node(n.ID)
+		if o == nil || !wasLive[n.ID] || o.Op != n.Op {
+			continue // new, or an ID the rewrite did not take from the input
+		}
+		claim := s.Value(o)
+		allowed := types.Join(o.Type, claim)
+		if !allowed.IsA(n.Type) {
+			bad(n, "narrowed", "typed %v, but its input type %v and claim %v allow %v", n.Type, o.Type, claim, allowed)
+		}
+		if !n.IsControl() || n.Op == son.OpStart || n.Op == son.OpStop {
+			continue
+		}
+		switch {
+		case n.Op == son.OpIf && (!reachableSide(claim, 0) || !reachableSide(claim, 1)):
+			bad(n, "dead", "claimed %v, but left with both sides", claim)
+		case !claim.IsTuple() && !claim.IsCtrl():
+			bad(n, "dead", "claimed unreachable (%v), but left in the graph", claim)
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the rewrite of the %v analysis is not justified:\n\t%s", mode, strings.Join(probs, "\n\t"))
 }

@@ -118,7 +118,7 @@ func TestSCCPWidening(t *testing.T) {
 	if s.Evals > 200 {
 		t.Errorf("%d evaluations: the counter's range was not widened", s.Evals)
 	}
-	if err := CheckSCCP(g, s); err != nil {
+	if err := CheckSCCP(g, Combined, s); err != nil {
 		t.Fatal(err)
 	}
 }
@@ -146,7 +146,7 @@ func TestSCCPValuesOnlyFall(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := CheckSCCP(g, s); err != nil {
+	if err := CheckSCCP(g, Combined, s); err != nil {
 		t.Fatal(err)
 	}
 	if per := float64(s.Evals) / float64(len(g.Live())); per > 5 {
@@ -235,11 +235,11 @@ func TestCheckSCCPRejects(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			if err := CheckSCCP(g, s); err != nil {
+			if err := CheckSCCP(g, Combined, s); err != nil {
 				t.Fatalf("the true solution is rejected: %v", err)
 			}
 			n := c.corrupt(g, s)
-			err = CheckSCCP(g, s)
+			err = CheckSCCP(g, Combined, s)
 			if err == nil {
 				t.Fatal("corrupt solution accepted")
 			}
@@ -287,7 +287,7 @@ func TestSCCPWorkIsLinear(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := CheckSCCP(g, s); err != nil {
+		if err := CheckSCCP(g, Combined, s); err != nil {
 			t.Fatal(err)
 		}
 		per = append(per, float64(s.Evals)/float64(len(g.Live())))
@@ -295,5 +295,194 @@ func TestSCCPWorkIsLinear(t *testing.T) {
 	t.Logf("evaluations per node: %.2f at 2k statements, %.2f at 20k", per[0], per[1])
 	if per[0] > 5 || per[1] > 1.33*per[0] {
 		t.Errorf("evaluations per node %.2f, %.2f: not linear", per[0], per[1])
+	}
+}
+
+// issue12 is issue 12's first program: the constant-only half finds x
+// constant (0) while taking every branch as reachable, which the checker
+// written for the combined analysis rejected.
+const issue12 = "int x; while (arg) x = -x; if (x) return 1;"
+
+// TestSCCPEachModeChecked: each mode's solution passes the checker of its
+// own equations, and the program keeps its meaning.
+func TestSCCPEachModeChecked(t *testing.T) {
+	for _, mode := range []Mode{Combined, ConstOnly, ReachOnly, Iterated} {
+		g := peepholed(t, issue12)
+		if _, err := SCCP(g, mode, nil); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if err := son.Verify(g); err != nil {
+			t.Fatalf("%v: %v", mode, err)
+		}
+		if v, err := son.Run(g, 0, son.Limits{}); err != nil || v != 0 {
+			t.Errorf("%v: run(0) = %d, %v; want 0", mode, v, err)
+		}
+		if _, err := son.Run(g, 1, son.Limits{Steps: 1000}); err == nil || !strings.Contains(err.Error(), "step limit exceeded") {
+			t.Errorf("%v: run(1) = %v, want the step limit: the loop never ends", mode, err)
+		}
+	}
+	// The constant-only solution is not one of the combined equations:
+	// checked against those, it is rejected, and the error names them.
+	g := peepholed(t, issue12)
+	s, err := Analyze(g, ConstOnly, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := CheckSCCP(g, ConstOnly, s); err != nil {
+		t.Fatalf("const: %v", err)
+	}
+	err = CheckSCCP(g, Combined, s)
+	if err == nil || !strings.Contains(err.Error(), "the solution of the combined analysis does not hold") || !strings.Contains(err.Error(), "reason: claims side 0 reachable without a reason") {
+		t.Errorf("the const solution checked as combined: %v", err)
+	}
+}
+
+// TestCheckSCCPRejectsEachMode: a hand-broken solution of each mode is
+// rejected by the checker of that mode, naming the mode, the node and the
+// rule.
+func TestCheckSCCPRejectsEachMode(t *testing.T) {
+	find := func(g *son.Graph, pred func(*son.Node) bool) *son.Node {
+		for _, n := range g.Live() {
+			if pred(n) {
+				return n
+			}
+		}
+		t.Fatal("node not found")
+		return nil
+	}
+	loopIf := func(n *son.Node) bool { return n.Op == son.OpIf && n.In[0].Op == son.OpLoop }
+	argPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" }
+	for _, c := range []struct {
+		mode    Mode
+		name    string
+		corrupt func(g *son.Graph, s *Solution) *son.Node
+		rule    string
+	}{
+		{ConstOnly, "a side claimed dead", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, loopIf)
+			s.Set(n, types.Tuple(types.Ctrl, types.XCtrl))
+			return n
+		}, "fixpoint"},
+		{ConstOnly, "a region claimed unreachable", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, func(n *son.Node) bool { return n.Op == son.OpRegion })
+			s.Set(n, types.XCtrl)
+			return n
+		}, "fixpoint"},
+		{ConstOnly, "a wrong constant", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, argPhi)
+			s.Set(n, types.Const(4))
+			return n
+		}, "fixpoint"},
+		{ReachOnly, "a value claimed constant", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, argPhi)
+			s.Set(n, types.Const(0))
+			return n
+		}, "fixpoint"},
+		{ReachOnly, "a side claimed dead", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, loopIf)
+			s.Set(n, types.Tuple(types.XCtrl, types.Ctrl))
+			return n
+		}, "fixpoint"},
+		{ReachOnly, "a side claimed reachable without a reason", func(g *son.Graph, s *Solution) *son.Node {
+			// The true side of the inner if (x != 1) is taken: its
+			// condition is not known. Claim the loop's exit dead and the
+			// return after it reachable.
+			n := find(g, func(n *son.Node) bool { return n.Op == son.OpReturn })
+			s.Set(n.In[0], types.XCtrl)
+			return n
+		}, "reason"},
+		{Combined, "a constant where the loop changes the value", func(g *son.Graph, s *Solution) *son.Node {
+			n := find(g, argPhi)
+			s.Set(n, types.Const(3))
+			return n
+		}, "fixpoint"},
+	} {
+		t.Run(c.mode.String()+"/"+c.name, func(t *testing.T) {
+			g := peepholed(t, paper001)
+			s, err := Analyze(g, c.mode, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if err := CheckSCCP(g, c.mode, s); err != nil {
+				t.Fatalf("the true solution is rejected: %v", err)
+			}
+			n := c.corrupt(g, s)
+			err = CheckSCCP(g, c.mode, s)
+			if err == nil {
+				t.Fatal("corrupt solution accepted")
+			}
+			for _, want := range []string{"the solution of the " + c.mode.String() + " analysis does not hold", nodeName(n) + ": " + c.rule + ":"} {
+				if !strings.Contains(err.Error(), want) {
+					t.Errorf("error does not say %q:\n%v", want, err)
+				}
+			}
+		})
+	}
+}
+
+// TestCheckSCCPRewriteRejects: a rewrite that assumes more than the
+// claims, or leaves what they call dead, is rejected.
+func TestCheckSCCPRewriteRejects(t *testing.T) {
+	const src = "int y = 0; int d = 0; while (arg) { if (y) { d = 10 / arg; y = 1; } arg--; } return d + arg;"
+	t.Run("narrowed", func(t *testing.T) {
+		g := peepholed(t, src)
+		in := g.Clone()
+		s, err := Analyze(g, Combined, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := Apply(g, s); err != nil {
+			t.Fatal(err)
+		}
+		if err := CheckSCCPRewrite(in, Combined, s, g); err != nil {
+			t.Fatalf("the true rewrite is rejected: %v", err)
+		}
+		var phi *son.Node
+		for _, n := range g.Live() {
+			if n.Op == son.OpPhi && n.Label == "arg" {
+				phi = n
+			}
+		}
+		if phi == nil {
+			t.Fatalf("no Phi of arg in %s", son.Listing(g))
+		}
+		phi.Type = types.Range(1, 5)
+		err = CheckSCCPRewrite(in, Combined, s, g)
+		if want := nodeName(phi) + ": narrowed: typed [1..5]"; err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("got %v, want an error saying %q", err, want)
+		}
+	})
+	t.Run("dead", func(t *testing.T) {
+		g := peepholed(t, src)
+		s, err := Analyze(g, Combined, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		// No rewrite at all: the If on y, claimed to take only its false
+		// side, is left.
+		err = CheckSCCPRewrite(g.Clone(), Combined, s, g)
+		if err == nil || !strings.Contains(err.Error(), ": dead: claimed [") && !strings.Contains(err.Error(), ": dead: claimed (") {
+			t.Errorf("got %v, want the If on y named as dead", err)
+		}
+	})
+	t.Run("no graph", func(t *testing.T) {
+		g := peepholed(t, src)
+		if err := CheckSCCPRewrite(nil, Combined, &Solution{}, g); err == nil {
+			t.Error("accepted without a record of the input")
+		}
+		if err := CheckSCCP(g, Iterated, &Solution{}); err == nil || !strings.Contains(err.Error(), "iterated analysis cannot be checked") {
+			t.Errorf("iterated: %v", err)
+		}
+	})
+}
+
+// TestInRound: an error of a round of the iterated analysis says which.
+func TestInRound(t *testing.T) {
+	err := InRound(2, CheckSCCP(nil, ConstOnly, nil))
+	if want := "round 2 of the iterated analysis: the solution of the const analysis cannot be checked"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("got %v, want %q", err, want)
+	}
+	if InRound(3, nil) != nil || InRound(0, err) != err {
+		t.Error("InRound changes what it must not")
 	}
 }

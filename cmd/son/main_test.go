@@ -510,3 +510,33 @@ func TestSCCPFlags(t *testing.T) {
 		t.Errorf("bad -sccp: exit %d, stderr %q, want %q", code, stderr, want)
 	}
 }
+
+// TestSCCPModesIssue12: issue 12's program, with every analysis, checked
+// or not: 0, where the const and iterated modes used to exit 3 with a
+// check of the combined equations.
+func TestSCCPModesIssue12(t *testing.T) {
+	dir := inDir(t)
+	if err := os.WriteFile(filepath.Join(dir, "issue12.smp"), []byte("int x; while (arg) x = -x; if (x) return 1;\n"), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	for _, mode := range []string{"combined", "const", "reach", "iterated"} {
+		for _, args := range [][]string{
+			{"run", "-sccp", mode, "issue12.smp"},
+			{"run", "-check", "-sccp", mode, "issue12.smp"},
+			{"run", "-check", "-level", "son", "-sccp", mode, "issue12.smp"},
+			{"ir", "-check", "-level", "son", "-sccp", mode, "issue12.smp"},
+		} {
+			want := "0\n"
+			switch {
+			case args[0] == "ir" && mode == "reach": // x is not known without constants
+				want = "Stop[ return 1; return 0; ]\n"
+			case args[0] == "ir":
+				want = "return 0;\n"
+			}
+			code, stdout, stderr := runSon("", args...)
+			if code != 0 || stdout != want || stderr != "" {
+				t.Errorf("son %s: exit %d, stdout %q, stderr %q; want %q", strings.Join(args, " "), code, stdout, stderr, want)
+			}
+		}
+	}
+}
