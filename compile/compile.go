@@ -261,30 +261,38 @@ func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Input, u.Gr
 // sccp runs the analyses of the chosen mode (for Iterated, its halves
 // round after round). Each solution is checked before it rewrites the
 // graph, against the equations of the mode that ran: on a record of the
-// graph taken before the analysis when checking is on, with the rewrite
-// then checked against that record too; on the graph as it stands
-// otherwise.
+// graph taken before the analysis when checking is on, on the graph as it
+// stands otherwise. With checking on, the rewrite is then compared with
+// that record, and the graph the peepholes leave with the claims.
 func sccp(u *Unit) error {
 	return opt.Rounds(u.Graph, u.Opt.SCCP, u.Opt.Trace, func(m opt.Mode, round int) error {
 		fail := func(g Guard, err error) error {
 			return &CheckError{Pass: "sccp", Guard: g, Err: opt.InRound(round, err)}
 		}
-		in := u.Graph
-		if u.Opt.Check {
-			in = u.Graph.Clone()
+		g, check := u.Graph, u.Opt.Check
+		in := g
+		if check {
+			in = g.Clone()
 		}
-		s, err := opt.Analyze(u.Graph, m, u.Opt.Trace)
+		s, err := opt.Analyze(g, m, u.Opt.Trace)
 		if err != nil {
 			return fail(GuardPass, err)
 		}
 		if err := opt.CheckSCCP(in, m, s); err != nil {
 			return fail(GuardChecker, err)
 		}
-		if err := opt.Apply(u.Graph, s); err != nil {
+		opt.Annotate(g, s)
+		if check {
+			if err := opt.CheckSCCPRewrite(in, m, s, g); err != nil {
+				return fail(GuardChecker, err)
+			}
+		}
+		g.PushAll()
+		if err := g.Iterate(); err != nil {
 			return fail(GuardPass, err)
 		}
-		if u.Opt.Check {
-			if err := opt.CheckSCCPRewrite(in, m, s, u.Graph); err != nil {
+		if check {
+			if err := opt.CheckSCCPApplied(in, m, s, g); err != nil {
 				return fail(GuardChecker, err)
 			}
 		}

@@ -220,23 +220,31 @@ func widen(old, v types.Type) types.Type {
 	return types.Range(lo, hi)
 }
 
-// Apply rewrites g with a checked solution: each node's type becomes the
-// join of its type and its claimed value (both hold every value the node
-// can take), then the peephole worklist folds constants, takes the live
-// side of constant branches and removes unreachable code.
+// Apply rewrites g with a checked solution: Annotate, then the peephole
+// worklist folds constants, takes the live side of constant branches and
+// removes unreachable code.
 func Apply(g *son.Graph, s *Solution) error {
-	for _, n := range g.Live() {
-		n.Type = types.Join(n.Type, s.Value(n))
-	}
+	Annotate(g, s)
 	g.PushAll()
 	return g.Iterate()
 }
 
+// Annotate is the rewrite proper of a checked solution: each node's type
+// becomes the join of its type and its claimed value (both hold every
+// value the node can take). Nothing else changes (CheckSCCPRewrite).
+func Annotate(g *son.Graph, s *Solution) {
+	for _, n := range g.Live() {
+		n.Type = types.Join(n.Type, s.Value(n))
+	}
+}
+
 // SCCP runs the analysis of mode and applies it, each solution checked
-// against a record of the graph taken before its analysis and the rewrite
-// against that record (CheckSCCP, CheckSCCPRewrite). For Iterated it
-// alternates the two halves until the graph stops changing. It returns the
-// last solution. The pipeline runs the same rounds with its own records.
+// against a record of the graph taken before its analysis (CheckSCCP),
+// the rewrite against that record (CheckSCCPRewrite) and the graph the
+// peepholes then leave against the claims (CheckSCCPApplied). For
+// Iterated it alternates the two halves until the graph stops changing.
+// It returns the last solution. The pipeline runs the same rounds with its
+// own records.
 func SCCP(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	var last *Solution
 	err := Rounds(g, mode, trace, func(m Mode, round int) error {
@@ -246,10 +254,15 @@ func SCCP(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 			err = CheckSCCP(in, m, s)
 		}
 		if err == nil {
-			err = Apply(g, s)
+			Annotate(g, s)
+			err = CheckSCCPRewrite(in, m, s, g)
 		}
 		if err == nil {
-			err = CheckSCCPRewrite(in, m, s, g)
+			g.PushAll()
+			err = g.Iterate()
+		}
+		if err == nil {
+			err = CheckSCCPApplied(in, m, s, g)
 		}
 		last = s
 		return InRound(round, err)

@@ -146,6 +146,56 @@ func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, string, .
 	}
 }
 
+// runsByClaims marks, by node ID, the control nodes of in that run by the
+// claims of s once its values are known: Start; a side of an If only if
+// the If runs, the claims call the side reachable, and the condition's
+// value (its type joined with its claim) allows it; a region if an input
+// runs (a loop if its entry does); other control if its control input
+// runs. One walk forward from Start.
+func runsByClaims(in *son.Graph, s *Solution) []bool {
+	runs := make([]bool, in.MaxID())
+	runs[in.Start.ID] = true
+	work := []*son.Node{in.Start}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, u := range n.Out {
+			if u == nil || !u.IsControl() || runs[u.ID] {
+				continue
+			}
+			ok := reachableSide(s.Value(u), 0) || u.Op == son.OpIf || u.Op == son.OpNever
+			switch u.Op {
+			case son.OpCProj:
+				ok = ok && (n.Op != son.OpIf || sideTaken(types.Join(n.In[1].Type, s.Value(n.In[1])), int(u.Aux)))
+			case son.OpLoop:
+				ok = ok && u.In[1] == n
+			case son.OpRegion, son.OpStop:
+			default:
+				ok = ok && u.In[0] == n
+			}
+			if ok {
+				runs[u.ID] = true
+				work = append(work, u)
+			}
+		}
+	}
+	return runs
+}
+
+// sideTaken reports whether a condition of value c lets side 0 (true) or
+// 1 (false) of an If be taken.
+func sideTaken(c types.Type, side int) bool {
+	switch {
+	case c.IsTop():
+		return false
+	case !c.IsInt():
+		return true
+	case side == 0:
+		return !(c.IsConst() && c.Value() == 0)
+	}
+	return c.Contains(0)
+}
+
 // sideAllowed: side 0 (true) or 1 (false) of an If or Never may be taken
 // only if the node is reached; an If's true side only when its condition
 // may be non-zero, its false side only when it may be zero, and neither
@@ -170,56 +220,92 @@ func sideAllowed(n *son.Node, side int, s *Solution) bool {
 }
 
 // CheckSCCPRewrite verifies the rewrite of a solution that CheckSCCP
-// accepted: in is the graph recorded before the analysis, s its solution
-// in mode, out the graph Apply left. Nodes are matched by ID (IDs are
-// never reused). It trusts what CheckSCCP trusts, and that s passed it.
+// accepted (Annotate): in is the graph recorded before the analysis, s
+// its solution in mode, out the graph after the rewrite, before any
+// peephole. Nodes are matched by ID (IDs are never reused). It trusts what
+// CheckSCCP trusts, and that s passed it. The rule, "rewrite": out holds
+// exactly the live nodes of in, each with its op, constant and inputs, and
+// with the type that its input type and its claim both allow (their
+// join); so every change is one the verified claims justify.
 //
-// What it checks is that the rewrite used no more than the claims: every
-// node that was in the input and is still in the output has a type that
-// holds every value its input type and its claim both allow (rule
-// "narrowed": no value was assumed that the verified claims do not
-// justify); and that it used them: no control node the claims call
-// unreachable, and no If with a side the claims call dead, is left in
-// the output (rule "dead"). What it does not check: the peepholes that
-// Apply runs after setting the types (folding constants, taking the live
-// side of a branch, removing dead code, and the algebra of the peephole
-// pass, which has no checker of its own) are not re-derived from the
-// claims, node by node; son.Verify checks their result's well-formedness
-// and local type soundness, and the differential tests its meaning.
+// The peepholes that run next (folding what became constant, taking the
+// live side of a branch, removing dead code) are the peephole pass's,
+// which no checker re-derives from the claims: son.Verify checks their
+// result (well-formedness, each type sound for its inputs), and
+// CheckSCCPApplied that they used the claims.
 func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
 	if in == nil || s == nil || out == nil {
 		return fmt.Errorf("the rewrite of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
 	}
 	var probs []string
-	bad := func(n *son.Node, rule, format string, args ...any) {
-		probs = append(probs, nodeName(n)+": "+rule+": "+fmt.Sprintf(format, args...))
+	bad := func(n *son.Node, format string, args ...any) {
+		probs = append(probs, nodeName(n)+": rewrite: "+fmt.Sprintf(format, args...))
+	}
+	before := in.Live()
+	after := out.Live()
+	isLive := make([]bool, max(out.MaxID(), in.MaxID()))
+	for _, n := range after {
+		isLive[n.ID] = true
 	}
 	wasLive := make([]bool, in.MaxID())
-	for _, n := range in.Live() {
-		wasLive[n.ID] = true
+	for _, o := range before {
+		wasLive[o.ID] = true
+		if !isLive[o.ID] {
+			bad(o, "gone")
+		}
 	}
-	for _, n := range out.Live() {
+	for _, n := range after {
 		o := in.Node(n.ID)
-		if o == nil || !wasLive[n.ID] || o.Op != n.Op {
-			continue // new, or an ID the rewrite did not take from the input
-		}
-		claim := s.Value(o)
-		allowed := types.Join(o.Type, claim)
-		if !allowed.IsA(n.Type) {
-			bad(n, "narrowed", "typed %v, but its input type %v and claim %v allow %v", n.Type, o.Type, claim, allowed)
-		}
-		if !n.IsControl() || n.Op == son.OpStart || n.Op == son.OpStop {
+		if o == nil || !wasLive[n.ID] {
+			bad(n, "a node that was not in the graph before")
 			continue
 		}
-		switch {
-		case n.Op == son.OpIf && (!reachableSide(claim, 0) || !reachableSide(claim, 1)):
-			bad(n, "dead", "claimed %v, but left with both sides", claim)
-		case !claim.IsTuple() && !claim.IsCtrl():
-			bad(n, "dead", "claimed unreachable (%v), but left in the graph", claim)
+		if o.Op != n.Op || o.Aux != n.Aux || len(o.In) != len(n.In) {
+			bad(n, "was %v (aux %d, %d inputs), now aux %d, %d inputs", o, o.Aux, len(o.In), n.Aux, len(n.In))
+			continue
+		}
+		for i, x := range n.In {
+			if x0 := o.In[i]; (x == nil) != (x0 == nil) || x != nil && x.ID != x0.ID {
+				bad(n, "input %d was %v, now %v", i, x0, x)
+			}
+		}
+		if want := types.Join(o.Type, s.Value(o)); !n.Type.Equal(want) {
+			bad(n, "typed %v, but its input type %v and claim %v give %v", n.Type, o.Type, s.Value(o), want)
 		}
 	}
 	if len(probs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("the rewrite of the %v analysis is not justified:\n\t%s", mode, strings.Join(probs, "\n\t"))
+}
+
+// CheckSCCPApplied checks that the graph out, which the peepholes left
+// after the rewrite of s, used the claims: no control node that the
+// claims call unreachable, and no If one of whose sides the claims call
+// dead or its condition's value (type joined with claim) excludes, is
+// left (rule "dead"). in is the graph recorded before the analysis; nodes
+// are matched by ID. A failure is not a wrong program but a lost
+// optimization.
+func CheckSCCPApplied(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
+	if in == nil || s == nil || out == nil {
+		return fmt.Errorf("the result of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
+	}
+	var probs []string
+	runs := runsByClaims(in, s)
+	for _, n := range out.Live() {
+		o := in.Node(n.ID)
+		if o == nil || o.Op != n.Op || !o.IsControl() || o.Op == son.OpStart || o.Op == son.OpStop {
+			continue
+		}
+		switch {
+		case o.Op == son.OpIf && runs[o.ID] && !(runs[o.Proj(0).ID] && runs[o.Proj(1).ID]):
+			probs = append(probs, fmt.Sprintf("%s: dead: claimed %v, but left with both sides", nodeName(n), s.Value(o)))
+		case !runs[o.ID]:
+			probs = append(probs, fmt.Sprintf("%s: dead: unreachable by the claims (%v), but left in the graph", nodeName(n), s.Value(o)))
+		}
+	}
+	if len(probs) == 0 {
+		return nil
+	}
+	return fmt.Errorf("the result of the %v analysis does not use its claims:\n\t%s", mode, strings.Join(probs, "\n\t"))
 }

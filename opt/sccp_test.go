@@ -420,55 +420,91 @@ func TestCheckSCCPRejectsEachMode(t *testing.T) {
 	}
 }
 
-// TestCheckSCCPRewriteRejects: a rewrite that assumes more than the
-// claims, or leaves what they call dead, is rejected.
+// TestCheckSCCPRewriteRejects: a rewrite that changes more than the
+// claims justify, or a result that leaves what they call dead, is
+// rejected.
 func TestCheckSCCPRewriteRejects(t *testing.T) {
 	const src = "int y = 0; int d = 0; while (arg) { if (y) { d = 10 / arg; y = 1; } arg--; } return d + arg;"
-	t.Run("narrowed", func(t *testing.T) {
+	// annotated returns the recorded input, the solution, and the graph
+	// after the rewrite proper, checked.
+	annotated := func(t *testing.T) (*son.Graph, *Solution, *son.Graph) {
 		g := peepholed(t, src)
 		in := g.Clone()
 		s, err := Analyze(g, Combined, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := Apply(g, s); err != nil {
-			t.Fatal(err)
-		}
+		Annotate(g, s)
 		if err := CheckSCCPRewrite(in, Combined, s, g); err != nil {
 			t.Fatalf("the true rewrite is rejected: %v", err)
 		}
-		var phi *son.Node
+		return in, s, g
+	}
+	node := func(g *son.Graph, pred func(*son.Node) bool) *son.Node {
 		for _, n := range g.Live() {
-			if n.Op == son.OpPhi && n.Label == "arg" {
-				phi = n
+			if pred(n) {
+				return n
 			}
 		}
-		if phi == nil {
-			t.Fatalf("no Phi of arg in %s", son.Listing(g))
+		t.Fatalf("no such node in %s", son.Listing(g))
+		return nil
+	}
+	argPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" }
+	for _, c := range []struct {
+		name    string
+		corrupt func(g *son.Graph) *son.Node
+		want    string
+	}{
+		{"type narrower than the claim", func(g *son.Graph) *son.Node {
+			n := node(g, argPhi)
+			n.Type = types.Range(1, 5)
+			return n
+		}, "rewrite: typed [1..5], but its input type int and claim int give int"},
+		{"an input changed", func(g *son.Graph) *son.Node {
+			n := node(g, func(n *son.Node) bool { return n.Op == son.OpReturn })
+			g.SetIn(n, 1, g.Con(0))
+			return n
+		}, "rewrite: input 1 was Add#"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			in, s, g := annotated(t)
+			n := c.corrupt(g)
+			err := CheckSCCPRewrite(in, Combined, s, g)
+			if want := nodeName(n) + ": " + c.want; err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want an error saying %q", err, want)
+			}
+		})
+	}
+	t.Run("dead left", func(t *testing.T) {
+		in, s, g := annotated(t)
+		// No peepholes after the rewrite: the If on y, claimed to take
+		// only its false side, is left.
+		err := CheckSCCPApplied(in, Combined, s, g)
+		for _, want := range []string{
+			"the result of the combined analysis does not use its claims",
+			" If: dead: claimed [XCtrl, Ctrl], but left with both sides",
+			" CProj true: dead: unreachable by the claims (XCtrl), but left in the graph",
+			" ZeroCheck: dead: unreachable by the claims (XCtrl), but left in the graph",
+		} {
+			if err == nil || !strings.Contains(err.Error(), want) {
+				t.Errorf("got %v, want an error saying %q", err, want)
+			}
 		}
-		phi.Type = types.Range(1, 5)
-		err = CheckSCCPRewrite(in, Combined, s, g)
-		if want := nodeName(phi) + ": narrowed: typed [1..5]"; err == nil || !strings.Contains(err.Error(), want) {
-			t.Errorf("got %v, want an error saying %q", err, want)
-		}
-	})
-	t.Run("dead", func(t *testing.T) {
-		g := peepholed(t, src)
-		s, err := Analyze(g, Combined, nil)
-		if err != nil {
+		g.PushAll()
+		if err := g.Iterate(); err != nil {
 			t.Fatal(err)
 		}
-		// No rewrite at all: the If on y, claimed to take only its false
-		// side, is left.
-		err = CheckSCCPRewrite(g.Clone(), Combined, s, g)
-		if err == nil || !strings.Contains(err.Error(), ": dead: claimed [") && !strings.Contains(err.Error(), ": dead: claimed (") {
-			t.Errorf("got %v, want the If on y named as dead", err)
+		if err := CheckSCCPApplied(in, Combined, s, g); err != nil {
+			t.Errorf("after the peepholes: %v", err)
 		}
 	})
 	t.Run("no graph", func(t *testing.T) {
 		g := peepholed(t, src)
 		if err := CheckSCCPRewrite(nil, Combined, &Solution{}, g); err == nil {
 			t.Error("accepted without a record of the input")
+		}
+		if err := CheckSCCPApplied(g, Combined, nil, g); err == nil {
+			t.Error("accepted without a solution")
 		}
 		if err := CheckSCCP(g, Iterated, &Solution{}); err == nil || !strings.Contains(err.Error(), "iterated analysis cannot be checked") {
 			t.Errorf("iterated: %v", err)
