@@ -2,6 +2,8 @@
 // of its own with its checker beside it: the combined constant propagation
 // and unreachable-code analysis of Click and Cooper (sccp.go, checked by
 // sccp_check.go), and the redundant zero-check elimination of Demange et
-// al. (zerocheck.go, checked by zerocheck_check.go). A pass returns an
-// error only when its checker rejects its result: a bug in son.
+// al. (zerocheck.go, checked by zerocheck_check.go). Each checker takes
+// only the pass's input, as the pipeline recorded it before the pass
+// (son.Graph.Clone), and its output, never the pass's own report, and its
+// doc comment says what it trusts. A failure is a bug in son.
 package opt

@@ -522,3 +522,39 @@ func TestInRound(t *testing.T) {
 		t.Error("InRound changes what it must not")
 	}
 }
+
+// TestCheckSCCPGarbage gives the checkers solutions of every wrong kind
+// (a tuple for a value, an integer for control, nothing for a tuple...):
+// they must reject them, naming nodes, and never panic.
+func TestCheckSCCPGarbage(t *testing.T) {
+	kinds := []types.Type{
+		types.Top, types.Bottom, types.Int, types.Const(0), types.Const(7), types.Range(-1, 1),
+		types.Ctrl, types.XCtrl, types.Tuple(types.Ctrl, types.XCtrl), types.Tuple(), types.Tuple(types.Int),
+	}
+	for _, src := range []string{paper001, risingLoop, issue12} {
+		for k := range kinds {
+			g := peepholed(t, src)
+			s := &Solution{}
+			for i, n := range g.Live() {
+				s.Set(n, kinds[(i+k)%len(kinds)])
+			}
+			for _, mode := range []Mode{Combined, ConstOnly, ReachOnly} {
+				func() {
+					defer func() {
+						if p := recover(); p != nil {
+							t.Fatalf("%v: the checker panics: %v", mode, p)
+						}
+					}()
+					err := CheckSCCP(g, mode, s)
+					if err == nil || !strings.Contains(err.Error(), "#") {
+						t.Errorf("%v: garbage accepted: %v", mode, err)
+					}
+					CheckSCCPApplied(g, mode, s, g)
+					out := g.Clone()
+					Annotate(out, s)
+					CheckSCCPRewrite(g, mode, s, out)
+				}()
+			}
+		}
+	}
+}

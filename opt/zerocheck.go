@@ -15,9 +15,9 @@ import (
 // the current node; a check of a value already checked is removed,
 // control flows on from its predecessor, and the divisions it guarded are
 // pinned to the dominating check, below which they may float as before.
-// CheckZeroCheckElim verifies each removal against dominators computed by
-// another algorithm. Cost: linear in the control nodes, plus the
-// dominators.
+// CheckZeroCheckElim verifies the pass from its input and output alone,
+// with dominators computed by another algorithm. Cost: linear in the
+// control nodes, plus the dominators.
 
 // Removal is one redundant check taken out, with its witness.
 type Removal struct {
@@ -60,7 +60,7 @@ func newCtrlGraph(g *son.Graph) *ctrlGraph {
 }
 
 // ZeroCheckElim removes the redundant ZeroChecks of g and returns what it
-// removed, for the checker.
+// removed, for people reading: the checker does not trust it.
 func ZeroCheckElim(g *son.Graph) []Removal {
 	c := newCtrlGraph(g)
 	tree := dom.NewTree(dom.LengauerTarjan(c.succ))
