@@ -49,7 +49,9 @@ import (
 //     region input that predecessor ends at;
 //   - pinned: a division pinned below a ZeroCheck comes after that check,
 //     in its block or one that check's block dominates;
-//   - op: each instruction computes its node's op on its node's inputs.
+//   - op: each instruction computes its node's op on its node's inputs;
+//   - pos: each instruction, and each branch and return, has its node's
+//     source position (a check's is where a division by zero is reported).
 //
 // Every problem names the block, the instruction or node, and the rule.
 // Check never panics, whatever f holds. Cost: linear in the graph and f,
@@ -217,6 +219,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, next.In[1].ID)
 				return
 			}
+			c.termPos(b, next)
 			if !succs(2) {
 				return
 			}
@@ -248,6 +251,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, next.In[1].ID)
 				return
 			}
+			c.termPos(b, next)
 			succs(0)
 		case son.OpRegion, son.OpLoop:
 			if t.Kind != cfg.TermJump || t.Node != 0 {
@@ -262,6 +266,13 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			c.bad(b, "term", "control goes from %v to %v, which no block may hold", cur, next)
 		}
 		return
+	}
+}
+
+// termPos checks that b's terminator has the position of n, its node.
+func (c *checker) termPos(b *cfg.Block, n *son.Node) {
+	if b.Term.Pos != n.Pos {
+		c.bad(b, "pos", "the terminator is at %v, but %v is at %v", b.Term.Pos, n, n.Pos)
 	}
 }
 
@@ -484,6 +495,9 @@ func (c *checker) data() {
 			if !sameOp(n, in) {
 				c.bad(b, "op", "instruction %d (%v) does not compute %v", i, in.Op, n)
 				continue
+			}
+			if in.Pos != n.Pos {
+				c.bad(b, "pos", "instruction %d (%v) is at %v, but %v is at %v", i, in.Op, in.Pos, n, n.Pos)
 			}
 			for j, x := range n.In {
 				if j > 0 && x != nil && !x.IsControl() && !avail(x.ID, b, i) {

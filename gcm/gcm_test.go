@@ -395,6 +395,23 @@ func TestCheckGarbage(t *testing.T) {
 				}
 			}
 		}, "is from node 0, which is no live Phi"},
+		{"check at the wrong position", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				for _, in := range b.Instrs {
+					if in.Op == cfg.OpCheck {
+						in.Pos.Col++
+						return
+					}
+				}
+			}
+		}, "pos: instruction 1 (Check) is at 4:"},
+		{"return at the wrong position", func(f *cfg.Func) {
+			for _, b := range f.Blocks {
+				if b.Term.Kind == cfg.TermReturn {
+					b.Term.Pos = syntax.Pos{}
+				}
+			}
+		}, "pos: the terminator is at ?, but Return#"},
 		{"instruction with missing operands", func(f *cfg.Func) {
 			for _, b := range f.Blocks {
 				for _, in := range b.Instrs {
