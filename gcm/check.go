@@ -357,6 +357,8 @@ func (c *checker) checks() {
 			switch {
 			case n == nil || n.Op != son.OpZeroCheck:
 				c.bad(b, "check", "instruction %d checks for node %d, which is no live ZeroCheck", i, in.Node)
+			case c.blockOf[n] == nil:
+				c.bad(b, "check", "instruction %d checks for %v, which control does not pass from Start", i, n)
 			case c.blockOf[n] != b:
 				c.bad(b, "check", "instruction %d checks for %v, but control passes it in b%d", i, n, c.blockOf[n].ID)
 			case k >= len(chain) || chain[k] != n:
