@@ -72,3 +72,68 @@ func TestStepsAgreeAcrossLevels(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkDefaultStepLimit times a run that reaches the default step
+// limit, at each level, on loops that never end: a tight one, and wide
+// ones whose body sums 100 or 1,000 terms (the worst case known: at the
+// graph level each step is a data node evaluated, through the memo).
+// Run it with -benchtime 1x: one iteration is a whole run. The figures are
+// in docs/PERFORMANCE.md.
+func BenchmarkDefaultStepLimit(b *testing.B) {
+	for _, c := range []struct {
+		name, src string
+	}{
+		{"tight", "int s = 0; while (1) s = s + 1; return s;"},
+		{"wide100", sumTerms(1_000_000_000, 100)},
+		{"wide1000", sumTerms(1_000_000_000, 1000)},
+		{"phis100", manyPhis(100)},
+		{"divs100", manyDivs(100)},
+	} {
+		u, err := compile.Compile("bench.smp", []byte(c.src), compile.Options{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		want := fmt.Sprintf("runtime error: step limit exceeded (%d steps)", son.DefaultSteps)
+		b.Run("son/"+c.name, func(b *testing.B) {
+			for range b.N {
+				if _, err := son.Run(u.Graph, 0, son.Limits{}); err == nil || err.Error() != want {
+					b.Fatalf("%v, want %s", err, want)
+				}
+			}
+		})
+		b.Run("cfg/"+c.name, func(b *testing.B) {
+			for range b.N {
+				if _, err := cfg.Run(u.Func, 0, cfg.Limits{}); err == nil || err.Error() != want {
+					b.Fatalf("%v, want %s", err, want)
+				}
+			}
+		})
+	}
+}
+
+// manyPhis is a loop that never ends and updates n variables: n Phis
+// assigned on each entry to the loop.
+func manyPhis(n int) string {
+	var b strings.Builder
+	for k := range n {
+		fmt.Fprintf(&b, "int a%d = arg + %d;\n", k, k)
+	}
+	b.WriteString("while (1) {\n")
+	for k := range n {
+		fmt.Fprintf(&b, "\ta%d = a%d + a%d;\n", k, k, (k+1)%n)
+	}
+	b.WriteString("}\n")
+	return b.String()
+}
+
+// manyDivs is a loop that never ends whose body divides by n different
+// values, each behind its check.
+func manyDivs(n int) string {
+	var b strings.Builder
+	b.WriteString("int s = 0; int i = 1;\nwhile (1) {\n\ts = s")
+	for k := 1; k <= n; k++ {
+		fmt.Fprintf(&b, " + 1000 / (i | %d)", k)
+	}
+	b.WriteString(";\n\ti++;\n}\n")
+	return b.String()
+}
