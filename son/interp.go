@@ -153,6 +153,7 @@ type interp struct {
 	epoch int64     // bumped at every change of the environment
 	succ  []*Node   // control successor of each control node, once found
 	phis  [][]*Node // Phis of each region, once found
+	vals  []int64   // the new values of a region's Phis, computed before any is assigned
 }
 
 // step counts one operation, or fails if the budget is spent.
@@ -197,12 +198,10 @@ func (it *interp) enter(r, pred *Node) error {
 		}
 		it.phis[r.ID] = phis
 	}
-	var buf [8]int64
-	vals := buf[:0]
-	if len(phis) > len(buf) {
-		vals = make([]int64, 0, len(phis))
+	if cap(it.vals) < len(phis) {
+		it.vals = make([]int64, len(phis))
 	}
-	vals = vals[:len(phis)]
+	vals := it.vals[:len(phis)] // eval never enters a region, so this is free
 	for i, phi := range phis {
 		v, err := it.eval(phi.In[k])
 		if err != nil {
