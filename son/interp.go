@@ -203,6 +203,9 @@ func (it *interp) enter(r, pred *Node) error {
 	}
 	vals := it.vals[:len(phis)] // eval never enters a region, so this is free
 	for i, phi := range phis {
+		if k >= len(phi.In) {
+			return fmt.Errorf("son.Run: %v has no value for input %d of %v", phi, k, r)
+		}
 		v, err := it.eval(phi.In[k])
 		if err != nil {
 			return err
@@ -219,11 +222,17 @@ func (it *interp) enter(r, pred *Node) error {
 
 // eval computes the value of data node n in the current environment.
 func (it *interp) eval(n *Node) (int64, error) {
+	if n == nil || n.dead {
+		return 0, fmt.Errorf("son.Run: evaluated a missing or killed node %v", n)
+	}
 	if m := it.memo[n.ID]; m.epoch == it.epoch {
 		return m.val, nil
 	}
 	if err := it.step(); err != nil {
 		return 0, err
+	}
+	if k := n.Op.NumIn(); k >= 0 && len(n.In) != k {
+		return 0, fmt.Errorf("son.Run: %v has %d inputs, %v takes %d", n, len(n.In), n.Op, k)
 	}
 	var v int64
 	switch {
