@@ -131,7 +131,7 @@ b2:  ; preds b1 b2, depth 1
 		t.Errorf("Run = %#v, want a step limit RuntimeError", err)
 	}
 
-	// One step per instruction and per terminator: inc takes 4.
+	// One step per Phi assigned, instruction and terminator: inc takes 4.
 	inc := mustParse(t, caseText(t, "testdata/run.txt", "straight line"))
 	if got := runResult(inc, 1, Limits{Steps: 4}); got != "2" {
 		t.Errorf("inc in 4 steps = %s, want 2", got)
@@ -139,13 +139,14 @@ b2:  ; preds b1 b2, depth 1
 	if got := runResult(inc, 1, Limits{Steps: 3}); got != "runtime error: step limit exceeded (3 steps)" {
 		t.Errorf("inc in 3 steps = %s", got)
 	}
-	// sum on 10 takes 3 + 11 (loop test) + 10*4 (body) + 1 (return) = 55 steps.
+	// sum on 10 takes 3 (entry) + 11 × (2 Phis + branch) + 10 × 4 (body)
+	// + 1 (return) = 77 steps.
 	sum := mustParse(t, caseText(t, "testdata/run.txt", "sum of 1..arg"))
-	if got := runResult(sum, 10, Limits{Steps: 55}); got != "55" {
-		t.Errorf("sum in 55 steps = %s, want 55", got)
+	if got := runResult(sum, 10, Limits{Steps: 77}); got != "55" {
+		t.Errorf("sum in 77 steps = %s, want 55", got)
 	}
-	if got := runResult(sum, 10, Limits{Steps: 54}); !strings.Contains(got, "step limit") {
-		t.Errorf("sum in 54 steps = %s, want the step limit", got)
+	if got := runResult(sum, 10, Limits{Steps: 76}); !strings.Contains(got, "step limit") {
+		t.Errorf("sum in 76 steps = %s, want the step limit", got)
 	}
 }
 

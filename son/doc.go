@@ -70,7 +70,11 @@
 // Run is the semantics of Demange, Fernández de Retana and Pichardie
 // (CC'18, section 2.2): control moves between control nodes; data nodes
 // are evaluated on demand from the current values of the Phis; entering a
-// Region from its k-th input assigns all its Phis in parallel. Verify
-// checks their well-formedness rules and the graph's hygiene, naming the
-// node and the rule of each problem.
+// Region from its k-th input assigns all its Phis in parallel; a step of
+// its limit is one operation, a control move or a data node evaluated.
+// Verify checks their well-formedness rules, strictness among them (every
+// use dominated by the regions of the Phis it depends on and by the checks
+// of the divisions it depends on, on one dominator tree of the control
+// nodes: strict.go, ctrltree.go), and the graph's hygiene, naming the node
+// and the rule of each problem.
 package son

@@ -14,13 +14,21 @@ import (
 // each computed in the environment before the step. A ZeroCheck whose
 // divisor is 0 ends the run with a runtime error; a Return ends it with its
 // value; Never always takes its true side.
+//
+// A step is one operation performed: each move of control from one node to
+// the next, and each evaluation of a data node (a value reused from the
+// memo, within one environment, is not evaluated again and does not
+// count). So a loop whose body computes a long expression takes a step per
+// node of it, and the limit bounds the time of a run whatever its shape.
+// cfg.Run counts its operations alike: a Phi assigned, an instruction or a
+// terminator executed.
 
 // DefaultSteps is the step budget when Limits.Steps is 0.
 const DefaultSteps = 100_000_000
 
 // Limits bounds a run.
 type Limits struct {
-	Steps int64 // control steps before "step limit exceeded"; 0 means DefaultSteps
+	Steps int64 // steps (control moves and data evaluations) before "step limit exceeded"; 0 means DefaultSteps
 }
 
 // RuntimeError is a failure of the program, not of the compiler.
@@ -33,25 +41,35 @@ func (e *RuntimeError) Error() string { return "runtime error: " + e.Msg }
 
 // Run executes g with the argument arg.
 func Run(g *Graph, arg int64, lim Limits) (int64, error) {
-	it := &interp{g: g, arg: arg, epoch: 1,
+	return newInterp(g, arg, lim).run()
+}
+
+func newInterp(g *Graph, arg int64, lim Limits) *interp {
+	it := &interp{g: g, arg: arg, epoch: 1, limit: lim.Steps,
 		phi:  make([]int64, g.MaxID()),
 		set:  make([]bool, g.MaxID()),
 		memo: make([]memo, g.MaxID()),
 		succ: make([]*Node, g.MaxID()),
 		phis: make([][]*Node, g.MaxID()),
 	}
-	steps := lim.Steps
-	if steps <= 0 {
-		steps = DefaultSteps
+	if it.limit <= 0 {
+		it.limit = DefaultSteps
 	}
+	return it
+}
+
+// run executes the graph from Start.
+func (it *interp) run() (int64, error) {
+	g := it.g
 	c := g.Start.Proj(0)
 	if c == nil {
 		return 0, fmt.Errorf("son.Run: Start has no control projection")
 	}
-	for n := int64(0); ; n++ {
-		if n >= steps {
-			return 0, &RuntimeError{Msg: fmt.Sprintf("step limit exceeded (%d steps)", steps)}
+	for {
+		if err := it.step(); err != nil {
+			return 0, err
 		}
+		it.at = c
 		s := it.succ[c.ID]
 		if s == nil {
 			var err error
@@ -125,12 +143,40 @@ type memo struct {
 type interp struct {
 	g     *Graph
 	arg   int64
+	steps int64     // steps taken
+	limit int64     // steps allowed
+	at    *Node     // the control node control last passed: where data is evaluated
+	ct    *ctrlTree // dominators of the control nodes, made when a pinned node is first evaluated
 	phi   []int64   // the environment: the current value of each Phi, by ID
 	set   []bool    // whether the Phi has a value yet
 	memo  []memo    // values computed since the environment last changed
 	epoch int64     // bumped at every change of the environment
 	succ  []*Node   // control successor of each control node, once found
 	phis  [][]*Node // Phis of each region, once found
+	vals  []int64   // the new values of a region's Phis, computed before any is assigned
+}
+
+// step counts one operation, or fails if the budget is spent.
+func (it *interp) step() error {
+	if it.steps >= it.limit {
+		return &RuntimeError{Msg: fmt.Sprintf("step limit exceeded (%d steps)", it.limit)}
+	}
+	it.steps++
+	return nil
+}
+
+// pinned checks that control has passed the control input of the pinned
+// node n (a division's ZeroCheck) before n is evaluated: that it dominates
+// where control is. Evaluating a division above its check is a bug of son,
+// whatever the divisor's value, so it is an internal error.
+func (it *interp) pinned(n *Node) error {
+	if it.ct == nil {
+		it.ct = newCtrlTree(it.g)
+	}
+	if c := n.In[0]; !it.ct.dominates(c, it.at) {
+		return fmt.Errorf("son.Run: %v evaluated at %v, where control has not surely passed %v", n, it.at, c)
+	}
+	return nil
 }
 
 // enter moves control from pred into region r: the PHIS rule.
@@ -152,13 +198,14 @@ func (it *interp) enter(r, pred *Node) error {
 		}
 		it.phis[r.ID] = phis
 	}
-	var buf [8]int64
-	vals := buf[:0]
-	if len(phis) > len(buf) {
-		vals = make([]int64, 0, len(phis))
+	if cap(it.vals) < len(phis) {
+		it.vals = make([]int64, len(phis))
 	}
-	vals = vals[:len(phis)]
+	vals := it.vals[:len(phis)] // eval never enters a region, so this is free
 	for i, phi := range phis {
+		if k >= len(phi.In) {
+			return fmt.Errorf("son.Run: %v has no value for input %d of %v", phi, k, r)
+		}
 		v, err := it.eval(phi.In[k])
 		if err != nil {
 			return err
@@ -175,8 +222,17 @@ func (it *interp) enter(r, pred *Node) error {
 
 // eval computes the value of data node n in the current environment.
 func (it *interp) eval(n *Node) (int64, error) {
+	if n == nil || n.dead {
+		return 0, fmt.Errorf("son.Run: evaluated a missing or killed node %v", n)
+	}
 	if m := it.memo[n.ID]; m.epoch == it.epoch {
 		return m.val, nil
+	}
+	if err := it.step(); err != nil {
+		return 0, err
+	}
+	if k := n.Op.NumIn(); k >= 0 && len(n.In) != k {
+		return 0, fmt.Errorf("son.Run: %v has %d inputs, %v takes %d", n, len(n.In), n.Op, k)
 	}
 	var v int64
 	switch {
@@ -199,6 +255,11 @@ func (it *interp) eval(n *Node) (int64, error) {
 		}
 		v = EvalUnary(n.Op, x)
 	case n.Op.IsBinary():
+		if n.In[0] != nil {
+			if err := it.pinned(n); err != nil {
+				return 0, err
+			}
+		}
 		x, err := it.eval(n.In[1])
 		if err != nil {
 			return 0, err

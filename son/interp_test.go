@@ -2,6 +2,7 @@ package son
 
 import (
 	"errors"
+	"fmt"
 	"math"
 	"strings"
 	"testing"
@@ -215,5 +216,98 @@ func TestRunInternalErrors(t *testing.T) {
 	var re *RuntimeError
 	if err == nil || errors.As(err, &re) || !strings.HasPrefix(err.Error(), "son.Run: ") {
 		t.Errorf("Run of a graph without control: %v", err)
+	}
+}
+
+// TestRunDivisionAboveItsCheck: evaluating a division where control has
+// not surely passed its ZeroCheck is an internal error, even when the
+// divisor happens not to be 0, in two hand-broken graphs that Verify
+// rejects.
+func TestRunDivisionAboveItsCheck(t *testing.T) {
+	// The hand-made graph, with the check moved into the false arm and
+	// the division still used after the merge.
+	h := newHandGraph()
+	zcF := h.g.NewNode(OpZeroCheck, 0, h.f, h.arg)
+	h.g.SetIn(h.r, 2, zcF)
+	h.g.SetIn(h.dv, 0, zcF)
+	h.g.SetIn(h.ret, 0, h.r) // the old check dies
+	if err := Verify(h.g); err == nil || !strings.Contains(err.Error(), h.ret.String()+": zerocheck-dom:") {
+		t.Errorf("Verify = %v, want zerocheck-dom at %v", err, h.ret)
+	}
+	want := fmt.Sprintf("son.Run: %v evaluated at %v, where control has not surely passed %v", h.dv, h.r, zcF)
+	if _, err := Run(h.g, 5, Limits{}); err == nil || err.Error() != want {
+		t.Errorf("Run(5) = %v, want %s", err, want)
+	}
+	// On the false arm the check is passed, and stops the program.
+	if got := runResult(h.g, 0, Limits{}); got != "runtime error: division by zero" {
+		t.Errorf("Run(0) = %s", got)
+	}
+
+	// A check in a loop body, passed on every iteration, does not guard
+	// the division after the loop: there the divisor has moved on (with
+	// arg 3 it is 0; with 10 it is not, and the run is still wrong).
+	g := buildSrc(t, `int i = 0; int s = 0; while (i < 3) { s = 100 / (arg - i); i++; } return s;`)
+	var div *Node
+	for _, n := range g.Live() {
+		if n.Op == OpDiv {
+			div = n
+		}
+	}
+	if div == nil || div.In[0] == nil || div.In[0].Op != OpZeroCheck {
+		t.Fatalf("no checked division in\n%s", Listing(g))
+	}
+	ret := onlyReturn(t, g)
+	g.SetIn(ret, 1, div)
+	if err := Verify(g); err == nil || !strings.Contains(err.Error(), ret.String()+": zerocheck-dom:") {
+		t.Errorf("Verify = %v, want zerocheck-dom at %v", err, ret)
+	}
+	for _, arg := range []int64{3, 10} {
+		want := fmt.Sprintf("son.Run: %v evaluated at %v, where control has not surely passed %v", div, ret.In[0], div.In[0])
+		if _, err := Run(g, arg, Limits{}); err == nil || err.Error() != want {
+			t.Errorf("Run(%d) = %v, want %s", arg, err, want)
+		}
+	}
+}
+
+// TestStepLimitBoundsWork: a step is a control move or a data node
+// evaluated, so a loop whose body sums 100 terms stops at the limit after
+// about a three-hundredth as many iterations as steps, not half as many
+// (when only control moves counted, a run could do any amount of work per
+// step). Scaled down from issue 12's reproducer; the iterations done are
+// read from the loop's Phi where the run stopped.
+func TestStepLimitBoundsWork(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("int s = 0; int i = 0;\nwhile (i < 1000000000) {\n\ts = s")
+	for k := 1; k <= 100; k++ {
+		fmt.Fprintf(&b, " + (i ^ %d)", k)
+	}
+	b.WriteString(";\n\ti++;\n}\nreturn s;\n")
+	g := buildSrc(t, b.String())
+	if err := optimize(g); err != nil {
+		t.Fatal(err)
+	}
+	if n := countOps(g)["Xor"]; n != 100 {
+		t.Fatalf("%d Xors, want 100:\n%s", n, Listing(g))
+	}
+	i := loopPhi(t, g, "i")
+	var iters []int64
+	for _, limit := range []int64{100_000, 1_000_000} {
+		it := newInterp(g, 0, Limits{Steps: limit})
+		_, err := it.run()
+		want := fmt.Sprintf("runtime error: step limit exceeded (%d steps)", limit)
+		if err == nil || err.Error() != want || it.steps != limit {
+			t.Fatalf("limit %d: %v after %d steps, want %s", limit, err, it.steps, want)
+		}
+		n := it.phi[i.ID]
+		t.Logf("limit %d: stopped in iteration %d, %.1f steps per iteration", limit, n, float64(limit)/float64(n))
+		// Each iteration evaluates at least the 100 Xors and 100 Adds,
+		// and at most every node of the graph once per environment.
+		if perIter := limit / n; perIter < 200 || perIter > int64(len(g.Live())) {
+			t.Errorf("limit %d: %d iterations, %d steps each: want 200 to %d", limit, n, perIter, len(g.Live()))
+		}
+		iters = append(iters, n)
+	}
+	if r := float64(iters[1]) / float64(iters[0]); r < 9.5 || r > 10.5 {
+		t.Errorf("ten times the steps runs %.2f times the iterations, want 10", r)
 	}
 }

@@ -22,9 +22,29 @@ import (
 //   - reachable: every live control node is reached from Start;
 //   - zerocheck: a division whose divisor may be 0 is pinned below a
 //     ZeroCheck of that divisor;
+//   - strict: paper 000's strictness (Definition 3.5): a data node is used
+//     only where the regions of all the Phis it depends on (through
+//     non-Phi data edges) dominate: at the control input of the If,
+//     Return or ZeroCheck it feeds, or, as a Phi's k-th value, at the end
+//     of its region's k-th predecessor;
+//   - zerocheck-dom: likewise, every pinned division a data node depends
+//     on has its control input (its ZeroCheck) dominating each such use,
+//     so that control has passed the check whenever the division is
+//     evaluated;
 //   - type: each stored type is sound for its inputs: the type Compute
 //     gives from the inputs' types is at or above it.
 func Verify(g *Graph) error {
+	v := verify(g)
+	if len(v.probs) == 0 {
+		return nil
+	}
+	sort.SliceStable(v.probs, func(i, j int) bool { return v.probs[i].Node.ID < v.probs[j].Node.ID })
+	return VerifyError(v.probs)
+}
+
+// verify runs every rule on g; the verifier holds the problems found and
+// the work done.
+func verify(g *Graph) *verifier {
 	v := &verifier{g: g, live: g.Live()}
 	v.isLive = make([]bool, g.MaxID())
 	for _, n := range v.live {
@@ -41,12 +61,10 @@ func Verify(g *Graph) error {
 	}
 	v.dataAcyclic()
 	v.ctrlAcyclic()
+	v.ct = newCtrlTree(g)
 	v.reachable()
-	if len(v.probs) == 0 {
-		return nil
-	}
-	sort.SliceStable(v.probs, func(i, j int) bool { return v.probs[i].Node.ID < v.probs[j].Node.ID })
-	return VerifyError(v.probs)
+	v.strict()
+	return v
 }
 
 // Problem is one broken rule at one node.
@@ -83,6 +101,13 @@ type verifier struct {
 	live   []*Node
 	isLive []bool
 	probs  []Problem
+	ct     *ctrlTree // dominators of the control nodes
+
+	// For strict: by node ID, the deepest Phi a data node depends on and
+	// the deepest pinned node, or nil; and the state of the walk.
+	phiDep, pinDep []*Node
+	state          []uint8
+	work           int // nodes settled, edges followed and uses checked, for the linearity test
 }
 
 func (v *verifier) bad(n *Node, rule, format string, args ...any) {
@@ -377,21 +402,8 @@ func (v *verifier) ctrlAcyclic() {
 // reachable checks that control reaches every live control node from
 // Start.
 func (v *verifier) reachable() {
-	seen := make([]bool, v.g.MaxID())
-	seen[v.g.Start.ID] = true
-	stack := []*Node{v.g.Start}
-	for len(stack) > 0 {
-		n := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
-		for _, u := range n.Out {
-			if u.IsControl() && u.ID < len(seen) && !seen[u.ID] {
-				seen[u.ID] = true
-				stack = append(stack, u)
-			}
-		}
-	}
 	for _, n := range v.live {
-		if n.IsControl() && n.Op != OpStop && n.Op != OpXCtrl && !seen[n.ID] {
+		if n.IsControl() && n.Op != OpStop && n.Op != OpXCtrl && !v.ct.reached(n) {
 			v.bad(n, "reachable", "control never reaches it from Start")
 		}
 	}

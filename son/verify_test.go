@@ -1,6 +1,7 @@
 package son
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -158,5 +159,168 @@ func TestVerifyRejects(t *testing.T) {
 				t.Errorf("error does not name %q:\n%v", want, err)
 			}
 		})
+	}
+}
+
+// loopPhi returns the Phi of the variable named label on a Loop of g.
+func loopPhi(t *testing.T, g *Graph, label string) *Node {
+	t.Helper()
+	for _, n := range g.Live() {
+		if n.Op == OpPhi && n.Label == label && n.In[0].Op == OpLoop {
+			return n
+		}
+	}
+	t.Fatalf("no loop Phi %q in\n%s", label, Listing(g))
+	return nil
+}
+
+// onlyReturn returns the one Return of g.
+func onlyReturn(t *testing.T, g *Graph) *Node {
+	t.Helper()
+	if len(g.Stop.In) != 1 {
+		t.Fatalf("%d Returns, want 1:\n%s", len(g.Stop.In), Listing(g))
+	}
+	return g.Stop.In[0]
+}
+
+// TestVerifyStrict breaks strictness (paper 000, Definition 3.5) and the
+// dominance of divisions by their ZeroChecks, one way per row, and
+// requires Verify to name the node and the rule, with the whole message.
+func TestVerifyStrict(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		src     string // "" for the hand-made graph
+		breakIt func(t *testing.T, g *Graph, h *handGraph) (at *Node, msg string)
+	}{
+		{"return of a loop Phi inside one arm", `int x = 0; if (arg) { while (x < arg) x++; } return x;`,
+			func(t *testing.T, g *Graph, _ *handGraph) (*Node, string) {
+				// The Return read the merge of the loop's x and 0; now it
+				// reads the loop's x, which the else side never sets.
+				phi, ret := loopPhi(t, g, "x"), onlyReturn(t, g)
+				g.SetIn(ret, 1, phi)
+				return ret, fmt.Sprintf("strict: uses %v of %v, which does not dominate its use at %v", phi, phi.In[0], ret.In[0])
+			}},
+		{"loop entry value from the loop", `int i = 0; while (i < arg) i++; return i;`,
+			func(t *testing.T, g *Graph, _ *handGraph) (*Node, string) {
+				phi := loopPhi(t, g, "i")
+				inc := phi.In[2] // i+1, computed from the loop's i
+				g.SetIn(phi, 1, inc)
+				return phi, fmt.Sprintf("strict: has as value 1 %v, which depends on %v of %v, which does not dominate its use at the end of predecessor 1, %v",
+					inc, phi, phi.In[0], phi.In[0].In[1])
+			}},
+		{"phis of loops in both arms", `int a = 0; int b = 0; if (arg) { while (a < arg) a++; } else { while (b < 5) b++; } return a + b;`,
+			func(t *testing.T, g *Graph, _ *handGraph) (*Node, string) {
+				a, b, ret := loopPhi(t, g, "a"), loopPhi(t, g, "b"), onlyReturn(t, g)
+				sum := g.NewNode(OpAdd, 0, nil, a, b)
+				g.SetIn(ret, 1, sum)
+				return sum, fmt.Sprintf("strict: depends on %v of %v and on %v of %v, and neither region dominates the other: no point can use it",
+					a, a.In[0], b, b.In[0])
+			}},
+		{"division checked in one arm, used after the merge", "",
+			func(t *testing.T, g *Graph, h *handGraph) (*Node, string) {
+				zcT := g.NewNode(OpZeroCheck, 0, h.t, h.arg)
+				g.SetIn(h.r, 1, zcT)
+				g.SetIn(h.dv, 0, zcT)
+				return h.ret, fmt.Sprintf("zerocheck-dom: uses %v, pinned under %v, which does not dominate its use at %v", h.dv, zcT, h.zc)
+			}},
+		{"division used by a Phi above its check", "",
+			func(t *testing.T, g *Graph, h *handGraph) (*Node, string) {
+				// The true side's value of the Phi is a division whose
+				// check only comes after the merge.
+				neg := g.NewNode(OpMinus, 0, nil, h.dv)
+				g.SetIn(h.phi, 1, neg)
+				return h.phi, fmt.Sprintf("zerocheck-dom: has as value 1 %v, which depends on %v pinned under %v, which does not dominate its use at the end of predecessor 1, %v",
+					neg, h.dv, h.zc, h.t)
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var g *Graph
+			var h *handGraph
+			if c.src == "" {
+				h = newHandGraph()
+				g = h.g
+			} else {
+				g = buildSrc(t, c.src)
+			}
+			if err := Verify(g); err != nil {
+				t.Fatalf("before the break: %v", err)
+			}
+			n, msg := c.breakIt(t, g, h)
+			err := Verify(g)
+			if err == nil {
+				t.Fatalf("Verify accepted the broken graph:\n%s", Listing(g))
+			}
+			want := n.String() + ": " + msg
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error does not say\n\t%s\n%v", want, err)
+			}
+		})
+	}
+}
+
+// TestStrictnessMatters runs the issue's non-strict graph: the run reads
+// the loop's Phi where control never reached the loop.
+func TestStrictnessMatters(t *testing.T) {
+	g := buildSrc(t, `int x = 0; if (arg) { while (x < arg) x++; } return x;`)
+	phi, ret := loopPhi(t, g, "x"), onlyReturn(t, g)
+	g.SetIn(ret, 1, phi)
+	want := fmt.Sprintf("son.Run: %v used before control reached its region", phi)
+	if _, err := Run(g, 0, Limits{}); err == nil || err.Error() != want {
+		t.Errorf("Run = %v, want %s", err, want)
+	}
+}
+
+// TestVerifyWorkIsLinear counts the verifier's work (nodes settled, edges
+// followed, uses checked by the strictness rules) and its allocations on
+// shapes that would make a naive strictness check quadratic, at two sizes
+// ten times apart: per live node, they must not grow.
+func TestVerifyWorkIsLinear(t *testing.T) {
+	shapes := []struct {
+		name string
+		src  func(n int) string
+	}{
+		// n nested ifs, each setting x: a chain of n regions, and a Phi
+		// per level that depends on the Phi above.
+		{"nested ifs", func(n int) string {
+			var b strings.Builder
+			b.WriteString("int x = 0;\n")
+			for i := range n {
+				fmt.Fprintf(&b, "if (arg > %d) { x = x + %d;\n", i, i)
+			}
+			b.WriteString(strings.Repeat("}", n))
+			b.WriteString("\nreturn x;\n")
+			return b.String()
+		}},
+		// n loops one after the other, each with its Phi, all summed and
+		// divided at the end: long dominator chains, a sum that depends
+		// on every Phi, and a division under each loop's check.
+		{"loops in a row", func(n int) string {
+			var b strings.Builder
+			b.WriteString("int s = 0;\n")
+			for i := range n {
+				fmt.Fprintf(&b, "int v%d = 0; while (v%d < arg) v%d++; s = s + 100 / (v%d + arg);\n", i, i, i, i)
+			}
+			b.WriteString("return s;\n")
+			return b.String()
+		}},
+	}
+	for _, sh := range shapes {
+		type work struct{ work, allocs float64 }
+		measure := func(n int) work {
+			g := buildSrc(t, sh.src(n))
+			live := float64(len(g.Live()))
+			var v *verifier
+			allocs := testing.AllocsPerRun(1, func() { v = verify(g) })
+			if len(v.probs) > 0 {
+				t.Fatalf("%s %d: %v", sh.name, n, VerifyError(v.probs))
+			}
+			return work{float64(v.work) / live, allocs / live}
+		}
+		small, large := measure(200), measure(2000)
+		t.Logf("%s: work per node %.2f, %.2f; allocations per node %.3f, %.3f", sh.name, small.work, large.work, small.allocs, large.allocs)
+		if large.work > 1.33*small.work || large.allocs > 1.33*small.allocs+0.01 {
+			t.Errorf("%s: work per node from %.2f to %.2f, allocations from %.3f to %.3f: not linear",
+				sh.name, small.work, large.work, small.allocs, large.allocs)
+		}
 	}
 }

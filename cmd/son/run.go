@@ -23,10 +23,14 @@ negative; 0 when omitted) and prints the value the program returns.
 
 A division by zero, or running out of steps, is a runtime error of the
 program: it is reported as "prog.smp:line:col: runtime error: ..." and the
-exit status is 1.`,
+exit status is 1. A step is one operation performed, at every level: a move
+of control or a data node evaluated in the graph, a phi assigned or an
+instruction or terminator executed in basic blocks, a statement executed or
+an expression node evaluated in the syntax tree. The default, 100000000,
+stops any program within a few seconds.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
-		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` control steps")
+		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
 		checkFlag(fs, f)
 		levelFlag(fs, f, "son")
 		sccpFlag(fs, f)
