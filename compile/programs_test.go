@@ -39,9 +39,9 @@ import (
 
 // runLine is one "// run:" directive.
 type runLine struct {
-	Line  int    // line of the directive in its file
-	Arg   int64  // the argument
-	Value int64  // the result, when Err is ""
+	Line  int        // line of the directive in its file
+	Arg   int64      // the argument
+	Value int64      // the result, when Err is ""
 	Err   string     // the runtime error expected ("division by zero", "step limit exceeded"), or ""
 	Pos   syntax.Pos // where the division by zero is
 }
