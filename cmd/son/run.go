@@ -19,14 +19,15 @@ var cmdRun = &command{
 	args:    "prog.smp [arg]",
 	short:   "compile a program and run it, printing the value it returns",
 	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
-the reference interpreter with the integer argument arg (decimal, may be
+its interpreter (son.Run) with the integer argument arg (decimal, may be
 negative; 0 when omitted) and prints the value the program returns.
 
 -level cfg runs the basic blocks instead (from pass gcm on). -level ast
 compiles nothing: it parses prog.smp and runs its syntax tree in the
 reference semantics of Simple (package ref, written from the language
 reference, sharing no code with the compiler), the oracle the tests
-compare every level with; -after cannot go with it.
+compare every level with. No pass runs, so -after cannot go with it, and
+-check, -sccp, -seed and #showGraph have nothing to act on.
 
 A division by zero, or running out of steps, is a runtime error of the
 program: it is reported as "prog.smp:line:col: runtime error: ..." and the
