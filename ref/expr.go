@@ -26,6 +26,10 @@ func (in *interp) expr(e syntax.Expr) (int64, error) {
 			e = x.X
 			continue
 		case *syntax.ChainExpr:
+			if len(x.X) == 0 {
+				in.spine = in.spine[:base]
+				return 0, fmt.Errorf("ref.Run: chain without operands")
+			}
 			in.spine = append(in.spine, x)
 			e = x.X[0]
 			continue

@@ -290,4 +290,18 @@ func TestNotResolved(t *testing.T) {
 	if _, err := Run(f, 0, Limits{}); err == nil || errors.As(err, &rt) {
 		t.Errorf("a variable out of range: got %v, want an error that is not the program's", err)
 	}
+	broken := []*syntax.File{
+		{Body: &syntax.BlockStmt{List: []syntax.Stmt{&syntax.ReturnStmt{Value: &syntax.ChainExpr{}}}}},
+		{Body: &syntax.BlockStmt{List: []syntax.Stmt{&syntax.ReturnStmt{}}}},
+		{Body: &syntax.BlockStmt{List: []syntax.Stmt{nil}}},
+		{Body: &syntax.BlockStmt{List: []syntax.Stmt{&syntax.BreakStmt{}}}},
+		{Body: &syntax.BlockStmt{List: []syntax.Stmt{&syntax.ReturnStmt{Value: &syntax.ChainExpr{
+			X: []syntax.Expr{&syntax.IntLit{}, &syntax.IntLit{}}}}}}},
+	}
+	for i, f := range broken {
+		f.Arg, f.NumVars = &syntax.Var{}, 1
+		if _, err := Run(f, 0, Limits{}); err == nil || errors.As(err, &rt) {
+			t.Errorf("broken tree %d: got %v, want an error that is not the program's", i, err)
+		}
+	}
 }
