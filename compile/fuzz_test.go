@@ -8,12 +8,15 @@ import (
 	"testing"
 
 	"son/cfg"
+	"son/ref"
 	"son/son"
+	"son/syntax"
 )
 
 // FuzzCompile: any program that parses goes through the whole pipeline
-// with every check on, and runs to the same value or the same runtime
-// error after every pass. Seeded with testdata and the examples.
+// with every check on, and runs after every pass to the value or the
+// runtime error (at the same position) of the reference semantics,
+// ref.Run: levelsFailure's rule. Seeded with testdata and the examples.
 func FuzzCompile(f *testing.F) {
 	for _, pat := range []string{"../testdata/*.smp", "../examples/*.smp"} {
 		files, _ := filepath.Glob(pat)
@@ -32,23 +35,41 @@ func FuzzCompile(f *testing.F) {
 	})
 }
 
-// runtimeMsg is the message of a runtime error of the program at either
+// runtimeMsg is the message of a runtime error of the program at any
 // level, and whether err is one.
 func runtimeMsg(err error) (string, bool) {
-	var rt *son.RuntimeError
-	var crt *cfg.RuntimeError
-	switch {
-	case errors.As(err, &rt):
-		return rt.Msg, true
-	case errors.As(err, &crt):
-		return crt.Msg, true
-	}
-	return "", false
+	msg, _, ok := runtimeError(err)
+	return msg, ok
 }
 
-func resultText(v int64, err error) string {
-	if err != nil {
-		return err.Error()
+// runtimeError is the message and position of a runtime error of the
+// program at any level (son.Run, cfg.Run or ref.Run), and whether err is
+// one.
+func runtimeError(err error) (msg string, pos syntax.Pos, ok bool) {
+	var rt *son.RuntimeError
+	var crt *cfg.RuntimeError
+	var rrt *ref.RuntimeError
+	switch {
+	case errors.As(err, &rt):
+		return rt.Msg, rt.Pos, true
+	case errors.As(err, &crt):
+		return crt.Msg, crt.Pos, true
+	case errors.As(err, &rrt):
+		return rrt.Msg, rrt.Pos, true
 	}
-	return fmt.Sprint(v)
+	return "", syntax.Pos{}, false
+}
+
+// resultText is the outcome of a run as levelsFailure compares it: the
+// value, or the error with its position when it has one ("2:10: runtime
+// error: division by zero"), so that a level reporting a division by zero
+// at another position differs.
+func resultText(v int64, err error) string {
+	if err == nil {
+		return fmt.Sprint(v)
+	}
+	if _, pos, ok := runtimeError(err); ok && pos.IsKnown() {
+		return pos.String() + ": " + err.Error()
+	}
+	return err.Error()
 }

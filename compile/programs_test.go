@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"son/cfg"
+	"son/ref"
 	"son/son"
 	"son/syntax"
 )
@@ -19,14 +20,17 @@ import (
 // its expectations in comment lines of its own (anywhere in the file):
 //
 //	// run: ARG => RESULT          one per argument tried; RESULT is an int64,
-//	                               "error: division by zero" or
-//	                               "error: step limit exceeded"
+//	                               "error: division by zero at LINE:COL"
+//	                               (the position of the / or % is required)
+//	                               or "error: step limit exceeded"
 //	// ir: TEXT                    son.Print after the whole pipeline
 //	// ir after PASS: TEXT         son.Print after the pass PASS (e.g. build)
 //	// steps: N                    step limit of this file's runs
 //
 // Any other comment line is free text. Every program must declare at least
-// one run: line. The results must hold after every pass of the pipeline,
+// one run: line. The results must hold in the reference semantics
+// (ref.Run) and after every pass of the pipeline (son.Run, and cfg.Run
+// once there are blocks), a division by zero at its position everywhere,
 // and the final graph must not depend on the order of the peephole
 // worklist.
 //
@@ -35,14 +39,18 @@ import (
 
 // runLine is one "// run:" directive.
 type runLine struct {
-	Line  int    // line of the directive in its file
-	Arg   int64  // the argument
-	Value int64  // the result, when Err is ""
-	Err   string // the runtime error expected ("division by zero", "step limit exceeded"), or ""
+	Line  int        // line of the directive in its file
+	Arg   int64      // the argument
+	Value int64      // the result, when Err is ""
+	Err   string     // the runtime error expected ("division by zero", "step limit exceeded"), or ""
+	Pos   syntax.Pos // where the division by zero is
 }
 
 // want is the expected result as written in the directive.
 func (r runLine) want() string {
+	if r.Pos.IsKnown() {
+		return "error: " + r.Err + " at " + r.Pos.String()
+	}
 	if r.Err != "" {
 		return "error: " + r.Err
 	}
@@ -122,7 +130,8 @@ func parseDirectives(src string) (*directives, error) {
 	return d, nil
 }
 
-// parseRun reads "ARG => RESULT".
+// parseRun reads "ARG => RESULT". A division by zero must say where it
+// is: "error: division by zero at LINE:COL".
 func parseRun(s string) (runLine, error) {
 	var r runLine
 	argText, result, ok := strings.Cut(s, "=>")
@@ -137,6 +146,14 @@ func parseRun(s string) (runLine, error) {
 	r.Arg = arg
 	if msg, isErr := strings.CutPrefix(result, "error:"); isErr {
 		msg = strings.TrimSpace(msg)
+		if at, ok := strings.CutPrefix(msg, "division by zero"); ok {
+			pos, err := parseAt(at)
+			if err != nil {
+				return r, fmt.Errorf("division by zero %v", err)
+			}
+			r.Err, r.Pos = "division by zero", pos
+			return r, nil
+		}
 		for _, known := range runtimeErrors {
 			if msg == known {
 				r.Err = msg
@@ -151,6 +168,22 @@ func parseRun(s string) (runLine, error) {
 	}
 	r.Value = v
 	return r, nil
+}
+
+// parseAt reads the " at LINE:COL" that follows "division by zero".
+func parseAt(s string) (syntax.Pos, error) {
+	const want = `needs its position: "division by zero at LINE:COL"`
+	at, ok := strings.CutPrefix(strings.TrimSpace(s), "at ")
+	if !ok || strings.TrimLeft(s, " \t") == s {
+		return syntax.Pos{}, errors.New(want)
+	}
+	line, col, ok := strings.Cut(strings.TrimSpace(at), ":")
+	l, err1 := strconv.ParseInt(line, 10, 32)
+	c, err2 := strconv.ParseInt(col, 10, 32)
+	if !ok || err1 != nil || err2 != nil || l <= 0 || c <= 0 {
+		return syntax.Pos{}, fmt.Errorf("at %q: %s", strings.TrimSpace(at), want)
+	}
+	return syntax.Pos{Line: int32(l), Col: int32(c)}, nil
 }
 
 // compileTimeout bounds one compilation in the tables: a peephole that
@@ -189,8 +222,9 @@ func isPass(name string) bool {
 	return false
 }
 
-// checkRun compares the outcome of one run with its directive, returning a
-// description of the difference or "".
+// checkRun compares the outcome of one run, at any level, with its
+// directive, returning a description of the difference or "". A division
+// by zero must be reported at the directive's position.
 func checkRun(r runLine, got int64, err error) string {
 	switch {
 	case r.Err == "" && err != nil:
@@ -203,9 +237,8 @@ func checkRun(r runLine, got int64, err error) string {
 		return fmt.Sprintf("want error: %s, got %d", r.Err, got)
 	}
 	want := "runtime error: " + r.Err
-	var rt *son.RuntimeError
-	var crt *cfg.RuntimeError
-	if !errors.As(err, &rt) && !errors.As(err, &crt) {
+	_, pos, ok := runtimeError(err)
+	if !ok {
 		return fmt.Sprintf("want %s, got %v (not a runtime error of the program)", want, err)
 	}
 	if r.Err == "step limit exceeded" {
@@ -216,6 +249,9 @@ func checkRun(r runLine, got int64, err error) string {
 	}
 	if err.Error() != want {
 		return fmt.Sprintf("want %s, got %v", want, err)
+	}
+	if pos != r.Pos {
+		return fmt.Sprintf("want %s at %s, got it at %s", want, r.Pos, pos)
 	}
 	return ""
 }
@@ -264,6 +300,18 @@ func testProgram(t *testing.T, file string) {
 		t.Fatalf("%s: error: directives belong in testdata/errors", file)
 	}
 	lim := son.Limits{Steps: d.Steps}
+
+	// The results in the reference semantics.
+	file0, err := syntax.Parse(file, src)
+	if err != nil {
+		t.Fatalf("%s: %v", file, err)
+	}
+	for _, r := range d.Runs {
+		got, err := ref.Run(file0, r.Arg, ref.Limits{Steps: d.Steps})
+		if diff := checkRun(r, got, err); diff != "" {
+			t.Errorf("%s:%d: ref.Run: arg %d: %s", file, r.Line, r.Arg, diff)
+		}
+	}
 
 	// The results after every pass, from one compilation.
 	after := func(u *Unit, pass string) error {
@@ -470,6 +518,14 @@ func TestProgramFormat(t *testing.T) {
 		{"// run: 1 => 9223372036854775808", `line 1: malformed run: directive: result "9223372036854775808" is neither`},
 		{"// run: 99999999999999999999 => 1", `line 1: malformed run: directive: argument "99999999999999999999"`},
 		{"// run: 1 => error: overflow", `line 1: malformed run: directive: unknown runtime error "overflow"`},
+		{"int x;\n// run: 1 => error: division by zero", `line 2: malformed run: directive: division by zero needs its position: "division by zero at LINE:COL"`},
+		{"// run: 1 => error: division by zero 1:2", `line 1: malformed run: directive: division by zero needs its position`},
+		{"// run: 1 => error: division by zeroat 1:2", `line 1: malformed run: directive: division by zero needs its position`},
+		{"// run: 1 => error: division by zero at 3", `line 1: malformed run: directive: division by zero at "3": needs its position`},
+		{"// run: 1 => error: division by zero at 0:4", `line 1: malformed run: directive: division by zero at "0:4": needs its position`},
+		{"// run: 1 => error: division by zero at 2:x", `line 1: malformed run: directive: division by zero at "2:x": needs its position`},
+		{"// run: 1 => error: division by zero at 1:2 3", `line 1: malformed run: directive: division by zero at "1:2 3": needs its position`},
+		{"// run: 1 => error: step limit exceeded at 1:2", `line 1: malformed run: directive: unknown runtime error "step limit exceeded at 1:2"`},
 		{"// run: 1 => 2 => 3", `line 1: malformed run: directive: result "2 => 3" is neither`},
 		{"// steps: many", "line 1: malformed steps: directive"},
 		{"// steps: 0", "line 1: malformed steps: directive"},
@@ -490,7 +546,8 @@ func TestProgramFormat(t *testing.T) {
 
 	src := `// A description, with the word run: in it is not a directive
 //run: -3 => -9223372036854775808
-  //   run:  7=>  error: division by zero
+  //   run:  7=>  error: division by zero  at 12:5
+// run: 8 => error: division by zero at 1:9
 // run: 0 => error: step limit exceeded
 // ir: return Phi(Region,(arg+2),(arg-3));
 // ir after build: return 5;
@@ -504,8 +561,9 @@ return x;
 	}
 	want := []runLine{
 		{Line: 2, Arg: -3, Value: -9223372036854775808},
-		{Line: 3, Arg: 7, Err: "division by zero"},
-		{Line: 4, Arg: 0, Err: "step limit exceeded"},
+		{Line: 3, Arg: 7, Err: "division by zero", Pos: syntax.Pos{Line: 12, Col: 5}},
+		{Line: 4, Arg: 8, Err: "division by zero", Pos: syntax.Pos{Line: 1, Col: 9}},
+		{Line: 5, Arg: 0, Err: "step limit exceeded"},
 	}
 	if fmt.Sprint(d.Runs) != fmt.Sprint(want) {
 		t.Errorf("runs:\ngot  %v\nwant %v", d.Runs, want)
@@ -520,8 +578,15 @@ return x;
 		t.Errorf("steps: got %d", d.Steps)
 	}
 
-	// A run line's expectation against outcomes.
-	div := runLine{Err: "division by zero"}
+	if got := d.Runs[2].want(); got != "error: division by zero at 1:9" {
+		t.Errorf("want() = %q", got)
+	}
+
+	// A run line's expectation against outcomes, from every level: a
+	// division by zero must be at the directive's position.
+	at := syntax.Pos{Line: 2, Col: 10}
+	other := syntax.Pos{Line: 2, Col: 3}
+	div := runLine{Err: "division by zero", Pos: at}
 	step := runLine{Err: "step limit exceeded"}
 	five := runLine{Value: 5}
 	checks := []struct {
@@ -532,12 +597,19 @@ return x;
 	}{
 		{five, 5, nil, false},
 		{five, 6, nil, true},
-		{five, 0, &son.RuntimeError{Msg: "division by zero"}, true},
-		{div, 0, &son.RuntimeError{Msg: "division by zero"}, false},
+		{five, 0, &son.RuntimeError{Pos: at, Msg: "division by zero"}, true},
+		{div, 0, &son.RuntimeError{Pos: at, Msg: "division by zero"}, false},
+		{div, 0, &cfg.RuntimeError{Pos: at, Msg: "division by zero"}, false},
+		{div, 0, &ref.RuntimeError{Pos: at, Msg: "division by zero"}, false},
+		{div, 0, &son.RuntimeError{Pos: other, Msg: "division by zero"}, true},
+		{div, 0, &cfg.RuntimeError{Pos: other, Msg: "division by zero"}, true},
+		{div, 0, &ref.RuntimeError{Pos: other, Msg: "division by zero"}, true},
+		{div, 0, &son.RuntimeError{Msg: "division by zero"}, true}, // no position
 		{div, 0, &son.RuntimeError{Msg: "step limit exceeded (10 steps)"}, true},
 		{div, 0, errors.New("runtime error: division by zero"), true}, // not the program's error
 		{div, 1, nil, true},
 		{step, 0, &son.RuntimeError{Msg: "step limit exceeded (1000 steps)"}, false},
+		{step, 0, &ref.RuntimeError{Msg: "step limit exceeded (1000 steps)"}, false},
 		{step, 0, &son.RuntimeError{Msg: "division by zero"}, true},
 	}
 	for _, c := range checks {

@@ -15,6 +15,7 @@ import (
 	"son/cfg"
 	"son/internal/gen"
 	"son/internal/shrink"
+	"son/ref"
 	"son/son"
 	"son/syntax"
 )
@@ -33,10 +34,11 @@ const regressDir = "../testdata/regress"
 const maxRandomFailures = 5
 
 // TestRandomPrograms runs generated programs (internal/gen) through every
-// level with every check on, and requires the same result everywhere
-// (levelsFailure's rule, which FuzzCompile shares: a value or a division
-// by zero, the same from son.Run after every pass and from cfg.Run once
-// there are blocks, for the arguments 0, 1, -7 and the seed).
+// level with every check on, and requires the result of the reference
+// semantics everywhere (levelsFailure's rule, which FuzzCompile shares:
+// the value or the division by zero, at the same position, of ref.Run,
+// from son.Run after every pass and from cfg.Run once there are blocks,
+// for the arguments 0, 1, -7 and the seed).
 //
 // On a failure — results that differ, a verifier or checker that fails, a
 // compilation or run that panics — it shrinks the program with
@@ -44,11 +46,11 @@ const maxRandomFailures = 5
 // differ in the same interpreter after the same pass, a check failing
 // after the same pass, a panic at the same stage), writes the reproducer to
 // testdata/regress/gen_seed<SEED>.smp with "// run:" lines holding the
-// results of the reference level (the graph right after build), and fails
-// with the path and the shrunk program. TestPrograms then runs it like any
-// other program of testdata. Once the bug is fixed, the file stays as a
-// regression test: check its results by hand (they are those of the build
-// level, which may itself have been wrong) and commit it. A second failure
+// results of the reference semantics (ref.Run, which shares no code with
+// the compiler), and fails with the path and the shrunk program.
+// TestPrograms then runs it like any other program of testdata. Once the
+// bug is fixed, the file stays as a regression test: check its results by
+// hand (ref.Run may be the one that is wrong) and commit it. A second failure
 // of a kind already kept in the same run is reported without shrinking.
 //
 // Environment knobs:
@@ -158,75 +160,97 @@ type stageError struct {
 
 func (e *stageError) Error() string { return e.kind + ": " + e.err.Error() }
 
-// levelsFailure compiles src with every check on and runs it after every
-// pass with each argument, and returns what fails, or nil. A source error
-// is no failure (the program is not one); a runtime error other than
-// division by zero (the step limit) takes that argument out of the
-// comparison, since the levels may stop at different points. A panic, in
-// a pass or in the interpreter, is caught. TestRandomPrograms and
-// FuzzCompile both judge programs by it.
+// levelStepFactor is how many times the reference's step budget each
+// level gets: the levels count their steps in units of their own, so a
+// level may take somewhat more of them than ref.Run for the same run.
+const levelStepFactor = 4
+
+// levelsFailure runs src in the reference semantics (ref.Run) with each
+// argument, then compiles it with every check on and runs it after every
+// pass, and returns what fails, or nil. Every level (son.Run after every
+// pass, and cfg.Run once there are blocks) must give the reference's
+// result: the same value, or a division by zero at the same position. A
+// source error is no failure (the program is not one); an argument whose
+// reference run hits the step limit is left out of the comparison, and a
+// level that hits its own (levelStepFactor times larger) where the
+// reference did not differs. A panic, in ref.Run, a pass or an
+// interpreter, is caught. TestRandomPrograms and FuzzCompile both judge
+// programs by it.
 func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
-	stage := "pass build" // where a panic would be
+	stage := "ref.Run" // where a panic would be
 	defer func() {
 		if r := recover(); r != nil {
 			kind := "panic in " + stage
 			f = &levelFailure{Kind: kind, Msg: fmt.Sprintf("%s: %v\n%s", kind, r, debug.Stack())}
 		}
 	}()
-	first := make([]string, len(args))
-	level := 0
+	file, err := syntax.Parse("random.smp", src)
+	if err != nil {
+		return nil
+	}
+	want := make([]string, len(args)) // ref.Run's results, "-" for the step limit
+	for k, arg := range args {
+		v, err := ref.Run(file, arg, ref.Limits{Steps: steps})
+		msg, ok := runtimeMsg(err)
+		switch {
+		case err != nil && !ok:
+			kind := "interpreter error in ref.Run"
+			return &levelFailure{Kind: kind, Msg: fmt.Sprintf("%s: arg %d: %v", kind, arg, err)}
+		case err != nil && msg != "division by zero":
+			want[k] = "-"
+		default:
+			want[k] = resultText(v, err)
+		}
+	}
+	stage = "pass build"
 	after := func(u *Unit, pass string) error {
 		for k, arg := range args {
-			if first[k] == "-" {
+			if want[k] == "-" {
 				continue
 			}
 			// son.Run on the graph; from gcm on, cfg.Run on the blocks too.
+			lim := steps * levelStepFactor
 			runs := []struct {
 				name string
 				run  func() (int64, error)
-			}{{"son.Run", func() (int64, error) { return son.Run(u.Graph, arg, son.Limits{Steps: steps}) }}}
+			}{{"son.Run", func() (int64, error) { return son.Run(u.Graph, arg, son.Limits{Steps: lim}) }}}
 			if u.Func != nil {
 				runs = append(runs, struct {
 					name string
 					run  func() (int64, error)
-				}{"cfg.Run", func() (int64, error) { return cfg.Run(u.Func, arg, cfg.Limits{Steps: steps}) }})
+				}{"cfg.Run", func() (int64, error) { return cfg.Run(u.Func, arg, cfg.Limits{Steps: lim}) }})
 			}
-			for i, r := range runs {
+			for _, r := range runs {
 				stage = r.name + " after " + pass
 				v, err := r.run()
 				if injectFault != nil {
 					v, err = injectFault(u, pass, v, err)
 				}
-				msg, ok := runtimeMsg(err)
-				if err != nil && !ok {
+				if _, ok := runtimeMsg(err); err != nil && !ok {
 					return &stageError{"interpreter error in " + stage, fmt.Errorf("arg %d: %v", arg, err)}
 				}
-				if err != nil && msg != "division by zero" {
-					first[k] = "-" // the levels may stop at different points
-					break
-				}
-				got := resultText(v, err)
-				if level == 0 && i == 0 {
-					first[k] = got
-				} else if got != first[k] {
+				if got := resultText(v, err); got != want[k] {
 					return &stageError{"results differ in " + stage,
-						fmt.Errorf("arg %d: after build %s, %s %s", arg, first[k], stage, got)}
+						fmt.Errorf("arg %d: ref.Run %s, %s %s", arg, want[k], stage, got)}
 				}
 			}
 		}
-		level++
 		stage = "pass " + nextPass(pass)
 		return nil
 	}
-	_, err := Compile("random.smp", src, Options{Check: true, AfterPass: after})
+	_, err = Compile("random.smp", src, Options{Check: true, AfterPass: after})
 	var (
 		list syntax.ErrorList
 		se   *stageError
 		ce   *CheckError
 	)
 	switch {
-	case err == nil, errors.As(err, &list):
+	case err == nil:
 		return nil
+	case errors.As(err, &list):
+		// ref.Run ran a program that Compile rejects.
+		kind := "compile error in " + stage
+		return &levelFailure{Kind: kind, Msg: kind + ": " + err.Error()}
 	case errors.As(err, &se):
 		return &levelFailure{Kind: se.kind, Msg: se.Error()}
 	case errors.As(err, &ce):
@@ -266,28 +290,28 @@ func sameFailure(src0 string, f *levelFailure, args []int64) func(string) bool {
 	}
 }
 
-// referenceResults runs src at the reference level, the graph right after
-// the build pass, with each argument, and returns the results as a run:
-// directive writes them ("42", "error: division by zero"), "" for a run
-// that hit the step limit. It fails if the build itself does.
+// referenceResults runs src in the reference semantics, ref.Run, with
+// each argument, and returns the results as a run: directive writes them
+// ("42", "error: division by zero at 3:14"), "" for a run that hit the
+// step limit. It fails if src does not parse or ref.Run fails otherwise.
 func referenceResults(src string, args []int64) (res []string, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			res, err = nil, fmt.Errorf("panic: %v", r)
+			res, err = nil, fmt.Errorf("panic in ref.Run: %v", r)
 		}
 	}()
-	u, err := Compile("reference.smp", []byte(src), Options{StopAfter: "build"})
+	f, err := syntax.Parse("reference.smp", []byte(src))
 	if err != nil {
 		return nil, err
 	}
 	for _, arg := range args {
-		v, err := son.Run(u.Graph, arg, son.Limits{Steps: randomSteps})
-		var rt *son.RuntimeError
+		v, err := ref.Run(f, arg, ref.Limits{Steps: randomSteps})
+		var rt *ref.RuntimeError
 		switch {
 		case err == nil:
 			res = append(res, strconv.FormatInt(v, 10))
 		case errors.As(err, &rt) && rt.Msg == "division by zero":
-			res = append(res, "error: division by zero")
+			res = append(res, "error: division by zero at "+rt.Pos.String())
 		case errors.As(err, &rt) && strings.HasPrefix(rt.Msg, "step limit exceeded"):
 			res = append(res, "")
 		default:
@@ -300,9 +324,9 @@ func referenceResults(src string, args []int64) (res []string, err error) {
 // keepRegression shrinks src, a generated program on which fails holds,
 // and writes the result to dir/gen_seed<SEED>.smp with a header saying
 // where it comes from and a "// run:" line per argument with the result of
-// the reference level (an argument whose reference run hits the step limit
-// gets a note instead; if the build itself fails there are no run lines,
-// and TestPrograms will say so until someone writes them). It returns the
+// the reference semantics, ref.Run (an argument whose reference run hits
+// the step limit gets a note instead; if ref.Run itself fails there are no
+// run lines, and TestPrograms will say so until someone writes them). It returns the
 // file's path and the shrunk program.
 func keepRegression(t *testing.T, seed int64, cfg gen.Config, src string, fails func(string) bool, dir string) (path, shrunk string) {
 	t.Helper()
@@ -317,11 +341,15 @@ func keepRegression(t *testing.T, seed int64, cfg gen.Config, src string, fails 
 	if f := levelsFailure([]byte(shrunk), randomArgs(seed), randomSteps); f != nil {
 		fmt.Fprintf(&b, "// Failed with: %s\n", firstLine(f.Msg))
 	}
-	b.WriteString("// The results are those of the reference level (after build).\n")
+	b.WriteString("// The results are those of the reference semantics (ref.Run, the AST interpreter).\n")
 	args := randomArgs(seed)
-	res, err := referenceResults(shrunk, args)
+	// The program starts below this header, one line per argument and a
+	// blank line: run it at that place, so that the positions of its
+	// divisions by zero are those of the file.
+	above := strings.Count(b.String(), "\n") + len(args) + 1
+	res, err := referenceResults(strings.Repeat("\n", above)+shrunk, args)
 	if err != nil {
-		fmt.Fprintf(&b, "// No reference result, the build level fails (%s): write the run lines by hand.\n", firstLine(err.Error()))
+		fmt.Fprintf(&b, "// No reference result, ref.Run fails (%s): write the run lines by hand.\n", firstLine(err.Error()))
 	}
 	for i, r := range res {
 		if r == "" {
@@ -387,7 +415,11 @@ func TestKeepRegression(t *testing.T) {
 		t.Errorf("shrunk from %d bytes only to %d (%d lines)", len(src), len(shrunk), strings.Count(shrunk, "\n"))
 	}
 
-	// One run line per argument, with the results of the reference level.
+	// One run line per argument, with the results of the reference
+	// semantics.
+	if !strings.Contains(text, "\n// The results are those of the reference semantics (ref.Run, the AST interpreter).\n") {
+		t.Errorf("the file does not say where its results come from")
+	}
 	d, err := parseDirectives(text)
 	if err != nil {
 		t.Fatal(err)
@@ -396,7 +428,7 @@ func TestKeepRegression(t *testing.T) {
 	if len(d.Runs) != len(args) {
 		t.Fatalf("%d run lines, want %d (one per argument %v)", len(d.Runs), len(args), args)
 	}
-	u, err := Compile(path, data, Options{StopAfter: "build"})
+	f, err := syntax.Parse(path, data)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -404,7 +436,7 @@ func TestKeepRegression(t *testing.T) {
 		if r.Arg != args[i] {
 			t.Errorf("run line %d is for arg %d, want %d", i, r.Arg, args[i])
 		}
-		v, err := son.Run(u.Graph, r.Arg, son.Limits{})
+		v, err := ref.Run(f, r.Arg, ref.Limits{})
 		if diff := checkRun(r, v, err); diff != "" {
 			t.Errorf("line %d: %s", r.Line, diff)
 		}
@@ -415,21 +447,31 @@ func TestKeepRegression(t *testing.T) {
 }
 
 // TestRandomProgramsKeepsFailures runs the failure path of
-// TestRandomPrograms on a fault injected into the results: after the sccp
-// pass, a program whose graph still has a remainder returns one more. The
-// reproducer is shrunk to a few lines that still show the same fault, its
-// run lines are the results without the fault, so it passes the runner of
-// testdata as it would once the bug is fixed, and a second failure of the
-// same kind is reported without shrinking.
+// TestRandomPrograms on a fault injected into the results of one pass: a
+// program whose graph still has a remainder returns one more. After sccp
+// that is a bug of a pass; after build it is a bug of the builder or of a
+// peephole it runs, which the old oracle (son.Run after build) could not
+// see, being that level itself. Each time the reproducer is shrunk to a
+// few lines that still show the same fault, its run lines are the results
+// of ref.Run, without the fault, so it passes the runner of testdata as it
+// would once the bug is fixed, and a second failure of the same kind is
+// reported without shrinking.
 func TestRandomProgramsKeepsFailures(t *testing.T) {
+	for _, faulty := range []string{"sccp", "build"} {
+		t.Run(faulty, func(t *testing.T) { testKeepsFailures(t, faulty) })
+	}
+}
+
+func testKeepsFailures(t *testing.T, faulty string) {
 	injectFault = func(u *Unit, pass string, v int64, err error) (int64, error) {
-		if pass == "sccp" && err == nil && Stats(u.Graph).Ops["Mod"] > 0 {
+		if pass == faulty && err == nil && Stats(u.Graph).Ops["Mod"] > 0 {
 			v++
 		}
 		return v, err
 	}
 	defer func() { injectFault = nil }()
 
+	kind := "results differ in son.Run after " + faulty
 	dir := t.TempDir()
 	kept := map[string]string{}
 	var reports []string
@@ -443,10 +485,10 @@ func TestRandomProgramsKeepsFailures(t *testing.T) {
 		t.Fatalf("the injected fault shows in %d programs, want 2", len(reports))
 	}
 	t.Logf("first report: %s", reports[0])
-	if !strings.Contains(reports[0], "results differ in son.Run after sccp") || !strings.Contains(reports[1], "already kept in") {
+	if !strings.Contains(reports[0], kind) || !strings.Contains(reports[1], "already kept in") {
 		t.Errorf("reports:\n%s\n%s", reports[0], reports[1])
 	}
-	path := kept["results differ in son.Run after sccp"]
+	path := kept[kind]
 	if path == "" || len(kept) != 1 {
 		t.Fatalf("kept %v", kept)
 	}
@@ -456,14 +498,14 @@ func TestRandomProgramsKeepsFailures(t *testing.T) {
 	}
 	t.Logf("%s:\n%s", path, data)
 	if !strings.HasPrefix(string(data), "// Found by TestRandomPrograms, seed ") ||
-		!strings.Contains(string(data), "// Failed with: results differ in son.Run after sccp: arg ") {
+		!strings.Contains(string(data), "// Failed with: "+kind+": arg ") {
 		t.Errorf("the file's header is wrong")
 	}
 	body := programBody(string(data))
 	if n := strings.Count(body, "\n") + 1; n > 4 {
 		t.Errorf("shrunk only to %d lines", n)
 	}
-	if f := levelsFailure(data, randomArgs(0), randomSteps); f == nil || f.Kind != "results differ in son.Run after sccp" {
+	if f := levelsFailure(data, randomArgs(0), randomSteps); f == nil || f.Kind != kind {
 		t.Errorf("the reproducer does not show the fault: %v", f)
 	}
 	injectFault = nil

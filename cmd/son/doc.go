@@ -20,10 +20,11 @@ messages.
 Run compiles prog.smp and runs the graph in the reference interpreter with
 an integer argument (decimal, may be negative, default 0):
 
-	son run [-after PASS] [-level son|cfg] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
+	son run [-after PASS] [-level son|cfg|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
 It prints the returned value. -level cfg runs the basic blocks of pass gcm
-in their own interpreter instead of the Sea of Nodes. A division by zero, or running out of steps,
+in their own interpreter instead of the Sea of Nodes; -level ast compiles
+nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
 Ir prints the graph after the last pass, or after -after PASS, in the

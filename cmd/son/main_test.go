@@ -105,6 +105,22 @@ func TestRun(t *testing.T) {
 		{name: "run cfg", args: []string{"run", "-level", "cfg", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "run cfg division by zero", args: []string{"run", "-level", "cfg", "div.smp"}, code: 1,
 			stderr: "div.smp:2:11: runtime error: division by zero\n"},
+		{name: "run ast", args: []string{"run", "-level", "ast", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "run ast division by zero", args: []string{"run", "-level", "ast", "div.smp"}, code: 1,
+			stderr: "div.smp:2:11: runtime error: division by zero\n"},
+		{name: "run ast step limit", args: []string{"run", "-level", "ast", "-steps", "100", "inf.smp"}, code: 1,
+			stderr: "inf.smp: runtime error: step limit exceeded (100 steps)\n"},
+		{name: "run ast stdin", stdin: "return 1 % (arg-3);\n", args: []string{"run", "-level", "ast", "-", "3"}, code: 1,
+			stderr: "<stdin>:1:10: runtime error: division by zero\n"},
+		{name: "run ast source error", args: []string{"run", "-level", "ast", "undef.smp"}, code: 2,
+			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
+		{name: "run ast no graph", args: []string{"run", "-level", "ast", "show.smp", "3"}, stdout: "1\n"},
+		{name: "run ast after", args: []string{"run", "-level", "ast", "-after", "build", "add.smp"}, code: 2,
+			stderr: "son: run: -after build cannot go with -level ast, which runs the syntax tree before any pass\n" + hint("run")},
+		{name: "run ast missing file", args: []string{"run", "-level", "ast", "nofile.smp"}, code: 2,
+			stderr: "son: run: cannot read nofile.smp: no such file or directory\n" + hint("run")},
+		{name: "run bad level", args: []string{"run", "-level", "rtl", "add.smp"}, code: 2,
+			stderr: "son: run: -level: want son, cfg or ast, not \"rtl\"\n" + hint("run")},
 
 		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
@@ -466,7 +482,7 @@ func TestHelp(t *testing.T) {
 		}
 	}
 	_, stdout, _ = runSon("", "run", "-h")
-	for _, f := range []string{"-after PASS", "-steps N", "-check", "-seed N"} {
+	for _, f := range []string{"-after PASS", "-steps N", "-check", "-seed N", "-level son", "ast (the syntax tree, before any pass)", "-level ast"} {
 		if !strings.Contains(stdout, f) {
 			t.Errorf("son run -h lacks %s", f)
 		}

@@ -7,6 +7,7 @@ import (
 	"strconv"
 
 	"son/cfg"
+	"son/ref"
 	"son/son"
 	"son/syntax"
 )
@@ -18,8 +19,15 @@ var cmdRun = &command{
 	args:    "prog.smp [arg]",
 	short:   "compile a program and run it, printing the value it returns",
 	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
-the reference interpreter with the integer argument arg (decimal, may be
+its interpreter (son.Run) with the integer argument arg (decimal, may be
 negative; 0 when omitted) and prints the value the program returns.
+
+-level cfg runs the basic blocks instead (from pass gcm on). -level ast
+compiles nothing: it parses prog.smp and runs its syntax tree in the
+reference semantics of Simple (package ref, written from the language
+reference, sharing no code with the compiler), the oracle the tests
+compare every level with. No pass runs, so -after cannot go with it, and
+-check, -sccp, -seed and #showGraph have nothing to act on.
 
 A division by zero, or running out of steps, is a runtime error of the
 program: it is reported as "prog.smp:line:col: runtime error: ..." and the
@@ -32,7 +40,7 @@ stops any program within a few seconds.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
 		checkFlag(fs, f)
-		levelFlag(fs, f, "son")
+		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (basic blocks, from pass gcm on) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
@@ -54,6 +62,16 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
 		}
 	}
+	switch f.level {
+	case "ast":
+		if f.after != "" {
+			return s.usageError(cmd.name, "-after %s cannot go with -level ast, which runs the syntax tree before any pass", f.after)
+		}
+		return s.runAST(cmd, args[0], arg, f.steps)
+	case "", "son", "cfg":
+	default:
+		return s.usageError(cmd.name, "-level: want son, cfg or ast, not %q", f.level)
+	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {
 		return code
@@ -69,24 +87,49 @@ func runRun(s *session, cmd *command, args []string) int {
 	} else {
 		v, err = son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
 	}
+	return s.runResult(u.Name, v, err)
+}
+
+// runAST is son run -level ast: it parses the program at path and runs
+// its syntax tree in the reference semantics.
+func (s *session) runAST(cmd *command, path string, arg, steps int64) int {
+	name, src, err := s.readProgram(path)
+	if err != nil {
+		return s.usageError(cmd.name, "%v", err)
+	}
+	f, err := syntax.Parse(name, src)
+	if err != nil {
+		return s.compileError(err)
+	}
+	v, err := ref.Run(f, arg, ref.Limits{Steps: steps})
+	return s.runResult(name, v, err)
+}
+
+// runResult prints the outcome of running the program name: its value,
+// or its runtime error at its position (exit status 1), or an internal
+// error of the interpreter (exit status 3).
+func (s *session) runResult(name string, v int64, err error) int {
 	if err != nil {
 		var re *son.RuntimeError
 		var cre *cfg.RuntimeError
+		var rre *ref.RuntimeError
 		var pos syntax.Pos
 		switch {
 		case errors.As(err, &re):
 			pos = re.Pos
 		case errors.As(err, &cre):
 			pos = cre.Pos
+		case errors.As(err, &rre):
+			pos = rre.Pos
 		default:
 			// The interpreter found the program malformed.
 			fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
 			return exitInternal
 		}
 		if pos.IsKnown() {
-			fmt.Fprintf(s.stderr, "%s:%d:%d: %v\n", u.Name, pos.Line, pos.Col, err)
+			fmt.Fprintf(s.stderr, "%s:%d:%d: %v\n", name, pos.Line, pos.Col, err)
 		} else {
-			fmt.Fprintf(s.stderr, "%s: %v\n", u.Name, err)
+			fmt.Fprintf(s.stderr, "%s: %v\n", name, err)
 		}
 		return exitRuntime
 	}
