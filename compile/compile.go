@@ -91,11 +91,13 @@ type Unit struct {
 
 // PassStats is what -stats reports after each pass.
 type PassStats struct {
-	Name   string         `json:"name"`
-	Nodes  int            `json:"nodes"`
+	Name  string `json:"name"`
+	Nodes int    `json:"nodes"`
+	// Time is how long the pass itself ran, without its checks or these
+	// statistics; in JSON, in nanoseconds.
+	Time   time.Duration  `json:"time_ns"`
 	Ops    map[string]int `json:"ops"`
 	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
-	Time   time.Duration  `json:"-"`
 }
 
 // BlockStats describes one basic block: its ops in order, Phis first.

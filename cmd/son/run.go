@@ -19,7 +19,9 @@ var cmdRun = &command{
 	short:   "compile a program and run it, printing the value it returns",
 	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
 the reference interpreter with the integer argument arg (decimal, may be
-negative; 0 when omitted) and prints the value the program returns.
+negative; 0 when omitted) and prints the value the program returns. With
+-level cfg it runs the basic blocks of pass gcm in their own interpreter
+instead.
 
 A division by zero, or running out of steps, is a runtime error of the
 program: it is reported as "prog.smp:line:col: runtime error: ..." and the
