@@ -11,10 +11,11 @@ import (
 	"son/syntax"
 )
 
-// BenchmarkFrontEnd measures parse, build and the peephole fixpoint: on
-// the examples, and on generated programs of growing size, reporting the
-// cost per statement and per node made, so that growth faster than linear
-// shows.
+// BenchmarkFrontEnd measures the front end, the passes up to and
+// including peephole (parse, build with a peephole on every new node, the
+// peephole fixpoint): on the examples, and on generated programs of
+// growing size, reporting the cost per statement and per node made, so
+// that growth faster than linear shows.
 func BenchmarkFrontEnd(b *testing.B) {
 	b.Run("examples", func(b *testing.B) {
 		files, _ := filepath.Glob("../examples/*.smp")
@@ -29,7 +30,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 		b.ReportAllocs()
 		for range b.N {
 			for i, src := range srcs {
-				if _, err := Compile(files[i], src, Options{}); err != nil {
+				if _, err := Compile(files[i], src, frontEnd); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -43,7 +44,7 @@ func BenchmarkFrontEnd(b *testing.B) {
 				b.SetBytes(int64(len(src)))
 				var made int
 				for range b.N {
-					u, err := Compile("gen.smp", src, Options{})
+					u, err := Compile("gen.smp", src, frontEnd)
 					if err != nil {
 						b.Fatal(err)
 					}
@@ -58,10 +59,14 @@ func BenchmarkFrontEnd(b *testing.B) {
 	}
 }
 
+// frontEnd stops the pipeline after the front end: parse, build, and the
+// peephole fixpoint.
+var frontEnd = Options{StopAfter: "peephole"}
+
 // TestFrontEndWorkIsLinear checks, by counting work rather than timing it,
-// that building and the peephole fixpoint stay linear: on a program ten
-// times larger, the nodes made, the peepholes run and the allocations per
-// live node grow by no more than a third.
+// that the front end (parse, build and the peephole fixpoint) stays
+// linear: on a program ten times larger, the nodes made, the peepholes run
+// and the allocations per live node grow by no more than a third.
 func TestFrontEndWorkIsLinear(t *testing.T) {
 	if testing.Short() {
 		t.Skip("compiles a 20,000-statement program; -short skips it")
@@ -72,7 +77,7 @@ func TestFrontEndWorkIsLinear(t *testing.T) {
 		var u *Unit
 		allocs := testing.AllocsPerRun(1, func() {
 			var err error
-			if u, err = Compile("gen.smp", src, Options{}); err != nil {
+			if u, err = Compile("gen.smp", src, frontEnd); err != nil {
 				t.Fatal(err)
 			}
 		})

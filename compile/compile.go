@@ -64,7 +64,7 @@ var Passes = []Pass{
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
-	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form, checked", run: schedule, check: checkSchedule},
+	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -100,11 +100,13 @@ type Unit struct {
 
 // PassStats is what -stats reports after each pass.
 type PassStats struct {
-	Name   string         `json:"name"`
-	Nodes  int            `json:"nodes"`
+	Name  string `json:"name"`
+	Nodes int    `json:"nodes"`
+	// Time is how long the pass itself ran, without its checks or these
+	// statistics; in JSON, in nanoseconds.
+	Time   time.Duration  `json:"time_ns"`
 	Ops    map[string]int `json:"ops"`
 	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
-	Time   time.Duration  `json:"-"`
 }
 
 // BlockStats describes one basic block: its ops in order, Phis first.

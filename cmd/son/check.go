@@ -11,12 +11,17 @@ var cmdCheck = &command{
 	want:    "one program file",
 	args:    "prog.smp",
 	short:   "compile with every verifier and checker on",
-	long: `Check compiles prog.smp through every pass with checking on: after each
-pass the verifier of the level it produces (son.Verify) and the pass's own
-checker, where it has one. It prints one line per pass that passed, then OK.
+	long: `Check compiles prog.smp through every pass, or up to -after PASS, with
+checking on: after each pass, the pass's own checker where it has one
+(zerocheck and gcm; sccp checks its analysis itself, always), then the
+verifier of the graph, son.Verify, and from gcm on the verifier of the
+basic blocks, cfg.Verify. It prints one line per pass checked, with the
+live nodes of the graph after it ("sccp: verified (20 nodes)"), then OK.
+
 A failed check is a bug in son, not in the program: it is reported as an
-internal error, with exit status 3.`,
+internal error naming the pass, with exit status 3.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
+		afterFlag(fs, f)
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},

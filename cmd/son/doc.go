@@ -1,6 +1,7 @@
 /*
 Son compiles programs in Cliff Click's Simple language to a Sea of Nodes
-graph, and runs, prints or draws that graph after any pass of the compiler.
+graph, then to basic blocks, and runs, prints or draws the program after
+any pass of the compiler.
 
 Usage:
 
@@ -9,10 +10,10 @@ Usage:
 The commands are:
 
 	run     compile a program and run it, printing the value it returns
-	ir      print the graph as text: expressions, a node listing, or statistics
+	ir      print the program after a pass: basic blocks, expressions, nodes or statistics
 	graph   write the graph in Graphviz DOT form, or rendered by dot
 	check   compile with every verifier and checker on
-	help    print the usage of son or of one command
+	help    print this help, or a command's: son help <command>
 
 A program file of - is read from standard input, and is called <stdin> in
 messages.
@@ -27,28 +28,34 @@ in their own interpreter instead of the Sea of Nodes; -level ast compiles
 nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
-Ir prints the graph after the last pass, or after -after PASS, in the
-expression style of the Simple tutorial, such as "return (arg+1);":
+Ir prints the program after the last pass, or after -after PASS:
 
 	son ir [-after PASS] [-level son|cfg] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
 
-From pass gcm on, the program is also in basic blocks, and ir prints those
-(-level son prints the Sea of Nodes still); before gcm there are none.
--nodes prints every node instead, one a line: ID, op, type and inputs.
--stats prints, as JSON, the number of nodes of each op after each pass.
--trace first prints the steps of the sccp pass's analysis, one line for
-each change of a node's value.
+From pass gcm on (and so by default) it prints the basic blocks, one
+instruction a line, such as "v7 = Add v4 v6           ; line 1"; before
+gcm, or with -level son, the Sea of Nodes as expressions in the style of
+the Simple tutorial, such as "return (arg+1);". -level cfg before gcm is an
+error. -nodes lists every node of the Sea of Nodes instead, one a line:
+ID, op, type and inputs. -stats prints, as JSON, for each pass run the
+number of nodes of each op, the time the pass took (time_ns, in
+nanoseconds) and, for gcm, each block's loop depth and ops. -trace first
+prints the steps of the sccp pass's analysis, one line for each change of
+a node's value; it is an error when -after stops before sccp.
 
 Graph writes the graph in the DOT language of Graphviz, to standard output
 or to the file named by -o; a name ending in .svg, .png or .pdf is rendered
-by Graphviz's dot program, which must be installed:
+by Graphviz's dot program, which must be installed. From pass gcm on (and so
+by default) it draws the basic blocks and their edges; before gcm, or with
+-level son, the Sea of Nodes:
 
 	son graph [-after PASS] [-level son|cfg] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
 
-Check compiles with the verifier of each level and the checker of each pass
-run after every pass, and reports each pass that passed:
+Check compiles through every pass, or up to -after PASS, with the checker
+of each pass that has one and the verifier of each level run after every
+pass, and reports each pass that passed:
 
-	son check [-sccp MODE] [-seed N] prog.smp
+	son check [-after PASS] [-sccp MODE] [-seed N] prog.smp
 
 The flags shared by the commands are:
 

@@ -20,10 +20,15 @@ var cmdGraph = &command{
 	want:    "one program file",
 	args:    "prog.smp",
 	short:   "write the graph in Graphviz DOT form, or rendered by dot",
-	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes the
-graph in the DOT language of Graphviz: control nodes as yellow boxes with red
-edges, data nodes as ellipses, each Region or Loop boxed with its Phis, edges
-from each definition to its uses.
+	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes, in
+the DOT language of Graphviz, what the last pass run left:
+
+  - from pass gcm on (so by default, gcm being the last pass), the control
+    flow graph: each basic block a box of its printed lines, as son ir
+    prints them, the branches labeled T and F, the back edges dashed;
+  - before gcm, or with -level son, the Sea of Nodes: control nodes as
+    yellow boxes with red edges, data nodes as ellipses, each Region or
+    Loop boxed with its Phis, edges from each definition to its uses.
 
 The DOT text goes to standard output, or to the file named by -o. A file
 name ending in .svg, .png or .pdf is rendered by Graphviz's dot program,

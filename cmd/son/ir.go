@@ -16,22 +16,40 @@ var cmdIR = &command{
 	maxArgs: 1,
 	want:    "one program file",
 	args:    "prog.smp",
-	short:   "print the graph as text: expressions, a node listing, or statistics",
-	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the graph
-read back from its returns as expressions, in the style of the Simple
-tutorial: "return Phi(Region,(arg+2),(arg-3));".
+	short:   "print the program after a pass: basic blocks, expressions, nodes or statistics",
+	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the
+program as the last pass run left it:
 
-With -nodes it prints every live node instead, one a line by ID: the op
-(with its projection index or variable), the type and the input IDs.
+  - from pass gcm on (so by default, gcm being the last pass), the basic
+    blocks of the cfg level: each block's header, such as
+    "b2:  ; preds b1 b3, depth 1", then its phis, its instructions, such as
+    "v12 = Lt v11 v4          ; line 4", and its terminator;
+  - before gcm, or with -level son, the Sea of Nodes read back from its
+    returns as expressions, in the style of the Simple tutorial:
+    "return Phi(Region,(arg+2),(arg-3));".
 
-With -stats it prints a JSON document of the number of live nodes, in all
-and by op, after each pass run:
-{"passes": [{"name": "build", "nodes": 12, "ops": {"Add": 1, ...}}, ...]}`,
+-level cfg before gcm is an error: there are no blocks yet.
+
+With -nodes it lists every live node of the Sea of Nodes instead (after
+gcm too), one a line by ID: the op (with its projection index or
+variable), the type and the input IDs.
+
+With -stats it prints a JSON document with an entry for each pass run: the
+number of live nodes, in all and by op; how long the pass itself took, in
+nanoseconds (time_ns: it varies from run to run, and leaves out the checks
+of -check); and, for gcm, each block with its loop depth and its ops:
+{"passes": [{"name": "build", "nodes": 7, "time_ns": 52000, "ops": {"Add": 1,
+...}}, ..., {"name": "gcm", ..., "blocks": [{"id": 1, "loop_depth": 0,
+"ops": ["Arg", "Const", "Add"]}]}]}
+
+With -trace it first prints the steps of the sccp pass's analysis, one line
+for each change of a node's value. With an -after PASS that stops before
+sccp there is nothing to trace, and -trace is an error.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
-		fs.BoolVar(&f.nodes, "nodes", false, "list every node instead of printing expressions")
-		fs.BoolVar(&f.stats, "stats", false, "print node counts after each pass as JSON")
-		fs.BoolVar(&f.trace, "trace", false, "print the steps of the sccp pass's analysis first")
+		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
+		fs.BoolVar(&f.stats, "stats", false, "print, as JSON, node counts and time of each pass run, and the blocks from gcm on")
+		fs.BoolVar(&f.trace, "trace", false, "first print the steps of the sccp pass's analysis (sccp must run)")
 		checkFlag(fs, f)
 		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
@@ -45,8 +63,17 @@ func runIR(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	if f.nodes && f.stats {
+	switch {
+	case f.nodes && f.stats:
 		return s.usageError(cmd.name, "-nodes and -stats cannot be used together")
+	case f.trace && f.stats:
+		return s.usageError(cmd.name, "-trace and -stats cannot be used together: the trace would break the JSON")
+	case f.stats && f.level != "":
+		return s.usageError(cmd.name, "-stats reports every pass at every level: it takes no -level")
+	case f.nodes && f.level == "cfg":
+		return s.usageError(cmd.name, "-nodes lists the Sea of Nodes: it cannot be used with -level cfg")
+	case f.trace && passIndex(f.after) < passIndex("sccp"):
+		return s.usageError(cmd.name, "-trace: the trace is of pass sccp, which does not run with -after %s", f.after)
 	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {

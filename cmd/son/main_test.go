@@ -136,8 +136,23 @@ func TestRun(t *testing.T) {
 			stderr: "son: flag provided but not defined: -x\n" + hint("")},
 		{name: "unknown flag", args: []string{"run", "-zz", "add.smp"}, code: 2,
 			stderr: "son: run: flag provided but not defined: -zz\n" + hint("run")},
-		{name: "flag of another command", args: []string{"check", "-after", "build", "add.smp"}, code: 2,
-			stderr: "son: check: flag provided but not defined: -after\n" + hint("check")},
+		{name: "flag of another command", args: []string{"check", "-nodes", "add.smp"}, code: 2,
+			stderr: "son: check: flag provided but not defined: -nodes\n" + hint("check")},
+		{name: "check after", args: []string{"check", "-after", "sccp", "loop.smp"},
+			stdout: "build: verified (18 nodes)\npeephole: verified (17 nodes)\nsccp: verified (17 nodes)\nOK\n"},
+		{name: "check after unknown pass", args: []string{"check", "-after", "opt", "add.smp"}, code: 2,
+			stderr: "son: check: unknown pass \"opt\" for -after (passes: " + strings.Join(compile.PassNames(), ", ") + ")\n" + hint("check")},
+		{name: "trace before sccp", args: []string{"ir", "-trace", "-after", "build", "add.smp"}, code: 2,
+			stderr: "son: ir: -trace: the trace is of pass sccp, which does not run with -after build\n" + hint("ir")},
+		{name: "trace and stats", args: []string{"ir", "-trace", "-stats", "add.smp"}, code: 2,
+			stderr: "son: ir: -trace and -stats cannot be used together: the trace would break the JSON\n" + hint("ir")},
+		{name: "stats and level", args: []string{"ir", "-stats", "-level", "son", "add.smp"}, code: 2,
+			stderr: "son: ir: -stats reports every pass at every level: it takes no -level\n" + hint("ir")},
+		{name: "nodes and level cfg", args: []string{"ir", "-nodes", "-level", "cfg", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level cfg\n" + hint("ir")},
+		{name: "nodes after gcm", args: []string{"ir", "-nodes", "-level", "son", "add.smp"},
+			stdout: "   1 Start        [Ctrl, int]\n   2 Stop         Ctrl         8\n   3 CProj 0      Ctrl         1\n   4 Proj 1 arg   int          1\n" +
+				"   6 Constant     1\n   7 Add          int          _ 4 6\n   8 Return       Ctrl         3 7\n"},
 		{name: "bad flag value", args: []string{"ir", "-seed", "x", "add.smp"}, code: 2,
 			stderr: "son: ir: invalid value \"x\" for flag -seed: parse error\n" + hint("ir")},
 		{name: "bad steps", args: []string{"run", "-steps", "0", "add.smp"}, code: 2,
@@ -197,6 +212,7 @@ func TestStats(t *testing.T) {
 		Passes []struct {
 			Name   string         `json:"name"`
 			Nodes  int            `json:"nodes"`
+			TimeNS *int64         `json:"time_ns"`
 			Ops    map[string]int `json:"ops"`
 			Blocks []struct {
 				ID        int      `json:"id"`
@@ -217,6 +233,10 @@ func TestStats(t *testing.T) {
 	for i, p := range report.Passes {
 		if p.Name != names[i] {
 			t.Errorf("pass %d is %q, want %q", i, p.Name, names[i])
+		}
+		// The time varies from run to run: only its presence is sure.
+		if p.TimeNS == nil || *p.TimeNS < 0 {
+			t.Errorf("%s: time_ns missing or negative", p.Name)
 		}
 		sum := 0
 		for _, n := range p.Ops {
@@ -487,6 +507,24 @@ func TestHelp(t *testing.T) {
 			t.Errorf("son run -h lacks %s", f)
 		}
 	}
+	// What each command says it prints at each level (the outputs
+	// themselves are tested above and in TestGraphCFG).
+	for cmd, wants := range map[string][]string{
+		"ir": {"from pass gcm on (so by default, gcm being the last pass), the basic\n    blocks",
+			"before gcm, or with -level son, the Sea of Nodes read back",
+			"-level cfg before gcm is an error", "every live node of the Sea of Nodes instead (after\ngcm too)",
+			"nanoseconds (time_ns", "sccp there is nothing to trace, and -trace is an error."},
+		"graph": {"from pass gcm on (so by default, gcm being the last pass), the control\n    flow graph",
+			"before gcm, or with -level son, the Sea of Nodes"},
+		"check": {"through every pass, or up to -after PASS", "-after PASS\n"},
+	} {
+		_, stdout, _ := runSon("", "help", cmd)
+		for _, want := range wants {
+			if !strings.Contains(stdout, want) {
+				t.Errorf("son help %s lacks %q:\n%s", cmd, want, stdout)
+			}
+		}
+	}
 }
 
 func TestSCCPFlags(t *testing.T) {
@@ -516,9 +554,18 @@ func TestSCCPFlags(t *testing.T) {
 		!strings.Contains(stdout, "Phi x          Top -> 1") {
 		t.Errorf("-trace: exit %d, stderr %q, stdout:\n%s", code, stderr, stdout)
 	}
-	// Without the sccp pass there is nothing to trace.
-	if _, stdout, _ := runSon("", "ir", "-trace", "-after", "peephole", "paper001.smp"); stdout != unproved {
-		t.Errorf("-trace -after peephole printed %q", stdout)
+	// Without the sccp pass there is nothing to trace: an error, where
+	// the trace used to be left out without a word.
+	code, stdout, stderr = runSon("", "ir", "-trace", "-after", "peephole", "paper001.smp")
+	if want := "son: ir: -trace: the trace is of pass sccp, which does not run with -after peephole\n" + hint("ir"); code != 2 || stdout != "" || stderr != want {
+		t.Errorf("-trace -after peephole: exit %d, stdout %q, stderr %q; want 2, stderr %q", code, stdout, stderr, want)
+	}
+	// Stopping at sccp, or after it, keeps the trace.
+	for _, after := range []string{"sccp", "gcm"} {
+		code, stdout, stderr = runSon("", "ir", "-trace", "-level", "son", "-after", after, "paper001.smp")
+		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "step  node") || !strings.HasSuffix(stdout, "return 1;\n") {
+			t.Errorf("-trace -after %s: exit %d, stderr %q, stdout:\n%s", after, code, stderr, stdout)
+		}
 	}
 
 	code, _, stderr = runSon("", "ir", "-sccp", "best", "paper001.smp")

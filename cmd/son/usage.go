@@ -62,7 +62,8 @@ func lookup(name string) *command {
 func (s *session) usage(w io.Writer) {
 	var b strings.Builder
 	b.WriteString(`Son compiles programs in Cliff Click's Simple language to a Sea of Nodes
-graph, and runs, prints or draws the graph after any pass.
+graph, then to basic blocks, and runs, prints or draws the program after
+any pass.
 
 Usage:
 
@@ -191,6 +192,21 @@ func isPass(name string) bool {
 		}
 	}
 	return false
+}
+
+// passIndex is the position of pass name in the pipeline; "" (no -after:
+// every pass runs) is the last.
+func passIndex(name string) int {
+	names := compile.PassNames()
+	if name == "" {
+		return len(names) - 1
+	}
+	for i, p := range names {
+		if p == name {
+			return i
+		}
+	}
+	return -1
 }
 
 // The flags that several commands share.
