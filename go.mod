@@ -1,3 +1,5 @@
 module son
 
-go 1.24
+go 1.24.0
+
+require golang.org/x/arch v0.24.0 // indirect

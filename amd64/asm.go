@@ -1,0 +1,244 @@
+package amd64
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+)
+
+// Label names a position in the code or a piece of data, for branches,
+// calls and RIP-relative operands. 0 is no label.
+type Label int32
+
+func (l Label) String() string { return "L" + strconv.Itoa(int(l)) }
+
+// Asm assembles a sequence of instructions and labels into bytes, with
+// constant data after the code. Branches to labels take the short form
+// (rel8) when the displacement fits and the near form (rel32) otherwise:
+// every branch starts short, and a pass over the code makes long each one
+// that does not reach, until none changes (a branch only grows, so this
+// ends; each pass is linear, and in practice two or three are needed).
+type Asm struct {
+	insts  []Inst
+	labels []labelDef // indexed by Label-1
+	data   []Label    // the data labels, in the order their bytes follow the code
+	err    error      // the first misuse (a label bound twice)
+}
+
+type labelDef struct {
+	inst  int    // the instruction the label precedes; -1 while unbound
+	data  []byte // for a data label
+	isDat bool
+	off   int // offset in the assembled bytes
+}
+
+// NewLabel returns a new label, not yet bound.
+func (a *Asm) NewLabel() Label {
+	a.labels = append(a.labels, labelDef{inst: -1})
+	return Label(len(a.labels))
+}
+
+// Bind places l before the next instruction emitted.
+func (a *Asm) Bind(l Label) {
+	d := a.def(l)
+	switch {
+	case d == nil:
+		a.fail(fmt.Errorf("amd64: bind of unknown label %s", l))
+	case d.inst >= 0 || d.isDat:
+		a.fail(fmt.Errorf("amd64: label %s bound twice", l))
+	default:
+		d.inst = len(a.insts)
+	}
+}
+
+// Emit appends an instruction.
+func (a *Asm) Emit(i Inst) { a.insts = append(a.insts, i) }
+
+// Data returns a label for bytes placed after the code, for RIP-relative
+// operands (lea rsi, [rip+L]).
+func (a *Asm) Data(b []byte) Label {
+	l := a.NewLabel()
+	d := a.def(l)
+	d.isDat, d.data = true, append([]byte(nil), b...)
+	a.data = append(a.data, l)
+	return l
+}
+
+// Len is the number of instructions emitted.
+func (a *Asm) Len() int { return len(a.insts) }
+
+func (a *Asm) def(l Label) *labelDef {
+	if l <= 0 || int(l) > len(a.labels) {
+		return nil
+	}
+	return &a.labels[l-1]
+}
+
+func (a *Asm) fail(err error) {
+	if a.err == nil {
+		a.err = err
+	}
+}
+
+// Offset is where l is in the bytes of the last Assemble.
+func (a *Asm) Offset(l Label) (int, bool) {
+	d := a.def(l)
+	if d == nil || (d.inst < 0 && !d.isDat) {
+		return 0, false
+	}
+	return d.off, true
+}
+
+// Assemble returns the machine code followed by the data, and the
+// instructions as encoded (branches with their displacements) for a
+// listing.
+func (a *Asm) Assemble() ([]byte, []Inst, error) {
+	if a.err != nil {
+		return nil, nil, a.err
+	}
+	n := len(a.insts)
+	// Where each instruction's labels point, and the size of each
+	// instruction that is not a branch to a label.
+	target := make([]int, n) // the instruction index a branch goes to, or -1
+	long := make([]bool, n)
+	size := make([]int, n)
+	var scratch []byte
+	for k, in := range a.insts {
+		target[k] = -1
+		for _, arg := range [2]Arg{in.Dst, in.Src} {
+			if arg.Kind == KindMem && arg.Mem.Base == RIP && arg.Mem.Label != 0 {
+				if d := a.def(arg.Mem.Label); d == nil || (d.inst < 0 && !d.isDat) {
+					return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, arg.Mem.Label)
+				}
+			}
+		}
+		if in.Op < NumOps && opTable[in.Op].branch && in.Dst.Kind == KindLabel {
+			d := a.def(in.Dst.Label)
+			if d == nil || d.inst < 0 {
+				return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
+			}
+			if d.isDat {
+				return nil, nil, fmt.Errorf("amd64: %s: branch to data", in)
+			}
+			target[k] = d.inst
+			long[k] = in.Op == CALL
+			continue
+		}
+		enc, err := a.resolve(in, 0, 0).Encode(scratch[:0])
+		if err != nil {
+			return nil, nil, err
+		}
+		size[k] = len(enc)
+	}
+	off := make([]int, n+1)
+	for {
+		for k := range n {
+			if target[k] >= 0 {
+				size[k] = branchSize(a.insts[k].Op, long[k])
+			}
+			off[k+1] = off[k] + size[k]
+		}
+		changed := false
+		for k := range n {
+			if target[k] >= 0 && !long[k] && !fits8(int64(off[target[k]]-off[k+1])) {
+				long[k], changed = true, true
+			}
+		}
+		if !changed {
+			break
+		}
+	}
+	codeLen := off[n]
+	dataOff := codeLen
+	for _, l := range a.data {
+		d := a.def(l)
+		d.off = dataOff
+		dataOff += len(d.data)
+	}
+	for k := range a.labels {
+		if d := &a.labels[k]; !d.isDat && d.inst >= 0 {
+			d.off = off[d.inst]
+		}
+	}
+	out := make([]byte, 0, dataOff)
+	final := make([]Inst, n)
+	for k, in := range a.insts {
+		if target[k] >= 0 {
+			disp := int64(off[target[k]] - off[k+1])
+			if long[k] {
+				in.Dst = Rel32(disp)
+			} else {
+				in.Dst = Rel8(disp)
+			}
+		} else {
+			in = a.resolve(in, off[k+1], 1)
+		}
+		var err error
+		before := len(out)
+		if out, err = in.Encode(out); err != nil {
+			return nil, nil, err
+		}
+		if len(out)-before != size[k] {
+			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size[k], len(out)-before)
+		}
+		final[k] = in
+	}
+	for _, l := range a.data {
+		out = append(out, a.def(l).data...)
+	}
+	return out, final, nil
+}
+
+// resolve replaces a RIP-relative label by its displacement from end, the
+// offset of the end of the instruction; in the sizing pass (pass 0) by 0,
+// as the size does not depend on it.
+func (a *Asm) resolve(in Inst, end int, pass int) Inst {
+	for _, p := range [2]*Arg{&in.Dst, &in.Src} {
+		if p.Kind == KindMem && p.Mem.Base == RIP && p.Mem.Label != 0 {
+			disp := 0
+			if d := a.def(p.Mem.Label); pass == 1 && d != nil {
+				disp = d.off - end
+			}
+			p.Mem.Disp, p.Mem.Label = int32(disp), 0
+		}
+	}
+	return in
+}
+
+func branchSize(op Op, long bool) int {
+	switch {
+	case op == CALL:
+		return 5
+	case !long:
+		return 2
+	case op == JCC:
+		return 6
+	}
+	return 5
+}
+
+// String lists the code as emitted: labels on their own lines, then each
+// instruction indented, then the data labels with their sizes.
+func (a *Asm) String() string {
+	at := make(map[int][]Label)
+	for k, d := range a.labels {
+		if !d.isDat && d.inst >= 0 {
+			at[d.inst] = append(at[d.inst], Label(k+1))
+		}
+	}
+	var b strings.Builder
+	for k := 0; k <= len(a.insts); k++ {
+		for _, l := range at[k] {
+			fmt.Fprintf(&b, "%s:\n", l)
+		}
+		if k < len(a.insts) {
+			b.WriteByte('\t')
+			a.insts[k].print(&b)
+			b.WriteByte('\n')
+		}
+	}
+	for _, l := range a.data {
+		fmt.Fprintf(&b, "%s: %q\n", l, a.def(l).data)
+	}
+	return b.String()
+}
