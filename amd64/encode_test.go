@@ -107,11 +107,11 @@ func TestEncodeErrors(t *testing.T) {
 		inst Inst
 		err  string
 	}{
-		{I2(MOV, R(RAX), Imm(1 << 31)), "amd64: mov rax, 0x80000000: immediate does not fit 32 bits signed (use movabs)"},
+		{I2(MOV, R(RAX), Imm(1<<31)), "amd64: mov rax, 0x80000000: immediate does not fit 32 bits signed (use movabs)"},
 		{I2(MOVL, R(RAX), Imm(-1)), "amd64: mov eax, -0x1: immediate not in [0, 2^32)"},
-		{I2(MOVL, R(RAX), Imm(1 << 32)), "amd64: mov eax, 0x100000000: immediate not in [0, 2^32)"},
-		{I2(ADD, R(RAX), Imm(1 << 40)), "amd64: add rax, 0x10000000000: immediate does not fit 32 bits signed"},
-		{I2(TEST, R(RAX), Imm(1 << 40)), "amd64: test rax, 0x10000000000: immediate does not fit 32 bits signed"},
+		{I2(MOVL, R(RAX), Imm(1<<32)), "amd64: mov eax, 0x100000000: immediate not in [0, 2^32)"},
+		{I2(ADD, R(RAX), Imm(1<<40)), "amd64: add rax, 0x10000000000: immediate does not fit 32 bits signed"},
+		{I2(TEST, R(RAX), Imm(1<<40)), "amd64: test rax, 0x10000000000: immediate does not fit 32 bits signed"},
 		{Imul3(RAX, RBX, 1<<40), "amd64: imul rax, rbx, 0x10000000000: immediate does not fit 32 bits signed"},
 		{I2(SHL, R(RAX), Imm(64)), "amd64: shl rax, 0x40: shift count not in [0, 63]"},
 		{I2(SAR, R(RAX), R(RDX)), "amd64: sar rax, dl: a shift by a register shifts by cl"},
@@ -125,7 +125,7 @@ func TestEncodeErrors(t *testing.T) {
 		{I1(JMP, To(2)), "amd64: jmp L2: label not resolved (assemble with Asm)"},
 		{I1(JMP, Rel8(128)), "amd64: jmp .+0x80: displacement does not fit 8 bits"},
 		{I1(CALL, Rel8(1)), "amd64: call .+0x1: no such form"},
-		{I1(JMP, Rel32(1 << 31)), "amd64: jmp .+0x80000000: displacement does not fit 32 bits"},
+		{I1(JMP, Rel32(1<<31)), "amd64: jmp .+0x80000000: displacement does not fit 32 bits"},
 		{Jcc(Cond(16), Rel8(0)), "amd64: j? .+0x0: invalid condition"},
 		{I2(LEA, R(RAX), R(RBX)), "amd64: lea rax, rbx: no such form"},
 		{I2(MOV, M(RAX, 0), M(RBX, 0)), "amd64: mov qword ptr [rax], qword ptr [rbx]: no such form"},
