@@ -114,11 +114,11 @@ func (a *Asm) Assemble() ([]byte, []Inst, error) {
 		}
 		if in.Op < NumOps && opTable[in.Op].branch && in.Dst.Kind == KindLabel {
 			d := a.def(in.Dst.Label)
+			if d != nil && d.isDat {
+				return nil, nil, fmt.Errorf("amd64: %s: branch to data", in)
+			}
 			if d == nil || d.inst < 0 {
 				return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
-			}
-			if d.isDat {
-				return nil, nil, fmt.Errorf("amd64: %s: branch to data", in)
 			}
 			target[k] = d.inst
 			long[k] = in.Op == CALL

@@ -1,0 +1,161 @@
+package amd64
+
+import (
+	"bytes"
+	"testing"
+)
+
+// fill emits n one-byte instructions.
+func fill(a *Asm, n int) {
+	for range n {
+		a.Emit(I1(PUSH, R(RAX)))
+	}
+}
+
+// assemble assembles a and checks every instruction of the result with
+// x86asm, and each branch's displacement against its label's offset.
+func assemble(t *testing.T, a *Asm) ([]byte, []Inst) {
+	t.Helper()
+	code, final, err := a.Assemble()
+	if err != nil {
+		t.Fatal(err)
+	}
+	pos := 0
+	for k, in := range final {
+		enc, err := in.Encode(nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(code[pos:pos+len(enc)], enc) {
+			t.Fatalf("instruction %d (%s) at %d: % x in the code, % x alone", k, in, pos, code[pos:pos+len(enc)], enc)
+		}
+		checkDecode(t, in, enc)
+		pos += len(enc)
+		if src := a.insts[k]; src.Dst.Kind == KindLabel {
+			off, _ := a.Offset(src.Dst.Label)
+			if pos+int(in.Dst.Imm) != off {
+				t.Errorf("%s: goes to %d, %s is at %d", in, pos+int(in.Dst.Imm), src.Dst.Label, off)
+			}
+		}
+	}
+	return code, final
+}
+
+// TestBranchSizes: a branch is short exactly when its displacement fits
+// 8 bits signed, forward and backward.
+func TestBranchSizes(t *testing.T) {
+	for _, tt := range []struct {
+		forward bool
+		fill    int
+		want    string
+	}{
+		{true, 127, "jmp .+0x7f"},
+		{true, 128, "jmp .+0x80"},
+		{false, 126, "jmp .-0x80"},
+		{false, 127, "jmp .-0x84"},
+	} {
+		var a Asm
+		l := a.NewLabel()
+		if tt.forward {
+			a.Emit(I1(JMP, To(l)))
+			fill(&a, tt.fill)
+			a.Bind(l)
+			a.Emit(I0(RET))
+		} else {
+			a.Bind(l)
+			fill(&a, tt.fill)
+			a.Emit(I1(JMP, To(l)))
+		}
+		_, final := assemble(t, &a)
+		br := final[0]
+		if !tt.forward {
+			br = final[len(final)-1]
+		}
+		if br.String() != tt.want {
+			t.Errorf("forward %v over %d bytes: %s, want %s", tt.forward, tt.fill, br, tt.want)
+		}
+		short := br.Dst.Kind == KindRel8
+		if short != (tt.fill == 127 && tt.forward || tt.fill == 126 && !tt.forward) {
+			t.Errorf("forward %v over %d bytes: short %v", tt.forward, tt.fill, short)
+		}
+	}
+}
+
+// TestBranchFixpoint: a branch that fits only while another one is short
+// becomes long when the other does, so one pass is not enough.
+func TestBranchFixpoint(t *testing.T) {
+	var a Asm
+	la, lb := a.NewLabel(), a.NewLabel()
+	a.Emit(Jcc(CondL, To(la))) // over 123 bytes and the jmp: fits if the jmp is short
+	fill(&a, 123)
+	a.Emit(I1(JMP, To(lb))) // over 200 bytes: long
+	a.Bind(la)
+	fill(&a, 200)
+	a.Bind(lb)
+	a.Emit(I0(RET))
+	code, final := assemble(t, &a)
+	if final[0].String() != "jl .+0x80" || final[0].Dst.Kind != KindRel32 {
+		t.Errorf("first branch %s (%v), want jl .+0x80 in the rel32 form", final[0], final[0].Dst.Kind)
+	}
+	if final[124].String() != "jmp .+0xc8" || final[124].Dst.Kind != KindRel32 {
+		t.Errorf("second branch %s, want jmp .+0xc8 in the rel32 form", final[124])
+	}
+	if len(code) != 6+123+5+200+1 {
+		t.Errorf("%d bytes", len(code))
+	}
+}
+
+// TestAsmData: data follows the code, and a RIP-relative operand reaches it.
+func TestAsmData(t *testing.T) {
+	var a Asm
+	msg := a.Data([]byte("abc"))
+	two := a.Data([]byte("de"))
+	a.Emit(I2(LEA, R(RSI), RIPLabel(two)))
+	a.Emit(I2(MOVZX, R(RAX), RIPLabel(msg)))
+	a.Emit(I0(RET))
+	code, final := assemble(t, &a)
+	if got := string(code[len(code)-5:]); got != "abcde" {
+		t.Errorf("data %q", got)
+	}
+	// lea is 7 bytes, movzx 7, ret 1: "abc" at 15, "de" at 18.
+	if off, _ := a.Offset(msg); off != 15 {
+		t.Errorf("msg at %d", off)
+	}
+	if final[0].String() != "lea rsi, [rip+0xb]" || final[1].String() != "movzx eax, byte ptr [rip+0x1]" {
+		t.Errorf("resolved to %s; %s", final[0], final[1])
+	}
+}
+
+func TestAsmErrors(t *testing.T) {
+	for _, tt := range []struct {
+		name string
+		f    func(a *Asm)
+		err  string
+	}{
+		{"unbound", func(a *Asm) { a.Emit(I1(JMP, To(a.NewLabel()))) }, "amd64: jmp L1: label L1 not bound"},
+		{"unknown", func(a *Asm) { a.Emit(Jcc(CondE, To(7))) }, "amd64: je L7: label L7 not bound"},
+		{"twice", func(a *Asm) {
+			l := a.NewLabel()
+			a.Bind(l)
+			a.Emit(I0(RET))
+			a.Bind(l)
+		}, "amd64: label L1 bound twice"},
+		{"bind data", func(a *Asm) { a.Bind(a.Data([]byte("x"))) }, "amd64: label L1 bound twice"},
+		{"bind unknown", func(a *Asm) { a.Bind(3) }, "amd64: bind of unknown label L3"},
+		{"branch to data", func(a *Asm) { a.Emit(I1(CALL, To(a.Data([]byte("x"))))) }, "amd64: call L1: branch to data"},
+		{"rip unbound", func(a *Asm) { a.Emit(I2(LEA, R(RAX), RIPLabel(a.NewLabel()))) }, "amd64: lea rax, [rip+L1]: label L1 not bound"},
+		{"bad form", func(a *Asm) { a.Emit(I2(LEA, R(RAX), R(RAX))) }, "amd64: lea rax, rax: no such form"},
+		{"label in a non-branch", func(a *Asm) {
+			l := a.NewLabel()
+			a.Bind(l)
+			a.Emit(I1(PUSH, To(l)))
+		}, "amd64: push L1: no such form"},
+	} {
+		var a Asm
+		tt.f(&a)
+		_, _, err := a.Assemble()
+		if err == nil || err.Error() != tt.err {
+			t.Errorf("%s: error %v, want %s", tt.name, err, tt.err)
+		}
+	}
+}

@@ -1,0 +1,217 @@
+package amd64
+
+// The runtime: the code around a program that makes it a standalone Linux
+// executable, with no libc. _start reads the argument from argv[1], calls
+// the program's code, prints the result in decimal and exits 0; the
+// program's division sites jump to stubs that print their position and
+// exit 1. Everything goes through the write and exit system calls.
+//
+// The program's code is a function: it takes the argument in rdi and
+// returns its result in rax, called with the System V stack alignment
+// (rsp+8 a multiple of 16 on entry); it may change any register but rsp.
+
+// Linux x86-64 system call numbers and the runtime's exit statuses.
+const (
+	sysWrite = 1
+	sysExit  = 60
+
+	// ExitOK, ExitRuntimeError and ExitBadArgument are the exit statuses of
+	// an executable, as `son run` has them.
+	ExitOK           = 0
+	ExitRuntimeError = 1
+	ExitBadArgument  = 2
+)
+
+// The line an executable writes on standard error, around argv[1], when
+// argv[1] is not a decimal int64.
+const (
+	badArgPrefix = `bad argument "`
+	badArgSuffix = `": want a decimal integer that fits in 64 bits` + "\n"
+)
+
+// Runtime emits the runtime into an assembler.
+type Runtime struct {
+	a *Asm
+	// Entry is the executable's entry point, _start.
+	Entry Label
+	sites []divSite
+}
+
+type divSite struct {
+	stub Label
+	msg  []byte
+}
+
+// NewRuntime emits _start into a, calling main, the label of the
+// program's code, which the caller emits and binds.
+func NewRuntime(a *Asm, main Label) *Runtime {
+	rt := &Runtime{a: a, Entry: a.NewLabel()}
+	rt.start(main)
+	return rt
+}
+
+// DivZero returns the label a division site jumps to when its divisor is
+// zero: a stub that writes msg (the whole line, as
+// "prog.smp:3:9: runtime error: division by zero\n") on standard error and
+// exits 1. Finish emits the stubs.
+func (rt *Runtime) DivZero(msg []byte) Label {
+	l := rt.a.NewLabel()
+	rt.sites = append(rt.sites, divSite{l, append([]byte(nil), msg...)})
+	return l
+}
+
+// Finish emits the division stubs requested, after the program's code.
+func (rt *Runtime) Finish() {
+	if len(rt.sites) == 0 {
+		return
+	}
+	a := rt.a
+	fail := a.NewLabel()
+	for _, s := range rt.sites {
+		a.Bind(s.stub)
+		a.Emit(I2(LEA, R(RSI), RIPLabel(a.Data(s.msg))))
+		a.Emit(MovConst(RDX, int64(len(s.msg))))
+		a.Emit(I1(JMP, To(fail)))
+	}
+	rt.sites = nil
+	a.Bind(fail)
+	rt.write(2)
+	rt.exit(ExitRuntimeError)
+}
+
+// write emits write(fd, rsi, rdx).
+func (rt *Runtime) write(fd int64) {
+	rt.a.Emit(MovConst(RAX, sysWrite))
+	rt.a.Emit(MovConst(RDI, fd))
+	rt.a.Emit(I0(SYSCALL))
+}
+
+// exit emits exit(status).
+func (rt *Runtime) exit(status int64) {
+	rt.a.Emit(MovConst(RAX, sysExit))
+	rt.a.Emit(MovConst(RDI, status))
+	rt.a.Emit(I0(SYSCALL))
+}
+
+// start emits _start. The kernel leaves argc at [rsp], argv[0] at
+// [rsp+8], argv[1] at [rsp+16] (System V ABI, x86-64, figure 3.9), and
+// rsp a multiple of 16. Arguments after argv[1] are ignored.
+func (rt *Runtime) start(main Label) {
+	a, e := rt.a, rt.a.Emit
+	lenLoop, lenDone, noSign, digits, loop, done, call, bad := a.NewLabel(), a.NewLabel(), a.NewLabel(),
+		a.NewLabel(), a.NewLabel(), a.NewLabel(), a.NewLabel(), a.NewLabel()
+	a.Bind(rt.Entry)
+	e(I2(XORL, R(RDI), R(RDI))) // the argument: 0 when there is none
+	e(I2(MOV, R(RCX), M(RSP, 0)))
+	e(I2(CMP, R(RCX), Imm(2)))
+	e(Jcc(CondL, To(call)))
+	e(I2(MOV, R(RSI), M(RSP, 16))) // rsi: argv[1]
+	// rdx: its length.
+	e(I2(XORL, R(RDX), R(RDX)))
+	a.Bind(lenLoop)
+	e(I2(MOVZX, R(RAX), MI(RSI, RDX, 1, 0)))
+	e(I2(TEST, R(RAX), R(RAX)))
+	e(Jcc(CondE, To(lenDone)))
+	e(I2(ADD, R(RDX), Imm(1)))
+	e(I1(JMP, To(lenLoop)))
+	a.Bind(lenDone)
+	// Syntax: an optional '-', then "0" or a nonzero digit and digits.
+	// rcx: the index of the next byte; r8: 1 when negative.
+	e(I2(XORL, R(RCX), R(RCX)))
+	e(I2(XORL, R(R8), R(R8)))
+	e(I2(TEST, R(RDX), R(RDX)))
+	e(Jcc(CondE, To(bad)))
+	e(I2(MOVZX, R(RAX), M(RSI, 0)))
+	e(I2(CMP, R(RAX), Imm('-')))
+	e(Jcc(CondNE, To(noSign)))
+	e(MovConst(R8, 1))
+	e(MovConst(RCX, 1))
+	e(I2(CMP, R(RCX), R(RDX)))
+	e(Jcc(CondE, To(bad))) // "-" alone
+	a.Bind(noSign)
+	e(I2(MOVZX, R(RAX), MI(RSI, RCX, 1, 0)))
+	e(I2(CMP, R(RAX), Imm('0')))
+	e(Jcc(CondNE, To(digits)))
+	e(I2(LEA, R(R9), M(RCX, 1)))
+	e(I2(CMP, R(R9), R(RDX)))
+	e(Jcc(CondNE, To(bad))) // a leading zero
+	a.Bind(digits)
+	// The value, accumulated negative in rdi so that -2^63 fits: each
+	// step rdi = rdi*10 - digit, any overflow sets OF.
+	e(I2(XORL, R(RDI), R(RDI)))
+	a.Bind(loop)
+	e(I2(CMP, R(RCX), R(RDX)))
+	e(Jcc(CondE, To(done)))
+	e(I2(MOVZX, R(RAX), MI(RSI, RCX, 1, 0)))
+	e(I2(SUB, R(RAX), Imm('0')))
+	e(I2(CMP, R(RAX), Imm(9)))
+	e(Jcc(CondA, To(bad))) // unsigned: below '0' wraps above 9
+	e(Imul3(RDI, RDI, 10))
+	e(Jcc(CondO, To(bad)))
+	e(I2(SUB, R(RDI), R(RAX)))
+	e(Jcc(CondO, To(bad)))
+	e(I2(ADD, R(RCX), Imm(1)))
+	e(I1(JMP, To(loop)))
+	a.Bind(done)
+	e(I2(TEST, R(R8), R(R8)))
+	e(Jcc(CondNE, To(call)))
+	e(I1(NEG, R(RDI)))
+	e(Jcc(CondO, To(bad))) // 2^63
+	a.Bind(call)
+	e(I1(CALL, To(main)))
+	rt.print()
+	rt.exit(ExitOK)
+
+	// The bad argument: rsi and rdx still hold argv[1] and its length.
+	a.Bind(bad)
+	e(I2(MOV, R(R12), R(RSI)))
+	e(I2(MOV, R(R13), R(RDX)))
+	e(I2(LEA, R(RSI), RIPLabel(a.Data([]byte(badArgPrefix)))))
+	e(MovConst(RDX, int64(len(badArgPrefix))))
+	rt.write(2)
+	e(I2(MOV, R(RSI), R(R12)))
+	e(I2(MOV, R(RDX), R(R13)))
+	rt.write(2)
+	e(I2(LEA, R(RSI), RIPLabel(a.Data([]byte(badArgSuffix)))))
+	e(MovConst(RDX, int64(len(badArgSuffix))))
+	rt.write(2)
+	rt.exit(ExitBadArgument)
+}
+
+// print emits the printing of rax in decimal and a newline on standard
+// output. The digits are built from the end of a 32-byte buffer on the
+// stack (20 digits, a sign and a newline fit), from a value made
+// non-positive so that -2^63 needs no special case: idiv truncates, so
+// the remainders are in [-9, 0].
+func (rt *Runtime) print() {
+	a, e := rt.a, rt.a.Emit
+	digit, pos := a.NewLabel(), a.NewLabel()
+	e(I2(SUB, R(RSP), Imm(32)))
+	e(MovConst(R9, 31)) // r9: the first byte written
+	e(MovConst(RCX, '\n'))
+	e(I2(MOVB, MI(RSP, R9, 1, 0), R(RCX)))
+	e(MovConst(RCX, 10))
+	e(I2(MOV, R(R10), R(RAX))) // r10: the value, for its sign
+	e(I2(TEST, R(RAX), R(RAX)))
+	e(Jcc(CondLE, To(digit)))
+	e(I1(NEG, R(RAX)))
+	a.Bind(digit)
+	e(I0(CQO))
+	e(I1(IDIV, R(RCX)))
+	e(I1(NEG, R(RDX)))
+	e(I2(ADD, R(RDX), Imm('0')))
+	e(I2(SUB, R(R9), Imm(1)))
+	e(I2(MOVB, MI(RSP, R9, 1, 0), R(RDX)))
+	e(I2(TEST, R(RAX), R(RAX)))
+	e(Jcc(CondNE, To(digit)))
+	e(I2(TEST, R(R10), R(R10)))
+	e(Jcc(CondGE, To(pos)))
+	e(I2(SUB, R(R9), Imm(1)))
+	e(MovConst(RDX, '-'))
+	e(I2(MOVB, MI(RSP, R9, 1, 0), R(RDX)))
+	a.Bind(pos)
+	e(I2(LEA, R(RSI), MI(RSP, R9, 1, 0)))
+	e(MovConst(RDX, 32))
+	e(I2(SUB, R(RDX), R(R9)))
+	rt.write(1)
+}
