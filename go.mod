@@ -2,4 +2,4 @@ module son
 
 go 1.24.0
 
-require golang.org/x/arch v0.24.0 // indirect
+require golang.org/x/arch v0.24.0

@@ -96,10 +96,6 @@ func immSize(op Op, v int64) string {
 	return "imm32"
 }
 
-func (k Kind) String() string {
-	return [...]string{"none", "reg", "imm", "mem", "rel8", "rel32", "label"}[k]
-}
-
 // TestEncodeErrors: forms the encoder has no encoding for are errors that
 // name the instruction, never wrong bytes or a panic.
 func TestEncodeErrors(t *testing.T) {

@@ -106,6 +106,15 @@ const (
 	KindLabel      // a branch target the assembler resolves (Asm), short form when it fits
 )
 
+var kindNames = [...]string{"none", "reg", "imm", "mem", "rel8", "rel32", "label"}
+
+func (k Kind) String() string {
+	if int(k) >= len(kindNames) {
+		return "?"
+	}
+	return kindNames[k]
+}
+
 // Mem is a memory operand [Base + Index*Scale + Disp]. Base is NoReg for
 // [Index*Scale + disp32], RIP for [rip + disp32]; Index is NoReg when
 // there is none (rsp cannot be an index). Label, when not zero, is a
@@ -164,11 +173,15 @@ func Rel32(d int64) Arg { return Arg{Kind: KindRel32, Imm: d} }
 // To is a branch target for the assembler.
 func To(l Label) Arg { return Arg{Kind: KindLabel, Label: l} }
 
-// I1 is an instruction of one operand; I2 of two.
-func I1(op Op, a Arg) Inst     { return Inst{Op: op, Dst: a} }
-func I2(op Op, d, s Arg) Inst  { return Inst{Op: op, Dst: d, Src: s} }
-func I0(op Op) Inst            { return Inst{Op: op} }
-func Jcc(c Cond, a Arg) Inst   { return Inst{Op: JCC, Cond: c, Dst: a} }
+// I0, I1 and I2 are instructions of no, one and two operands.
+func I0(op Op) Inst           { return Inst{Op: op} }
+func I1(op Op, a Arg) Inst    { return Inst{Op: op, Dst: a} }
+func I2(op Op, d, s Arg) Inst { return Inst{Op: op, Dst: d, Src: s} }
+
+// Jcc is a conditional branch to a (a label or a displacement).
+func Jcc(c Cond, a Arg) Inst { return Inst{Op: JCC, Cond: c, Dst: a} }
+
+// Setcc sets the low byte of r to 1 when c holds, else 0.
 func Setcc(c Cond, r Reg) Inst { return Inst{Op: SETCC, Cond: c, Dst: R(r)} }
 
 // Imul3 is imul dst, src, imm.

@@ -67,11 +67,13 @@ func (rt *Runtime) Finish() {
 	}
 	a := rt.a
 	fail := a.NewLabel()
-	for _, s := range rt.sites {
+	for k, s := range rt.sites {
 		a.Bind(s.stub)
 		a.Emit(I2(LEA, R(RSI), RIPLabel(a.Data(s.msg))))
 		a.Emit(MovConst(RDX, int64(len(s.msg))))
-		a.Emit(I1(JMP, To(fail)))
+		if k < len(rt.sites)-1 { // the last falls through
+			a.Emit(I1(JMP, To(fail)))
+		}
 	}
 	rt.sites = nil
 	a.Bind(fail)
