@@ -110,7 +110,7 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 			return imm32(modRM(b, true, []byte{0x69}, d.Reg, false, s, false), i.Imm), nil
 		}
 	case NEG, NOT, IDIV:
-		if d.Kind == KindReg && s.Kind == KindNone {
+		if d.Kind == KindReg {
 			return modRM(b, true, []byte{0xF7}, Reg(opTable[i.Op].alu), false, d, false), nil
 		}
 	case SHL, SHR, SAR:
@@ -169,7 +169,7 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 			return bad("label not resolved (assemble with Asm)")
 		}
 	case PUSH, POP:
-		if d.Kind == KindReg && s.Kind == KindNone {
+		if d.Kind == KindReg {
 			if d.Reg.ext() != 0 {
 				b = append(b, 0x41)
 			}
@@ -192,6 +192,9 @@ func (i Inst) check() string {
 	}
 	if (i.Op == JCC || i.Op == SETCC) && i.Cond >= NumConds {
 		return "invalid condition"
+	}
+	if n := opTable[i.Op].nargs; n < 2 && i.Src.Kind != KindNone || n < 1 && i.Dst.Kind != KindNone {
+		return fmt.Sprintf("%s takes %s", i.Op, [...]string{"no operand", "one operand"}[n])
 	}
 	for _, a := range [2]Arg{i.Dst, i.Src} {
 		switch a.Kind {

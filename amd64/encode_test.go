@@ -125,7 +125,10 @@ func TestEncodeErrors(t *testing.T) {
 		{Jcc(Cond(16), Rel8(0)), "amd64: j? .+0x0: invalid condition"},
 		{I2(LEA, R(RAX), R(RBX)), "amd64: lea rax, rbx: no such form"},
 		{I2(MOV, M(RAX, 0), M(RBX, 0)), "amd64: mov qword ptr [rax], qword ptr [rbx]: no such form"},
-		{I2(NEG, R(RAX), R(RBX)), "amd64: neg rax: no such form"},
+		{I2(NEG, R(RAX), R(RBX)), "amd64: neg rax: neg takes one operand"},
+		{Inst{Op: SETCC, Dst: R(RAX), Src: Imm(1)}, "amd64: seto al: set takes one operand"},
+		{Inst{Op: RET, Dst: Imm(8)}, "amd64: ret: ret takes no operand"},
+		{I1(NEG, Imm(1)), "amd64: neg 0x1: no such form"},
 		{Inst{Op: NumOps}, "amd64: Op(32): invalid op"},
 	} {
 		code, err := tt.inst.Encode([]byte{0x90})
