@@ -2,6 +2,7 @@ package amd64
 
 import (
 	"bytes"
+	"math/rand/v2"
 	"testing"
 )
 
@@ -156,6 +157,69 @@ func TestAsmErrors(t *testing.T) {
 		_, _, err := a.Assemble()
 		if err == nil || err.Error() != tt.err {
 			t.Errorf("%s: error %v, want %s", tt.name, err, tt.err)
+		}
+	}
+}
+
+// TestAsmRandom assembles random code of branches, calls and fillers of
+// every size around many labels, and checks every branch with x86asm and
+// against its label's offset (assemble), and that a branch is long only
+// when its displacement, measured as if it were short, would not fit.
+func TestAsmRandom(t *testing.T) {
+	rng := rand.New(rand.NewPCG(3, 4))
+	for range 200 {
+		var a Asm
+		labels := make([]Label, 1+rng.IntN(20))
+		for k := range labels {
+			labels[k] = a.NewLabel()
+		}
+		bound := 0
+		for range 20 + rng.IntN(200) {
+			switch rng.IntN(6) {
+			case 0:
+				if bound < len(labels) {
+					a.Bind(labels[bound])
+					bound++
+				}
+			case 1:
+				a.Emit(Jcc(Cond(rng.IntN(int(NumConds))), To(labels[rng.IntN(len(labels))])))
+			case 2:
+				a.Emit(I1(JMP, To(labels[rng.IntN(len(labels))])))
+			case 3:
+				a.Emit(I1(CALL, To(labels[rng.IntN(len(labels))])))
+			default:
+				fill(&a, rng.IntN(60))
+				a.Emit(I2(MOVABS, R(Reg(rng.IntN(16))), Imm(rng.Int64())))
+			}
+		}
+		for ; bound < len(labels); bound++ {
+			a.Bind(labels[bound])
+		}
+		a.Emit(I0(RET))
+		_, final := assemble(t, &a)
+		pos := 0
+		for _, in := range final {
+			n := 5
+			switch {
+			case in.Dst.Kind == KindRel8:
+				n = 2
+			case in.Op == JCC:
+				n = 6
+			case in.Op != JMP && in.Op != CALL:
+				enc, _ := in.Encode(nil)
+				n = len(enc)
+			}
+			pos += n
+			if in.Dst.Kind == KindRel32 && in.Op != CALL {
+				target := pos + int(in.Dst.Imm)
+				shortEnd := pos - n + 2
+				if target > pos {
+					target -= n - 2 // the code after would move back
+				}
+				if fits8(int64(target - shortEnd)) {
+					t.Errorf("%s: long, but short it would reach", in)
+				}
+			}
 		}
 	}
 }
