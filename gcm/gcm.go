@@ -346,6 +346,9 @@ func (s *scheduler) emit() (*Result, error) {
 // ready, the oldest (smallest ID, roughly source order) first.
 func (s *scheduler) order(b *block, nodes []*son.Node) []*son.Node {
 	all := append(append([]*son.Node(nil), b.checks...), nodes...)
+	if len(all) <= 1 {
+		return all // most blocks of a long && chain: no maps to make
+	}
 	in := map[*son.Node]bool{}
 	for _, n := range all {
 		in[n] = true
