@@ -187,28 +187,64 @@ func (sk *skeleton) succIndex() [][]int {
 
 // loopDepths counts, for each block, the loops around it: the body of the
 // loop at Loop head h is every block from which the back edge's source can
-// be reached without passing h.
+// be reached without passing h. Rather than walk each body, which costs
+// the sum of the bodies' sizes and is quadratic in the nesting, it builds
+// the loop tree once, as Tarjan's algorithm for reducible graphs does
+// (Havlak, "Nesting of reducible and irreducible loops", TOPLAS 1997):
+// heads are taken innermost first (last in reverse postorder), and the walk
+// back from a back edge jumps over each inner loop already found, through
+// a union-find from a block to the outermost head found so far around it,
+// so that each block is claimed once, by its innermost loop. Then one pass
+// in reverse postorder, outer heads first, gives the depths. O(n log n)
+// at worst, with path compression.
 func (sk *skeleton) loopDepths() []int {
-	depth := make([]int, len(sk.blocks))
-	for _, h := range sk.blocks {
-		if h.head.Op != son.OpLoop {
+	n := len(sk.blocks)
+	parent := make([]int, n) // the head of the innermost loop around a block (or around a head's loop), -1 if none
+	up := make([]int, n)     // union-find: towards the outermost head found so far around a block
+	for i := range parent {
+		parent[i], up[i] = -1, i
+	}
+	find := func(i int) int {
+		r := i
+		for up[r] != r {
+			r = up[r]
+		}
+		for up[i] != r { // path compression
+			up[i], i = r, up[i]
+		}
+		return r
+	}
+	var work []int
+	for h := n - 1; h >= 0; h-- {
+		hb := sk.blocks[h]
+		if hb.head.Op != son.OpLoop {
 			continue
 		}
-		back := sk.of[h.head.In[2]]
-		body := map[*block]bool{h: true}
-		work := []*block{back}
+		work = append(work[:0], sk.of[hb.head.In[2]].index)
 		for len(work) > 0 {
-			b := work[len(work)-1]
+			b := find(work[len(work)-1])
 			work = work[:len(work)-1]
-			if body[b] {
+			if b <= h {
+				// h itself, or (never in a graph built from structured
+				// code) a block h does not dominate: not in the body.
 				continue
 			}
-			body[b] = true
-			work = append(work, b.preds...)
+			parent[b], up[b] = h, h
+			for _, p := range sk.blocks[b].preds {
+				work = append(work, p.index)
+			}
 		}
-		for b := range body {
-			depth[b.index]++
+	}
+	depth := make([]int, n)
+	for i, b := range sk.blocks {
+		d := 0
+		if p := parent[i]; p >= 0 {
+			d = depth[p]
 		}
+		if b.head.Op == son.OpLoop {
+			d++
+		}
+		depth[i] = d
 	}
 	return depth
 }

@@ -253,14 +253,14 @@ func (s *scheduler) scheduleLate() {
 			continue
 		}
 		var late *block
-		for _, u := range n.Out {
+		for k, u := range n.Out {
 			switch {
 			case u.Op == son.OpPhi && s.need[u.ID]:
+				// Each use of n as input i counts at the end of the
+				// region's i-th predecessor; n.Out lists n once per use.
 				r := s.sk.of[u.In[0]]
-				for k := 1; k < len(u.In); k++ {
-					if u.In[k] == n {
-						late = s.lca(late, s.sk.of[r.head.In[k]])
-					}
+				if i := n.UseIndex(k); i >= 1 {
+					late = s.lca(late, s.sk.of[r.head.In[i]])
 				}
 			case u.IsControl():
 				if b := s.sk.of[u]; b != nil && u.Op != son.OpNever {
@@ -346,6 +346,9 @@ func (s *scheduler) emit() (*Result, error) {
 // ready, the oldest (smallest ID, roughly source order) first.
 func (s *scheduler) order(b *block, nodes []*son.Node) []*son.Node {
 	all := append(append([]*son.Node(nil), b.checks...), nodes...)
+	if len(all) <= 1 {
+		return all // most blocks of a long && chain: no maps to make
+	}
 	in := map[*son.Node]bool{}
 	for _, n := range all {
 		in[n] = true

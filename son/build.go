@@ -148,11 +148,32 @@ func (b *builder) boolMask(x *Node) *Node {
 func (b *builder) hold(n *Node) *Node { n.keep++; return n }
 func (b *builder) release(n *Node)    { n.keep-- }
 
+// maxJoin is the most control paths the builder joins at one Region:
+// the analysis evaluates a Phi once per change of an input, each time
+// over all its inputs, so a Region as wide as a long && chain or a loop
+// with thousands of breaks would make it quadratic. Wider joins are
+// built as a tree of Regions.
+const maxJoin = 32
+
 // merge joins saved scopes, all holding vars, at a new Region (their
 // controls in order), with a Phi for every variable whose values differ,
 // and makes the result current: the control and vars of the current scope
-// are set, the saves dropped.
+// are set, the saves dropped. More than maxJoin scopes are merged by
+// groups of maxJoin first, level by level.
 func (b *builder) merge(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
+	for len(ss) > maxJoin {
+		var next []*Node
+		for i := 0; i < len(ss); i += maxJoin {
+			b.mergeOne(ss[i:min(i+maxJoin, len(ss))], vars, pos)
+			next = append(next, b.save(vars))
+		}
+		ss = next
+	}
+	b.mergeOne(ss, vars, pos)
+}
+
+// mergeOne is merge for at most maxJoin scopes.
+func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	g := b.g
 	if len(ss) == 1 {
 		c := b.hold(ss[0].In[0])
@@ -496,25 +517,68 @@ func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 }
 
 // logical builds a && b as if (a) b!=0 else 0, and a || b as
-// if (a) 1 else b!=0: control flow, not eager evaluation.
+// if (a) 1 else b!=0: control flow, not eager evaluation. A chain such as
+// a && b || c && d, nested to the left, is walked with a loop: the parser
+// does not bound its length, and a recursion per operator overflowed Go's
+// stack on a million terms. A run of one operator, a && b && c, is one
+// test after the other with every short exit going to a single Region,
+// as a comparison chain is built: three nodes per operand, not five. A
+// run longer than maxJoin is cut into runs of maxJoin.
 func (b *builder) logical(e *syntax.BinaryExpr) *Node {
-	g := b.g
-	t, f := b.branch(b.expr(e.X), e.OpPos)
-	var short *Node
-	if e.Op == syntax.LAND {
-		b.setCtrl(t)
-		b.release(t)
-		short = f
-		y := b.hold(b.truth(b.expr(e.Y)))
-		defer b.release(y)
-		return b.join([]*Node{b.ctrl(), short}, []*Node{y, g.Con(0)}, short, e.OpPos)
+	var spine []*syntax.BinaryExpr
+	var x syntax.Expr = e
+	for {
+		be, ok := x.(*syntax.BinaryExpr)
+		if !ok || (be.Op != syntax.LAND && be.Op != syntax.LOR) {
+			break
+		}
+		spine = append(spine, be)
+		x = be.X
 	}
-	b.setCtrl(f)
-	b.release(f)
-	short = t
-	y := b.hold(b.truth(b.expr(e.Y)))
+	acc := b.expr(x)
+	for i := len(spine) - 1; i >= 0; {
+		j := i
+		for j > 0 && spine[j-1].Op == spine[i].Op && i-j+1 < maxJoin {
+			j--
+		}
+		acc = b.shortCircuit(acc, spine[i].Op, spine[j:i+1])
+		i = j - 1
+	}
+	return acc
+}
+
+// shortCircuit builds x && y1 && y2 ... (op LAND) or x || y1 || ...
+// (LOR), ops the operators of the run, the innermost last.
+func (b *builder) shortCircuit(x *Node, op syntax.Token, ops []*syntax.BinaryExpr) *Node {
+	g := b.g
+	land := op == syntax.LAND
+	var exits []*Node // the short sides, held
+	for k := len(ops) - 1; k >= 0; k-- {
+		t, f := b.branch(x, ops[k].OpPos)
+		on, short := t, f
+		if !land {
+			on, short = f, t
+		}
+		exits = append(exits, short)
+		b.setCtrl(on)
+		b.release(on)
+		x = b.expr(ops[k].Y)
+	}
+	y := b.hold(b.truth(x))
 	defer b.release(y)
-	return b.join([]*Node{short, b.ctrl()}, []*Node{g.Con(1), y}, short, e.OpPos)
+	shortVal := g.Con(b2i(!land))
+	ctrls := make([]*Node, 0, len(exits)+1)
+	vals := make([]*Node, 0, len(exits)+1)
+	if land {
+		ctrls, vals = append(ctrls, b.ctrl()), append(vals, y)
+	}
+	for _, c := range exits {
+		ctrls, vals = append(ctrls, c), append(vals, shortVal)
+	}
+	if !land {
+		ctrls, vals = append(ctrls, b.ctrl()), append(vals, y)
+	}
+	return b.join(ctrls, vals, exits, ops[len(ops)-1].OpPos)
 }
 
 // truth is x as 0 or 1.
@@ -526,14 +590,14 @@ func (b *builder) truth(x *Node) *Node {
 }
 
 // join merges the control paths of an expression at a Region and returns
-// the Phi of their values; held (a projection still held by the caller) is
-// released once the Region uses it.
-func (b *builder) join(ctrls, vals []*Node, held *Node, pos syntax.Pos) *Node {
+// the Phi of their values; held (projections still held by the caller)
+// are released once the Region uses them.
+func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node {
 	g := b.g
 	r := g.NewNode(OpRegion, 0, append([]*Node{nil}, ctrls...)...)
 	r.Pos = pos
-	if held != nil {
-		b.release(held)
+	for _, h := range held {
+		b.release(h)
 	}
 	b.hold(r)
 	phi := g.NewNode(OpPhi, 0, append([]*Node{r}, vals...)...)
@@ -547,23 +611,50 @@ func (b *builder) join(ctrls, vals []*Node, held *Node, pos syntax.Pos) *Node {
 	return phi
 }
 
+// condExpr builds c ? x : y as an if whose arms join at a Region with a
+// Phi. A chain c1 ? x1 : c2 ? x2 : ... : y is walked with a loop, as the
+// parser reads it: each condition branches from the false side of the one
+// before, and the joins are made innermost first once the last else is
+// built, giving the graph the recursive definition gives.
 func (b *builder) condExpr(e *syntax.CondExpr) *Node {
-	t, f := b.branch(b.expr(e.Cond), e.Question)
-	b.setCtrl(t)
-	b.release(t)
-	x := b.hold(b.expr(e.Then))
-	ct := b.hold(b.ctrl())
-	b.setCtrl(f)
-	b.release(f)
-	y := b.hold(b.expr(e.Else))
-	b.release(ct)
-	defer b.release(x)
-	defer b.release(y)
-	return b.join([]*Node{ct, b.ctrl()}, []*Node{x, y}, nil, e.Question)
+	type arm struct {
+		e    *syntax.CondExpr
+		x    *Node // the value of the then arm, held
+		ctrl *Node // the control at its end, held
+	}
+	var arms []arm
+	var x syntax.Expr = e
+	for {
+		c, ok := x.(*syntax.CondExpr)
+		if !ok {
+			break
+		}
+		t, f := b.branch(b.expr(c.Cond), c.Question)
+		b.setCtrl(t)
+		b.release(t)
+		v := b.hold(b.expr(c.Then))
+		ct := b.hold(b.ctrl())
+		b.setCtrl(f)
+		b.release(f)
+		arms = append(arms, arm{c, v, ct})
+		x = c.Else
+	}
+	y := b.expr(x)
+	for i := len(arms) - 1; i >= 0; i-- {
+		a := arms[i]
+		b.hold(y)
+		b.release(a.ctrl)
+		j := b.join([]*Node{a.ctrl, b.ctrl()}, []*Node{a.x, y}, nil, a.e.Question)
+		b.release(a.x)
+		b.release(y)
+		y = j
+	}
+	return y
 }
 
 // chain builds a < b <= c as a < b && b <= c, evaluating b once: every
-// false comparison jumps to one Region whose Phi is 0 on those inputs.
+// false comparison jumps to one Region whose Phi is 0 on those inputs
+// (one per maxJoin comparisons on a long chain).
 func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	g := b.g
 	left := b.hold(b.expr(e.X[0]))
@@ -581,6 +672,20 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 		exits = append(exits, f)
 		b.setCtrl(t)
 		b.release(t)
+		if len(exits) == maxJoin-1 {
+			// Close this group (1 if every comparison held) and go on
+			// if it is 1, so that no Region is wider than maxJoin.
+			ctrls := append([]*Node{b.ctrl()}, exits...)
+			vals := []*Node{g.Con(1)}
+			for range exits {
+				vals = append(vals, g.Con(0))
+			}
+			ok := b.join(ctrls, vals, exits, e.OpPos[i])
+			t, f := b.branch(ok, e.OpPos[i])
+			exits = []*Node{f}
+			b.setCtrl(t)
+			b.release(t)
+		}
 	}
 	b.hold(cmp)
 	ctrls := append([]*Node{b.ctrl()}, exits...)

@@ -27,6 +27,10 @@ func (n *Node) delOut(u *Node, i int) {
 	n.outSlot = n.outSlot[:last]
 }
 
+// UseIndex is which input of its k-th user, n.Out[k], n is: a pass that
+// walks the users of a value needs no search of a wide Phi's inputs.
+func (n *Node) UseIndex(k int) int { return int(n.outSlot[k]) }
+
 // swapIn exchanges inputs i and j of n, edges and all.
 func (n *Node) swapIn(i, j int) {
 	a, b := n.In[i], n.In[j]

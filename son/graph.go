@@ -167,6 +167,43 @@ func (g *Graph) DelIn(n *Node, i int) {
 	}
 }
 
+// delIns removes the inputs i of n for which del[i] holds, in one pass:
+// dropping k dead inputs of a wide Region (a long comparison chain's exit,
+// a long && chain's) one by one with DelIn costs k times its width.
+func (g *Graph) delIns(n *Node, del []bool) {
+	g.unlock(n)
+	var olds []*Node
+	w := 0
+	for i, x := range n.In {
+		if del[i] {
+			if x != nil {
+				x.delOut(n, i)
+				olds = append(olds, x)
+			}
+			continue
+		}
+		if w != i {
+			if x != nil {
+				x.outSlot[n.inPos[i]] = int32(w)
+			}
+			n.In[w], n.inPos[w] = x, n.inPos[i]
+		}
+		w++
+	}
+	clear(n.In[w:])
+	n.In, n.inPos = n.In[:w], n.inPos[:w]
+	g.changed(n)
+	for _, old := range olds {
+		if old.dead {
+			continue
+		}
+		g.changed(old)
+		if old.Unused() {
+			g.Kill(old)
+		}
+	}
+}
+
 // Subsume replaces every use of old by m, then kills old if nothing holds
 // it any more.
 func (g *Graph) Subsume(old, m *Node) {

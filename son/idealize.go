@@ -301,18 +301,23 @@ func (g *Graph) idealRegion(n *Node) *Node {
 	if n.InProgress() {
 		return nil
 	}
-	changed := false
-	for i := len(n.In) - 1; i >= 1; i-- {
-		if !n.In[i].Type.IsXCtrl() {
-			continue
+	var dead []bool // all removed in one pass: a region may be wide
+	for i := 1; i < len(n.In); i++ {
+		if n.In[i].Type.IsXCtrl() {
+			if dead == nil {
+				dead = make([]bool, len(n.In))
+			}
+			dead[i] = true
 		}
+	}
+	changed := dead != nil
+	if changed {
 		for _, phi := range n.Phis() {
 			if !phi.dead { // removing an input of one Phi may kill another
-				g.DelIn(phi, i)
+				g.delIns(phi, dead)
 			}
 		}
-		g.DelIn(n, i)
-		changed = true
+		g.delIns(n, dead)
 	}
 	if len(n.In) == 2 {
 		// One way in: each Phi is its one value. Replace them now, before

@@ -220,6 +220,7 @@ func hashable(n *Node) bool {
 
 func keyOf(n *Node) gvnKey {
 	k := gvnKey{op: n.Op, aux: n.Aux, n: len(n.In), top: n.Op == OpConstant && n.Type.IsTop()}
+	var more []byte // one buffer: a Phi of a long chain's exit has many inputs
 	for i, x := range n.In {
 		id := 0
 		if x != nil {
@@ -228,9 +229,10 @@ func keyOf(n *Node) gvnKey {
 		if i < len(k.in) {
 			k.in[i] = id
 		} else {
-			k.more = string(binary.AppendUvarint([]byte(k.more), uint64(id)))
+			more = binary.AppendUvarint(more, uint64(id))
 		}
 	}
+	k.more = string(more)
 	if n.Op.IsCommutative() && k.in[1] > k.in[2] {
 		k.in[1], k.in[2] = k.in[2], k.in[1]
 	}

@@ -253,9 +253,26 @@ func (x *IntLit) Pos() Pos     { return x.ValuePos }
 func (x *BoolLit) Pos() Pos    { return x.ValuePos }
 func (x *Name) Pos() Pos       { return x.NamePos }
 func (x *UnaryExpr) Pos() Pos  { return x.OpPos }
-func (x *BinaryExpr) Pos() Pos { return x.X.Pos() }
-func (x *ChainExpr) Pos() Pos  { return x.X[0].Pos() }
-func (x *CondExpr) Pos() Pos   { return x.Cond.Pos() }
+func (x *BinaryExpr) Pos() Pos { return leftPos(x) }
+func (x *ChainExpr) Pos() Pos  { return leftPos(x) }
+func (x *CondExpr) Pos() Pos   { return leftPos(x) }
+
+// leftPos is the position of x's first operand, found with a loop: the
+// left spine of a long chain is as deep as the chain is long.
+func leftPos(x Expr) Pos {
+	for {
+		switch e := x.(type) {
+		case *BinaryExpr:
+			x = e.X
+		case *ChainExpr:
+			x = e.X[0]
+		case *CondExpr:
+			x = e.Cond
+		default:
+			return x.Pos()
+		}
+	}
+}
 
 func (*IntLit) exprNode()     {}
 func (*BoolLit) exprNode()    {}

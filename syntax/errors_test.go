@@ -198,8 +198,8 @@ var errorTests = []struct {
 	{"nested loops", strings.Repeat("while (arg) ", maxNesting+1) + ";", []string{
 		"t:1:120001: nesting too deep (limit 10000)",
 	}},
-	{"nested conditionals", "return " + strings.Repeat("a ? b : ", maxNesting+1) + "c;", []string{
-		"t:1:80010: nesting too deep (limit 10000)",
+	{"nested conditionals", "return " + strings.Repeat("a ? ", maxNesting+1) + "b" + strings.Repeat(" : c", maxNesting+1) + ";", []string{
+		"t:1:40010: nesting too deep (limit 10000)",
 	}},
 	{"blocks and parentheses add up", strings.Repeat("{", 5000) + "return " + strings.Repeat("(", 5001) + "1", []string{
 		"t:1:10008: nesting too deep (limit 10000)",

@@ -287,10 +287,19 @@ func (p *printer) expr(x Expr, min int) {
 			p.expr(y, precRel+1)
 		}
 	case *CondExpr:
-		p.expr(x.Cond, precLowest)
-		p.str(" ? ")
-		p.expr(x.Then, precLowest-1)
-		p.str(" : ")
+		// A chain of conditionals in the else position is walked with a
+		// loop: the parser does not bound its length.
+		for {
+			p.expr(x.Cond, precLowest)
+			p.str(" ? ")
+			p.expr(x.Then, precLowest-1)
+			p.str(" : ")
+			next, ok := x.Else.(*CondExpr)
+			if !ok {
+				break
+			}
+			x = next
+		}
 		p.expr(x.Else, precLowest-1)
 	default:
 		panic(fmt.Sprintf("syntax: cannot format expression %T", x))

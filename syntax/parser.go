@@ -476,20 +476,31 @@ func precedence(t Token) int {
 func (p *parser) expr() Expr { return p.exprFrom(nil) }
 
 // exprFrom parses an expression whose first operand x has already been
-// parsed (nil if it has not): binary operators, then an optional ?:.
+// parsed (nil if it has not): binary operators, then an optional ?:. A
+// chain of conditionals in the else position, c1 ? x1 : c2 ? x2 : ... : y
+// (the expression form of else if), is parsed with a loop and does not
+// count as nesting; a conditional in the then position does.
 func (p *parser) exprFrom(x Expr) Expr {
 	x = p.binaryExpr(x, precLowest)
 	if p.tok != QUEST {
 		return x
 	}
-	c := &CondExpr{Cond: x, Question: p.pos}
-	p.enter(p.pos)
-	p.next()
-	c.Then = p.expr()
-	p.want(COLON)
-	c.Else = p.expr()
-	p.leave()
-	return c
+	var chain []*CondExpr
+	for p.tok == QUEST {
+		c := &CondExpr{Cond: x, Question: p.pos}
+		p.enter(p.pos)
+		p.next()
+		c.Then = p.expr()
+		p.leave()
+		p.want(COLON)
+		chain = append(chain, c)
+		x = p.binaryExpr(nil, precLowest)
+	}
+	for i := len(chain) - 1; i >= 0; i-- {
+		chain[i].Else = x
+		x = chain[i]
+	}
+	return x
 }
 
 // binaryExpr parses operators of precedence prec1 or more, by precedence

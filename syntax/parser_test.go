@@ -258,6 +258,26 @@ func TestLongSum(t *testing.T) {
 	}
 }
 
+// TestLongLogicalChains parses, resolves and formats million-term chains
+// of &&, || and ?: (in the else position, which is not nesting): the
+// parser, the resolver and the formatter walk them with loops.
+func TestLongLogicalChains(t *testing.T) {
+	const n = 1000000
+	for _, tc := range []struct{ src, want string }{
+		{"return arg" + strings.Repeat("&&arg", n-1) + ";", "return arg" + strings.Repeat(" && arg", n-1) + ";\n"},
+		{"return arg" + strings.Repeat("||arg&&1", n-1) + ";", "return arg" + strings.Repeat(" || arg && 1", n-1) + ";\n"},
+		{"return " + strings.Repeat("arg?1:", n) + "2;", "return " + strings.Repeat("arg ? 1 : ", n) + "2;\n"},
+	} {
+		f, err := Parse("t", []byte(tc.src))
+		if err != nil {
+			t.Fatalf("%.20s...: %v", tc.src, err)
+		}
+		if out := Format(f); out != tc.want {
+			t.Errorf("%.20s...: Format gives %.40q... (%d bytes), want %.40q... (%d bytes)", tc.src, out, len(out), tc.want, len(tc.want))
+		}
+	}
+}
+
 // TestDeepNestingOK checks that exactly the nesting limit is accepted.
 func TestDeepNestingOK(t *testing.T) {
 	const n = maxNesting
@@ -267,7 +287,7 @@ func TestDeepNestingOK(t *testing.T) {
 		"return " + strings.Repeat("- ", n) + "1;",
 		"return " + strings.Repeat("!", n) + "true;",
 		strings.Repeat("while (arg) ", n) + "arg = 1;",
-		"return " + strings.Repeat("arg ? 1 : ", n) + "2;",
+		"return " + strings.Repeat("arg ? ", n) + "1" + strings.Repeat(" : 2", n) + ";",
 	}
 	for _, src := range srcs {
 		if _, err := Parse("t", []byte(src)); err != nil {

@@ -19,7 +19,8 @@ A program file of - is read from standard input, and is called <stdin> in
 messages.
 
 Run compiles prog.smp and runs the graph in the reference interpreter with
-an integer argument (decimal, may be negative, default 0):
+an integer argument (default 0), written as in a program: an integer literal,
+decimal or hexadecimal, optionally preceded by a minus sign:
 
 	son run [-after PASS] [-level son|cfg|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"strconv"
 
 	"son/cfg"
 	"son/ref"
@@ -19,8 +18,11 @@ var cmdRun = &command{
 	args:    "prog.smp [arg]",
 	short:   "compile a program and run it, printing the value it returns",
 	long: `Run compiles prog.smp (all passes, or up to -after PASS), runs the graph in
-its interpreter (son.Run) with the integer argument arg (decimal, may be
-negative; 0 when omitted) and prints the value the program returns.
+its interpreter (son.Run) with the integer argument arg (0 when omitted)
+and prints the value the program returns. arg is written as in a program:
+an integer literal, decimal or hexadecimal, optionally preceded by a minus
+sign (42, -7, 0x2A, -9223372036854775808); no '+' and no leading zero
+(007 is an error, as it is in a program).
 
 -level cfg runs the basic blocks instead (from pass gcm on). -level ast
 compiles nothing: it parses prog.smp and runs its syntax tree in the
@@ -58,8 +60,8 @@ func runRun(s *session, cmd *command, args []string) int {
 	var arg int64
 	if len(args) == 2 {
 		var err error
-		if arg, err = strconv.ParseInt(args[1], 10, 64); err != nil {
-			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
+		if arg, err = syntax.ParseInt(args[1]); err != nil {
+			return s.usageError(cmd.name, "bad argument %q: %v", args[1], err)
 		}
 	}
 	switch f.level {
