@@ -62,8 +62,8 @@ func runGraph(s *session, cmd *command, args []string) int {
 		return code
 	}
 	var text string
-	if level == "cfg" {
-		text = cfg.DOT(u.Func, title)
+	if fn := levelFunc(u, level); fn != nil {
+		text = cfg.DOT(fn, title)
 	} else {
 		text = son.DOT(u.Graph, son.DOTOptions{Title: title})
 	}

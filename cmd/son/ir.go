@@ -67,8 +67,8 @@ func runIR(s *session, cmd *command, args []string) int {
 		if !ok {
 			return code
 		}
-		if level == "cfg" {
-			io.WriteString(s.stdout, cfg.Print(u.Func))
+		if fn := levelFunc(u, level); fn != nil {
+			io.WriteString(s.stdout, cfg.Print(fn))
 		} else {
 			fmt.Fprintln(s.stdout, son.Print(u.Graph))
 		}

@@ -64,8 +64,8 @@ func runRun(s *session, cmd *command, args []string) int {
 	}
 	var v int64
 	var err error
-	if level == "cfg" {
-		v, err = cfg.Run(u.Func, arg, cfg.Limits{Steps: f.steps})
+	if fn := levelFunc(u, level); fn != nil {
+		v, err = cfg.Run(fn, arg, cfg.Limits{Steps: f.steps})
 	} else {
 		v, err = son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
 	}
