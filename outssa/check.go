@@ -50,8 +50,11 @@ type checker struct {
 	phiOf   map[cfg.Reg]int   // a Phi's register -> its index in its block
 	konst   map[cfg.Reg]int64 // registers of in defined by a Const
 	m       map[cfg.Reg]cfg.Reg
-	written []map[cfg.Reg]sym // by block position: what its moves leave in the registers they write
-	liveOut []map[cfg.Reg]bool
+	written []map[cfg.Reg]sym   // by block position: what its moves leave in the registers they write
+	only    map[cfg.Reg]cfg.Reg // a register of out that one register of in has to itself -> that register
+	movedTo map[cfg.Reg]bool    // registers of out that a move writes
+	inS     map[cfg.Reg]bool    // the shared registers of in (see shared)
+	liveOut []map[cfg.Reg]bool  // of the shared registers, by block position
 	liveIn  []map[cfg.Reg]bool
 }
 
@@ -96,6 +99,7 @@ func (c *checker) run() error {
 	if err := c.phiMap(); err != nil {
 		return err
 	}
+	c.shared()
 	c.liveness()
 	if err := c.interference(); err != nil {
 		return err
@@ -264,7 +268,33 @@ func (c *checker) phiMap() error {
 	return nil
 }
 
-// liveness computes the live sets of in's mapped registers by walking
+// shared finds the registers of in whose liveness matters: those whose
+// register in out is shared with another register of in or written by a
+// move. Any other register has its register of out to itself from its
+// definition on, so nothing can overwrite it.
+func (c *checker) shared() {
+	count := map[cfg.Reg]int{}
+	c.only = map[cfg.Reg]cfg.Reg{}
+	for x, r := range c.m {
+		count[r]++
+		c.only[r] = x
+	}
+	c.movedTo = map[cfg.Reg]bool{}
+	for _, w := range c.written {
+		for r := range w {
+			c.movedTo[r] = true
+		}
+	}
+	c.inS = map[cfg.Reg]bool{}
+	for x, r := range c.m {
+		if count[r] > 1 || c.movedTo[r] {
+			c.inS[x] = true
+			delete(c.only, r)
+		}
+	}
+}
+
+// liveness computes the live sets of the shared registers by walking
 // back from each use to the block of the definition.
 func (c *checker) liveness() {
 	n := len(c.in.Blocks)
@@ -274,6 +304,9 @@ func (c *checker) liveness() {
 	}
 	var work []int
 	up := func(i int, x cfg.Reg) {
+		if !c.inS[x] {
+			return
+		}
 		work = append(work[:0], i)
 		for len(work) > 0 {
 			i := work[len(work)-1]
@@ -288,14 +321,13 @@ func (c *checker) liveness() {
 			}
 		}
 	}
-	mapped := func(x cfg.Reg) bool { _, ok := c.m[x]; return ok }
 	for i, b := range c.in.Blocks {
 		for _, p := range b.Phis {
-			if !mapped(p.Dst) {
+			if _, ok := c.m[p.Dst]; !ok {
 				continue
 			}
 			for k, a := range p.Args {
-				if mapped(a) {
+				if c.inS[a] {
 					j := c.pos[b.Preds[k]]
 					c.liveOut[j][a] = true
 					up(j, a)
@@ -314,13 +346,17 @@ func (c *checker) liveness() {
 }
 
 // interference walks each block backwards from its live-out set, keeping
-// which register of in occupies each register of out, and reports two
-// live at once in one register, or a definition overwriting a live one.
+// which shared register of in occupies each register of out, and reports
+// two live at once in one register, or a definition overwriting a live
+// one.
 func (c *checker) interference() error {
 	for i, b := range c.in.Blocks {
 		ob := c.out.Blocks[i]
 		occ := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
 		enter := func(x cfg.Reg, where string) error {
+			if !c.inS[x] {
+				return nil
+			}
 			r := c.m[x]
 			if y, ok := occ[r]; ok && y != x {
 				return c.errorf(ob, "interference", "%s: %v and %v are both live and both in %v", where, x, y, r)
@@ -341,7 +377,7 @@ func (c *checker) interference() error {
 		for k := len(b.Instrs) - 1; k >= 0; k-- {
 			x := b.Instrs[k]
 			where := fmt.Sprintf("instr %d (%v, was %v)", k, ob.Instrs[k], x)
-			if x.Op.HasDst() {
+			if x.Op.HasDst() && c.inS[x.Dst] {
 				r := c.m[x.Dst]
 				if y, ok := occ[r]; ok && y != x.Dst {
 					return c.errorf(ob, "interference", "%s: the definition of %v overwrites %v, live in %v", where, x.Dst, y, r)
@@ -377,24 +413,28 @@ func (c *checker) edges() error {
 		for k < len(s.Preds) && s.Preds[k] != p {
 			k++
 		}
-		// What the registers of out hold at the end of p, before the moves.
+		// What the registers of out hold at the end of p, before the
+		// moves: a shared register, the one live there (the interference
+		// check made it unique); another, its one register of in.
 		held := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
 		for x := range c.liveOut[i] {
-			held[c.m[x]] = x // injective: the interference check said so
+			held[c.m[x]] = x
 		}
 		after := func(r cfg.Reg) sym {
 			v, ok := w[r]
 			if !ok {
 				v = sym{kind: 'i', reg: r}
 			}
-			if v.kind == 'i' {
-				x, ok := held[v.reg]
-				if !ok {
-					return sym{}
-				}
+			if v.kind != 'i' {
+				return v
+			}
+			if x, ok := held[v.reg]; ok {
 				return norm(x)
 			}
-			return v
+			if x, ok := c.only[v.reg]; ok {
+				return norm(x)
+			}
+			return sym{}
 		}
 		edge := fmt.Sprintf("the moves from %v to %v", c.out.Blocks[i], s)
 		for j, phi := range s.Phis {
@@ -407,6 +447,8 @@ func (c *checker) edges() error {
 					edge, j, phi, want, r, got)
 			}
 		}
+		// Registers live through the edge keep their values. Only the
+		// shared ones can have been written.
 		for _, x := range sorted(c.liveIn[c.pos[s]]) { // s's own Phis are not in it
 			if got, want := after(c.m[x]), norm(x); got != want {
 				return c.errorf(c.out.Blocks[i], "parallel-move", "%s: %v, live into %v, wants %v in %v, which holds %v",

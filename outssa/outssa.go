@@ -34,11 +34,19 @@ package outssa
 import (
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 
 	"son/cfg"
 	"son/internal/dom"
 )
+
+// maxSpan bounds the blocks a register's liveness is computed over: a
+// register live into more blocks is taken to be live everywhere after its
+// definition, so that it interferes with everything it could be coalesced
+// with; this keeps the liveness linear when many registers are live
+// across a long program.
+const maxSpan = 1000
 
 // maxClass bounds the registers that coalescing puts in one class: a Phi
 // web larger than that is left in several classes, joined by copies.
@@ -102,8 +110,9 @@ type translation struct {
 	isConst  []bool            // slot -> defined by a Const
 	constVal []int64
 
-	liveOut map[live]bool  // x is live at the end of the block
-	liveIn  map[live]bool  // x is live on entry, before the Phis
+	web     []bool         // slot -> a Phi's destination or argument
+	wide    []bool         // slot -> live into more than maxSpan blocks: liveness not computed
+	liveOut [][]int32      // slot -> the blocks at whose end it is live, in order
 	lastUse map[live]int32 // the last instruction of the block that uses x; len(Instrs) for the terminator
 
 	// Classes of coalesced registers: a union-find over slots, the
@@ -164,49 +173,91 @@ func newTranslation(f *cfg.Func) *translation {
 	return t
 }
 
-// liveness computes the live sets by walking back from each use to the
-// definition: a Phi's k-th argument is used at the end of Preds[k].
+// liveness computes the live sets of the registers of Phi webs, the only
+// ones coalescing asks about, by walking back from each use to the
+// definition (a Phi's k-th argument is used at the end of Preds[k]), one
+// register at a time, with block stamps to visit each block once.
 func (t *translation) liveness() {
-	t.liveOut, t.liveIn, t.lastUse = map[live]bool{}, map[live]bool{}, map[live]int32{}
-	var work []int32
-	// upFrom marks x live on entry to b and walks up from there.
-	upFrom := func(b int32, x int32) {
-		work = append(work[:0], b)
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			if b == t.def[x].block || t.liveIn[live{b, x}] {
-				continue
-			}
-			t.liveIn[live{b, x}] = true
-			for _, p := range t.f.Blocks[b].Preds {
-				t.liveOut[live{t.pos[p], x}] = true
-				work = append(work, t.pos[p])
+	t.web, t.wide = make([]bool, len(t.regs)), make([]bool, len(t.regs))
+	for _, b := range t.f.Blocks {
+		for _, p := range b.Phis {
+			t.web[t.slot[p.Dst]] = true
+			for _, a := range p.Args {
+				t.web[t.slot[a]] = true
 			}
 		}
 	}
+	// The uses of each register of a web: a block, and whether the use is
+	// at its very end (a Phi argument).
+	type use struct {
+		block int32
+		atEnd bool
+	}
+	uses := make([][]use, len(t.regs))
+	t.lastUse = map[live]int32{}
 	for i, b := range t.f.Blocks {
-		bi := int32(i)
 		for _, p := range b.Phis {
 			for k, a := range p.Args {
-				x := t.slot[a]
-				pk := t.pos[b.Preds[k]]
-				t.liveOut[live{pk, x}] = true
-				upFrom(pk, x)
+				if x := t.slot[a]; t.web[x] {
+					uses[x] = append(uses[x], use{t.pos[b.Preds[k]], true})
+				}
 			}
 		}
-		use := func(r cfg.Reg, k int) {
-			x := t.slot[r]
-			t.lastUse[live{bi, x}] = int32(k)
-			upFrom(bi, x)
+		at := func(r cfg.Reg, k int) {
+			if x := t.slot[r]; t.web[x] {
+				uses[x] = append(uses[x], use{int32(i), false})
+				t.lastUse[live{int32(i), x}] = int32(k)
+			}
 		}
 		for k, in := range b.Instrs {
 			for _, a := range in.Args {
-				use(a, k)
+				at(a, k)
 			}
 		}
 		if b.Term.Kind != cfg.TermJump {
-			use(b.Term.Reg, len(b.Instrs))
+			at(b.Term.Reg, len(b.Instrs))
+		}
+	}
+	t.liveOut = make([][]int32, len(t.regs))
+	inStamp := make([]int32, len(t.f.Blocks))  // x+1: live on entry for x
+	outStamp := make([]int32, len(t.f.Blocks)) // x+1: live at the end for x
+	var work, out []int32
+	for x := range t.regs {
+		stamp := int32(x) + 1
+		out = out[:0]
+		markOut := func(b int32) {
+			if outStamp[b] != stamp {
+				outStamp[b] = stamp
+				out = append(out, b)
+			}
+		}
+		span := 0
+	walk:
+		for _, u := range uses[x] {
+			if u.atEnd {
+				markOut(u.block)
+			}
+			work = append(work[:0], u.block)
+			for len(work) > 0 {
+				b := work[len(work)-1]
+				work = work[:len(work)-1]
+				if b == t.def[x].block || inStamp[b] == stamp {
+					continue
+				}
+				if span++; span > maxSpan {
+					t.wide[x] = true
+					break walk
+				}
+				inStamp[b] = stamp
+				for _, p := range t.f.Blocks[b].Preds {
+					markOut(t.pos[p])
+					work = append(work, t.pos[p])
+				}
+			}
+		}
+		if !t.wide[x] && len(out) > 0 {
+			t.liveOut[x] = append([]int32(nil), out...)
+			slices.Sort(t.liveOut[x])
 		}
 	}
 }
@@ -214,11 +265,13 @@ func (t *translation) liveness() {
 // liveAfter reports whether x is live just after the definition d: used
 // later in its block, or live at its end.
 func (t *translation) liveAfter(x int32, d defPoint) bool {
-	k := live{d.block, x}
-	if t.liveOut[k] {
+	if t.wide[x] {
+		return true // not known: assume the worst
+	}
+	if _, found := slices.BinarySearch(t.liveOut[x], d.block); found {
 		return true
 	}
-	u, ok := t.lastUse[k]
+	u, ok := t.lastUse[live{d.block, x}]
 	return ok && u > d.index
 }
 
