@@ -24,7 +24,9 @@ import (
 //   - interference: the checker's own liveness of in (walking back from
 //     each use to the definition) shows no two registers live at once,
 //     or one defined where the other is live, that the map sends to the
-//     same register of out;
+//     same register of out. Only the registers whose register of out is
+//     shared with another or written by a move need it: any other has its
+//     register to itself, written by nothing but its definition;
 //   - parallel-move: on every edge p → s into a block with Phis,
 //     executing the moves symbolically from the registers live at the end
 //     of p gives every Phi of s its k-th argument, as the parallel
@@ -37,7 +39,10 @@ import (
 // results no instruction uses) never influence the program and are left
 // out. Together these make a simulation: at every point, the register of
 // out that the map gives a live register of in holds its value. The cost
-// is that of the liveness, O(n + m + L) as for Translate.
+// is O(n + m) plus the size L of the live sets of those registers, which
+// has no bound like Translate's: exact liveness is what makes the check
+// sound. L grows faster than the program when many coalesced registers
+// are live across long stretches of it (docs/PERFORMANCE.md).
 func Check(in, out *cfg.Func) error {
 	c := &checker{in: in, out: out}
 	return c.run()
@@ -52,10 +57,9 @@ type checker struct {
 	m       map[cfg.Reg]cfg.Reg
 	written []map[cfg.Reg]sym   // by block position: what its moves leave in the registers they write
 	only    map[cfg.Reg]cfg.Reg // a register of out that one register of in has to itself -> that register
-	movedTo map[cfg.Reg]bool    // registers of out that a move writes
 	inS     map[cfg.Reg]bool    // the shared registers of in (see shared)
-	liveOut []map[cfg.Reg]bool  // of the shared registers, by block position
-	liveIn  []map[cfg.Reg]bool
+	liveOut [][]cfg.Reg         // the shared registers live at the end of each block, in order
+	liveIn  [][]cfg.Reg         // and on entry, before the Phis
 }
 
 // sym is a symbolic value: the value a register of out held before the
@@ -270,8 +274,8 @@ func (c *checker) phiMap() error {
 
 // shared finds the registers of in whose liveness matters: those whose
 // register in out is shared with another register of in or written by a
-// move. Any other register has its register of out to itself from its
-// definition on, so nothing can overwrite it.
+// move. Any other register has its register of out to itself, written
+// only by its definition, so nothing can overwrite it.
 func (c *checker) shared() {
 	count := map[cfg.Reg]int{}
 	c.only = map[cfg.Reg]cfg.Reg{}
@@ -279,15 +283,15 @@ func (c *checker) shared() {
 		count[r]++
 		c.only[r] = x
 	}
-	c.movedTo = map[cfg.Reg]bool{}
+	movedTo := map[cfg.Reg]bool{}
 	for _, w := range c.written {
 		for r := range w {
-			c.movedTo[r] = true
+			movedTo[r] = true
 		}
 	}
 	c.inS = map[cfg.Reg]bool{}
 	for x, r := range c.m {
-		if count[r] > 1 || c.movedTo[r] {
+		if count[r] > 1 || movedTo[r] {
 			c.inS[x] = true
 			delete(c.only, r)
 		}
@@ -295,32 +299,19 @@ func (c *checker) shared() {
 }
 
 // liveness computes the live sets of the shared registers by walking
-// back from each use to the block of the definition.
+// back from each use to the block of the definition, one register at a
+// time in increasing order (so each block's lists come sorted), with
+// block stamps to visit each block once per register.
 func (c *checker) liveness() {
 	n := len(c.in.Blocks)
-	c.liveOut, c.liveIn = make([]map[cfg.Reg]bool, n), make([]map[cfg.Reg]bool, n)
-	for i := range n {
-		c.liveOut[i], c.liveIn[i] = map[cfg.Reg]bool{}, map[cfg.Reg]bool{}
+	c.liveOut, c.liveIn = make([][]cfg.Reg, n), make([][]cfg.Reg, n)
+	// The uses of each shared register: a block, and whether the use is a
+	// Phi argument, at the very end of the block.
+	type use struct {
+		block int
+		atEnd bool
 	}
-	var work []int
-	up := func(i int, x cfg.Reg) {
-		if !c.inS[x] {
-			return
-		}
-		work = append(work[:0], i)
-		for len(work) > 0 {
-			i := work[len(work)-1]
-			work = work[:len(work)-1]
-			if c.defBlk[x] == i || c.liveIn[i][x] {
-				continue
-			}
-			c.liveIn[i][x] = true
-			for _, p := range c.in.Blocks[i].Preds {
-				c.liveOut[c.pos[p]][x] = true
-				work = append(work, c.pos[p])
-			}
-		}
-	}
+	uses := map[cfg.Reg][]use{}
 	for i, b := range c.in.Blocks {
 		for _, p := range b.Phis {
 			if _, ok := c.m[p.Dst]; !ok {
@@ -328,19 +319,54 @@ func (c *checker) liveness() {
 			}
 			for k, a := range p.Args {
 				if c.inS[a] {
-					j := c.pos[b.Preds[k]]
-					c.liveOut[j][a] = true
-					up(j, a)
+					uses[a] = append(uses[a], use{c.pos[b.Preds[k]], true})
 				}
 			}
 		}
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
-				up(i, a)
+				if c.inS[a] {
+					uses[a] = append(uses[a], use{i, false})
+				}
 			}
 		}
-		if b.Term.Kind != cfg.TermJump {
-			up(i, b.Term.Reg)
+		if b.Term.Kind != cfg.TermJump && c.inS[b.Term.Reg] {
+			uses[b.Term.Reg] = append(uses[b.Term.Reg], use{i, false})
+		}
+	}
+	regs := make([]cfg.Reg, 0, len(uses))
+	for x := range uses {
+		regs = append(regs, x)
+	}
+	slices.Sort(regs)
+	inStamp, outStamp := make([]int, n), make([]int, n)
+	var work []int
+	for k, x := range regs {
+		stamp := k + 1
+		markOut := func(i int) {
+			if outStamp[i] != stamp {
+				outStamp[i] = stamp
+				c.liveOut[i] = append(c.liveOut[i], x)
+			}
+		}
+		for _, u := range uses[x] {
+			if u.atEnd {
+				markOut(u.block)
+			}
+			work = append(work[:0], u.block)
+			for len(work) > 0 {
+				i := work[len(work)-1]
+				work = work[:len(work)-1]
+				if c.defBlk[x] == i || inStamp[i] == stamp {
+					continue
+				}
+				inStamp[i] = stamp
+				c.liveIn[i] = append(c.liveIn[i], x)
+				for _, p := range c.in.Blocks[i].Preds {
+					markOut(c.pos[p])
+					work = append(work, c.pos[p])
+				}
+			}
 		}
 	}
 }
@@ -364,7 +390,7 @@ func (c *checker) interference() error {
 			occ[r] = x
 			return nil
 		}
-		for _, x := range sorted(c.liveOut[i]) {
+		for _, x := range c.liveOut[i] {
 			if err := enter(x, "at the end of the block"); err != nil {
 				return err
 			}
@@ -417,7 +443,7 @@ func (c *checker) edges() error {
 		// moves: a shared register, the one live there (the interference
 		// check made it unique); another, its one register of in.
 		held := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
-		for x := range c.liveOut[i] {
+		for _, x := range c.liveOut[i] {
 			held[c.m[x]] = x
 		}
 		after := func(r cfg.Reg) sym {
@@ -449,7 +475,7 @@ func (c *checker) edges() error {
 		}
 		// Registers live through the edge keep their values. Only the
 		// shared ones can have been written.
-		for _, x := range sorted(c.liveIn[c.pos[s]]) { // s's own Phis are not in it
+		for _, x := range c.liveIn[c.pos[s]] { // s's own Phis are not in it
 			if got, want := after(c.m[x]), norm(x); got != want {
 				return c.errorf(c.out.Blocks[i], "parallel-move", "%s: %v, live into %v, wants %v in %v, which holds %v",
 					edge, x, s, want, c.m[x], got)
@@ -457,15 +483,4 @@ func (c *checker) edges() error {
 		}
 	}
 	return nil
-}
-
-// sorted lists the registers of a set in increasing order, so that the
-// problem reported is the same from run to run.
-func sorted(set map[cfg.Reg]bool) []cfg.Reg {
-	regs := make([]cfg.Reg, 0, len(set))
-	for r := range set {
-		regs = append(regs, r)
-	}
-	slices.Sort(regs)
-	return regs
 }

@@ -21,14 +21,18 @@
 // et al., PLDI 2002), and the copies of the deepest loops coalesced
 // first. Unlike Boissinot et al., interference is not value-based (two
 // registers known to hold the same value still interfere), and a class
-// stops growing at maxClass registers, which keeps each test bounded.
+// stops growing at maxClass registers and a register live into more than
+// maxSpan blocks is taken to interfere with everything, which keep the
+// pass linear.
 //
 // The result is checked by Check, which shares no code with the pass.
 //
-// Cost: O(n + m + L) for n instructions and Phis, m edges and L the total
-// size of the live sets (liveness by walking back from each use, as in
-// Appel's "path exploration"), plus O(maxClass) per Phi argument for the
-// coalescing tests, plus sorting the Phi arguments by loop depth.
+// Cost: linear. Liveness is computed for the registers of Phi webs only,
+// by walking back from each use to the definition (Appel's "path
+// exploration"), at most maxSpan blocks per register; each coalescing test
+// costs O(maxClass) queries of O(log n); then sorting the Phi arguments by
+// loop depth, and the moves, O(n + m) for n instructions and Phis and m
+// edges.
 package outssa
 
 import (
