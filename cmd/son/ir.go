@@ -26,7 +26,11 @@ With -nodes it prints every live node instead, one a line by ID: the op
 
 With -stats it prints a JSON document of the number of live nodes, in all
 and by op, after each pass run:
-{"passes": [{"name": "build", "nodes": 12, "ops": {"Add": 1, ...}}, ...]}`,
+{"passes": [{"name": "build", "nodes": 12, "ops": {"Add": 1, ...}}, ...]}
+From gcm on each pass also lists its blocks, and outssa its moves:
+"moves": {"naive": 4, "copies": 1, "cycles": 0}, the moves the naive
+scheme would make (one per phi and predecessor), those left after
+coalescing, and the cycles broken by a temporary.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node instead of printing expressions")
