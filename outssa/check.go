@@ -429,57 +429,66 @@ func (c *checker) edges() error {
 		}
 		return sym{kind: 'r', reg: x}
 	}
-	for i, p := range c.in.Blocks {
-		w := c.written[i]
-		if w == nil {
+	for si, s := range c.in.Blocks {
+		if len(s.Phis) > 0 {
+			for k, p := range s.Preds {
+				if err := c.edge(p, k, s, c.pos[p], si, norm); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// edge checks the edge from p, the k-th predecessor of s, at positions i
+// and si. A predecessor with several successors has no moves (shape saw
+// to it): the Phis must then hold already.
+func (c *checker) edge(p *cfg.Block, k int, s *cfg.Block, i, si int, norm func(cfg.Reg) sym) error {
+	w := c.written[i] // nil when there are no moves: reads find nothing
+	// What the registers of out hold at the end of p, before the
+	// moves: a shared register, the one live there (the interference
+	// check made it unique); another, its one register of in.
+	held := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
+	for _, x := range c.liveOut[i] {
+		held[c.m[x]] = x
+	}
+	after := func(r cfg.Reg) sym {
+		v, ok := w[r]
+		if !ok {
+			v = sym{kind: 'i', reg: r}
+		}
+		if v.kind != 'i' {
+			return v
+		}
+		if x, ok := held[v.reg]; ok {
+			return norm(x)
+		}
+		if x, ok := c.only[v.reg]; ok {
+			if j, isPhi := c.phiOf[x]; isPhi && c.defBlk[x] == si && s.Phis[j].Args[k] != x {
+				return sym{} // x is defined by this very edge: no value yet
+			}
+			return norm(x)
+		}
+		return sym{}
+	}
+	edge := fmt.Sprintf("the moves from %v to %v", c.out.Blocks[i], s)
+	for j, phi := range s.Phis {
+		r, ok := c.m[phi.Dst]
+		if !ok {
 			continue
 		}
-		s := p.Succs[0]
-		k := 0
-		for k < len(s.Preds) && s.Preds[k] != p {
-			k++
+		if got, want := after(r), norm(phi.Args[k]); got != want {
+			return c.errorf(c.out.Blocks[i], "parallel-move", "%s: phi %d (%v) wants %v in %v, which holds %v",
+				edge, j, phi, want, r, got)
 		}
-		// What the registers of out hold at the end of p, before the
-		// moves: a shared register, the one live there (the interference
-		// check made it unique); another, its one register of in.
-		held := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
-		for _, x := range c.liveOut[i] {
-			held[c.m[x]] = x
-		}
-		after := func(r cfg.Reg) sym {
-			v, ok := w[r]
-			if !ok {
-				v = sym{kind: 'i', reg: r}
-			}
-			if v.kind != 'i' {
-				return v
-			}
-			if x, ok := held[v.reg]; ok {
-				return norm(x)
-			}
-			if x, ok := c.only[v.reg]; ok {
-				return norm(x)
-			}
-			return sym{}
-		}
-		edge := fmt.Sprintf("the moves from %v to %v", c.out.Blocks[i], s)
-		for j, phi := range s.Phis {
-			r, ok := c.m[phi.Dst]
-			if !ok {
-				continue
-			}
-			if got, want := after(r), norm(phi.Args[k]); got != want {
-				return c.errorf(c.out.Blocks[i], "parallel-move", "%s: phi %d (%v) wants %v in %v, which holds %v",
-					edge, j, phi, want, r, got)
-			}
-		}
-		// Registers live through the edge keep their values. Only the
-		// shared ones can have been written.
-		for _, x := range c.liveIn[c.pos[s]] { // s's own Phis are not in it
-			if got, want := after(c.m[x]), norm(x); got != want {
-				return c.errorf(c.out.Blocks[i], "parallel-move", "%s: %v, live into %v, wants %v in %v, which holds %v",
-					edge, x, s, want, c.m[x], got)
-			}
+	}
+	// Registers live through the edge keep their values. Only the
+	// shared ones can have been written.
+	for _, x := range c.liveIn[si] { // s's own Phis are not in it
+		if got, want := after(c.m[x]), norm(x); got != want {
+			return c.errorf(c.out.Blocks[i], "parallel-move", "%s: %v, live into %v, wants %v in %v, which holds %v",
+				edge, x, s, want, c.m[x], got)
 		}
 	}
 	return nil
