@@ -54,8 +54,8 @@ type Pass struct {
 	check func(*Unit) error
 	// input asks for a record of the graph before the pass (Unit.Input),
 	// taken when checking is on, for a checker that compares the pass's
-	// input with its output.
-	input bool
+	// input with its output; inputFunc, of the cfg function (Unit.InputFunc).
+	input, inputFunc bool
 }
 
 // Passes is the pipeline, in order.
@@ -66,7 +66,7 @@ var Passes = []Pass{
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form, checked", run: schedule, check: checkSchedule},
-	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced, checked (RTL level)", run: outOfSSA, check: checkOutOfSSA, input: true},
+	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced, checked (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -180,9 +180,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 	for _, p := range Passes[:last+1] {
 		if o.Check && p.input {
 			u.Input = u.Graph.Clone()
-			if u.Func != nil {
-				u.InputFunc = cloneFunc(u.Func)
-			}
+		}
+		if o.Check && p.inputFunc && u.Func != nil {
+			u.InputFunc = cloneFunc(u.Func)
 		}
 		start := time.Now()
 		if err := p.run(u); err != nil {
