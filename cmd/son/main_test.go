@@ -99,6 +99,7 @@ func TestRun(t *testing.T) {
 		{name: "ir stdin", stdin: "return arg+1;", args: []string{"ir", "-level", "son", "-"}, stdout: "return (arg+1);\n"},
 		{name: "ir cfg", args: []string{"ir", "-level", "cfg", "add.smp"}, stdout: "func add.smp level SSA\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
 		{name: "ir rtl", args: []string{"ir", "add.smp"}, stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir after outssa", args: []string{"ir", "-after", "outssa", "-check", "add.smp"}, stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
 		{name: "ir rtl before outssa", args: []string{"ir", "-level", "rtl", "-after", "gcm", "add.smp"}, code: 2,
 			stderr: "son: ir: -level rtl: there is no RTL before pass outssa (stopped after gcm)\n" + hint("ir")},
 		{name: "run rtl", args: []string{"run", "-level", "rtl", "-check", "loop.smp", "3"}, stdout: "6\n"},
