@@ -15,6 +15,7 @@ import (
 	"son/cfg"
 	"son/gcm"
 	"son/opt"
+	"son/outssa"
 	"son/son"
 	"son/syntax"
 )
@@ -53,8 +54,8 @@ type Pass struct {
 	check func(*Unit) error
 	// input asks for a record of the graph before the pass (Unit.Input),
 	// taken when checking is on, for a checker that compares the pass's
-	// input with its output.
-	input bool
+	// input with its output; inputFunc, of the cfg function (Unit.InputFunc).
+	input, inputFunc bool
 }
 
 // Passes is the pipeline, in order.
@@ -65,6 +66,7 @@ var Passes = []Pass{
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
+	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -92,10 +94,19 @@ type Unit struct {
 	// that pass's checker needs it (a son.Graph.Clone, with the same node
 	// IDs): what the pipeline records, not what the pass reports.
 	Input *son.Graph
-	// GCM is the schedule of the gcm pass, and Func the function it
-	// made: from then on the program is at the cfg level.
-	GCM  *gcm.Result
+	// GCM is the schedule of the gcm pass, and SSA the function it made:
+	// from then on the program is at the cfg level.
+	GCM *gcm.Result
+	SSA *cfg.Func
+	// OutSSA is the result of the outssa pass, at the RTL level.
+	OutSSA *outssa.Result
+	// Func is the latest function at the cfg level: SSA after gcm, RTL
+	// after outssa. The verifier and the tests' interpreters run on it.
 	Func *cfg.Func
+	// InputFunc is Func as it was before the pass being checked, when
+	// that pass's checker needs it (a deep copy): what the pipeline
+	// records, not what the pass reports.
+	InputFunc *cfg.Func
 }
 
 // PassStats is what -stats reports after each pass.
@@ -107,6 +118,7 @@ type PassStats struct {
 	Time   time.Duration  `json:"time_ns"`
 	Ops    map[string]int `json:"ops"`
 	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
+	Moves  *MoveStats     `json:"moves,omitempty"`  // for outssa
 }
 
 // BlockStats describes one basic block: its ops in order, Phis first.
@@ -114,6 +126,15 @@ type BlockStats struct {
 	ID        int      `json:"id"`
 	LoopDepth int      `json:"loop_depth"`
 	Ops       []string `json:"ops"`
+}
+
+// MoveStats counts the moves of the outssa pass: those of the naive
+// scheme (one per Phi and predecessor), those left after coalescing, and
+// the cycles among them, each broken by one more move.
+type MoveStats struct {
+	Naive  int `json:"naive"`
+	Copies int `json:"copies"`
+	Cycles int `json:"cycles"`
 }
 
 // StatsReport is the JSON document of son ir -stats.
@@ -162,6 +183,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		if o.Check && p.input {
 			u.Input = u.Graph.Clone()
 		}
+		if o.Check && p.inputFunc && u.Func != nil {
+			u.InputFunc = cloneFunc(u.Func)
+		}
 		start := time.Now()
 		if err := p.run(u); err != nil {
 			return nil, err
@@ -182,12 +206,15 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				}
 			}
 		}
-		u.Input = nil // the record served its checker
+		u.Input, u.InputFunc = nil, nil // the record served its checker
 		st := Stats(u.Graph)
 		if u.Func != nil {
 			st.Blocks = blockStats(u.Func)
 		}
 		st.Name, st.Time = p.Name, elapsed
+		if p.Name == "outssa" {
+			st.Moves = &MoveStats{Naive: u.OutSSA.Naive, Copies: u.OutSSA.Copies, Cycles: u.OutSSA.Cycles}
+		}
 		u.Stats = append(u.Stats, st)
 		if o.AfterPass != nil {
 			if err := o.AfterPass(u, p.Name); err != nil {
@@ -307,8 +334,27 @@ func schedule(u *Unit) error {
 	if err != nil {
 		return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
 	}
-	u.GCM, u.Func = r, r.Func
+	u.GCM, u.SSA, u.Func = r, r.Func, r.Func
 	return nil
 }
 
 func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.Func) }
+
+// outOfSSA translates the latest cfg function, which is then the SSA
+// function of the unit.
+func outOfSSA(u *Unit) error {
+	if u.Func == nil {
+		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: fmt.Errorf("outssa: no function at the cfg level")}
+	}
+	u.SSA = u.Func
+	r, err := outssa.Translate(u.SSA)
+	if err != nil {
+		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: err}
+	}
+	u.OutSSA, u.Func = r, r.Func
+	return nil
+}
+
+// checkOutOfSSA compares the SSA function recorded before the pass with
+// the RTL function it made.
+func checkOutOfSSA(u *Unit) error { return outssa.Check(u.InputFunc, u.Func) }

@@ -22,27 +22,31 @@ Run compiles prog.smp and runs the graph in the reference interpreter with
 an integer argument (default 0), written as in a program: an integer literal,
 decimal or hexadecimal, optionally preceded by a minus sign:
 
-	son run [-after PASS] [-level son|cfg|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
+	son run [-after PASS] [-level son|cfg|rtl|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
 It prints the returned value. -level cfg runs the basic blocks of pass gcm
-in their own interpreter instead of the Sea of Nodes; -level ast compiles
-nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
+in their own interpreter instead of the Sea of Nodes, -level rtl those of
+pass outssa; -level ast compiles nothing and runs the syntax tree in the
+reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
 Ir prints the program after the last pass, or after -after PASS:
 
-	son ir [-after PASS] [-level son|cfg] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
+	son ir [-after PASS] [-level son|cfg|rtl] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
 
 From pass gcm on (and so by default) it prints the basic blocks, one
-instruction a line, such as "v7 = Add v4 v6           ; line 1"; before
-gcm, or with -level son, the Sea of Nodes as expressions in the style of
-the Simple tutorial, such as "return (arg+1);". -level cfg before gcm is an
-error. -nodes lists every node of the Sea of Nodes instead, one a line:
-ID, op, type and inputs. -stats prints, as JSON, for each pass run the
-number of nodes of each op, the time the pass took (time_ns, in
-nanoseconds) and, for gcm, each block's loop depth and ops. -trace first
-prints the steps of the sccp pass's analysis, one line for each change of
-a node's value; it is an error when -after stops before sccp.
+instruction a line, such as "v7 = Add v4 v6           ; line 1": after
+outssa (the last pass) at the RTL level, with moves for phis; -level cfg
+prints the SSA blocks of gcm instead. Before gcm, or with -level son, it
+prints the Sea of Nodes as expressions in the style of the Simple
+tutorial, such as "return (arg+1);". -level cfg or rtl before the pass
+that makes those blocks is an error. -nodes lists every node of the Sea of
+Nodes instead, one a line: ID, op, type and inputs. -stats prints, as
+JSON, for each pass run the number of nodes of each op, the time the pass
+took (time_ns, in nanoseconds), for gcm and later each block's loop depth
+and ops, and for outssa its moves. -trace first prints the steps of the
+sccp pass's analysis, one line for each change of a node's value; it is an
+error when -after stops before sccp.
 
 Graph writes the graph in the DOT language of Graphviz, to standard output
 or to the file named by -o; a name ending in .svg, .png or .pdf is rendered
@@ -50,7 +54,7 @@ by Graphviz's dot program, which must be installed. From pass gcm on (and so
 by default) it draws the basic blocks and their edges; before gcm, or with
 -level son, the Sea of Nodes:
 
-	son graph [-after PASS] [-level son|cfg] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
+	son graph [-after PASS] [-level son|cfg|rtl] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
 
 Check compiles through every pass, or up to -after PASS, with the checker
 of each pass that has one and the verifier of each level run after every
@@ -64,10 +68,10 @@ The flags shared by the commands are:
 		stop after the named pass (see son help for the list)
 	-check
 		run the verifiers and checkers between passes
-	-level son|cfg
-		the IR to run, print or draw: the Sea of Nodes, or the basic blocks
-		that pass gcm makes (ir and graph take the last pass's by default,
-		run the Sea of Nodes)
+	-level son|cfg|rtl
+		the IR to run, print or draw: the Sea of Nodes, the basic blocks
+		in SSA form that pass gcm makes, or the RTL ones of pass outssa (ir
+		and graph take the last pass's by default, run the Sea of Nodes)
 	-sccp MODE
 		the analysis of the sccp pass: combined (the default), const or
 		reach (one of its halves alone), or iterated (the halves alternated)

@@ -23,9 +23,10 @@ var cmdGraph = &command{
 	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes, in
 the DOT language of Graphviz, what the last pass run left:
 
-  - from pass gcm on (so by default, gcm being the last pass), the control
-    flow graph: each basic block a box of its printed lines, as son ir
-    prints them, the branches labeled T and F, the back edges dashed;
+  - from pass gcm on (so by default), the control flow graph: each basic
+    block a box of its printed lines, as son ir prints them (after outssa,
+    the last pass, the RTL blocks; with -level cfg the SSA blocks of gcm),
+    the branches labeled T and F, the back edges dashed;
   - before gcm, or with -level son, the Sea of Nodes: control nodes as
     yellow boxes with red edges, data nodes as ellipses, each Region or
     Loop boxed with its Phis, edges from each definition to its uses.
@@ -67,8 +68,8 @@ func runGraph(s *session, cmd *command, args []string) int {
 		return code
 	}
 	var text string
-	if level == "cfg" {
-		text = cfg.DOT(u.Func, title)
+	if fn := levelFunc(u, level); fn != nil {
+		text = cfg.DOT(fn, title)
 	} else {
 		text = son.DOT(u.Graph, son.DOTOptions{Title: title})
 	}

@@ -20,15 +20,17 @@ var cmdIR = &command{
 	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the
 program as the last pass run left it:
 
-  - from pass gcm on (so by default, gcm being the last pass), the basic
-    blocks of the cfg level: each block's header, such as
-    "b2:  ; preds b1 b3, depth 1", then its phis, its instructions, such as
-    "v12 = Lt v11 v4          ; line 4", and its terminator;
+  - from pass gcm on (so by default), the basic blocks: each block's
+    header, such as "b2:  ; preds b1 b3, depth 1", then its phis, its
+    instructions, such as "v12 = Lt v11 v4          ; line 4", and its
+    terminator; after outssa (the last pass) at the RTL level, with moves
+    in place of phis, and with -level cfg the SSA blocks of gcm;
   - before gcm, or with -level son, the Sea of Nodes read back from its
     returns as expressions, in the style of the Simple tutorial:
     "return Phi(Region,(arg+2),(arg-3));".
 
--level cfg before gcm is an error: there are no blocks yet.
+-level cfg before gcm, or -level rtl before outssa, is an error: there
+are no such blocks yet.
 
 With -nodes it lists every live node of the Sea of Nodes instead (after
 gcm too), one a line by ID: the op (with its projection index or
@@ -41,6 +43,11 @@ of -check); and, for gcm, each block with its loop depth and its ops:
 {"passes": [{"name": "build", "nodes": 7, "time_ns": 52000, "ops": {"Add": 1,
 ...}}, ..., {"name": "gcm", ..., "blocks": [{"id": 1, "loop_depth": 0,
 "ops": ["Arg", "Const", "Add"]}]}]}
+
+From gcm on each pass also lists its blocks, and outssa its moves:
+"moves": {"naive": 4, "copies": 1, "cycles": 0}, the moves the naive
+scheme would make (one per phi and predecessor), those left after
+coalescing, and the cycles broken by a temporary.
 
 With -trace it first prints the steps of the sccp pass's analysis, one line
 for each change of a node's value. With an -after PASS that stops before
@@ -94,8 +101,8 @@ func runIR(s *session, cmd *command, args []string) int {
 		if !ok {
 			return code
 		}
-		if level == "cfg" {
-			io.WriteString(s.stdout, cfg.Print(u.Func))
+		if fn := levelFunc(u, level); fn != nil {
+			io.WriteString(s.stdout, cfg.Print(fn))
 		} else {
 			fmt.Fprintln(s.stdout, son.Print(u.Graph))
 		}

@@ -100,11 +100,16 @@ func TestRun(t *testing.T) {
 		{name: "ir after build", args: []string{"ir", "-after", "build", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+(1*2)));\n"},
 		{name: "ir after peephole", args: []string{"ir", "-after", "peephole", "-check", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_y+2));\n"},
 		{name: "ir stdin", stdin: "return arg+1;", args: []string{"ir", "-level", "son", "-"}, stdout: "return (arg+1);\n"},
-		{name: "ir cfg", args: []string{"ir", "add.smp"}, stdout: "func add.smp level SSA\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir cfg", args: []string{"ir", "-level", "cfg", "add.smp"}, stdout: "func add.smp level SSA\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir rtl", args: []string{"ir", "add.smp"}, stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir after outssa", args: []string{"ir", "-after", "outssa", "-check", "add.smp"}, stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Add v4 v6           ; line 1\n\treturn v7                ; line 1\n"},
+		{name: "ir rtl before outssa", args: []string{"ir", "-level", "rtl", "-after", "gcm", "add.smp"}, code: 2,
+			stderr: "son: ir: -level rtl: there is no RTL before pass outssa (stopped after gcm)\n" + hint("ir")},
+		{name: "run rtl", args: []string{"run", "-level", "rtl", "-check", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "ir cfg before gcm", args: []string{"ir", "-level", "cfg", "-after", "cleanup", "add.smp"}, code: 2,
 			stderr: "son: ir: -level cfg: there are no basic blocks before pass gcm (stopped after cleanup)\n" + hint("ir")},
-		{name: "bad level", args: []string{"ir", "-level", "rtl", "add.smp"}, code: 2,
-			stderr: "son: ir: -level: want son or cfg, not \"rtl\"\n" + hint("ir")},
+		{name: "bad level", args: []string{"ir", "-level", "asm", "add.smp"}, code: 2,
+			stderr: "son: ir: -level: want son, cfg or rtl, not \"asm\"\n" + hint("ir")},
 		{name: "run cfg", args: []string{"run", "-level", "cfg", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "run cfg division by zero", args: []string{"run", "-level", "cfg", "div.smp"}, code: 1,
 			stderr: "div.smp:2:11: runtime error: division by zero\n"},
@@ -122,8 +127,8 @@ func TestRun(t *testing.T) {
 			stderr: "son: run: -after build cannot go with -level ast, which runs the syntax tree before any pass\n" + hint("run")},
 		{name: "run ast missing file", args: []string{"run", "-level", "ast", "nofile.smp"}, code: 2,
 			stderr: "son: run: cannot read nofile.smp: no such file or directory\n" + hint("run")},
-		{name: "run bad level", args: []string{"run", "-level", "rtl", "add.smp"}, code: 2,
-			stderr: "son: run: -level: want son, cfg or ast, not \"rtl\"\n" + hint("run")},
+		{name: "run bad level", args: []string{"run", "-level", "asm", "add.smp"}, code: 2,
+			stderr: "son: run: -level: want son, cfg, rtl or ast, not \"asm\"\n" + hint("run")},
 
 		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
@@ -227,6 +232,11 @@ func TestStats(t *testing.T) {
 				LoopDepth int      `json:"loop_depth"`
 				Ops       []string `json:"ops"`
 			} `json:"blocks"`
+			Moves *struct {
+				Naive  int `json:"naive"`
+				Copies int `json:"copies"`
+				Cycles int `json:"cycles"`
+			} `json:"moves"`
 		} `json:"passes"`
 	}
 	dec := json.NewDecoder(strings.NewReader(stdout))
@@ -253,8 +263,14 @@ func TestStats(t *testing.T) {
 		if p.Nodes <= 0 || sum != p.Nodes {
 			t.Errorf("%s: %d nodes, ops add up to %d", p.Name, p.Nodes, sum)
 		}
-		if (p.Name == "gcm") != (len(p.Blocks) > 0) {
+		if (p.Name == "gcm" || p.Name == "outssa") != (len(p.Blocks) > 0) {
 			t.Errorf("%s: %d blocks", p.Name, len(p.Blocks))
+		}
+		// Out of SSA, the loop's 2 Phis (y and i; x became 1) on 2 edges
+		// would take 4 moves; coalescing leaves the one that starts i at
+		// 0 in its own register (y has the first Const 0).
+		if (p.Name == "outssa") != (p.Moves != nil) || p.Moves != nil && (p.Moves.Naive != 4 || p.Moves.Copies != 1 || p.Moves.Cycles != 0) {
+			t.Errorf("%s: moves %+v, want naive 4, copies 1, cycles 0 after outssa only", p.Name, p.Moves)
 		}
 		if p.Name == "gcm" {
 			deep := false
@@ -328,9 +344,10 @@ func TestCompileError(t *testing.T) {
 	}
 }
 
-// TestGraphCFG: after gcm, graph draws the basic blocks (the default, the
-// last pass being gcm), each block a box of its printed lines, branches
-// labeled, the back edge dashed; -level son draws the graph instead.
+// TestGraphCFG: after gcm, graph draws the basic blocks (the default
+// there), each block a box of its printed lines, branches labeled, the
+// back edge dashed; -level son draws the graph instead. After outssa (the
+// last pass) it draws the RTL blocks, moves and no Phis.
 func TestGraphCFG(t *testing.T) {
 	inDir(t)
 	want := strings.Join([]string{
@@ -349,10 +366,17 @@ func TestGraphCFG(t *testing.T) {
 		`	n2 -> n1 [style=dashed];`,
 		`}`,
 	}, "\n") + "\n"
-	for _, args := range [][]string{{"graph", "-after", "gcm", "loop.smp"}, {"graph", "loop.smp"}} {
+	for _, args := range [][]string{{"graph", "-after", "gcm", "loop.smp"}, {"graph", "-after", "gcm", "-level", "cfg", "loop.smp"}} {
 		code, stdout, stderr := runSon("", args...)
 		if code != 0 || stderr != "" || stdout != want {
 			t.Errorf("son %s: exit %d, stderr %q, stdout:\n%s\nwant:\n%s", strings.Join(args, " "), code, stderr, stdout, want)
+		}
+	}
+	for _, args := range [][]string{{"graph", "loop.smp"}, {"graph", "-after", "outssa", "-level", "rtl", "loop.smp"}} {
+		code, stdout, stderr := runSon("", args...)
+		if code != 0 || stderr != "" || !strings.Contains(stdout, `label="loop.smp after outssa";`) ||
+			!strings.Contains(stdout, `v7 = Add v7 v17`) || !strings.Contains(stdout, `v11 = Const 0\l    jump b2`) || strings.Contains(stdout, "Phi") {
+			t.Errorf("son %s: exit %d, stderr %q, want the RTL blocks, stdout:\n%s", strings.Join(args, " "), code, stderr, stdout)
 		}
 	}
 	code, stdout, _ := runSon("", "graph", "-after", "gcm", "-level", "son", "loop.smp")
@@ -518,11 +542,12 @@ func TestHelp(t *testing.T) {
 	// What each command says it prints at each level (the outputs
 	// themselves are tested above and in TestGraphCFG).
 	for cmd, wants := range map[string][]string{
-		"ir": {"from pass gcm on (so by default, gcm being the last pass), the basic\n    blocks",
+		"ir": {"from pass gcm on (so by default), the basic blocks",
+			"after outssa (the last pass) at the RTL level",
 			"before gcm, or with -level son, the Sea of Nodes read back",
-			"-level cfg before gcm is an error", "every live node of the Sea of Nodes instead (after\ngcm too)",
+			"-level cfg before gcm, or -level rtl before outssa, is an error", "every live node of the Sea of Nodes instead (after\ngcm too)",
 			"nanoseconds (time_ns", "sccp there is nothing to trace, and -trace is an error."},
-		"graph": {"from pass gcm on (so by default, gcm being the last pass), the control\n    flow graph",
+		"graph": {"from pass gcm on (so by default), the control flow graph",
 			"before gcm, or with -level son, the Sea of Nodes"},
 		"check": {"through every pass, or up to -after PASS", "-after PASS\n"},
 	} {

@@ -24,7 +24,8 @@ an integer literal, decimal or hexadecimal, optionally preceded by a minus
 sign (42, -7, 0x2A, -9223372036854775808); no '+' and no leading zero
 (007 is an error, as it is in a program).
 
--level cfg runs the basic blocks instead (from pass gcm on). -level ast
+-level cfg runs the SSA basic blocks instead (from pass gcm on), -level rtl
+the RTL blocks of pass outssa (the last pass). -level ast
 compiles nothing: it parses prog.smp and runs its syntax tree in the
 reference semantics of Simple (package ref, written from the language
 reference, sharing no code with the compiler), the oracle the tests
@@ -42,7 +43,7 @@ stops any program within a few seconds.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
 		checkFlag(fs, f)
-		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (basic blocks, from pass gcm on) or ast (the syntax tree, before any pass)")
+		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 	},
@@ -70,9 +71,9 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "-after %s cannot go with -level ast, which runs the syntax tree before any pass", f.after)
 		}
 		return s.runAST(cmd, args[0], arg, f.steps)
-	case "", "son", "cfg":
+	case "", "son", "cfg", "rtl":
 	default:
-		return s.usageError(cmd.name, "-level: want son, cfg or ast, not %q", f.level)
+		return s.usageError(cmd.name, "-level: want son, cfg, rtl or ast, not %q", f.level)
 	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {
@@ -84,8 +85,8 @@ func runRun(s *session, cmd *command, args []string) int {
 	}
 	var v int64
 	var err error
-	if level == "cfg" {
-		v, err = cfg.Run(u.Func, arg, cfg.Limits{Steps: f.steps})
+	if fn := levelFunc(u, level); fn != nil {
+		v, err = cfg.Run(fn, arg, cfg.Limits{Steps: f.steps})
 	} else {
 		v, err = son.Run(u.Graph, arg, son.Limits{Steps: f.steps})
 	}

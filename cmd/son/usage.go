@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"son/cfg"
 	"strings"
 
 	"son/compile"
@@ -220,7 +221,7 @@ func checkFlag(fs *flag.FlagSet, f *flags) {
 }
 
 func levelFlag(fs *flag.FlagSet, f *flags, def string) {
-	fs.StringVar(&f.level, "level", def, "the IR to use: `son` (the Sea of Nodes) or cfg (basic blocks, from pass gcm on)")
+	fs.StringVar(&f.level, "level", def, "the IR to use: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on) or rtl (after outssa)")
 }
 
 // level returns the IR a command works on: the one asked for, or, when
@@ -229,6 +230,9 @@ func levelFlag(fs *flag.FlagSet, f *flags, def string) {
 func (s *session) level(c *command, f *flags, u *compile.Unit) (level string, code int, ok bool) {
 	switch f.level {
 	case "":
+		if u.Func != nil && u.Func.Level == cfg.RTL {
+			return "rtl", exitOK, true
+		}
 		if u.Func != nil {
 			return "cfg", exitOK, true
 		}
@@ -240,8 +244,28 @@ func (s *session) level(c *command, f *flags, u *compile.Unit) (level string, co
 			return "", s.usageError(c.name, "-level cfg: there are no basic blocks before pass gcm (stopped after %s)", u.Stats[len(u.Stats)-1].Name), false
 		}
 		return "cfg", exitOK, true
+	case "rtl":
+		if u.Func == nil || u.Func.Level != cfg.RTL {
+			return "", s.usageError(c.name, "-level rtl: there is no RTL before pass outssa (stopped after %s)", u.Stats[len(u.Stats)-1].Name), false
+		}
+		return "rtl", exitOK, true
 	}
-	return "", s.usageError(c.name, "-level: want son or cfg, not %q", f.level), false
+	return "", s.usageError(c.name, "-level: want son, cfg or rtl, not %q", f.level), false
+}
+
+// levelFunc is the function of level cfg (the SSA blocks) or rtl, or nil
+// for the Sea of Nodes.
+func levelFunc(u *compile.Unit, level string) *cfg.Func {
+	switch level {
+	case "cfg":
+		if u.SSA != nil {
+			return u.SSA
+		}
+		return u.Func
+	case "rtl":
+		return u.Func
+	}
+	return nil
 }
 
 func sccpFlag(fs *flag.FlagSet, f *flags) {

@@ -1,0 +1,477 @@
+// Package outssa translates a function out of SSA: from the SSA level of
+// package cfg, with Phis, to the RTL level, with moves (paper 003,
+// section 8). The Phis of a block become, at the end of each predecessor,
+// one parallel move (the k-th arguments of the block's Phis to their
+// destinations), sequentialized by Sequentialize with at most one extra
+// move per cycle, so that the swap problem (section 8.2) is solved rather
+// than refused. The normalization of the cfg level (section 8.1: no
+// critical edges, a join entered only by jumps) lets every move sit at
+// the end of a predecessor that has one successor.
+//
+// Before the moves are placed, registers are coalesced so that a Phi and
+// its arguments share a register wherever their live ranges do not
+// interfere, and the move between them disappears: a loop counter
+// i = i + 1 costs no copy. This is interference-based coalescing of Phi
+// webs, simpler than Boissinot et al.'s method ("Revisiting out-of-SSA
+// translation for correctness, code quality and efficiency", CGO 2009),
+// whose ideas it uses: SSA interference (x and y interfere when, the
+// definition of x dominating that of y, x is live just after y is
+// defined), classes of registers kept in dominance order and tested
+// against each other in linear time through a dominance forest (Budimlic
+// et al., PLDI 2002), and the copies of the deepest loops coalesced
+// first. Unlike Boissinot et al., interference is not value-based (two
+// registers known to hold the same value still interfere), and a class
+// stops growing at maxClass registers and a register live into more than
+// maxSpan blocks is taken to interfere with everything, which keep the
+// pass linear.
+//
+// The result is checked by Check, which shares no code with the pass.
+//
+// Cost: linear. Liveness is computed for the registers of Phi webs only,
+// by walking back from each use to the definition (Appel's "path
+// exploration"), at most maxSpan blocks per register; each coalescing test
+// costs O(maxClass) queries of O(log n); then sorting the Phi arguments by
+// loop depth, and the moves, O(n + m) for n instructions and Phis and m
+// edges.
+package outssa
+
+import (
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+
+	"son/cfg"
+	"son/internal/dom"
+)
+
+// maxSpan bounds the blocks a register's liveness is computed over: a
+// register live into more blocks is taken to be live everywhere after its
+// definition, so that it interferes with everything it could be coalesced
+// with; this keeps the liveness linear when many registers are live
+// across a long program.
+const maxSpan = 1000
+
+// maxClass bounds the registers that coalescing puts in one class: a Phi
+// web larger than that is left in several classes, joined by copies.
+const maxClass = 512
+
+// Result is a function translated out of SSA, with the numbers that son
+// ir -stats reports.
+type Result struct {
+	Func   *cfg.Func // at the RTL level
+	Naive  int       // the moves of the naive scheme: one per Phi and predecessor
+	Copies int       // the moves inserted: Copy or Const, cycle breaks included
+	Cycles int       // the cycles broken, each by one move to the temporary
+}
+
+// Translate returns f out of SSA. It does not modify f. f must be an SSA
+// function that cfg.Verify accepts, and a block with Phis must be entered
+// only by jumps (cfg.Verify requires it of blocks with several
+// predecessors; here it is required of a block with a single one too, so
+// that its moves have a place); otherwise the error names the block and
+// the rule.
+func Translate(f *cfg.Func) (*Result, error) {
+	if f.Level != cfg.SSA {
+		return nil, fmt.Errorf("outssa: function %s is at the %v level, not SSA", f.Name, f.Level)
+	}
+	if err := cfg.Verify(f); err != nil {
+		return nil, fmt.Errorf("outssa: the input is not a well-formed SSA function: %w", err)
+	}
+	for _, s := range f.Blocks {
+		if len(s.Phis) == 0 {
+			continue
+		}
+		for _, p := range s.Preds {
+			if p.Term.Kind != cfg.TermJump {
+				return nil, fmt.Errorf("outssa: %v: join-entry: the block has Phis but is entered from %v by a branch, not a jump: its moves would have no place", s, p)
+			}
+		}
+	}
+	t := newTranslation(f)
+	t.liveness()
+	t.coalesce()
+	return t.emit()
+}
+
+// defPoint is where a register is defined: a block by position and the
+// index of its instruction, or -1 for a Phi (all the Phis of a block are
+// defined at once, on entry).
+type defPoint struct {
+	block, index int32
+}
+
+// translation is the state of one Translate.
+type translation struct {
+	f    *cfg.Func
+	pos  map[*cfg.Block]int32
+	tree *dom.Tree
+	pre  []int32 // preorder number in the dominator tree, by block position
+
+	slot     map[cfg.Reg]int32 // register -> slot
+	regs     []cfg.Reg         // slot -> register
+	def      []defPoint        // slot -> definition
+	isConst  []bool            // slot -> defined by a Const
+	constVal []int64
+
+	web     []bool         // slot -> a Phi's destination or argument
+	wide    []bool         // slot -> live into more than maxSpan blocks: liveness not computed
+	liveOut [][]int32      // slot -> the blocks at whose end it is live, in order
+	lastUse map[live]int32 // the last instruction of the block that uses x; len(Instrs) for the terminator
+
+	// Classes of coalesced registers: a union-find over slots, the
+	// members of each root in dominance order of their definitions.
+	parent  []int32
+	members [][]int32
+	stack   []int32 // scratch for interfere
+}
+
+// live is a register slot in a block, by position.
+type live struct{ block, x int32 }
+
+func newTranslation(f *cfg.Func) *translation {
+	t := &translation{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks)), slot: map[cfg.Reg]int32{}}
+	succ := make([][]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		t.pos[b] = int32(i)
+	}
+	for i, b := range f.Blocks {
+		for _, s := range b.Succs {
+			succ[i] = append(succ[i], int(t.pos[s]))
+		}
+	}
+	// The pass uses Lengauer–Tarjan; cfg.Verify, Cooper–Harvey–Kennedy.
+	t.tree = dom.NewTree(dom.LengauerTarjan(succ))
+	t.pre = make([]int32, len(f.Blocks))
+	for k, v := range t.tree.Preorder() {
+		t.pre[v] = int32(k)
+	}
+	define := func(r cfg.Reg, d defPoint, in *cfg.Instr) {
+		t.slot[r] = int32(len(t.regs))
+		t.regs = append(t.regs, r)
+		t.def = append(t.def, d)
+		c := in != nil && in.Op == cfg.OpConst
+		t.isConst = append(t.isConst, c)
+		if c {
+			t.constVal = append(t.constVal, in.Aux)
+		} else {
+			t.constVal = append(t.constVal, 0)
+		}
+	}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			define(p.Dst, defPoint{int32(i), -1}, nil)
+		}
+		for k, in := range b.Instrs {
+			if in.Op.HasDst() {
+				define(in.Dst, defPoint{int32(i), int32(k)}, in)
+			}
+		}
+	}
+	t.parent = make([]int32, len(t.regs))
+	t.members = make([][]int32, len(t.regs))
+	for x := range t.parent {
+		t.parent[x] = int32(x)
+		t.members[x] = []int32{int32(x)}
+	}
+	return t
+}
+
+// liveness computes the live sets of the registers of Phi webs, the only
+// ones coalescing asks about, by walking back from each use to the
+// definition (a Phi's k-th argument is used at the end of Preds[k]), one
+// register at a time, with block stamps to visit each block once.
+func (t *translation) liveness() {
+	t.web, t.wide = make([]bool, len(t.regs)), make([]bool, len(t.regs))
+	for _, b := range t.f.Blocks {
+		for _, p := range b.Phis {
+			t.web[t.slot[p.Dst]] = true
+			for _, a := range p.Args {
+				t.web[t.slot[a]] = true
+			}
+		}
+	}
+	// The uses of each register of a web: a block, and whether the use is
+	// at its very end (a Phi argument).
+	type use struct {
+		block int32
+		atEnd bool
+	}
+	uses := make([][]use, len(t.regs))
+	t.lastUse = map[live]int32{}
+	for i, b := range t.f.Blocks {
+		for _, p := range b.Phis {
+			for k, a := range p.Args {
+				if x := t.slot[a]; t.web[x] {
+					uses[x] = append(uses[x], use{t.pos[b.Preds[k]], true})
+				}
+			}
+		}
+		at := func(r cfg.Reg, k int) {
+			if x := t.slot[r]; t.web[x] {
+				uses[x] = append(uses[x], use{int32(i), false})
+				t.lastUse[live{int32(i), x}] = int32(k)
+			}
+		}
+		for k, in := range b.Instrs {
+			for _, a := range in.Args {
+				at(a, k)
+			}
+		}
+		if b.Term.Kind != cfg.TermJump {
+			at(b.Term.Reg, len(b.Instrs))
+		}
+	}
+	t.liveOut = make([][]int32, len(t.regs))
+	inStamp := make([]int32, len(t.f.Blocks))  // x+1: live on entry for x
+	outStamp := make([]int32, len(t.f.Blocks)) // x+1: live at the end for x
+	var work, out []int32
+	for x := range t.regs {
+		stamp := int32(x) + 1
+		out = out[:0]
+		markOut := func(b int32) {
+			if outStamp[b] != stamp {
+				outStamp[b] = stamp
+				out = append(out, b)
+			}
+		}
+		span := 0
+	walk:
+		for _, u := range uses[x] {
+			if u.atEnd {
+				markOut(u.block)
+			}
+			work = append(work[:0], u.block)
+			for len(work) > 0 {
+				b := work[len(work)-1]
+				work = work[:len(work)-1]
+				if b == t.def[x].block || inStamp[b] == stamp {
+					continue
+				}
+				if span++; span > maxSpan {
+					t.wide[x] = true
+					break walk
+				}
+				inStamp[b] = stamp
+				for _, p := range t.f.Blocks[b].Preds {
+					markOut(t.pos[p])
+					work = append(work, t.pos[p])
+				}
+			}
+		}
+		if !t.wide[x] && len(out) > 0 {
+			t.liveOut[x] = append([]int32(nil), out...)
+			slices.Sort(t.liveOut[x])
+		}
+	}
+}
+
+// liveAfter reports whether x is live just after the definition d: used
+// later in its block, or live at its end.
+func (t *translation) liveAfter(x int32, d defPoint) bool {
+	if t.wide[x] {
+		return true // not known: assume the worst
+	}
+	if _, found := slices.BinarySearch(t.liveOut[x], d.block); found {
+		return true
+	}
+	u, ok := t.lastUse[live{d.block, x}]
+	return ok && u > d.index
+}
+
+// before orders definitions in dominance order: by the preorder of their
+// blocks in the dominator tree, then by index.
+func (t *translation) before(x, y int32) bool {
+	dx, dy := t.def[x], t.def[y]
+	if dx.block != dy.block {
+		return t.pre[dx.block] < t.pre[dy.block]
+	}
+	return dx.index < dy.index
+}
+
+// dominates reports whether the definition of x dominates that of y.
+func (t *translation) dominates(x, y int32) bool {
+	dx, dy := t.def[x], t.def[y]
+	if dx.block == dy.block {
+		return dx.index <= dy.index
+	}
+	return t.tree.Dominates(int(dx.block), int(dy.block))
+}
+
+func (t *translation) find(x int32) int32 {
+	for t.parent[x] != x {
+		t.parent[x] = t.parent[t.parent[x]]
+		x = t.parent[x]
+	}
+	return x
+}
+
+// interfere reports whether some register of class a interferes with
+// some register of class b, neither class having interferences inside.
+// It walks the union in dominance order keeping the dominance forest's
+// current path on a stack; if two registers interfere, then some register
+// interferes with its parent in the forest (the live range of an SSA
+// register is connected in the dominator tree), so comparing each with
+// its parent is enough: O(|a| + |b|) tests.
+func (t *translation) interfere(a, b []int32) bool {
+	st := t.stack[:0]
+	defer func() { t.stack = st[:0] }()
+	i, j := 0, 0
+	for i < len(a) || j < len(b) {
+		var c int32
+		if j == len(b) || (i < len(a) && t.before(a[i], b[j])) {
+			c, i = a[i], i+1
+		} else {
+			c, j = b[j], j+1
+		}
+		for len(st) > 0 && !t.dominates(st[len(st)-1], c) {
+			st = st[:len(st)-1]
+		}
+		if len(st) > 0 && t.liveAfter(st[len(st)-1], t.def[c]) {
+			return true
+		}
+		st = append(st, c)
+	}
+	return false
+}
+
+// union merges the classes of roots a and b, which do not interfere.
+func (t *translation) union(a, b int32) {
+	ma, mb := t.members[a], t.members[b]
+	merged := make([]int32, 0, len(ma)+len(mb))
+	i, j := 0, 0
+	for i < len(ma) || j < len(mb) {
+		if j == len(mb) || (i < len(ma) && t.before(ma[i], mb[j])) {
+			merged, i = append(merged, ma[i]), i+1
+		} else {
+			merged, j = append(merged, mb[j]), j+1
+		}
+	}
+	if len(ma) < len(mb) {
+		a, b = b, a
+	}
+	t.parent[b] = a
+	t.members[a], t.members[b] = merged, nil
+}
+
+// coalesce puts each live Phi's destination in the class of each of its
+// arguments wherever the two classes do not interfere, the moves of the
+// deepest loops first.
+func (t *translation) coalesce() {
+	type pair struct {
+		dst, arg int32
+		depth    int
+	}
+	var pairs []pair
+	for _, b := range t.f.Blocks {
+		for _, p := range b.Phis {
+			d := t.slot[p.Dst]
+			if !t.liveAfter(d, t.def[d]) {
+				continue // a dead Phi gets no move
+			}
+			for k, a := range p.Args {
+				pairs = append(pairs, pair{d, t.slot[a], b.Preds[k].LoopDepth})
+			}
+		}
+	}
+	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].depth > pairs[j].depth })
+	for _, p := range pairs {
+		a, b := t.find(p.dst), t.find(p.arg)
+		if a == b || len(t.members[a])+len(t.members[b]) > maxClass {
+			continue
+		}
+		if !t.interfere(t.members[a], t.members[b]) {
+			t.union(a, b)
+		}
+	}
+}
+
+// emit builds the RTL function: each class of registers is named by its
+// smallest register, and the Phis of each block become moves at the end
+// of its predecessors.
+func (t *translation) emit() (*Result, error) {
+	f := t.f
+	name := make([]cfg.Reg, len(t.regs)) // by root slot
+	var maxReg cfg.Reg
+	for x, r := range t.regs {
+		root := t.find(int32(x))
+		if name[root] == 0 || r < name[root] {
+			name[root] = r
+		}
+		maxReg = max(maxReg, r)
+	}
+	if maxReg == math.MaxInt32 {
+		return nil, fmt.Errorf("outssa: function %s uses register %v: no register is left for the temporary", f.Name, maxReg)
+	}
+	tmp := maxReg + 1
+	rename := func(r cfg.Reg) cfg.Reg { return name[t.find(t.slot[r])] }
+
+	res := &Result{Func: &cfg.Func{Name: f.Name, Level: cfg.RTL}}
+	out := make([]*cfg.Block, len(f.Blocks))
+	for i, b := range f.Blocks {
+		out[i] = &cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth}
+	}
+	for i, b := range f.Blocks {
+		nb := out[i]
+		for _, p := range b.Preds {
+			nb.Preds = append(nb.Preds, out[t.pos[p]])
+		}
+		for _, s := range b.Succs {
+			nb.Succs = append(nb.Succs, out[t.pos[s]])
+		}
+		for _, in := range b.Instrs {
+			c := *in
+			if in.Op.HasDst() {
+				c.Dst = rename(in.Dst)
+			}
+			c.Args = make([]cfg.Reg, len(in.Args))
+			for k, a := range in.Args {
+				c.Args[k] = rename(a)
+			}
+			nb.Instrs = append(nb.Instrs, &c)
+		}
+		nb.Term = b.Term
+		if b.Term.Kind != cfg.TermJump {
+			nb.Term.Reg = rename(b.Term.Reg)
+		}
+	}
+	for _, s := range f.Blocks {
+		res.Naive += len(s.Phis) * len(s.Preds)
+		if len(s.Phis) == 0 {
+			continue
+		}
+		for k, p := range s.Preds {
+			var moves []Move
+			for _, phi := range s.Phis {
+				d := t.slot[phi.Dst]
+				if !t.liveAfter(d, t.def[d]) {
+					continue
+				}
+				dst, a := rename(phi.Dst), t.slot[phi.Args[k]]
+				switch src := rename(phi.Args[k]); {
+				case src == dst:
+				case t.isConst[a]:
+					moves = append(moves, Move{Dst: dst, Const: t.constVal[a]})
+				default:
+					moves = append(moves, Move{Dst: dst, Src: src})
+				}
+			}
+			seq, cycles, err := Sequentialize(moves, tmp)
+			if err != nil {
+				return nil, fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
+			}
+			res.Copies += len(seq)
+			res.Cycles += cycles
+			nb := out[t.pos[p]]
+			for _, m := range seq {
+				if m.Src == 0 {
+					nb.Instrs = append(nb.Instrs, &cfg.Instr{Op: cfg.OpConst, Dst: m.Dst, Aux: m.Const})
+				} else {
+					nb.Instrs = append(nb.Instrs, &cfg.Instr{Op: cfg.OpCopy, Dst: m.Dst, Args: []cfg.Reg{m.Src}})
+				}
+			}
+		}
+	}
+	res.Func.Blocks = out
+	return res, nil
+}
