@@ -14,6 +14,7 @@ import (
 
 	"son/cfg"
 	"son/gcm"
+	"son/gvn"
 	"son/opt"
 	"son/son"
 	"son/syntax"
@@ -65,6 +66,7 @@ var Passes = []Pass{
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
+	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering},
 }
 
 // PassNames lists the names of the passes, in order.
@@ -312,3 +314,23 @@ func schedule(u *Unit) error {
 }
 
 func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.Func) }
+
+// valueNumbering numbers u.Func and rewrites it only if the validator
+// (always run, not only with checking on) accepts the numbering.
+func valueNumbering(u *Unit) error {
+	p, err := gvn.Number(u.Func)
+	if err != nil {
+		return &CheckError{Pass: "gvn", Guard: GuardPass, Err: err}
+	}
+	return applyNumbering(u, p)
+}
+
+// applyNumbering validates p against u.Func and applies it.
+func applyNumbering(u *Unit, p *gvn.Proposal) error {
+	v, err := gvn.Validate(u.Func, p)
+	if err != nil {
+		return &CheckError{Pass: "gvn", Guard: GuardChecker, Err: err}
+	}
+	v.Apply()
+	return nil
+}

@@ -23,7 +23,7 @@ var cmdGraph = &command{
 	long: `Graph compiles prog.smp (all passes, or up to -after PASS) and writes, in
 the DOT language of Graphviz, what the last pass run left:
 
-  - from pass gcm on (so by default, gcm being the last pass), the control
+  - from pass gcm on (and so by default), the control
     flow graph: each basic block a box of its printed lines, as son ir
     prints them, the branches labeled T and F, the back edges dashed;
   - before gcm, or with -level son, the Sea of Nodes: control nodes as

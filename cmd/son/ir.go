@@ -20,7 +20,7 @@ var cmdIR = &command{
 	long: `Ir compiles prog.smp (all passes, or up to -after PASS) and prints the
 program as the last pass run left it:
 
-  - from pass gcm on (so by default, gcm being the last pass), the basic
+  - from pass gcm on (and so by default), the basic
     blocks of the cfg level: each block's header, such as
     "b2:  ; preds b1 b3, depth 1", then its phis, its instructions, such as
     "v12 = Lt v11 v4          ; line 4", and its terminator;

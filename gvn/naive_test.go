@@ -1,0 +1,125 @@
+package gvn_test
+
+import (
+	"fmt"
+	"testing"
+
+	"son/cfg"
+	"son/compile"
+	"son/gvn"
+	"son/internal/gen"
+)
+
+// naiveClasses is the optimistic partition computed the slow, obvious way
+// (Moore's refinement): start from the labels, and give each definition
+// the class of (its class, the classes of its arguments, sorted for a
+// commutative op) until the number of classes stops growing. It returns
+// the class of each register defined.
+func naiveClasses(f *cfg.Func) map[cfg.Reg]int {
+	type def struct {
+		key  string
+		args []cfg.Reg
+		comm bool
+	}
+	defs := map[cfg.Reg]def{}
+	var order []cfg.Reg
+	for _, b := range f.Blocks {
+		for _, p := range b.Phis {
+			defs[p.Dst] = def{key: fmt.Sprintf("phi %v %d", b, len(p.Args)), args: p.Args}
+			order = append(order, p.Dst)
+		}
+		for _, in := range b.Instrs {
+			if !in.Op.HasDst() {
+				continue
+			}
+			key := in.Op.String()
+			if in.Op == cfg.OpConst {
+				key = fmt.Sprint("Const ", in.Aux)
+			}
+			switch in.Op {
+			case cfg.OpAdd, cfg.OpMul, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpEq, cfg.OpNe:
+				defs[in.Dst] = def{key: key, args: in.Args, comm: true}
+			default:
+				defs[in.Dst] = def{key: key, args: in.Args}
+			}
+			order = append(order, in.Dst)
+		}
+	}
+	class := map[cfg.Reg]int{}
+	ids := map[string]int{}
+	for _, r := range order {
+		k := defs[r].key
+		if _, ok := ids[k]; !ok {
+			ids[k] = len(ids)
+		}
+		class[r] = ids[k]
+	}
+	for n := len(ids); ; {
+		next := map[cfg.Reg]int{}
+		ids := map[string]int{}
+		for _, r := range order {
+			d := defs[r]
+			cs := make([]int, len(d.args))
+			for k, a := range d.args {
+				cs[k] = class[a]
+			}
+			if d.comm && cs[0] > cs[1] {
+				cs[0], cs[1] = cs[1], cs[0]
+			}
+			k := fmt.Sprint(class[r], cs)
+			if _, ok := ids[k]; !ok {
+				ids[k] = len(ids)
+			}
+			next[r] = ids[k]
+		}
+		class = next
+		if len(ids) == n {
+			return class
+		}
+		n = len(ids)
+	}
+}
+
+// TestNumberMatchesNaive: on the cfg functions of generated programs,
+// Number's partition is exactly the coarsest stable one that the naive
+// refinement finds, and the validator accepts Number's proposal.
+func TestNumberMatchesNaive(t *testing.T) {
+	n := 100
+	if testing.Short() {
+		n = 20
+	}
+	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
+	merged := 0
+	for seed := range int64(n) {
+		src := gen.Program(gen.Config{Seed: seed, Size: 10 + int(seed%30), Shape: shapes[seed%4]})
+		u, err := compile.Compile("gen.smp", []byte(src), compile.Options{StopAfter: "gcm"})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		f := u.Func
+		p, err := gvn.Number(f)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		naive := naiveClasses(f)
+		byNaive := map[int]cfg.Reg{} // naive class -> number
+		byNumber := map[cfg.Reg]int{}
+		for r, c := range naive {
+			num := p.N.Of(r)
+			if m, ok := byNaive[c]; ok && m != num {
+				t.Fatalf("seed %d: v%d is in the naive class of registers numbered %v, but has number %v\n%s", seed, r, m, num, cfg.Print(f))
+			}
+			if c2, ok := byNumber[num]; ok && c2 != c {
+				t.Fatalf("seed %d: v%d has number %v, shared with a register of another naive class\n%s", seed, r, num, cfg.Print(f))
+			}
+			byNaive[c], byNumber[num] = num, c
+		}
+		if _, err := gvn.Validate(f, p); err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		merged += p.Values - p.Classes
+	}
+	if merged == 0 {
+		t.Errorf("no two registers ever congruent in %d programs", n)
+	}
+}
