@@ -40,6 +40,9 @@ type Options struct {
 	// that one compilation serves every level. An error stops the
 	// compilation and is returned as is.
 	AfterPass func(u *Unit, pass string) error
+	// NoGVN turns off the graph's own value numbering (son.Graph.NoGVN),
+	// for measuring what the gvn pass finds alone.
+	NoGVN bool
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
 }
@@ -242,7 +245,7 @@ func build(u *Unit) error {
 		return err
 	}
 	u.File = f
-	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph})
+	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN})
 	u.Graph.Seed = u.Opt.Seed
 	return nil
 }
