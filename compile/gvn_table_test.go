@@ -79,7 +79,7 @@ func gvnMeasure(t *testing.T, name string, src []byte, c *gvnCounts) {
 }
 
 // gvnRandomPrograms is the fixed set of generated programs of the table.
-const gvnRandomPrograms = 200
+const gvnRandomPrograms = 100
 
 // TestGVNTable measures the gvn pass as Table 1 of paper 003 measures
 // CompCertSSA's GVN, over testdata/, examples/ and a fixed set of
@@ -114,7 +114,7 @@ func TestGVNTable(t *testing.T) {
 	}
 	n := gvnRandomPrograms
 	if testing.Short() {
-		n = 40
+		n = 20
 	}
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	var c gvnCounts
