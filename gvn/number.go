@@ -31,6 +31,10 @@ type Proposal struct {
 	Replace []Replacement // in block order of Dst
 	Values  int           // registers defined: Phis and instructions other than Check
 	Classes int           // congruence classes among them
+	// Uses and Work measure the refinement: Uses is the number of
+	// argument positions of the values, Work how many of them the
+	// splitting looked at, at most Uses·(1+log2 Values) (Hopcroft).
+	Uses, Work int
 }
 
 // value is one register of the function being numbered: defined by a Phi
@@ -73,8 +77,13 @@ func Number(f *cfg.Func) (*Proposal, error) {
 	if err != nil {
 		return nil, err
 	}
-	p := x.refine()
-	return x.propose(p), nil
+	p, work := x.refine()
+	pr := x.propose(p)
+	pr.Work = work
+	for _, as := range x.args {
+		pr.Uses += len(as)
+	}
+	return pr, nil
 }
 
 // collect makes the values of f: each block's Phis, then its instructions,
@@ -189,22 +198,24 @@ func (x *numberer) labels() ([]int32, int) {
 }
 
 // refine splits the classes of the labels until the arguments of the
-// members of every class are congruent. Taking a class C off the
+// members of every class are congruent, and returns the uses it examined. Taking a class C off the
 // worklist, it splits every class by which of its members have their k-th
 // argument in C, for each position k; for a commutative op, by how many of
 // the two arguments are in C (first some, then both), so that a+b and b+a
 // stay together.
-func (x *numberer) refine() *partition {
+func (x *numberer) refine() (*partition, int) {
 	lab, n := x.labels()
 	p := newPartition(lab, n)
 	buckets := make([][]int32, x.maxArg+1) // 0: commutative uses; k+1: uses at position k
 	var letters []int
 	count := make([]uint8, len(x.vals))
 	var splitter []int32
+	work := 0
 	for c := p.pop(); c >= 0; c = p.pop() {
 		splitter = append(splitter[:0], p.members(c)...)
 		for _, r := range splitter {
 			uses := x.useOf[r]
+			work += len(uses) / 2
 			for i := 0; i < len(uses); i += 2 {
 				v, k := uses[i], int(uses[i+1])
 				letter := k + 1
@@ -246,7 +257,7 @@ func (x *numberer) refine() *partition {
 		}
 		letters = letters[:0]
 	}
-	return p
+	return p, work
 }
 
 // propose numbers each class by its first member in block order, and walks
