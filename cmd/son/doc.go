@@ -23,8 +23,8 @@ an integer argument (decimal, may be negative, default 0):
 
 	son run [-after PASS] [-level son|cfg|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
-It prints the returned value. -level cfg runs the basic blocks of pass gcm
-in their own interpreter instead of the Sea of Nodes; -level ast compiles
+It prints the returned value. -level cfg runs the basic blocks (from pass
+gcm on) in their own interpreter instead of the Sea of Nodes; -level ast compiles
 nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
@@ -39,7 +39,7 @@ the Simple tutorial, such as "return (arg+1);". -level cfg before gcm is an
 error. -nodes lists every node of the Sea of Nodes instead, one a line:
 ID, op, type and inputs. -stats prints, as JSON, for each pass run the
 number of nodes of each op, the time the pass took (time_ns, in
-nanoseconds) and, for gcm, each block's loop depth and ops. -trace first
+nanoseconds) and, from gcm on, each block's loop depth and ops. -trace first
 prints the steps of the sccp pass's analysis, one line for each change of
 a node's value; it is an error when -after stops before sccp.
 
