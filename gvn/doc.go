@@ -18,10 +18,12 @@
 //     dominator tree (package dom, Lengauer–Tarjan).
 //   - Validate (validate.go) is the checker, sharing nothing with Number
 //     but the definition of the commutative ops: it checks that the
+//     function passes cfg.Verify (the paper's wf_ssa_function), that the
 //     numbering meets GVN_spec (paper 003, figure 11: registers of one
 //     number are defined by the same op with equal-numbered arguments, or
-//     by Phis of one block with equal-numbered arguments; a register with
-//     no definition shares its number with none) and that the definition
+//     by Phis of one block with equal-numbered arguments; the rule that no
+//     two parameters share a number holds of itself, a cfg.Func having
+//     one parameter, read by Arg) and that the definition
 //     of each replacement strictly dominates the register it replaces
 //     (def_sdom, with its own dominators: Cooper, Harvey and Kennedy's
 //     algorithm). Only the Valid it returns can Apply the proposal.
@@ -34,8 +36,7 @@
 //     check is pure.
 //
 // A Check defines no value and is in no class. Registers used but never
-// defined (the paper's function parameters; cfg.Verify rejects them) are
-// each alone in a class. The result passes cfg.Verify when the input
+// defined (cfg.Verify rejects them) are each alone in a class of Number. The result passes cfg.Verify when the input
 // does: every use of a replaced register is dominated by its definition,
 // which its replacement's definition strictly dominates.
 package gvn

@@ -389,21 +389,20 @@ func TestTwoLoopsPhisApart(t *testing.T) {
 	optimize(t, twoLoops, strings.Replace(strings.Replace(twoLoops, "\tv24 = Const 1\n", "", 1), "v22 = Add v20 v24", "v22 = Add v20 v3", 1), 0, 4)
 }
 
-// TestParameters: registers used but never defined are parameters, which
-// cfg.Verify rejects but the validator still judges: two of them may not
-// share a number.
+// TestParameters: a register used but never defined (a parameter, in
+// paper 003) makes the function ill formed, which the validator rejects
+// whatever the numbering; Number keeps such registers apart.
 func TestParameters(t *testing.T) {
 	f, err := cfg.Parse("func p level SSA\nb1:\n\tv3 = Add v1 v2\n\treturn v3\n")
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := &Proposal{N: Numbering{2: 1}}
-	_, err = Validate(f, p)
-	want := "gvn: function p: spec-param: v1 and v2 have number v1, but neither is defined: two parameters share a number"
+	_, err = Validate(f, &Proposal{N: Numbering{2: 1}})
+	want := "gvn: function p: input: cfg: function p is not well formed:\n\tb1: instr 0 (v3 = Add v1 v2): undefined: v1 is never defined\n\tb1: instr 0 (v3 = Add v1 v2): undefined: v2 is never defined"
 	if err == nil || err.Error() != want {
 		t.Errorf("got %v\nwant %s", err, want)
 	}
-	p, err = Number(f)
+	p, err := Number(f)
 	if err != nil {
 		t.Fatal(err)
 	}

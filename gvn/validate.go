@@ -10,10 +10,10 @@ import (
 // Invalid is a proposal the validator rejects: the rule it breaks, named
 // as below, and the registers and definitions at fault.
 //
+//   - input: the function does not pass cfg.Verify (paper 003's
+//     wf_ssa_function, on which the soundness of the rest depends);
 //   - numbering: the numbering mentions a register the function neither
 //     defines nor uses;
-//   - spec-param: a register with no definition (a parameter) shares its
-//     number with another register;
 //   - spec-kind: a Phi and an instruction share a number;
 //   - spec-op: two instructions of different ops, or Consts of different
 //     values, share a number;
@@ -61,26 +61,29 @@ type Valid struct {
 	sites map[cfg.Reg]site
 }
 
-// Validate checks p against f, which must pass cfg.Verify (the hypothesis
-// wf_ssa_function of paper 003), independently of how p was computed:
-// that p.N meets GVN_spec (figure 11) and that each replacement's
-// definition strictly dominates the register it replaces. It computes its
-// own definitions and dominators (Cooper, Harvey and Kennedy), in
-// O(n + m) plus the dominators, and reports the first broken rule as an
-// *Invalid.
+// Validate checks p against f independently of how p was computed: that
+// f passes cfg.Verify (the hypothesis wf_ssa_function of paper 003), that
+// p.N meets GVN_spec (figure 11) and that each replacement's definition
+// strictly dominates the register it replaces. GVN_spec's first half, no
+// two parameters of one number, holds of every well-formed cfg.Func: it
+// has one parameter, read by Arg instructions, and every register used
+// has a definition. It computes its own
+// definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
+// plus the dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	v := &Valid{f: f, p: p, sites: map[cfg.Reg]site{}}
 	bad := func(rule, format string, args ...any) (*Valid, error) {
 		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 	}
+	if err := cfg.Verify(f); err != nil {
+		return bad("input", "%v", err)
+	}
 	pos := make(map[*cfg.Block]int, len(f.Blocks))
 	for i, b := range f.Blocks {
 		pos[b] = i
 	}
-	// The registers in block order: definitions, then parameters, those
-	// used without a definition.
+	// The registers, in block order.
 	var order []cfg.Reg
-	used := map[cfg.Reg]bool{}
 	for i, b := range f.Blocks {
 		for k, ph := range b.Phis {
 			v.sites[ph.Dst] = site{block: i, phi: true, index: k, b: b, ph: ph}
@@ -93,28 +96,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			}
 		}
 	}
-	use := func(r cfg.Reg) {
-		if _, ok := v.sites[r]; !ok && !used[r] {
-			used[r] = true
-			order = append(order, r)
-		}
-	}
-	for _, b := range f.Blocks {
-		for _, ph := range b.Phis {
-			for _, a := range ph.Args {
-				use(a)
-			}
-		}
-		for _, in := range b.Instrs {
-			for _, a := range in.Args {
-				use(a)
-			}
-		}
-		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-			use(b.Term.Reg)
-		}
-	}
-	known := func(r cfg.Reg) bool { _, def := v.sites[r]; return def || used[r] }
+	known := func(r cfg.Reg) bool { _, def := v.sites[r]; return def }
 	for r, n := range p.N {
 		if !known(r) {
 			return bad("numbering", "%v has number %v, but the function has no register %v", r, n, r)
@@ -183,15 +165,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 // broken rule and why, or "".
 func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	n := v.p.N
-	sx, defx := v.sites[x]
-	sy, defy := v.sites[y]
+	sx, sy := v.sites[x], v.sites[y]
 	switch {
-	case !defx && !defy:
-		return "spec-param", "neither is defined: two parameters share a number"
-	case !defx:
-		return "spec-param", fmt.Sprintf("%v is a parameter and %v is defined by %v", x, y, sy)
-	case !defy:
-		return "spec-param", fmt.Sprintf("%v is a parameter and %v is defined by %v", y, x, sx)
 	case sx.phi != sy.phi:
 		return "spec-kind", fmt.Sprintf("they are defined by %v and %v", sx, sy)
 	case sx.phi:
