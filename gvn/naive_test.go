@@ -3,6 +3,7 @@ package gvn_test
 import (
 	"fmt"
 	"math/bits"
+	"math/rand"
 	"strings"
 	"testing"
 
@@ -171,4 +172,90 @@ func TestWorkIsNLogN(t *testing.T) {
 		t.Fatal(err)
 	}
 	check("chain", f)
+}
+
+// TestValidatorSoundOnRandomProposals: Number's proposals, perturbed at
+// random (two registers' numbers merged, a replacement added, some
+// replacements dropped), are either rejected by the validator or, once
+// applied, leave a function that passes cfg.Verify and computes what the
+// original did. No perturbation makes the validator panic.
+func TestValidatorSoundOnRandomProposals(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	accepted, rejected := 0, 0
+	for seed := range int64(30) {
+		src := gen.Program(gen.Config{Seed: seed, Size: 15, Shape: gen.Shape(seed % 4)})
+		u, err := compile.Compile("gen.smp", []byte(src), compile.Options{StopAfter: "gcm"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		text := cfg.Print(u.Func)
+		var regs []cfg.Reg
+		for _, b := range u.Func.Blocks {
+			for _, p := range b.Phis {
+				regs = append(regs, p.Dst)
+			}
+			for _, in := range b.Instrs {
+				if in.Op.HasDst() {
+					regs = append(regs, in.Dst)
+				}
+			}
+		}
+		want := results(u.Func)
+		for range 40 {
+			f, err := cfg.Parse(text)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := gvn.Number(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pick := func() cfg.Reg { return regs[rng.Intn(len(regs))] }
+			switch rng.Intn(4) {
+			case 0:
+				p.N[pick()] = p.N.Of(pick())
+			case 1:
+				p.Replace = append(p.Replace, gvn.Replacement{Dst: pick(), By: pick()})
+			case 2:
+				x, y := pick(), pick()
+				p.N[x] = p.N.Of(y)
+				p.Replace = append(p.Replace, gvn.Replacement{Dst: x, By: y})
+			case 3:
+				kept := p.Replace[:0]
+				for _, r := range p.Replace {
+					if rng.Intn(2) == 0 {
+						kept = append(kept, r)
+					}
+				}
+				p.Replace = kept
+			}
+			v, err := gvn.Validate(f, p)
+			if err != nil {
+				rejected++
+				continue
+			}
+			accepted++
+			v.Apply()
+			if err := cfg.Verify(f); err != nil {
+				t.Fatalf("seed %d: an accepted proposal %v broke the function: %v\n%s", seed, p.Replace, err, text)
+			}
+			if got := results(f); got != want {
+				t.Fatalf("seed %d: an accepted proposal %v changed the results from %s to %s\n%s", seed, p.Replace, want, got, text)
+			}
+		}
+	}
+	t.Logf("%d perturbed proposals accepted, %d rejected", accepted, rejected)
+	if accepted == 0 || rejected == 0 {
+		t.Errorf("%d accepted, %d rejected: want some of each", accepted, rejected)
+	}
+}
+
+// results runs f on a few arguments.
+func results(f *cfg.Func) string {
+	var out []string
+	for _, a := range []int64{0, 1, -7, 13} {
+		v, err := cfg.Run(f, a, cfg.Limits{Steps: 1_000_000})
+		out = append(out, fmt.Sprint(v, err))
+	}
+	return strings.Join(out, "; ")
 }
