@@ -14,6 +14,7 @@ import (
 
 	"son/cfg"
 	"son/gcm"
+	"son/gvn"
 	"son/opt"
 	"son/outssa"
 	"son/son"
@@ -40,6 +41,9 @@ type Options struct {
 	// that one compilation serves every level. An error stops the
 	// compilation and is returned as is.
 	AfterPass func(u *Unit, pass string) error
+	// NoGVN turns off the graph's own value numbering (son.Graph.NoGVN),
+	// for measuring what the gvn pass finds alone.
+	NoGVN bool
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
 }
@@ -66,6 +70,7 @@ var Passes = []Pass{
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
+	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering},
 	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
 }
 
@@ -267,7 +272,7 @@ func build(u *Unit) error {
 		return err
 	}
 	u.File = f
-	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph})
+	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN})
 	u.Graph.Seed = u.Opt.Seed
 	return nil
 }
@@ -339,6 +344,26 @@ func schedule(u *Unit) error {
 }
 
 func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.Func) }
+
+// valueNumbering numbers u.Func and rewrites it only if the validator
+// (always run, not only with checking on) accepts the numbering.
+func valueNumbering(u *Unit) error {
+	p, err := gvn.Number(u.Func)
+	if err != nil {
+		return &CheckError{Pass: "gvn", Guard: GuardPass, Err: err}
+	}
+	return applyNumbering(u, p)
+}
+
+// applyNumbering validates p against u.Func and applies it.
+func applyNumbering(u *Unit, p *gvn.Proposal) error {
+	v, err := gvn.Validate(u.Func, p)
+	if err != nil {
+		return &CheckError{Pass: "gvn", Guard: GuardChecker, Err: err}
+	}
+	v.Apply()
+	return nil
+}
 
 // outOfSSA translates the latest cfg function, which is then the SSA
 // function of the unit.

@@ -32,11 +32,14 @@ type BuildOptions struct {
 	// values of enclosing ifs and loops. names[k][i] is the variable in
 	// input 1+i of scopes[k]; pos is the statement's.
 	ShowGraph func(g *Graph, scopes []*Node, names [][]string, pos syntax.Pos)
+	// NoGVN sets Graph.NoGVN from the start.
+	NoGVN bool
 }
 
 // Build makes the Sea of Nodes of a resolved program.
 func Build(f *syntax.File, opt BuildOptions) *Graph {
 	g := NewGraph(f.Name)
+	g.NoGVN = opt.NoGVN
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))

@@ -20,6 +20,11 @@ type Graph struct {
 	gvn   map[gvnKey]*Node
 	work  worklist
 
+	// NoGVN turns off the peephole's value numbering: no two nodes, not
+	// even constants, are merged for being equal. For measuring what
+	// package gvn finds without it.
+	NoGVN bool
+
 	// Seed picks the order in which Iterate pulls nodes off the worklist:
 	// 0 is last-in first-out, anything else a pseudo-random order from that
 	// seed. The fixpoint must not depend on it.

@@ -74,7 +74,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 
 	// Global value numbering.
-	if !n.inGVN && hashable(n) {
+	if !g.NoGVN && !n.inGVN && hashable(n) {
 		k := keyOf(n)
 		if m := g.gvn[k]; m != nil {
 			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {

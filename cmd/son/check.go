@@ -13,9 +13,9 @@ var cmdCheck = &command{
 	short:   "compile with every verifier and checker on",
 	long: `Check compiles prog.smp through every pass, or up to -after PASS, with
 checking on: after each pass, the pass's own checker where it has one
-(zerocheck and gcm; sccp checks its analysis itself, always), then the
-verifier of the graph, son.Verify, and from gcm on the verifier of the
-basic blocks, cfg.Verify. It prints one line per pass checked, with the
+(zerocheck and gcm; sccp and gvn check their results themselves, always),
+then the verifier of the graph, son.Verify, and from gcm on the verifier
+of the basic blocks, cfg.Verify. It prints one line per pass checked, with the
 live nodes of the graph after it ("sccp: verified (20 nodes)"), then OK.
 
 A failed check is a bug in son, not in the program: it is reported as an

@@ -39,7 +39,7 @@ variable), the type and the input IDs.
 With -stats it prints a JSON document with an entry for each pass run: the
 number of live nodes, in all and by op; how long the pass itself took, in
 nanoseconds (time_ns: it varies from run to run, and leaves out the checks
-of -check); and, for gcm, each block with its loop depth and its ops:
+of -check); and, from gcm on, each block with its loop depth and its ops:
 {"passes": [{"name": "build", "nodes": 7, "time_ns": 52000, "ops": {"Add": 1,
 ...}}, ..., {"name": "gcm", ..., "blocks": [{"id": 1, "loop_depth": 0,
 "ops": ["Arg", "Const", "Add"]}]}]}

@@ -1,0 +1,339 @@
+package gvn
+
+import (
+	"fmt"
+
+	"son/cfg"
+	"son/internal/dom"
+)
+
+// Numbering maps a register to its number, the canonical register of its
+// congruence class (paper 003's N : reg → reg). A register absent from the
+// map is its own number.
+type Numbering map[cfg.Reg]cfg.Reg
+
+// Of returns the number of r.
+func (n Numbering) Of(r cfg.Reg) cfg.Reg {
+	if m, ok := n[r]; ok {
+		return m
+	}
+	return r
+}
+
+// Replacement proposes that the definition of Dst become a copy of By: the
+// two have the same number and the definition of By strictly dominates
+// that of Dst (paper 003's crep).
+type Replacement struct{ Dst, By cfg.Reg }
+
+// Proposal is what Number found: untrusted until Validate accepts it.
+type Proposal struct {
+	N       Numbering
+	Replace []Replacement // in block order of Dst
+	Values  int           // registers defined: Phis and instructions other than Check
+	Classes int           // congruence classes among them
+	// Uses and Work measure the refinement: Uses is the number of
+	// argument positions of the values, Work how many of them the
+	// splitting looked at, at most Uses·(1+log2 Values) (Hopcroft).
+	Uses, Work int
+}
+
+// value is one register of the function being numbered: defined by a Phi
+// or an instruction of block, or by nothing (a parameter, block -1).
+type value struct {
+	reg   cfg.Reg
+	block int32
+	phi   bool
+	op    cfg.Op
+	aux   int64 // the constant of a Const
+	args  []cfg.Reg
+}
+
+// label is what puts values in one class before any splitting.
+type label struct {
+	kind  uint8 // 1 instruction, 2 Phi, 3 parameter
+	op    cfg.Op
+	aux   int64
+	block int32 // the Phi's block; the parameter's value index
+	n     int   // number of arguments
+}
+
+// numberer holds the values of a function, their arguments and uses.
+type numberer struct {
+	f      *cfg.Func
+	pos    map[*cfg.Block]int32
+	vals   []value
+	first  []int32 // first[b]: the first value of block b; first[len(Blocks)] ends the last
+	byReg  map[cfg.Reg]int32
+	args   [][]int32 // args[v]: the values of v's arguments
+	useOf  [][]int32 // useOf[v]: pairs (user, position)
+	maxArg int
+}
+
+// Number computes the optimistic congruence partition of the registers of
+// f and proposes replacements. f must be at the SSA level; it should pass
+// cfg.Verify (Number reports what would make it fail, not every rule).
+func Number(f *cfg.Func) (*Proposal, error) {
+	x, err := collect(f)
+	if err != nil {
+		return nil, err
+	}
+	p, work := x.refine()
+	pr := x.propose(p)
+	pr.Work = work
+	for _, as := range x.args {
+		pr.Uses += len(as)
+	}
+	return pr, nil
+}
+
+// collect makes the values of f: each block's Phis, then its instructions,
+// then the parameters, registers used but defined nowhere.
+func collect(f *cfg.Func) (*numberer, error) {
+	if f.Level != cfg.SSA {
+		return nil, fmt.Errorf("gvn: function %s is at the %v level, not SSA", f.Name, f.Level)
+	}
+	if len(f.Blocks) == 0 {
+		return nil, fmt.Errorf("gvn: function %s has no blocks", f.Name)
+	}
+	x := &numberer{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks)), byReg: map[cfg.Reg]int32{}}
+	for i, b := range f.Blocks {
+		if b == nil {
+			return nil, fmt.Errorf("gvn: Blocks[%d] is nil", i)
+		}
+		if _, dup := x.pos[b]; dup {
+			return nil, fmt.Errorf("gvn: %v is listed twice", b)
+		}
+		x.pos[b] = int32(i)
+	}
+	def := func(v value) error {
+		if v.reg <= 0 {
+			return fmt.Errorf("gvn: %v defines register %v", f.Blocks[v.block], v.reg)
+		}
+		if _, dup := x.byReg[v.reg]; dup {
+			return fmt.Errorf("gvn: %v is defined twice (second time in %v)", v.reg, f.Blocks[v.block])
+		}
+		x.byReg[v.reg] = int32(len(x.vals))
+		x.vals = append(x.vals, v)
+		return nil
+	}
+	for i, b := range f.Blocks {
+		x.first = append(x.first, int32(len(x.vals)))
+		for _, s := range b.Succs {
+			if _, ok := x.pos[s]; !ok {
+				return nil, fmt.Errorf("gvn: %v has a successor that is not a block of the function", b)
+			}
+		}
+		for _, ph := range b.Phis {
+			if ph == nil {
+				return nil, fmt.Errorf("gvn: %v has a nil Phi", b)
+			}
+			if err := def(value{reg: ph.Dst, block: int32(i), phi: true, args: ph.Args}); err != nil {
+				return nil, err
+			}
+		}
+		for _, in := range b.Instrs {
+			if in == nil {
+				return nil, fmt.Errorf("gvn: %v has a nil instruction", b)
+			}
+			if !in.Op.HasDst() {
+				continue
+			}
+			v := value{reg: in.Dst, block: int32(i), op: in.Op, args: in.Args}
+			if in.Op == cfg.OpConst {
+				v.aux = in.Aux
+			}
+			if err := def(v); err != nil {
+				return nil, err
+			}
+		}
+	}
+	x.first = append(x.first, int32(len(x.vals)))
+	nDefs := len(x.vals)
+	x.args = make([][]int32, nDefs)
+	for v := range nDefs {
+		x.maxArg = max(x.maxArg, len(x.vals[v].args))
+		x.args[v] = make([]int32, len(x.vals[v].args))
+		for k, a := range x.vals[v].args {
+			w, ok := x.byReg[a]
+			if !ok {
+				w = int32(len(x.vals))
+				x.byReg[a] = w
+				x.vals = append(x.vals, value{reg: a, block: -1})
+			}
+			x.args[v][k] = w
+		}
+	}
+	x.useOf = make([][]int32, len(x.vals))
+	for v, as := range x.args {
+		for k, w := range as {
+			x.useOf[w] = append(x.useOf[w], int32(v), int32(k))
+		}
+	}
+	return x, nil
+}
+
+// labels returns the initial class of each value and the number of
+// classes: values with the same label share a class.
+func (x *numberer) labels() ([]int32, int) {
+	ids := map[label]int32{}
+	lab := make([]int32, len(x.vals))
+	for v, val := range x.vals {
+		var l label
+		switch {
+		case val.block < 0:
+			l = label{kind: 3, block: int32(v)}
+		case val.phi:
+			l = label{kind: 2, block: val.block, n: len(val.args)}
+		default:
+			l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}
+		}
+		id, ok := ids[l]
+		if !ok {
+			id = int32(len(ids))
+			ids[l] = id
+		}
+		lab[v] = id
+	}
+	return lab, len(ids)
+}
+
+// refine splits the classes of the labels until the arguments of the
+// members of every class are congruent, and returns the uses it examined. Taking a class C off the
+// worklist, it splits every class by which of its members have their k-th
+// argument in C, for each position k; for a commutative op, by how many of
+// the two arguments are in C (first some, then both), so that a+b and b+a
+// stay together.
+func (x *numberer) refine() (*partition, int) {
+	lab, n := x.labels()
+	p := newPartition(lab, n)
+	buckets := make([][]int32, x.maxArg+1) // 0: commutative uses; k+1: uses at position k
+	var letters []int
+	count := make([]uint8, len(x.vals))
+	var splitter []int32
+	work := 0
+	for c := p.pop(); c >= 0; c = p.pop() {
+		splitter = append(splitter[:0], p.members(c)...)
+		for _, r := range splitter {
+			uses := x.useOf[r]
+			work += len(uses) / 2
+			for i := 0; i < len(uses); i += 2 {
+				v, k := uses[i], int(uses[i+1])
+				letter := k + 1
+				if commutative(x.vals[v].op) && !x.vals[v].phi {
+					letter = 0
+				}
+				if len(buckets[letter]) == 0 {
+					letters = append(letters, letter)
+				}
+				buckets[letter] = append(buckets[letter], v)
+			}
+		}
+		for _, letter := range letters {
+			b := buckets[letter]
+			if letter > 0 {
+				for _, v := range b {
+					p.mark(v)
+				}
+				p.split()
+			} else {
+				for _, v := range b {
+					if count[v]++; count[v] == 1 {
+						p.mark(v)
+					}
+				}
+				p.split()
+				for _, v := range b {
+					if count[v] == 2 {
+						p.mark(v)
+						count[v] = 3 // marked
+					}
+				}
+				p.split()
+				for _, v := range b {
+					count[v] = 0
+				}
+			}
+			buckets[letter] = b[:0]
+		}
+		letters = letters[:0]
+	}
+	return p, work
+}
+
+// propose numbers each class by its first member in block order, and walks
+// the dominator tree with, for each class, the member defined on the path
+// from the entry, if any: a value of that class met further down is
+// replaced by it.
+func (x *numberer) propose(p *partition) *Proposal {
+	nDefs := int(x.first[len(x.first)-1])
+	pr := &Proposal{N: Numbering{}, Values: nDefs}
+	canon := make([]int32, len(p.start))
+	for c := range canon {
+		canon[c] = -1
+	}
+	for v := range x.vals {
+		c := p.class[v]
+		if canon[c] < 0 {
+			canon[c] = int32(v)
+			if v < nDefs {
+				pr.Classes++
+			}
+		} else {
+			pr.N[x.vals[v].reg] = x.vals[canon[c]].reg
+		}
+	}
+
+	f := x.f
+	succ := make([][]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		for _, s := range b.Succs {
+			succ[i] = append(succ[i], int(x.pos[s]))
+		}
+	}
+	tree := dom.NewTree(dom.LengauerTarjan(succ))
+	avail := make([]int32, len(p.start)) // 1 + the member available, or 0
+	var undo []int32                     // classes made available, block by block
+	type frame struct{ b, next, undo int }
+	stack := []frame{{b: 0, undo: 0}}
+	x.enter(0, p, avail, &undo, pr)
+	for len(stack) > 0 {
+		fr := &stack[len(stack)-1]
+		kids := tree.Children(fr.b)
+		if fr.next < len(kids) {
+			k := kids[fr.next]
+			fr.next++
+			stack = append(stack, frame{b: k, undo: len(undo)})
+			x.enter(k, p, avail, &undo, pr)
+			continue
+		}
+		for _, c := range undo[fr.undo:] {
+			avail[c] = 0
+		}
+		undo = undo[:fr.undo]
+		stack = stack[:len(stack)-1]
+	}
+	return pr
+}
+
+// enter visits the values of block b in order: each is replaced by the
+// member of its class available there, or becomes that member.
+func (x *numberer) enter(b int, p *partition, avail []int32, undo *[]int32, pr *Proposal) {
+	for v := x.first[b]; v < x.first[b+1]; v++ {
+		c := p.class[v]
+		if a := avail[c]; a > 0 {
+			pr.Replace = append(pr.Replace, Replacement{Dst: x.vals[v].reg, By: x.vals[a-1].reg})
+			continue
+		}
+		avail[c] = v + 1
+		*undo = append(*undo, c)
+	}
+}
+
+// commutative reports whether op's two arguments can be swapped.
+func commutative(op cfg.Op) bool {
+	switch op {
+	case cfg.OpAdd, cfg.OpMul, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpEq, cfg.OpNe:
+		return true
+	}
+	return false
+}

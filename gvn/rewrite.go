@@ -1,0 +1,187 @@
+package gvn
+
+import "son/cfg"
+
+// Stats says what Apply did.
+type Stats struct {
+	Replaced int // definitions made copies of a congruent, dominating one
+	Copies   int // copies propagated: their uses renamed (the replaced ones and any the input had)
+	Removed  int // definitions removed as unused: the copies, and what only they used
+}
+
+// Apply rewrites the function as the validated proposal says: each
+// replaced instruction becomes a Copy of its replacement and each
+// replaced Phi a Copy at the start of its block; then PropagateCopies and
+// RemoveDead.
+func (v *Valid) Apply() Stats {
+	var st Stats
+	var phis map[*cfg.Block]map[*cfg.Phi]cfg.Reg // replaced Phis, and by what
+	for _, rp := range v.p.Replace {
+		s := v.sites[rp.Dst]
+		st.Replaced++
+		if !s.phi {
+			*s.in = cfg.Instr{Op: cfg.OpCopy, Dst: rp.Dst, Args: []cfg.Reg{rp.By}, Pos: s.in.Pos, Node: s.in.Node}
+			continue
+		}
+		if phis == nil {
+			phis = map[*cfg.Block]map[*cfg.Phi]cfg.Reg{}
+		}
+		if phis[s.b] == nil {
+			phis[s.b] = map[*cfg.Phi]cfg.Reg{}
+		}
+		phis[s.b][s.ph] = rp.By
+	}
+	for b, gone := range phis {
+		var copies []*cfg.Instr
+		kept := b.Phis[:0]
+		for _, ph := range b.Phis {
+			if by, ok := gone[ph]; ok {
+				copies = append(copies, &cfg.Instr{Op: cfg.OpCopy, Dst: ph.Dst, Args: []cfg.Reg{by}, Pos: ph.Pos, Node: ph.Node})
+			} else {
+				kept = append(kept, ph)
+			}
+		}
+		clear(b.Phis[len(kept):])
+		b.Phis = kept
+		b.Instrs = append(copies, b.Instrs...)
+	}
+	st.Copies = PropagateCopies(v.f)
+	st.Removed = RemoveDead(v.f)
+	return st
+}
+
+// PropagateCopies makes every use of the destination of a Copy read the
+// copy's source, following chains of copies to their end (paper 003,
+// section 6.2: in SSA, the definition x = y holds wherever x is used). It
+// returns the number of copies; they are left in place, unused. f must
+// pass cfg.Verify: a Copy's source is then defined before it, and chains
+// of copies end.
+func PropagateCopies(f *cfg.Func) int {
+	src := map[cfg.Reg]cfg.Reg{}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == cfg.OpCopy && len(in.Args) == 1 {
+				src[in.Dst] = in.Args[0]
+			}
+		}
+	}
+	if len(src) == 0 {
+		return 0
+	}
+	// root follows a chain to its end and points every copy on it there.
+	var chain []cfg.Reg
+	root := func(r cfg.Reg) cfg.Reg {
+		chain = chain[:0]
+		for {
+			s, ok := src[r]
+			if !ok || s == r || len(chain) > len(src) {
+				break
+			}
+			chain = append(chain, r)
+			r = s
+		}
+		for _, c := range chain {
+			src[c] = r
+		}
+		return r
+	}
+	for _, b := range f.Blocks {
+		for _, ph := range b.Phis {
+			for k, a := range ph.Args {
+				ph.Args[k] = root(a)
+			}
+		}
+		for _, in := range b.Instrs {
+			for k, a := range in.Args {
+				in.Args[k] = root(a)
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			b.Term.Reg = root(b.Term.Reg)
+		}
+	}
+	return len(src)
+}
+
+// RemoveDead removes the Phis and instructions whose register nothing
+// live uses: live are the registers of terminators and Checks, and the
+// arguments of the definitions of live registers. Checks stay; so a
+// division with no use goes but its Check stays (a division that has
+// passed its Check is pure). Cycles of Phis that only feed each other go
+// too. It returns the number of definitions removed, in O(n).
+func RemoveDead(f *cfg.Func) int {
+	type def struct {
+		ph *cfg.Phi
+		in *cfg.Instr
+	}
+	defs := map[cfg.Reg]def{}
+	for _, b := range f.Blocks {
+		for _, ph := range b.Phis {
+			defs[ph.Dst] = def{ph: ph}
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				defs[in.Dst] = def{in: in}
+			}
+		}
+	}
+	live := make(map[cfg.Reg]bool, len(defs))
+	var work []cfg.Reg
+	mark := func(r cfg.Reg) {
+		if !live[r] {
+			live[r] = true
+			work = append(work, r)
+		}
+	}
+	for _, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if !in.Op.HasDst() {
+				for _, a := range in.Args {
+					mark(a)
+				}
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			mark(b.Term.Reg)
+		}
+	}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		d := defs[r]
+		switch {
+		case d.ph != nil:
+			for _, a := range d.ph.Args {
+				mark(a)
+			}
+		case d.in != nil:
+			for _, a := range d.in.Args {
+				mark(a)
+			}
+		}
+	}
+	removed := 0
+	for _, b := range f.Blocks {
+		phis := b.Phis[:0]
+		for _, ph := range b.Phis {
+			if live[ph.Dst] {
+				phis = append(phis, ph)
+			} else {
+				removed++
+			}
+		}
+		clear(b.Phis[len(phis):])
+		b.Phis = phis
+		instrs := b.Instrs[:0]
+		for _, in := range b.Instrs {
+			if !in.Op.HasDst() || live[in.Dst] {
+				instrs = append(instrs, in)
+			} else {
+				removed++
+			}
+		}
+		clear(b.Instrs[len(instrs):])
+		b.Instrs = instrs
+	}
+	return removed
+}

@@ -1,0 +1,215 @@
+package gvn
+
+import (
+	"fmt"
+
+	"son/cfg"
+	"son/internal/dom"
+)
+
+// Invalid is a proposal the validator rejects: the rule it breaks, named
+// as below, and the registers and definitions at fault.
+//
+//   - input: the function does not pass cfg.Verify (paper 003's
+//     wf_ssa_function, on which the soundness of the rest depends);
+//   - numbering: the numbering mentions a register the function neither
+//     defines nor uses;
+//   - spec-kind: a Phi and an instruction share a number;
+//   - spec-op: two instructions of different ops, or Consts of different
+//     values, share a number;
+//   - spec-phi-block: Phis of different blocks share a number;
+//   - spec-args: two definitions sharing a number have arguments that do
+//     not (position by position; for a commutative op, in either order);
+//   - replace-def: a replacement names a register with no definition, or
+//     a register by itself, or the same register twice;
+//   - replace-number: a register is replaced by one of another number;
+//   - replace-kept: a replacement's register is itself replaced;
+//   - replace-dom: the definition of the replacement does not strictly
+//     dominate the definition it replaces (def_sdom).
+type Invalid struct {
+	Func string
+	Rule string
+	Msg  string
+}
+
+func (e *Invalid) Error() string {
+	return fmt.Sprintf("gvn: function %s: %s: %s", e.Func, e.Rule, e.Msg)
+}
+
+// site is where a register is defined.
+type site struct {
+	block int // position in Func.Blocks
+	phi   bool
+	index int // in Phis or Instrs
+	b     *cfg.Block
+	ph    *cfg.Phi
+	in    *cfg.Instr
+}
+
+func (s site) String() string {
+	if s.phi {
+		return fmt.Sprintf("%v (%v phi %d)", s.ph, s.b, s.index)
+	}
+	return fmt.Sprintf("%v (%v instr %d)", s.in, s.b, s.index)
+}
+
+// Valid is a proposal that Validate accepted for its function: the only
+// way to Apply one. The function must not change in between.
+type Valid struct {
+	f     *cfg.Func
+	p     *Proposal
+	sites map[cfg.Reg]site
+}
+
+// Validate checks p against f independently of how p was computed: that
+// f passes cfg.Verify (the hypothesis wf_ssa_function of paper 003), that
+// p.N meets GVN_spec (figure 11) and that each replacement's definition
+// strictly dominates the register it replaces. GVN_spec's first half, no
+// two parameters of one number, holds of every well-formed cfg.Func: it
+// has one parameter, read by Arg instructions, and every register used
+// has a definition. It computes its own
+// definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
+// plus the dominators, and reports the first broken rule as an *Invalid.
+func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
+	v := &Valid{f: f, p: p, sites: map[cfg.Reg]site{}}
+	bad := func(rule, format string, args ...any) (*Valid, error) {
+		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
+	}
+	if err := cfg.Verify(f); err != nil {
+		return bad("input", "%v", err)
+	}
+	pos := make(map[*cfg.Block]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		pos[b] = i
+	}
+	// The registers, in block order.
+	var order []cfg.Reg
+	for i, b := range f.Blocks {
+		for k, ph := range b.Phis {
+			v.sites[ph.Dst] = site{block: i, phi: true, index: k, b: b, ph: ph}
+			order = append(order, ph.Dst)
+		}
+		for k, in := range b.Instrs {
+			if in.Op.HasDst() {
+				v.sites[in.Dst] = site{block: i, index: k, b: b, in: in}
+				order = append(order, in.Dst)
+			}
+		}
+	}
+	known := func(r cfg.Reg) bool { _, def := v.sites[r]; return def }
+	for r, n := range p.N {
+		if !known(r) {
+			return bad("numbering", "%v has number %v, but the function has no register %v", r, n, r)
+		}
+		if !known(n) {
+			return bad("numbering", "%v has number %v, which is not a register of the function", r, n)
+		}
+	}
+
+	// GVN_spec. Having the same op (and constant) and equal-numbered
+	// arguments is an equivalence, as is being Phis of one block with
+	// equal-numbered arguments: each register is compared with the first
+	// of its number.
+	first := map[cfg.Reg]cfg.Reg{}
+	for _, r := range order {
+		n := p.N.Of(r)
+		w, ok := first[n]
+		if !ok {
+			first[n] = r
+			continue
+		}
+		if rule, msg := v.congruent(w, r); rule != "" {
+			return bad(rule, "%v and %v have number %v, but %s", w, r, n, msg)
+		}
+	}
+
+	// The replacements: def_sdom.
+	succ := make([][]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		for _, s := range b.Succs {
+			succ[i] = append(succ[i], pos[s])
+		}
+	}
+	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
+	replaced := make(map[cfg.Reg]bool, len(p.Replace))
+	for _, rp := range p.Replace {
+		if replaced[rp.Dst] {
+			return bad("replace-def", "%v is replaced twice", rp.Dst)
+		}
+		replaced[rp.Dst] = true
+	}
+	for _, rp := range p.Replace {
+		x, okx := v.sites[rp.Dst]
+		y, oky := v.sites[rp.By]
+		switch {
+		case !okx:
+			return bad("replace-def", "%v is replaced, but has no definition", rp.Dst)
+		case !oky:
+			return bad("replace-def", "%v is replaced by %v, which has no definition", rp.Dst, rp.By)
+		case rp.Dst == rp.By:
+			return bad("replace-def", "%v is replaced by itself", rp.Dst)
+		case p.N.Of(rp.Dst) != p.N.Of(rp.By):
+			return bad("replace-number", "%v (number %v) is replaced by %v (number %v)", rp.Dst, p.N.Of(rp.Dst), rp.By, p.N.Of(rp.By))
+		case replaced[rp.By]:
+			return bad("replace-kept", "%v is replaced by %v, which is replaced too", rp.Dst, rp.By)
+		case !defSdom(tree, y, x):
+			return bad("replace-dom", "%v is replaced by %v, whose definition %v does not strictly dominate %v", rp.Dst, rp.By, y, x)
+		}
+	}
+	return v, nil
+}
+
+// congruent checks that x and y are related by paper 003's ≡N: both
+// defined by the same op (and constant) with equal-numbered arguments, or
+// both by Phis of one block with equal-numbered arguments. It returns the
+// broken rule and why, or "".
+func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
+	n := v.p.N
+	sx, sy := v.sites[x], v.sites[y]
+	switch {
+	case sx.phi != sy.phi:
+		return "spec-kind", fmt.Sprintf("they are defined by %v and %v", sx, sy)
+	case sx.phi:
+		if sx.block != sy.block {
+			return "spec-phi-block", fmt.Sprintf("they are Phis of different blocks: %v and %v", sx, sy)
+		}
+		for k := range sx.ph.Args {
+			if k >= len(sy.ph.Args) || n.Of(sx.ph.Args[k]) != n.Of(sy.ph.Args[k]) {
+				return "spec-args", fmt.Sprintf("argument %d of %v and %v differ in number", k, sx, sy)
+			}
+		}
+		return "", ""
+	}
+	a, b := sx.in, sy.in
+	if a.Op != b.Op || (a.Op == cfg.OpConst && a.Aux != b.Aux) {
+		return "spec-op", fmt.Sprintf("they are defined by %v and %v", sx, sy)
+	}
+	if len(a.Args) != len(b.Args) {
+		return "spec-args", fmt.Sprintf("%v and %v have different numbers of arguments", sx, sy)
+	}
+	same := true
+	for k := range a.Args {
+		same = same && n.Of(a.Args[k]) == n.Of(b.Args[k])
+	}
+	if !same && commutative(a.Op) && len(a.Args) == 2 {
+		same = n.Of(a.Args[0]) == n.Of(b.Args[1]) && n.Of(a.Args[1]) == n.Of(b.Args[0])
+	}
+	if !same {
+		return "spec-args", fmt.Sprintf("the arguments of %v and %v differ in number", sx, sy)
+	}
+	return "", ""
+}
+
+// defSdom reports whether the definition y strictly dominates the
+// definition x (paper 003's def_sdom, at the point of x): the Phis of a
+// block are defined at its entry, all at once, and an instruction after
+// the Phis and the instructions before it.
+func defSdom(tree *dom.Tree, y, x site) bool {
+	if y.block == x.block {
+		if x.phi {
+			return y.phi
+		}
+		return y.phi || y.index < x.index
+	}
+	return tree.StrictlyDominates(y.block, x.block)
+}
