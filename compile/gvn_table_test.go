@@ -46,7 +46,7 @@ func gvnMeasure(t *testing.T, name string, src []byte, c *gvnCounts) {
 			}
 			return nil
 		}
-		u, err := Compile(name, src, Options{Check: true, NoGVN: off, AfterPass: after})
+		u, err := Compile(name, src, Options{Check: true, NoGVN: off, StopAfter: "gvn", AfterPass: after})
 		if err != nil {
 			t.Fatalf("%s (graph value numbering off: %v): %v", name, off, err)
 		}
