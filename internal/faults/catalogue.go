@@ -109,10 +109,10 @@ var Catalogue = []Fault{
 		What: "Phi(R, a%b, c%d) is pulled to Phi(a,c)%Phi(b,d): a remainder's divisor Phi may hold 0",
 	},
 	{
-		Name: "peep-pull-pinned", Pass: "peephole", File: "son/idealize.go",
-		Old:  "x.Ctrl() != nil || ",
-		New:  "",
-		What: "a Phi of pinned divisions is pulled without their control: the op is pulled out of its condition",
+		Name: "peep-pull-loop-phi", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if r.Op == OpRegion {\n\t\treturn g.pullOp(n)\n\t}\n\treturn nil",
+		New:  "return g.pullOp(n)",
+		What: "ops are pulled through loop Phis too: an op of the back edge is pulled out of the loop's condition",
 	},
 	{
 		Name: "peep-region-phi-arity", Pass: "peephole", File: "son/idealize.go",
@@ -259,10 +259,10 @@ var Catalogue = []Fault{
 		What: "a node taken off the worklist stays marked as on it, and is never evaluated again",
 	},
 	{
-		Name: "sccp-start-not-evaluated", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "if n == g.Start || n == g.Stop || len(n.In) == 0 {",
-		New:  "if n == g.Stop || len(n.In) == 0 {",
-		What: "Start is left off the first worklist: nothing becomes reachable",
+		Name: "sccp-widen-lower-kept", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "lo = math.MinInt64",
+		New:  "lo = old.Lo()",
+		What: "widening puts a falling lower bound back to the old one instead of the end of int",
 	},
 
 	// ---- zerocheck (opt/zerocheck.go) ----
@@ -323,10 +323,10 @@ var Catalogue = []Fault{
 		What: "a branch's successors are in the wrong order: the false block first",
 	},
 	{
-		Name: "gcm-loop-body-header-only", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "work := []*block{back}",
-		New:  "work := []*block{h}",
-		What: "a loop's body is taken to be its header alone: loop depths are wrong",
+		Name: "gcm-loop-body-forward", Pass: "gcm", File: "gcm/blocks.go",
+		Old:  "work = append(work, b.preds...)",
+		New:  "work = append(work, b.succs...)",
+		What: "a loop's body is searched along successors, not predecessors: loop depths are wrong",
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
@@ -383,10 +383,10 @@ var Catalogue = []Fault{
 		What: "the ZeroChecks of a block are ordered last first",
 	},
 	{
-		Name: "gcm-local-order-ignores-data", Pass: "gcm", File: "gcm/gcm.go",
+		Name: "gcm-local-order-first-operand", Pass: "gcm", File: "gcm/gcm.go",
 		Old:  "(j > 0 || x.Op == son.OpZeroCheck)",
-		New:  "x.Op == son.OpZeroCheck",
-		What: "the local schedule orders a block's nodes by ID alone, not after their inputs",
+		New:  "(j > 1 || x.Op == son.OpZeroCheck)",
+		What: "the local schedule does not order a node after its first operand: an off-by-one",
 	},
 
 	// ---- cfg emission (gcm/gcm.go: emit and instr) ----

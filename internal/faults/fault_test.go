@@ -175,6 +175,7 @@ func TestLabel(t *testing.T) {
 		{outcome.Verdict{First: outcome.Checker, Detail: "checker after gcm: the schedule does not hold: [sccp iterated]"}, "checker after gcm"},
 		{outcome.Verdict{First: outcome.Pass, Detail: "pass after gcm: Loop#7: ..."}, "the pass (gcm)"},
 		{outcome.Verdict{First: outcome.Differential, Detail: "arg 3: cfg.Run after gcm: got 1, want 2"}, "differential (cfg.Run after gcm)"},
+		{outcome.Verdict{First: outcome.Differential, Detail: "arg 3: run: line: the reference gives 5, the run: line says 4"}, "differential (the reference against a run: line)"},
 		{outcome.Verdict{First: outcome.Crash, Detail: "panic in pass sccp: index out of range in son/opt.Analyze (opt/sccp.go:3)"}, "crash (pass sccp)"},
 		{outcome.Verdict{First: outcome.Hang, Detail: "no answer in 20s"}, "hang"},
 		{outcome.Verdict{}, "**nothing**"},

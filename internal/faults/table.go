@@ -24,6 +24,9 @@ func label(v outcome.Verdict) string {
 	case outcome.Differential:
 		_, rest, _ := strings.Cut(v.Detail, ": ") // after "arg N"
 		where, _, _ := strings.Cut(rest, ": ")
+		if strings.HasPrefix(rest, "run: line: ") {
+			where = "the reference against a run: line"
+		}
 		return "differential (" + where + ")"
 	case outcome.Crash:
 		stage := strings.TrimPrefix(before, "panic in ")

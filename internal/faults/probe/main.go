@@ -4,7 +4,7 @@
 // fixed seeds — through the checked pipeline (compile.Compile with
 // Options{Check: true}) and through the differential (every level's
 // result, son.Run after each pass and cfg.Run from gcm on, against the
-// reference oracle), and writes one JSON line per program (package
+// reference oracle, itself held to the files' run: lines), and writes one JSON line per program (package
 // outcome), then a last line saying it is done. go run ./internal/faults
 // builds it in a copy of the module with one fault applied; run in the
 // unchanged tree it must find nothing.
@@ -73,10 +73,11 @@ func main() {
 
 // program is one program of the set, with the arguments to run it with.
 type program struct {
-	name  string
-	src   []byte
-	args  []int64
-	steps int64 // the reference's step limit
+	name   string
+	src    []byte
+	args   []int64
+	expect map[int64]string // the results of a file's run: lines, by argument
+	steps  int64            // the reference's step limit
 }
 
 // Step limits: a file's own "// steps:" line, else fileSteps; generated
@@ -105,15 +106,15 @@ func programSet(dir string, n int) ([]program, error) {
 			if err != nil {
 				return nil, err
 			}
-			args, steps, err := directives(string(src))
+			d, err := directives(string(src))
 			if err != nil {
 				return nil, fmt.Errorf("%s: %v", file, err)
 			}
-			if steps == 0 {
-				steps = fileSteps
+			if d.steps == 0 {
+				d.steps = fileSteps
 			}
 			rel, _ := filepath.Rel(dir, file)
-			progs = append(progs, program{name: filepath.ToSlash(rel), src: src, args: args, steps: steps})
+			progs = append(progs, program{name: filepath.ToSlash(rel), src: src, args: d.args, expect: d.expect, steps: d.steps})
 		}
 	}
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
@@ -128,9 +129,17 @@ func programSet(dir string, n int) ([]program, error) {
 	return progs, nil
 }
 
-// directives reads the arguments of a program's "// run: ARG => ..."
-// lines and its "// steps: N" line (0 if none).
-func directives(src string) (args []int64, steps int64, err error) {
+// fileDirectives are what the probe reads of a file's comment lines.
+type fileDirectives struct {
+	args   []int64          // of the run: lines, in order
+	expect map[int64]string // each run: line's result: a value, "division by zero" or "step limit exceeded"
+	steps  int64            // of the steps: line, 0 if none
+}
+
+// directives reads a program's "// run: ARG => RESULT" lines and its
+// "// steps: N" line (compile/programs_test.go reads them in full).
+func directives(src string) (d fileDirectives, err error) {
+	d.expect = map[int64]string{}
 	for i, line := range strings.Split(src, "\n") {
 		text, ok := strings.CutPrefix(strings.TrimSpace(line), "//")
 		if !ok {
@@ -139,22 +148,44 @@ func directives(src string) (args []int64, steps int64, err error) {
 		text = strings.TrimSpace(text)
 		switch {
 		case strings.HasPrefix(text, "run:"):
-			a, _, ok := strings.Cut(strings.TrimPrefix(text, "run:"), "=>")
+			a, res, ok := strings.Cut(strings.TrimPrefix(text, "run:"), "=>")
 			v, err := strconv.ParseInt(strings.TrimSpace(a), 10, 64)
 			if !ok || err != nil {
-				return nil, 0, fmt.Errorf("line %d: malformed run: line", i+1)
+				return d, fmt.Errorf("line %d: malformed run: line", i+1)
 			}
-			args = append(args, v)
+			d.args = append(d.args, v)
+			res = strings.TrimSpace(res)
+			if msg, isErr := strings.CutPrefix(res, "error:"); isErr {
+				res = strings.TrimSpace(msg)
+			}
+			d.expect[v] = res
 		case strings.HasPrefix(text, "steps:"):
-			if steps, err = strconv.ParseInt(strings.TrimSpace(strings.TrimPrefix(text, "steps:")), 10, 64); err != nil {
-				return nil, 0, fmt.Errorf("line %d: malformed steps: line", i+1)
+			if d.steps, err = strconv.ParseInt(strings.TrimSpace(strings.TrimPrefix(text, "steps:")), 10, 64); err != nil {
+				return d, fmt.Errorf("line %d: malformed steps: line", i+1)
 			}
 		}
 	}
-	if len(args) == 0 {
-		return nil, 0, errors.New("no run: line")
+	if len(d.args) == 0 {
+		return d, errors.New("no run: line")
 	}
-	return args, steps, nil
+	return d, nil
+}
+
+// expected compares the reference's result r with what a run: line says,
+// and describes the difference, or "". A reference run stopped by its
+// step limit is not compared: the file's own limit may be another.
+func expected(r result, want string) string {
+	got := fmt.Sprint(r.Value)
+	switch {
+	case r.Internal != nil || r.stepLimited() || want == "step limit exceeded":
+		return ""
+	case r.Err != "":
+		got = r.Err
+	}
+	if got != want {
+		return fmt.Sprintf("the reference gives %s, the run: line says %s", got, want)
+	}
+	return ""
 }
 
 // runBounded runs p, or gives up after timeout: the line says which stage
@@ -284,6 +315,11 @@ func differential(p program) (k outcome.Kind, detail string) {
 			return outcome.Differential, fmt.Sprintf("arg %d: the reference: %s", a, firstLine(r.Internal.Error()))
 		case r.stepLimited():
 			continue
+		}
+		if want, ok := p.expect[a]; ok {
+			if d := expected(r, want); d != "" {
+				return outcome.Differential, fmt.Sprintf("arg %d: run: line: %s", a, d)
+			}
 		}
 		args = append(args, a)
 		want[a] = r

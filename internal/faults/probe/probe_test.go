@@ -56,15 +56,33 @@ func TestCompare(t *testing.T) {
 }
 
 func TestDirectives(t *testing.T) {
-	args, steps, err := directives("// A program.\n// run: 3 => 4\n  // run: -7 => error: division by zero\n// steps: 1000\nreturn arg;\n")
-	if err != nil || fmt.Sprint(args) != "[3 -7]" || steps != 1000 {
-		t.Errorf("got %v %d %v, want [3 -7] 1000", args, steps, err)
+	d, err := directives("// A program.\n// run: 3 => 4\n  // run: -7 => error: division by zero\n// steps: 1000\nreturn arg;\n")
+	if err != nil || fmt.Sprint(d.args) != "[3 -7]" || d.steps != 1000 || fmt.Sprint(d.expect) != "map[-7:division by zero 3:4]" {
+		t.Errorf("got %+v %v, want [3 -7] with 4 and division by zero, steps 1000", d, err)
 	}
-	if _, _, err := directives("return 1;\n"); err == nil || err.Error() != "no run: line" {
+	if _, err := directives("return 1;\n"); err == nil || err.Error() != "no run: line" {
 		t.Errorf("no run line: got %v", err)
 	}
-	if _, _, err := directives("// run: x => 1\n"); err == nil || err.Error() != "line 1: malformed run: line" {
+	if _, err := directives("// run: x => 1\n"); err == nil || err.Error() != "line 1: malformed run: line" {
 		t.Errorf("malformed: got %v", err)
+	}
+	div := result{Err: "division by zero", Pos: syntax.Pos{Line: 2, Col: 3}}
+	for _, c := range []struct {
+		r    result
+		want string
+		diff string
+	}{
+		{result{Value: 4}, "4", ""},
+		{result{Value: 5}, "4", "the reference gives 5, the run: line says 4"},
+		{div, "division by zero", ""},
+		{div, "4", "the reference gives division by zero, the run: line says 4"},
+		{result{Value: 4}, "division by zero", "the reference gives 4, the run: line says division by zero"},
+		{result{Err: "step limit exceeded (10 steps)"}, "4", ""},
+		{result{Value: 4}, "step limit exceeded", ""},
+	} {
+		if d := expected(c.r, c.want); d != c.diff {
+			t.Errorf("expected(%v, %q) = %q, want %q", c.r, c.want, d, c.diff)
+		}
 	}
 }
 
