@@ -323,10 +323,10 @@ var Catalogue = []Fault{
 		What: "a branch's successors are in the wrong order: the false block first",
 	},
 	{
-		Name: "gcm-loop-body-forward", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "work = append(work, b.preds...)",
-		New:  "work = append(work, b.succs...)",
-		What: "a loop's body is searched along successors, not predecessors: loop depths are wrong",
+		Name: "gcm-phi-use-skips-first", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "for k := 1; k < len(u.In); k++ {",
+		New:  "for k := 2; k < len(u.In); k++ {",
+		What: "late placement skips a Phi's first value (a loop's entry): an off-by-one",
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
@@ -383,10 +383,10 @@ var Catalogue = []Fault{
 		What: "the ZeroChecks of a block are ordered last first",
 	},
 	{
-		Name: "gcm-local-order-first-operand", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "(j > 0 || x.Op == son.OpZeroCheck)",
-		New:  "(j > 1 || x.Op == son.OpZeroCheck)",
-		What: "the local schedule does not order a node after its first operand: an off-by-one",
+		Name: "gcm-ready-one-early", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "if waits[u]--; waits[u] == 0 {",
+		New:  "if waits[u]--; waits[u] <= 1 {",
+		What: "the local schedule takes a node as ready while it still waits for one input",
 	},
 
 	// ---- cfg emission (gcm/gcm.go: emit and instr) ----

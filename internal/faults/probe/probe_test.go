@@ -77,7 +77,7 @@ func TestDirectives(t *testing.T) {
 		{div, "division by zero", ""},
 		{div, "4", "the reference gives division by zero, the run: line says 4"},
 		{result{Value: 4}, "division by zero", "the reference gives 4, the run: line says division by zero"},
-		{result{Err: "step limit exceeded (10 steps)"}, "4", ""},
+		{result{Err: "step limit exceeded (10 steps)"}, "4", "the reference gives step limit exceeded (10 steps), the run: line says 4"},
 		{result{Value: 4}, "step limit exceeded", ""},
 	} {
 		if d := expected(c.r, c.want); d != c.diff {
