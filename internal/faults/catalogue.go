@@ -109,10 +109,10 @@ var Catalogue = []Fault{
 		What: "Phi(R, a%b, c%d) is pulled to Phi(a,c)%Phi(b,d): a remainder's divisor Phi may hold 0",
 	},
 	{
-		Name: "peep-pull-loop-phi", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if r.Op == OpRegion {\n\t\treturn g.pullOp(n)\n\t}\n\treturn nil",
-		New:  "return g.pullOp(n)",
-		What: "ops are pulled through loop Phis too: an op of the back edge is pulled out of the loop's condition",
+		Name: "peep-phi-collapse-unchecked", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if live != nil && live != x {\n\t\t\t\tlive = nil\n\t\t\t\tbreak\n\t\t\t}\n",
+		New:  "",
+		What: "a Phi collapses into its last live value without checking that the others are the same",
 	},
 	{
 		Name: "peep-region-phi-arity", Pass: "peephole", File: "son/idealize.go",

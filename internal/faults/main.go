@@ -17,6 +17,7 @@
 //	go run ./internal/faults -faults 'gcm|zc-' -v   # some faults, with each program's catch
 //	go run ./internal/faults -check             # only: does every entry still apply?
 //	go run ./internal/faults -list              # the catalogue
+//	go run ./internal/faults -faults '^gcm-lca-deeper$' -tree /tmp/t   # a faulty copy to study
 package main
 
 import (
@@ -44,6 +45,7 @@ func main() {
 	write := flag.Bool("write", false, "also write the table and summary into docs/ASSURANCE.md")
 	check := flag.Bool("check", false, "only check that every fault applies to the tree")
 	list := flag.Bool("list", false, "only list the catalogue")
+	tree := flag.String("tree", "", "only copy the module into this new directory with the one fault -faults selects, to study it by hand")
 	flag.Parse()
 
 	root, err := moduleRoot(".")
@@ -65,6 +67,21 @@ func main() {
 		}
 	}
 	switch {
+	case *tree != "":
+		if len(faults) != 1 {
+			fatal(fmt.Errorf("-tree wants -faults to select one fault, not %d", len(faults)))
+		}
+		if err := os.Mkdir(*tree, 0o755); err != nil {
+			fatal(err)
+		}
+		if err := copyModule(root, *tree); err != nil {
+			fatal(err)
+		}
+		if err := faults[0].Apply(*tree); err != nil {
+			fatal(err)
+		}
+		fmt.Printf("%s: %s\n", *tree, faults[0].What)
+		return
 	case *list:
 		for _, f := range faults {
 			fmt.Printf("%-28s %-10s %-18s %s\n", f.Name, f.Pass, f.File, f.What)
