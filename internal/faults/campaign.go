@@ -38,7 +38,7 @@ type campaign struct {
 	root      string        // the module's root
 	n         int           // generated programs
 	timeout   time.Duration // bound of one program in the probe
-	deadline  time.Duration // bound of one probe run, all programs
+	deadline  time.Duration // bound of the probe runs of one fault, all programs
 	programs  string        // -programs for the probe
 	gocache   string        // the build cache, shared by every copy
 	keepGoing bool          // run the faults even if the unchanged tree fails the probe
@@ -93,39 +93,63 @@ func (c *campaign) run(f *Fault) (res Result) {
 		res.Status, res.Note = Broken, "does not compile: "+oneLine(string(out), err)
 		return res
 	}
+	// A probe that dies outside of any recover (a fatal error such as a
+	// stack overflow) is started again after the program it died on,
+	// which counts as a crash, and so is one that stopped after a hang;
+	// one that runs out of the time of the whole run is not.
 	ctx, cancel := context.WithTimeout(context.Background(), c.deadline)
 	defer cancel()
-	probe := exec.CommandContext(ctx, bin, c.probeArgs(tree)...)
-	probe.Dir = tree
-	var stdout, stderr bytes.Buffer
-	probe.Stdout, probe.Stderr = &stdout, &stderr
-	runErr := probe.Run()
-	lines, done, err := outcome.Read(&stdout)
-	if err != nil {
-		res.Status, res.Note = Broken, "reading the probe: "+err.Error()
-		return res
-	}
-	if done == nil {
-		// The probe died outside of any recover (a fatal error such as a
-		// stack overflow, which no recover catches) or ran out of time:
-		// the program after the last it reported did it.
-		last := "the first program"
-		if len(lines) > 0 {
-			last = "the program after " + lines[len(lines)-1].Name
+	var lines []outcome.Program
+	for skip := 0; ; {
+		probe := exec.CommandContext(ctx, bin, append(c.probeArgs(tree), "-skip", fmt.Sprint(skip))...)
+		probe.Dir = tree
+		var stdout, stderr bytes.Buffer
+		probe.Stdout, probe.Stderr = &stdout, &stderr
+		runErr := probe.Run()
+		got, done, err := outcome.Read(&stdout)
+		if err != nil {
+			res.Status, res.Note = Broken, "reading the probe: "+err.Error()
+			return res
 		}
-		line := outcome.Program{Name: last, Guard: outcome.Crash,
+		lines = append(lines, got...)
+		if done != nil {
+			if done.Stopped == "" {
+				break
+			}
+			// It stopped after a hang, reported among its lines:
+			// resume after that program.
+			res.Note = "the probe was resumed after a " + done.Stopped
+			skip += len(got)
+			continue
+		}
+		line := outcome.Program{Name: lastRunning(stderr.String()), Guard: outcome.Crash,
 			GuardDetail: "the probe died: " + oneLine(stderr.String(), runErr)}
 		if errors.Is(ctx.Err(), context.DeadlineExceeded) {
 			line.Guard, line.GuardDetail = outcome.Hang, fmt.Sprintf("the probe took more than %v", c.deadline)
 		}
 		lines = append(lines, line)
-		res.Note = line.GuardDetail
-	} else if done.Stopped != "" {
-		res.Note = "the probe stopped early: " + done.Stopped
+		if line.Guard == outcome.Hang || line.Name == "" {
+			res.Note = line.GuardDetail
+			break
+		}
+		skip += len(got) + 1
+		res.Note = "the probe died and was resumed: " + line.GuardDetail
 	}
 	res.Lines = lines
 	res.Verdict = outcome.Classify(lines)
 	return res
+}
+
+// lastRunning is the program the probe was running when it stopped: the
+// last it announced on its standard error, or "" if none.
+func lastRunning(stderr string) string {
+	name := ""
+	for _, l := range strings.Split(stderr, "\n") {
+		if n, ok := strings.CutPrefix(l, "probe: running "); ok {
+			name = n
+		}
+	}
+	return name
 }
 
 // oneLine is the most telling line of a tool's output: the first that
@@ -139,6 +163,9 @@ func oneLine(out string, err error) string {
 		}
 		if first == "" {
 			first = l
+		}
+		if strings.HasPrefix(l, "probe: running ") {
+			continue
 		}
 		if strings.Contains(l, "error") || strings.HasPrefix(l, "panic") || strings.Contains(l, ".go:") {
 			return l

@@ -166,6 +166,19 @@ func TestReplaceBetween(t *testing.T) {
 	}
 }
 
+func TestLastRunning(t *testing.T) {
+	stderr := "probe: running testdata/a.smp\nprobe: running testdata/b.smp\nruntime: goroutine stack exceeds 268435456-byte limit\nfatal error: stack overflow\n"
+	if got := lastRunning(stderr); got != "testdata/b.smp" {
+		t.Errorf("lastRunning = %q, want testdata/b.smp", got)
+	}
+	if got := oneLine(stderr, nil); got != "fatal error: stack overflow" {
+		t.Errorf("oneLine = %q", got)
+	}
+	if got := lastRunning("fatal error: out of memory\n"); got != "" {
+		t.Errorf("lastRunning of a probe that announced nothing = %q", got)
+	}
+}
+
 func TestLabel(t *testing.T) {
 	for _, c := range []struct {
 		v    outcome.Verdict

@@ -37,8 +37,8 @@ func main() {
 	var c campaign
 	only := flag.String("faults", "", "run only the faults whose name matches this regexp")
 	flag.IntVar(&c.n, "n", 30, "generated programs in the probe's set (besides testdata/ and examples/)")
-	flag.DurationVar(&c.timeout, "timeout", 20*time.Second, "time bound of one program in the probe")
-	flag.DurationVar(&c.deadline, "deadline", 10*time.Minute, "time bound of one run of the probe")
+	flag.DurationVar(&c.timeout, "timeout", 10*time.Second, "time bound of one program in the probe")
+	flag.DurationVar(&c.deadline, "deadline", 5*time.Minute, "time bound of one run of the probe")
 	flag.StringVar(&c.programs, "programs", "", "probe only the programs whose name matches this regexp")
 	flag.BoolVar(&c.keepGoing, "keep-going", false, "run the faults even if the unchanged tree fails the probe")
 	verbose := flag.Bool("v", false, "print each fault's result as it comes, with every program that caught it")

@@ -10,7 +10,10 @@
 // unchanged tree it must find nothing.
 //
 // Each program is bounded by -timeout: a program that takes longer is a
-// hang, and the probe stops there (a goroutine cannot be stopped).
+// hang, and the probe stops there (a goroutine cannot be stopped). Before
+// each program it writes "probe: running NAME" to its standard error,
+// so that a program that kills it can be named, and the run resumed after
+// it with -skip.
 package main
 
 import (
@@ -21,6 +24,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strconv"
 	"strings"
@@ -41,7 +45,12 @@ func main() {
 	timeout := flag.Duration("timeout", 20*time.Second, "time bound of one program")
 	only := flag.String("programs", "", "run only the programs whose name matches this regexp")
 	dir := flag.String("dir", ".", "the module's root")
+	skip := flag.Int("skip", 0, "skip the first programs of the set (a run that died resumes after the one it died on)")
 	flag.Parse()
+	// A fault that recurses without end kills the probe with a stack
+	// overflow; with Go's default of 1 GB per goroutine that takes long
+	// and much memory, and the campaign's programs need far less.
+	debug.SetMaxStack(256 << 20)
 	var match *regexp.Regexp
 	if *only != "" {
 		var err error
@@ -55,12 +64,19 @@ func main() {
 		fmt.Fprintln(os.Stderr, "probe:", err)
 		os.Exit(2)
 	}
-	ran := 0
+	ran, index := 0, 0
 	for _, p := range progs {
 		if match != nil && !match.MatchString(p.name) {
 			continue
 		}
+		if index++; index <= *skip {
+			continue
+		}
 		ran++
+		// Said before the program runs: if it kills the probe (a fatal
+		// error, such as a stack overflow, which no recover catches),
+		// the campaign knows which one did.
+		fmt.Fprintln(os.Stderr, runningPrefix+p.name)
 		line, hung := runBounded(p, *timeout)
 		outcome.Write(os.Stdout, line)
 		if hung {
@@ -70,6 +86,10 @@ func main() {
 	}
 	outcome.Write(os.Stdout, outcome.Done{Done: true, Programs: ran})
 }
+
+// runningPrefix starts the line the probe writes to its standard error
+// before each program.
+const runningPrefix = "probe: running "
 
 // program is one program of the set, with the arguments to run it with.
 type program struct {
