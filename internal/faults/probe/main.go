@@ -4,10 +4,10 @@
 // fixed seeds — through the checked pipeline (compile.Compile with
 // Options{Check: true}) and through the differential (every level's
 // result, son.Run after each pass and cfg.Run from gcm on, against the
-// reference oracle, itself held to the files' run: lines), and writes one JSON line per program (package
-// outcome), then a last line saying it is done. go run ./internal/faults
-// builds it in a copy of the module with one fault applied; run in the
-// unchanged tree it must find nothing.
+// reference oracle, itself held to the files' run: lines), and writes one
+// JSON line per program (package outcome), then a last line saying it is
+// done. go run ./internal/faults builds it in a copy of the module with
+// one fault applied; run in the unchanged tree it must find nothing.
 //
 // Each program is bounded by -timeout: a program that takes longer is a
 // hang, and the probe stops there (a goroutine cannot be stopped). Before
@@ -41,8 +41,8 @@ import (
 )
 
 func main() {
-	n := flag.Int("n", 20, "generated programs (internal/gen, seeds 0 to n-1)")
-	timeout := flag.Duration("timeout", 20*time.Second, "time bound of one program")
+	n := flag.Int("n", 30, "generated programs (internal/gen, seeds 0 to n-1)")
+	timeout := flag.Duration("timeout", 10*time.Second, "time bound of one program")
 	only := flag.String("programs", "", "run only the programs whose name matches this regexp")
 	dir := flag.String("dir", ".", "the module's root")
 	skip := flag.Int("skip", 0, "skip the first programs of the set (a run that died resumes after the one it died on)")
