@@ -1,0 +1,423 @@
+package main
+
+// Catalogue is the campaign's list of deliberate bugs: each a small edit
+// of one pass's source of the kind a person could make, never of a guard
+// (a verifier, a checker or an interpreter). Pass names the pipeline pass
+// whose work the edit breaks: "build" for the builder, "peephole" for the
+// peephole rules and the types they compute (which also run while
+// building and after sccp), "sccp", "zerocheck", "gcm", and "cfg
+// emission" for the instructions and terminators gcm writes. Each later
+// pass adds its own faults here.
+var Catalogue = []Fault{
+	// ---- the builder (son/build.go) ----
+	{
+		Name: "build-branch-sides-swapped", Pass: "build", File: "son/build.go",
+		Old:  "t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))\n\tf = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))",
+		New:  "t = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))\n\tf = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))",
+		What: "every branch takes its true side on a false condition and the reverse",
+	},
+	{
+		Name: "build-geq-not-swapped", Pass: "build", File: "son/build.go",
+		Old:  "if tok == syntax.GTR || tok == syntax.GEQ {",
+		New:  "if tok == syntax.GTR {",
+		What: "a >= b is built as a <= b: the operands of >= are not swapped",
+	},
+	{
+		Name: "build-div-unpinned", Pass: "build", File: "son/build.go",
+		Old:  "n := g.NewNode(op, 0, ctrl, x, y)",
+		New:  "n := g.NewNode(op, 0, nil, x, y)",
+		What: "a division is built after its ZeroCheck but not pinned below it",
+	},
+	{
+		Name: "build-check-dividend", Pass: "build", File: "son/build.go",
+		Old:  "zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)",
+		New:  "zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), x)",
+		What: "the ZeroCheck before a division checks the dividend, not the divisor",
+	},
+	{
+		Name: "build-loop-phi-entry-twice", Pass: "build", File: "son/build.go",
+		Old:  "for i, v := range assigned {\n\t\tg.SetIn(phis[i], 2, b.get(v))",
+		New:  "for i := range assigned {\n\t\tg.SetIn(phis[i], 2, phis[i].In[1])",
+		What: "a loop Phi takes the entry value again on the back edge, not the body's",
+	},
+	{
+		Name: "build-land-short-one", Pass: "build", File: "son/build.go",
+		Old:  "[]*Node{y, g.Con(0)}, short, e.OpPos)",
+		New:  "[]*Node{y, g.Con(1)}, short, e.OpPos)",
+		What: "a && b is 1, not 0, when a is false",
+	},
+	{
+		Name: "build-bool-unmasked", Pass: "build", File: "son/build.go",
+		Old:  "if x.Type.IsA(types.Bool) {\n\t\treturn x\n\t}\n\treturn b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))",
+		New:  "if x.Type.IsInt() {\n\t\treturn x\n\t}\n\treturn b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))",
+		What: "a value stored in a bool keeps all its bits: the test asks for an int, not a bool",
+	},
+	{
+		Name: "build-else-sees-then", Pass: "build", File: "son/build.go",
+		Old:  "b.restore(before)\n\tb.setCtrl(f)",
+		New:  "b.drop(before)\n\tb.setCtrl(f)",
+		What: "the else arm starts with the variables the then arm left, not those from before the if",
+	},
+
+	// ---- peephole rules (son/idealize.go) ----
+	{
+		Name: "peep-sub-fold-sign", Pass: "peephole", File: "son/idealize.go",
+		Old:  "return g.addConst(a, k-c)",
+		New:  "return g.addConst(a, k+c)",
+		What: "(a+k)-c folds to a+(k+c): a wrong fold",
+	},
+	{
+		Name: "peep-add-hoist-sign", Pass: "peephole", File: "son/idealize.go",
+		Old:  "return g.addConst(g.Peephole(g.binary(OpAdd, x, a)), k)",
+		New:  "return g.addConst(g.Peephole(g.binary(OpAdd, x, a)), -k)",
+		What: "x+(a+k) becomes (x+a)-k when the constant is moved up",
+	},
+	{
+		Name: "peep-sub-cancel-wrong-operand", Pass: "peephole", File: "son/idealize.go",
+		Old:  "return x.In[2] // (y+b)-y → b",
+		New:  "return x.In[1] // (y+b)-y → b",
+		What: "(y+b)-y folds to y instead of b",
+	},
+	{
+		Name: "peep-mul-minus-one", Pass: "peephole", File: "son/idealize.go",
+		Old:  "return g.NewNode(OpMinus, 0, nil, x) // x*-1 → -x",
+		New:  "return x // x*-1 → -x",
+		What: "x*-1 folds to x",
+	},
+	{
+		Name: "peep-div-unpinned", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() {",
+		New:  "if n.In[0] != nil && y.Type.IsInt() {",
+		What: "a division floats free of its ZeroCheck whenever its divisor is an integer, zero or not",
+	},
+	{
+		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if n.In[1].Type.ExcludesZero() {",
+		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 {",
+		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
+	},
+	{
+		Name: "peep-not-lt-strict", Pass: "peephole", File: "son/idealize.go",
+		Old:  "return g.binary(OpLe, x.In[2], x.In[1]) // !(a<b) → b<=a",
+		New:  "return g.binary(OpLt, x.In[2], x.In[1]) // !(a<b) → b<=a",
+		What: "!(a<b) becomes b<a: off by one at equality",
+	},
+	{
+		Name: "peep-pull-mod-any-divisor", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if (op == OpDiv || op == OpMod) && x.In[2] != first.In[2] {",
+		New:  "if op == OpDiv && x.In[2] != first.In[2] {",
+		What: "Phi(R, a%b, c%d) is pulled to Phi(a,c)%Phi(b,d): a remainder's divisor Phi may hold 0",
+	},
+	{
+		Name: "peep-phi-collapse-unchecked", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if live != nil && live != x {\n\t\t\t\tlive = nil\n\t\t\t\tbreak\n\t\t\t}\n",
+		New:  "",
+		What: "a Phi collapses into its last live value without checking that the others are the same",
+	},
+	{
+		Name: "peep-region-phi-arity", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if !phi.dead { // removing an input of one Phi may kill another",
+		New:  "if phi.dead { // removing an input of one Phi may kill another",
+		What: "a region drops a dead input but its Phis keep the matching value",
+	},
+	{
+		Name: "peep-cproj-live-other-side", Pass: "peephole", File: "son/idealize.go",
+		Old:  "iff.Type.Elem(int(n.Aux)).IsCtrl() && iff.Type.Elem(int(1-n.Aux)).IsXCtrl()",
+		New:  "iff.Type.Elem(int(n.Aux)).IsCtrl()",
+		What: "a projection of an If collapses into the If's control even when the other side is live",
+	},
+	{
+		Name: "peep-diamond-with-phis", Pass: "peephole", File: "son/idealize.go",
+		Old:  "len(n.In) == 3 && len(n.Phis()) == 0",
+		New:  "len(n.In) == 3",
+		What: "an if-else diamond with Phis is removed as if it were empty: the Phis lose their condition",
+	},
+	{
+		Name: "peep-mask-off-by-one", Pass: "peephole", File: "son/idealize.go",
+		Old:  "x.Type.Hi() <= c:",
+		New:  "x.Type.Hi() <= c+1:",
+		What: "x & (2^k-1) folds to x when x may be 2^k: an off-by-one range",
+	},
+	{
+		Name: "peep-self-compare-lt", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if n.Op == OpEq || n.Op == OpLe {",
+		New:  "if n.Op == OpEq || n.Op == OpLt {",
+		What: "x<x folds to 1 and x<=x to 0",
+	},
+	{
+		Name: "peep-swap-noncommutative", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if n.Op.IsCommutative() && g.swapConstRight(n) {",
+		New:  "if g.swapConstRight(n) {",
+		What: "3 < x has its operands swapped to x < 3 as if < were commutative",
+	},
+	{
+		Name: "peep-shift-count-32", Pass: "peephole", File: "son/idealize.go",
+		Old:  "y.Aux&63 == 0",
+		New:  "y.Aux&31 == 0",
+		What: "x << 32 folds to x: shift counts taken mod 32",
+	},
+
+	// ---- types of the peephole and of sccp (son/compute.go) ----
+	{
+		Name: "type-add-range-off-by-one", Pass: "peephole", File: "son/compute.go",
+		Old:  "return types.Range(a.Lo()+b.Lo(), a.Hi()+b.Hi())",
+		New:  "return types.Range(a.Lo()+b.Lo(), a.Hi()+b.Hi()-1)",
+		What: "the range of a+b ends one below its largest value",
+	},
+	{
+		Name: "type-sub-range-swapped", Pass: "peephole", File: "son/compute.go",
+		Old:  "return types.Range(a.Lo()-b.Hi(), a.Hi()-b.Lo())",
+		New:  "return types.Range(a.Lo()-b.Lo(), a.Hi()-b.Hi())",
+		What: "the range of a-b subtracts the bounds of b in the wrong order",
+	},
+	{
+		Name: "type-lt-at-equality", Pass: "peephole", File: "son/compute.go",
+		Old:  "case a.Hi() < b.Lo():\n\t\t\treturn types.True",
+		New:  "case a.Hi() <= b.Lo():\n\t\t\treturn types.True",
+		What: "a<b is typed true when the ranges only touch: a wrong type for a comparison",
+	},
+	{
+		Name: "type-eq-touching-ranges", Pass: "peephole", File: "son/compute.go",
+		Old:  "case OpEq:\n\t\tif a.Hi() < b.Lo() || b.Hi() < a.Lo() {",
+		New:  "case OpEq:\n\t\tif a.Hi() <= b.Lo() || b.Hi() < a.Lo() {",
+		What: "a==b is typed false when a's range ends where b's starts",
+	},
+	{
+		Name: "type-mod-divisor-sign", Pass: "peephole", File: "son/compute.go",
+		Old:  "case a.Hi() <= 0:\n\t\treturn types.Range(max(a.Lo(), -mb), 0)",
+		New:  "case a.Hi() <= 0:\n\t\treturn types.Range(0, mb)",
+		What: "the remainder of a negative dividend is typed non-negative",
+	},
+	{
+		Name: "type-div-negative-divisor", Pass: "peephole", File: "son/compute.go",
+		Old:  "if a.Lo() >= 0 && b.Lo() >= 0 {\n\t\treturn types.Range(0, a.Hi())",
+		New:  "if a.Lo() >= 0 && b.Hi() >= 0 {\n\t\treturn types.Range(0, a.Hi())",
+		What: "a quotient is typed non-negative when the divisor may be negative",
+	},
+	{
+		Name: "type-shl-overflow", Pass: "peephole", File: "son/compute.go",
+		Old:  "lo>>s == a.Lo() && hi>>s == a.Hi()",
+		New:  "lo <= hi",
+		What: "the range of x<<k ignores overflow",
+	},
+	{
+		Name: "type-phi-skips-last", Pass: "peephole", File: "son/compute.go",
+		Old:  "for i := 1; i < len(n.In) && i < len(r.In); i++ {",
+		New:  "for i := 1; i < len(n.In)-1 && i < len(r.In); i++ {",
+		What: "a Phi's type meets all its values but the last (a loop's back edge): an off-by-one",
+	},
+
+	// ---- the peephole driver and value numbering (son/peephole.go) ----
+	{
+		Name: "peep-gvn-ignores-aux", Pass: "peephole", File: "son/peephole.go",
+		Old:  "k := gvnKey{op: n.Op, aux: n.Aux, n: len(n.In)",
+		New:  "k := gvnKey{op: n.Op, n: len(n.In)",
+		What: "value numbering ignores Aux: nodes differing only in it are merged",
+	},
+	{
+		Name: "peep-gvn-sorts-every-op", Pass: "peephole", File: "son/peephole.go",
+		Old:  "if n.Op.IsCommutative() && k.in[1] > k.in[2] {",
+		New:  "if k.in[1] > k.in[2] {",
+		What: "value numbering sorts the operands of every op, so a-b and b-a meet",
+	},
+	{
+		Name: "peep-kill-used", Pass: "peephole", File: "son/peephole.go",
+		Old:  "if r != n && !n.dead && n.Unused() {",
+		New:  "if r != n && !n.dead {",
+		What: "a replaced node is killed even though it still has users",
+	},
+
+	// ---- sccp (opt/sccp.go) ----
+	{
+		Name: "sccp-const-branch-one-side", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "case son.OpIf, son.OpNever:\n\t\t\t\treturn types.Tuple(types.Ctrl, types.Ctrl)",
+		New:  "case son.OpIf, son.OpNever:\n\t\t\t\treturn types.Tuple(types.Ctrl, types.XCtrl)",
+		What: "constant propagation alone (-sccp const, iterated) marks every false side dead: a branch wrongly marked dead",
+	},
+	{
+		Name: "sccp-widen-keeps-old", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "\treturn types.Range(lo, hi)\n}",
+		New:  "\treturn old\n}",
+		What: "widening returns the old range: the value stops falling before its fixpoint",
+	},
+	{
+		Name: "sccp-phi-not-revisited", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "if n.IsControl() && u.Op.IsRegion() {",
+		New:  "if n.IsControl() && u.Op == son.OpLoop {",
+		What: "a Phi of a Region is not evaluated again when one of its region's inputs becomes reachable",
+	},
+	{
+		Name: "sccp-ctrl-starts-reachable", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "case n.IsControl():\n\t\t\ts.values[n.ID] = types.XCtrl",
+		New:  "case n.IsControl():\n\t\t\ts.values[n.ID] = types.Ctrl",
+		What: "control starts reachable, not unreachable: a constant wrongly propagated through dead paths",
+	},
+	{
+		Name: "sccp-worklist-flag-stuck", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "work = work[1:]\n\t\ton[n.ID] = false",
+		New:  "work = work[1:]\n\t\ton[n.ID] = true",
+		What: "a node taken off the worklist stays marked as on it, and is never evaluated again",
+	},
+	{
+		Name: "sccp-widen-lower-kept", Pass: "sccp", File: "opt/sccp.go",
+		Old:  "lo = math.MinInt64",
+		New:  "lo = old.Lo()",
+		What: "widening puts a falling lower bound back to the old one instead of the end of int",
+	},
+
+	// ---- zerocheck (opt/zerocheck.go) ----
+	{
+		Name: "zc-any-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "if w := checking[x]; w != nil {",
+		New:  "w := checking[x]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {",
+		What: "a check is removed under a dominating check of any value: the wrong witness",
+	},
+	{
+		Name: "zc-any-witness-misreported", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "if w := checking[x]; w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: w})",
+		New:  "w := checking[x]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: w.In[1], Witness: w})",
+		What: "the wrong witness, and the removal reports the witness's value as the check's (issue 11's example)",
+	},
+	{
+		Name: "zc-witness-not-forgotten", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "if f.x != nil {\n\t\t\tdelete(checking, f.x)\n\t\t}",
+		New:  "",
+		What: "a check is not forgotten when the walk leaves its subtree: a non-dominating witness",
+	},
+	{
+		Name: "zc-removed-as-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t} else {",
+		New:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t\tchecking[x] = n\n\t\t} else {",
+		What: "a removed check becomes the witness of the checks below it",
+	},
+	{
+		Name: "zc-divs-not-repinned", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "g.SetIn(u, 0, r.Witness)\n",
+		New:  "",
+		What: "the divisions of a removed check are not pinned to its witness (they fall to its predecessor)",
+	},
+	{
+		Name: "zc-mod-not-repinned", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == r.Check {",
+		New:  "if u.Op == son.OpDiv && u.In[0] == r.Check {",
+		What: "a removed check's remainders are not pinned to its witness (they fall to its predecessor), nor reported",
+	},
+	{
+		Name: "zc-ctrl-edges-first-only", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "\t\t\t\tadd(u)\n\t\t\t}\n\t\t\tc.succ[i] = append(c.succ[i], c.index[u])",
+		New:  "\t\t\t\tadd(u)\n\t\t\t\tc.succ[i] = append(c.succ[i], c.index[u])\n\t\t\t}",
+		What: "the control graph keeps only the edge by which each node is first found: a wrong dominator at every merge",
+	},
+
+	// ---- gcm (gcm/gcm.go, gcm/blocks.go) ----
+	{
+		Name: "gcm-checks-hoisted-to-entry", Pass: "gcm", File: "gcm/blocks.go",
+		Old:  "b.checks = append(b.checks, s)\n\t\t\t\tsk.of[s] = b",
+		New:  "found[0].checks = append(found[0].checks, s)\n\t\t\t\tsk.of[s] = found[0]",
+		What: "every ZeroCheck is hoisted to the entry block, above its branch, and recorded there in the block map",
+	},
+	{
+		Name: "gcm-branch-succs-swapped", Pass: "gcm", File: "gcm/blocks.go",
+		Old:  "for idx := int64(0); idx < 2; idx++ {",
+		New:  "for idx := int64(1); idx >= 0; idx-- {",
+		What: "a branch's successors are in the wrong order: the false block first",
+	},
+	{
+		Name: "gcm-phi-use-skips-first", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "for k := 1; k < len(u.In); k++ {",
+		New:  "for k := 2; k < len(u.In); k++ {",
+		What: "late placement skips a Phi's first value (a loop's entry): an off-by-one",
+	},
+	{
+		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "args[i] = cfg.Reg(phi.In[1+k].ID)",
+		New:  "args[len(args)-1-i] = cfg.Reg(phi.In[1+k].ID)",
+		What: "a Phi's arguments are written in reverse order of its predecessors",
+	},
+	{
+		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "for i, k := range perm[b] {\n\t\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
+		New:  "for i := range perm[b] {\n\t\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
+		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
+	},
+	{
+		Name: "gcm-lca-deeper", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "return s.sk.blocks[s.tree.LCA(a.index, b.index)]",
+		New:  "return s.deeper(a, b)",
+		What: "the common dominator of two uses is the deeper of them: a wrong dominator",
+	},
+	{
+		Name: "gcm-shallowest-past-early", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "for v != stop && v != 0 {",
+		New:  "for v != 0 {",
+		What: "the search for the shallowest block goes on past the early block, up to the entry",
+	},
+	{
+		Name: "gcm-early-ignores-pin", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "if c := n.Ctrl(); c != nil && c.IsControl() && n.Op != son.OpProj {\n\t\t\t\tb = s.deeper(b, s.sk.of[c])\n\t\t\t}\n",
+		New:  "",
+		What: "schedule early ignores a division's ZeroCheck: the division may rise above it",
+	},
+	{
+		Name: "gcm-phi-use-in-merge", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "late = s.lca(late, s.sk.of[r.head.In[k]])",
+		New:  "late = s.lca(late, r)",
+		What: "a Phi's use counts in the Phi's block, not at the end of the matching predecessor",
+	},
+	{
+		Name: "gcm-deeper-inverted", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "s.tree.Depth(b.index) > s.tree.Depth(a.index)",
+		New:  "s.tree.Depth(b.index) < s.tree.Depth(a.index)",
+		What: "schedule early takes the shallower of its inputs' blocks",
+	},
+	{
+		Name: "gcm-late-ignores-control-uses", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "if b := s.sk.of[u]; b != nil && u.Op != son.OpNever {",
+		New:  "if b := s.sk.of[u]; b != nil && u.Op == son.OpNever {",
+		What: "late placement ignores uses by branches, returns and checks: a value may sink below them",
+	},
+	{
+		Name: "gcm-checks-reversed", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "dep(all[i-1], n) // the checks keep the order of the chain",
+		New:  "dep(n, all[i-1]) // the checks keep the order of the chain",
+		What: "the ZeroChecks of a block are ordered last first",
+	},
+	{
+		Name: "gcm-ready-one-early", Pass: "gcm", File: "gcm/gcm.go",
+		Old:  "if waits[u]--; waits[u] == 0 {",
+		New:  "if waits[u]--; waits[u] <= 1 {",
+		What: "the local schedule takes a node as ready while it still waits for one input",
+	},
+
+	// ---- cfg emission (gcm/gcm.go: emit and instr) ----
+	{
+		Name: "emit-operands-swapped", Pass: "cfg emission", File: "gcm/gcm.go",
+		Old:  "[]cfg.Reg{cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)}",
+		New:  "[]cfg.Reg{cfg.Reg(n.In[2].ID), cfg.Reg(n.In[1].ID)}",
+		What: "every binary instruction gets its operands in reverse order",
+	},
+	{
+		Name: "emit-shr-as-sar", Pass: "cfg emission", File: "gcm/gcm.go",
+		Old:  "son.OpShl: cfg.OpShl, son.OpSar: cfg.OpSar, son.OpShr: cfg.OpShr,",
+		New:  "son.OpShl: cfg.OpShl, son.OpSar: cfg.OpSar, son.OpShr: cfg.OpSar,",
+		What: ">>> is emitted as >>: a wrong entry in the op table",
+	},
+	{
+		Name: "emit-const-32-bit", Pass: "cfg emission", File: "gcm/gcm.go",
+		Old:  "i.Op, i.Aux = cfg.OpConst, n.Aux",
+		New:  "i.Op, i.Aux = cfg.OpConst, int64(int32(n.Aux))",
+		What: "constants are emitted truncated to 32 bits",
+	},
+	{
+		Name: "emit-no-position", Pass: "cfg emission", File: "gcm/gcm.go",
+		Old:  "i := &cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}",
+		New:  "i := &cfg.Instr{Dst: cfg.Reg(n.ID), Node: n.ID}",
+		What: "instructions lose their source position: a division by zero is reported nowhere",
+	},
+	{
+		Name: "emit-neg-as-not", Pass: "cfg emission", File: "gcm/gcm.go",
+		Old:  "i.Op, i.Args = cfg.OpNeg, []cfg.Reg{cfg.Reg(n.In[1].ID)}",
+		New:  "i.Op, i.Args = cfg.OpNot, []cfg.Reg{cfg.Reg(n.In[1].ID)}",
+		What: "-x is emitted as !x",
+	},
+}
