@@ -42,8 +42,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "build-land-short-one", Pass: "build", File: "son/build.go",
-		Old:  "[]*Node{y, g.Con(0)}, short, e.OpPos)",
-		New:  "[]*Node{y, g.Con(1)}, short, e.OpPos)",
+		Old:  "shortVal := g.Con(b2i(!land))",
+		New:  "shortVal := g.Con(1)",
 		What: "a && b is 1, not 0, when a is false",
 	},
 	{
@@ -324,8 +324,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-use-skips-first", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for k := 1; k < len(u.In); k++ {",
-		New:  "for k := 2; k < len(u.In); k++ {",
+		Old:  "if i := n.UseIndex(k); i >= 1 {",
+		New:  "if i := n.UseIndex(k); i >= 2 {",
 		What: "late placement skips a Phi's first value (a loop's entry): an off-by-one",
 	},
 	{
@@ -360,7 +360,7 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-use-in-merge", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "late = s.lca(late, s.sk.of[r.head.In[k]])",
+		Old:  "late = s.lca(late, s.sk.of[r.head.In[i]])",
 		New:  "late = s.lca(late, r)",
 		What: "a Phi's use counts in the Phi's block, not at the end of the matching predecessor",
 	},

@@ -4,7 +4,7 @@ import (
 	"errors"
 	"fmt"
 
-	"son/son"
+	"son/ref"
 	"son/syntax"
 )
 
@@ -35,18 +35,13 @@ func (r result) stepLimited() bool {
 	return r.Internal == nil && r.Err != "" && r.Err != "division by zero"
 }
 
-// reference runs the oracle of the differential on the resolved program f.
-// Until the independent reference semantics (son/ref) is in the tree, it
-// is son.Run on the graph the build pass makes — which a fault of the
-// builder or of a peephole changes too, so that such faults can escape
-// the differential. The switch is this function's body:
-//
-//	v, err := ref.Run(f, arg, ref.Limits{Steps: steps})
-//	var rt *ref.RuntimeError
-//	if errors.As(err, &rt) { return result{Err: rt.Msg, Pos: rt.Pos} }
+// reference runs the oracle of the differential on the resolved program
+// f: the reference semantics (son/ref), a tree-walking interpreter of the
+// syntax tree that shares no code with the compiler, so that no fault of a
+// pass can change it.
 func reference(f *syntax.File, arg, steps int64) result {
-	v, err := son.Run(son.Build(f, son.BuildOptions{}), arg, son.Limits{Steps: steps})
-	var rt *son.RuntimeError
+	v, err := ref.Run(f, arg, ref.Limits{Steps: steps})
+	var rt *ref.RuntimeError
 	if errors.As(err, &rt) {
 		return result{Err: rt.Msg, Pos: rt.Pos}
 	}
