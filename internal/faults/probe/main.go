@@ -152,7 +152,7 @@ func programSet(dir string, n int) ([]program, error) {
 // fileDirectives are what the probe reads of a file's comment lines.
 type fileDirectives struct {
 	args   []int64          // of the run: lines, in order
-	expect map[int64]string // each run: line's result: a value, "division by zero" or "step limit exceeded"
+	expect map[int64]string // each run: line's result: a value, "division by zero at LINE:COL" or "step limit exceeded"
 	steps  int64            // of the steps: line, 0 if none
 }
 
@@ -192,13 +192,16 @@ func directives(src string) (d fileDirectives, err error) {
 }
 
 // expected compares the reference's result r with what a run: line says,
-// and describes the difference, or "". A run: line that expects the step
-// limit is not compared: the file's limit is its own.
+// and describes the difference, or "". A division by zero is compared
+// with its position. A run: line that expects the step limit is not
+// compared: the file's limit is its own.
 func expected(r result, want string) string {
 	got := fmt.Sprint(r.Value)
 	switch {
 	case r.Internal != nil || want == "step limit exceeded":
 		return ""
+	case r.Err == "division by zero":
+		got = fmt.Sprintf("%s at %d:%d", r.Err, r.Pos.Line, r.Pos.Col)
 	case r.Err != "":
 		got = r.Err
 	}

@@ -56,8 +56,8 @@ func TestCompare(t *testing.T) {
 }
 
 func TestDirectives(t *testing.T) {
-	d, err := directives("// A program.\n// run: 3 => 4\n  // run: -7 => error: division by zero\n// steps: 1000\nreturn arg;\n")
-	if err != nil || fmt.Sprint(d.args) != "[3 -7]" || d.steps != 1000 || fmt.Sprint(d.expect) != "map[-7:division by zero 3:4]" {
+	d, err := directives("// A program.\n// run: 3 => 4\n  // run: -7 => error: division by zero at 5:9\n// steps: 1000\nreturn arg;\n")
+	if err != nil || fmt.Sprint(d.args) != "[3 -7]" || d.steps != 1000 || fmt.Sprint(d.expect) != "map[-7:division by zero at 5:9 3:4]" {
 		t.Errorf("got %+v %v, want [3 -7] with 4 and division by zero, steps 1000", d, err)
 	}
 	if _, err := directives("return 1;\n"); err == nil || err.Error() != "no run: line" {
@@ -74,9 +74,10 @@ func TestDirectives(t *testing.T) {
 	}{
 		{result{Value: 4}, "4", ""},
 		{result{Value: 5}, "4", "the reference gives 5, the run: line says 4"},
-		{div, "division by zero", ""},
-		{div, "4", "the reference gives division by zero, the run: line says 4"},
-		{result{Value: 4}, "division by zero", "the reference gives 4, the run: line says division by zero"},
+		{div, "division by zero at 2:3", ""},
+		{div, "division by zero at 2:4", "the reference gives division by zero at 2:3, the run: line says division by zero at 2:4"},
+		{div, "4", "the reference gives division by zero at 2:3, the run: line says 4"},
+		{result{Value: 4}, "division by zero at 2:3", "the reference gives 4, the run: line says division by zero at 2:3"},
 		{result{Err: "step limit exceeded (10 steps)"}, "4", "the reference gives step limit exceeded (10 steps), the run: line says 4"},
 		{result{Value: 4}, "step limit exceeded", ""},
 	} {
