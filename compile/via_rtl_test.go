@@ -1,0 +1,122 @@
+package compile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"son/cfg"
+	"son/internal/gen"
+	"son/lower"
+	"son/syntax"
+)
+
+// The second way in: source → RTL (package lower), checked against the
+// reference semantics on every program of testdata/ and examples/ (their
+// run: lines) and on random programs.
+
+
+// lowerChecked lowers src and verifies the RTL.
+func lowerChecked(t *testing.T, name string, src []byte) *cfg.Func {
+	t.Helper()
+	file, err := syntax.Parse(name, src)
+	if err != nil {
+		t.Fatalf("%s: %v", name, err)
+	}
+	f, err := lower.Func(file, strings.TrimSuffix(filepath.Base(name), ".smp"))
+	if err != nil {
+		t.Fatalf("%s: lower: %v", name, err)
+	}
+	if err := cfg.Verify(f); err != nil {
+		t.Fatalf("%s: lower: %v\n%s", name, err, cfg.Print(f))
+	}
+	if f.Level != cfg.RTL {
+		t.Fatalf("%s: lower: level %v", name, f.Level)
+	}
+	return f
+}
+
+func TestViaRTLPrograms(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata", "../examples"} {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.smp"))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("no programs in %s: %v", dir, err)
+		}
+		files = append(files, fs...)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".smp"), func(t *testing.T) {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			d, err := parseDirectives(string(src))
+			if err != nil {
+				t.Fatal(err)
+			}
+			for _, v := range viaRTLFuncs(t, file, src) {
+				for _, r := range d.Runs {
+					got, err := cfg.Run(v.f, r.Arg, cfg.Limits{Steps: d.Steps})
+					if diff := checkRun(r, got, err); diff != "" {
+						t.Errorf("%s:%d: %s: arg %d: %s", file, r.Line, v.name, r.Arg, diff)
+					}
+				}
+			}
+		})
+	}
+}
+
+// namedFunc is a function of the second way and the stage it comes from.
+type namedFunc struct {
+	name string
+	f    *cfg.Func
+}
+
+// viaRTLFuncs returns the functions of the second way for src, checked:
+// the RTL.
+func viaRTLFuncs(t *testing.T, name string, src []byte) []namedFunc {
+	t.Helper()
+	rtl := lowerChecked(t, name, src)
+	return []namedFunc{{"rtl", rtl}}
+}
+
+func TestViaRTLRandom(t *testing.T) {
+	n := int64(200)
+	if testing.Short() {
+		n = 40
+	}
+	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
+	for seed := int64(0); seed < n; seed++ {
+		c := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: shapes[seed%4]}
+		src := gen.Program(c)
+		args := randomArgs(seed)
+		want, err := referenceResults(src, args)
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		for _, v := range viaRTLFuncs(t, "seed"+strconv.FormatInt(seed, 10), []byte(src)) {
+			for i, arg := range args {
+				got := runResult(cfg.Run(v.f, arg, cfg.Limits{Steps: randomSteps * 10}))
+				if got != want[i] && want[i] != "" {
+					t.Errorf("seed %d (%v): %s: arg %d: want %q, got %q\n%s", seed, c.Shape, v.name, arg, want[i], got, src)
+				}
+			}
+		}
+	}
+}
+
+// runResult formats the outcome of cfg.Run as referenceResults does.
+func runResult(v int64, err error) string {
+	var rt *cfg.RuntimeError
+	switch {
+	case err == nil:
+		return strconv.FormatInt(v, 10)
+	case errors.As(err, &rt) && rt.Msg == "division by zero":
+		return "error: division by zero at " + rt.Pos.String()
+	}
+	return "error: " + err.Error()
+}
