@@ -18,7 +18,6 @@ import (
 // reference semantics on every program of testdata/ and examples/ (their
 // run: lines) and on random programs.
 
-
 // lowerChecked lowers src and verifies the RTL.
 func lowerChecked(t *testing.T, name string, src []byte) *cfg.Func {
 	t.Helper()
