@@ -11,12 +11,15 @@ import (
 	"son/cfg"
 	"son/internal/gen"
 	"son/lower"
+	"son/ssacheck"
+	"son/ssagen"
 	"son/syntax"
 )
 
-// The second way in: source → RTL (package lower), checked against the
-// reference semantics on every program of testdata/ and examples/ (their
-// run: lines) and on random programs.
+// The second way in: source → RTL (package lower) → SSA (package ssagen,
+// in each flavour, validated by package ssacheck), each run by cfg.Run and
+// checked against the reference semantics on every program of testdata/
+// and examples/ (their run: lines) and on random programs.
 
 // lowerChecked lowers src and verifies the RTL.
 func lowerChecked(t *testing.T, name string, src []byte) *cfg.Func {
@@ -76,11 +79,26 @@ type namedFunc struct {
 }
 
 // viaRTLFuncs returns the functions of the second way for src, checked:
-// the RTL.
+// the RTL, and its SSA form in each flavour, which must pass cfg.Verify
+// and ssacheck.Validate.
 func viaRTLFuncs(t *testing.T, name string, src []byte) []namedFunc {
 	t.Helper()
 	rtl := lowerChecked(t, name, src)
-	return []namedFunc{{"rtl", rtl}}
+	fs := []namedFunc{{"rtl", rtl}}
+	for _, fl := range ssagen.Flavours {
+		res, err := ssagen.Build(rtl, fl)
+		if err != nil {
+			t.Fatalf("%s: ssagen %v: %v\n%s", name, fl, err, cfg.Print(rtl))
+		}
+		if err := cfg.Verify(res.Func); err != nil {
+			t.Fatalf("%s: ssagen %v: %v\n%s", name, fl, err, cfg.Print(res.Func))
+		}
+		if err := ssacheck.Validate(rtl, res.Func, res.Hint); err != nil {
+			t.Fatalf("%s: ssagen %v: %v\n%s", name, fl, err, cfg.Print(res.Func))
+		}
+		fs = append(fs, namedFunc{"ssa " + fl.String(), res.Func})
+	}
+	return fs
 }
 
 func TestViaRTLRandom(t *testing.T) {

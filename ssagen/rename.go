@@ -1,0 +1,230 @@
+package ssagen
+
+import (
+	"fmt"
+
+	"son/cfg"
+	"son/ssacheck"
+)
+
+// rename walks the dominator tree in preorder with an explicit stack,
+// keeping for each variable the SSA register of its most recent definition
+// (0 for none) and an undo log to restore it when a subtree is done
+// (Cytron et al., figure 12, with the stacks of each variable folded into
+// one log). It builds the blocks of the SSA function as it goes.
+func (g *gen) rename() error {
+	g.out = make([]*cfg.Block, g.n)
+	for i, b := range g.f.Blocks {
+		g.out[i] = &cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth, Term: b.Term}
+	}
+	for i, b := range g.f.Blocks {
+		o := g.out[i]
+		o.Preds = make([]*cfg.Block, len(b.Preds))
+		for k, p := range b.Preds {
+			o.Preds[k] = g.out[g.pos[p]]
+		}
+		o.Succs = make([]*cfg.Block, len(b.Succs))
+		for k, s := range b.Succs {
+			o.Succs[k] = g.out[g.pos[s]]
+		}
+	}
+	g.hint = &ssacheck.Hint{Def: make([][]int32, g.n), Phis: make([][]ssacheck.PhiHint, g.n)}
+	g.versions = []Version{{}}
+	g.count = make([]int32, len(g.regOf))
+	g.cur = make([]cfg.Reg, len(g.regOf))
+	g.succK = make([]int, g.n)
+	for _, b := range g.f.Blocks {
+		if len(b.Preds) >= 2 {
+			for k, p := range b.Preds {
+				g.succK[g.pos[p]] = k
+			}
+		}
+	}
+	// The Phis, with their arguments to fill in.
+	for j, xs := range g.phis {
+		for range xs {
+			g.out[j].Phis = append(g.out[j].Phis, &cfg.Phi{Args: make([]cfg.Reg, len(g.f.Blocks[j].Preds))})
+		}
+	}
+
+	type frame struct{ b, next, mark int }
+	stack := []frame{{0, 0, 0}}
+	g.enter(0)
+	for len(stack) > 0 && g.err == nil {
+		top := &stack[len(stack)-1]
+		if kids := g.tree.Children(top.b); top.next < len(kids) {
+			w := kids[top.next]
+			top.next++
+			stack = append(stack, frame{w, 0, len(g.log)})
+			g.enter(w)
+			continue
+		}
+		for k := len(g.log) - 1; k >= top.mark; k-- {
+			g.cur[g.log[k].x] = g.log[k].old
+		}
+		g.log = g.log[:top.mark]
+		stack = stack[:len(stack)-1]
+	}
+	if g.err != nil {
+		return g.err
+	}
+	return g.dropPartialPhis()
+}
+
+// undo is a variable's register before a definition changed it.
+type undo struct {
+	x   int32
+	old cfg.Reg
+}
+
+// define makes a new version of variable x and returns its register.
+func (g *gen) define(x int32) cfg.Reg {
+	g.count[x]++
+	r := cfg.Reg(len(g.versions))
+	g.versions = append(g.versions, Version{Reg: g.regOf[x], Index: g.count[x]})
+	g.log = append(g.log, undo{x, g.cur[x]})
+	g.cur[x] = r
+	return r
+}
+
+// use returns the register of the version of RTL register a that reaches
+// instruction k of b (-1: its terminator), or records an error.
+// what describes the place of the use, for the error (-1: the terminator).
+func (g *gen) use(b *cfg.Block, k int, a cfg.Reg) cfg.Reg {
+	r := g.cur[g.vars[a]]
+	if r == 0 && g.err == nil {
+		where := "term (" + b.TermString() + ")"
+		if k >= 0 {
+			where = fmt.Sprintf("instr %d (%v)", k, b.Instrs[k])
+		}
+		g.err = fmt.Errorf("ssagen: %v: %s: %v may be used before it is assigned", b, where, a)
+	}
+	return r
+}
+
+// enter renames block i: its Phis, instructions and terminator, then the
+// arguments its successor's Phis take from it.
+func (g *gen) enter(i int) {
+	b, o := g.f.Blocks[i], g.out[i]
+	for k, x := range g.phis[i] {
+		r := g.define(x)
+		o.Phis[k].Dst = r
+		g.hint.Phis[i] = append(g.hint.Phis[i], ssacheck.PhiHint{Reg: g.regOf[x], Index: g.count[x]})
+	}
+	o.Instrs = make([]*cfg.Instr, len(b.Instrs))
+	g.hint.Def[i] = make([]int32, len(b.Instrs))
+	for k, in := range b.Instrs {
+		c := &cfg.Instr{Op: in.Op, Aux: in.Aux, Pos: in.Pos, Node: in.Node, Args: make([]cfg.Reg, len(in.Args))}
+		for j, a := range in.Args {
+			c.Args[j] = g.use(b, k, a)
+		}
+		if in.Op.HasDst() {
+			x := g.vars[in.Dst]
+			c.Dst = g.define(x)
+			g.hint.Def[i][k] = g.count[x]
+		}
+		o.Instrs[k] = c
+	}
+	if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+		o.Term.Reg = g.use(b, -1, b.Term.Reg)
+	}
+	if len(b.Succs) != 1 {
+		return // a junction is entered only by jumps
+	}
+	j := g.pos[b.Succs[0]]
+	k := g.succK[i]
+	for m, x := range g.phis[j] {
+		g.out[j].Phis[m].Args[k] = g.cur[x] // 0 if no definition reaches: see dropPartialPhis
+	}
+}
+
+// dropPartialPhis removes the Phis with an argument that no definition
+// reaches, and then those with a removed Phi as argument, with a
+// worklist; a removed Phi that an instruction or terminator uses is an
+// error (the RTL may read an unassigned register).
+func (g *gen) dropPartialPhis() error {
+	type site struct{ b, k int }
+	var work []site
+	dead := make([]bool, len(g.versions))
+	for i, o := range g.out {
+		for k, p := range o.Phis {
+			for _, a := range p.Args {
+				if a == 0 && !dead[p.Dst] {
+					dead[p.Dst] = true
+					work = append(work, site{i, k})
+				}
+			}
+		}
+	}
+	if len(work) == 0 {
+		return nil
+	}
+	// users[start[r]:start[r+1]] are the Phis using register r.
+	start := make([]int32, len(g.versions)+1)
+	for _, o := range g.out {
+		for _, p := range o.Phis {
+			for _, a := range p.Args {
+				start[a+1]++
+			}
+		}
+	}
+	for r := 1; r < len(start); r++ {
+		start[r] += start[r-1]
+	}
+	users := make([]site, start[len(start)-1])
+	fill := append([]int32(nil), start...)
+	for i, o := range g.out {
+		for k, p := range o.Phis {
+			for _, a := range p.Args {
+				users[fill[a]] = site{i, k}
+				fill[a]++
+			}
+		}
+	}
+	for len(work) > 0 {
+		s := work[len(work)-1]
+		work = work[:len(work)-1]
+		d := g.out[s.b].Phis[s.k].Dst
+		for _, u := range users[start[d]:start[d+1]] {
+			if d := g.out[u.b].Phis[u.k].Dst; !dead[d] {
+				dead[d] = true
+				work = append(work, u)
+			}
+		}
+	}
+	for i, o := range g.out {
+		for k, in := range o.Instrs {
+			for _, a := range in.Args {
+				if dead[a] {
+					return fmt.Errorf("ssagen: %v: instr %d (%v): %v may be used before it is assigned", o, k, g.f.Blocks[i].Instrs[k], g.versions[a].Reg)
+				}
+			}
+		}
+		if r := o.Term.Reg; r != 0 && dead[r] {
+			return fmt.Errorf("ssagen: %v: term (%s): %v may be used before it is assigned", o, g.f.Blocks[i].TermString(), g.versions[r].Reg)
+		}
+		keep, hints := o.Phis[:0], g.hint.Phis[i][:0]
+		for k, p := range o.Phis {
+			if !dead[p.Dst] {
+				keep = append(keep, p)
+				hints = append(hints, g.hint.Phis[i][k])
+			}
+		}
+		o.Phis, g.hint.Phis[i] = keep, hints
+	}
+	return nil
+}
+
+// result assembles the Result.
+func (g *gen) result() *Result {
+	n := 0
+	for _, o := range g.out {
+		n += len(o.Phis)
+	}
+	return &Result{
+		Func:     &cfg.Func{Name: g.f.Name, Level: cfg.SSA, Blocks: g.out},
+		Hint:     g.hint,
+		Versions: g.versions,
+		Phis:     n,
+	}
+}
