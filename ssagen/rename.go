@@ -215,8 +215,48 @@ func (g *gen) dropPartialPhis() error {
 	return nil
 }
 
+// renumber gives the SSA registers the numbers 1, 2, ... in the order
+// of their definitions in the printed function (block order, Phis first),
+// which also closes the gaps the dropped Phis left.
+func (g *gen) renumber() {
+	to := make([]cfg.Reg, len(g.versions))
+	versions := []Version{{}}
+	def := func(r cfg.Reg) cfg.Reg {
+		to[r] = cfg.Reg(len(versions))
+		versions = append(versions, g.versions[r])
+		return to[r]
+	}
+	for _, o := range g.out {
+		for _, p := range o.Phis {
+			p.Dst = def(p.Dst)
+		}
+		for _, in := range o.Instrs {
+			if in.Dst != 0 {
+				in.Dst = def(in.Dst)
+			}
+		}
+	}
+	for _, o := range g.out {
+		for _, p := range o.Phis {
+			for k, a := range p.Args {
+				p.Args[k] = to[a]
+			}
+		}
+		for _, in := range o.Instrs {
+			for k, a := range in.Args {
+				in.Args[k] = to[a]
+			}
+		}
+		if o.Term.Reg != 0 {
+			o.Term.Reg = to[o.Term.Reg]
+		}
+	}
+	g.versions = versions
+}
+
 // result assembles the Result.
 func (g *gen) result() *Result {
+	g.renumber()
 	n := 0
 	for _, o := range g.out {
 		n += len(o.Phis)
