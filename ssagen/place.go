@@ -2,9 +2,10 @@ package ssagen
 
 // place puts Phis at the iterated dominance frontier of each variable's
 // definitions, with a worklist per variable (Cytron et al., figure 11),
-// restricted by the flavour: SemiPruned skips the variables that no block
-// uses before assigning them, Pruned also the junctions where the variable
-// is not live. Stamps by variable keep the per-block marks O(1) to reset.
+// restricted by the flavour: SemiPruned and Pruned skip the variables that
+// no block uses before assigning them (Pruned removes the dead Phis after
+// renaming: see pruneDead). Stamps by variable keep the per-block marks
+// O(1) to reset.
 func (g *gen) place(fl Flavour) {
 	g.phis = make([][]int32, g.n)
 	var upward [][]int32 // the blocks that use each variable before any assignment in them
@@ -13,8 +14,6 @@ func (g *gen) place(fl Flavour) {
 	}
 	hasPhi := make([]int32, g.n) // 1 + the variable with a Phi placed at the block
 	queued := make([]int32, g.n) // 1 + the variable for which the block has been queued
-	live := make([]int32, g.n)   // 1 + the variable live on entry to the block (Pruned)
-	assigns := make([]int32, g.n)
 	var work []int32
 	for x := range g.defs {
 		if len(g.defs[x]) == 0 {
@@ -24,9 +23,6 @@ func (g *gen) place(fl Flavour) {
 			continue // never live across a block boundary
 		}
 		stamp := int32(x) + 1
-		if fl == Pruned {
-			g.liveIn(int32(x), upward[x], assigns, live)
-		}
 		work = work[:0]
 		for _, b := range g.defs[x] {
 			queued[b] = stamp
@@ -36,7 +32,7 @@ func (g *gen) place(fl Flavour) {
 			b := work[len(work)-1]
 			work = work[:len(work)-1]
 			for _, j := range g.df[b] {
-				if hasPhi[j] == stamp || (fl == Pruned && live[j] != stamp) {
+				if hasPhi[j] == stamp {
 					continue
 				}
 				hasPhi[j] = stamp
@@ -79,31 +75,4 @@ func (g *gen) upwardExposed() [][]int32 {
 		}
 	}
 	return up
-}
-
-// liveIn marks live[b] = x+1 for the blocks x is live on entry to: from
-// the blocks that use x before assigning it, backward through the
-// predecessors that do not assign it. assigns is scratch.
-func (g *gen) liveIn(x int32, upward []int32, assigns, live []int32) {
-	stamp := x + 1
-	for _, b := range g.defs[x] {
-		assigns[b] = stamp
-	}
-	work := make([]int32, 0, len(upward))
-	for _, b := range upward {
-		live[b] = stamp
-		work = append(work, b)
-	}
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		for _, p := range g.f.Blocks[b].Preds {
-			pi := g.pos[p]
-			if live[pi] == stamp || assigns[pi] == stamp {
-				continue // already live, or x is assigned there before the end (and, not upward exposed, before any use)
-			}
-			live[pi] = stamp
-			work = append(work, int32(pi))
-		}
-	}
 }

@@ -11,8 +11,9 @@ import (
 // keeping for each variable the SSA register of its most recent definition
 // (0 for none) and an undo log to restore it when a subtree is done
 // (Cytron et al., figure 12, with the stacks of each variable folded into
-// one log). It builds the blocks of the SSA function as it goes.
-func (g *gen) rename() error {
+// one log). It builds the blocks of the SSA function as it goes, then
+// removes the dead Phis if prune is set, and the partial ones.
+func (g *gen) rename(prune bool) error {
 	g.out = make([]*cfg.Block, g.n)
 	for i, b := range g.f.Blocks {
 		g.out[i] = &cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth, Term: b.Term}
@@ -68,7 +69,56 @@ func (g *gen) rename() error {
 	if g.err != nil {
 		return g.err
 	}
+	if prune {
+		g.pruneDead()
+	}
 	return g.dropPartialPhis()
+}
+
+// pruneDead removes the Phis that no instruction or terminator uses,
+// directly or through other Phis: marking from the uses, then following
+// Phi arguments with a worklist, in O(size of the function).
+func (g *gen) pruneDead() {
+	phiBlock := make([]int32, len(g.versions)) // 1 + the block position of the Phi defining each register, or 0
+	phiIndex := make([]int32, len(g.versions))
+	for i, o := range g.out {
+		for k, p := range o.Phis {
+			phiBlock[p.Dst], phiIndex[p.Dst] = int32(i)+1, int32(k)
+		}
+	}
+	live := make([]bool, len(g.versions))
+	var work []cfg.Reg
+	mark := func(r cfg.Reg) {
+		if phiBlock[r] != 0 && !live[r] {
+			live[r] = true
+			work = append(work, r)
+		}
+	}
+	for _, o := range g.out {
+		for _, in := range o.Instrs {
+			for _, a := range in.Args {
+				mark(a)
+			}
+		}
+		mark(o.Term.Reg)
+	}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		for _, a := range g.out[phiBlock[r]-1].Phis[phiIndex[r]].Args {
+			mark(a)
+		}
+	}
+	for i, o := range g.out {
+		keep, hints := o.Phis[:0], g.hint.Phis[i][:0]
+		for k, p := range o.Phis {
+			if live[p.Dst] {
+				keep = append(keep, p)
+				hints = append(hints, g.hint.Phis[i][k])
+			}
+		}
+		o.Phis, g.hint.Phis[i] = keep, hints
+	}
 }
 
 // undo is a variable's register before a definition changed it.

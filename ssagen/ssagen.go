@@ -11,8 +11,13 @@
 //   - SemiPruned: the same, only for the registers used in some block
 //     before any assignment in it (Briggs et al.'s "non-local names"): a
 //     register only ever used in the block that assigns it needs none;
-//   - Pruned: only where x is live (a backward liveness of each register,
-//     over the blocks it is live in).
+//   - Pruned: only where x is live. The liveness is computed sparsely, on
+//     the semi-pruned form after renaming: a Phi is live if an instruction
+//     or terminator uses it, directly or through live Phis, and the others
+//     are removed (pruneDead). A Phi for x at j survives exactly when some
+//     path from j reaches a use of x with no assignment of x on the way,
+//     the definition of x live at j; this costs O(size of the semi-pruned
+//     form), where a dense liveness over the RTL costs blocks × registers.
 //
 // Besides the SSA function, Build returns the hint of paper 003, section
 // 5.5, that package ssacheck validates it with: the index of each
@@ -28,8 +33,7 @@
 //
 // The cost is O(n + m + r) for the dominators, frontiers and renaming, plus
 // the placement's Σ over definitions of the frontier sizes (Cytron's
-// bound), plus, for Pruned, the size of the liveness sets. Nothing
-// recurses.
+// bound). Nothing recurses.
 package ssagen
 
 import (
@@ -105,7 +109,7 @@ func Build(f *cfg.Func, fl Flavour) (*Result, error) {
 	g := newGen(f)
 	g.frontiers()
 	g.place(fl)
-	if err := g.rename(); err != nil {
+	if err := g.rename(fl == Pruned); err != nil {
 		return nil, err
 	}
 	return g.result(), nil
