@@ -28,6 +28,15 @@ in their own interpreter instead of the Sea of Nodes; -level ast compiles
 nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
+The second way in: with -via rtl, run and ir lower the program straight to
+RTL (package lower), put it in SSA form (package ssagen, in the flavour of
+-ssa minimal|semi-pruned|pruned, default pruned), validate it (package
+ssacheck) and run or print those basic blocks; ir -level rtl prints the RTL.
+No pass of the graph pipeline runs:
+
+	son run -via rtl [-ssa FLAVOUR] [-steps N] prog.smp [arg]
+	son ir -via rtl [-ssa FLAVOUR] [-level cfg|rtl] prog.smp
+
 Ir prints the program after the last pass, or after -after PASS:
 
 	son ir [-after PASS] [-level son|cfg] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp

@@ -44,7 +44,13 @@ of -check); and, for gcm, each block with its loop depth and its ops:
 
 With -trace it first prints the steps of the sccp pass's analysis, one line
 for each change of a node's value. With an -after PASS that stops before
-sccp there is nothing to trace, and -trace is an error.`,
+sccp there is nothing to trace, and -trace is an error.
+
+-via rtl prints the SSA form the second way in makes: the program lowered
+straight to RTL, put in SSA form in the flavour of -ssa (minimal,
+semi-pruned or pruned, the default) and validated; with -level rtl, the
+RTL itself. No pass runs: -after, -nodes, -stats and -trace cannot go
+with it.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
@@ -54,6 +60,7 @@ sccp there is nothing to trace, and -trace is an error.`,
 		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runIR,
 }
@@ -62,6 +69,9 @@ func runIR(s *session, cmd *command, args []string) int {
 	f, args, code, ok := s.parseFlags(cmd, args)
 	if !ok {
 		return code
+	}
+	if f.via != "" {
+		return s.irVia(cmd, f, args[0])
 	}
 	switch {
 	case f.nodes && f.stats:

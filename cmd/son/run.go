@@ -35,7 +35,12 @@ exit status is 1. A step is one operation performed, at every level: a move
 of control or a data node evaluated in the graph, a phi assigned or an
 instruction or terminator executed in basic blocks, a statement executed or
 an expression node evaluated in the syntax tree. The default, 100000000,
-stops any program within a few seconds.`,
+stops any program within a few seconds.
+
+-via rtl takes the second way in: the program is lowered straight to RTL,
+put in SSA form in the flavour of -ssa (minimal, semi-pruned or pruned,
+the default) and validated, and cfg.Run runs that; no pass runs, so -after
+cannot go with it.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
@@ -43,6 +48,7 @@ stops any program within a few seconds.`,
 		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (basic blocks, from pass gcm on) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runRun,
 }
@@ -61,6 +67,9 @@ func runRun(s *session, cmd *command, args []string) int {
 		if arg, err = strconv.ParseInt(args[1], 10, 64); err != nil {
 			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
 		}
+	}
+	if f.via != "" {
+		return s.runVia(cmd, f, args[0], arg)
 	}
 	switch f.level {
 	case "ast":
