@@ -54,6 +54,7 @@ func BenchmarkSSA(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
+				b.ReportMetric(float64(res.Placed), "placed")
 				b.ReportMetric(float64(res.Phis), "phis")
 				b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/instr")
 			})

@@ -55,24 +55,23 @@ func (g *gen) upwardExposed() [][]int32 {
 	for i, b := range g.f.Blocks {
 		stamp := int32(i) + 1
 		touch := func(x int32, def bool) {
-			if seen[x] != stamp { // the first mention in the block
+			if x >= 0 && seen[x] != stamp { // the first mention in the block
 				seen[x] = stamp
 				if !def {
 					up[x] = append(up[x], int32(i))
 				}
 			}
 		}
+		m := g.mentions[i]
 		for _, in := range b.Instrs {
-			for _, a := range in.Args {
-				touch(g.vars[a], false)
+			for range in.Args {
+				touch(m[0], false)
+				m = m[1:]
 			}
-			if in.Op.HasDst() {
-				touch(g.vars[in.Dst], true)
-			}
+			touch(m[0], true)
+			m = m[1:]
 		}
-		if b.Term.Reg != 0 {
-			touch(g.vars[b.Term.Reg], false)
-		}
+		touch(m[0], false)
 	}
 	return up
 }

@@ -29,6 +29,8 @@ func (g *gen) rename(prune bool) error {
 			o.Succs[k] = g.out[g.pos[s]]
 		}
 	}
+	g.instrs = make([]cfg.Instr, g.nInstrs) // slabs the instructions are cut from
+	g.args = make([]cfg.Reg, g.nArgs)
 	g.hint = &ssacheck.Hint{Def: make([][]int32, g.n), Phis: make([][]ssacheck.PhiHint, g.n)}
 	g.versions = []Version{{}}
 	g.count = make([]int32, len(g.regOf))
@@ -137,11 +139,11 @@ func (g *gen) define(x int32) cfg.Reg {
 	return r
 }
 
-// use returns the register of the version of RTL register a that reaches
-// instruction k of b (-1: its terminator), or records an error.
-// what describes the place of the use, for the error (-1: the terminator).
-func (g *gen) use(b *cfg.Block, k int, a cfg.Reg) cfg.Reg {
-	r := g.cur[g.vars[a]]
+// use returns the register of the version of variable x that reaches
+// instruction k of b (-1: its terminator), or records an error naming the
+// RTL register a.
+func (g *gen) use(b *cfg.Block, k int, x int32, a cfg.Reg) cfg.Reg {
+	r := g.cur[x]
 	if r == 0 && g.err == nil {
 		where := "term (" + b.TermString() + ")"
 		if k >= 0 {
@@ -163,20 +165,25 @@ func (g *gen) enter(i int) {
 	}
 	o.Instrs = make([]*cfg.Instr, len(b.Instrs))
 	g.hint.Def[i] = make([]int32, len(b.Instrs))
+	m := g.mentions[i]
 	for k, in := range b.Instrs {
-		c := &cfg.Instr{Op: in.Op, Aux: in.Aux, Pos: in.Pos, Node: in.Node, Args: make([]cfg.Reg, len(in.Args))}
+		c := &g.instrs[0]
+		g.instrs = g.instrs[1:]
+		*c = cfg.Instr{Op: in.Op, Aux: in.Aux, Pos: in.Pos, Node: in.Node, Args: g.args[:len(in.Args):len(in.Args)]}
+		g.args = g.args[len(in.Args):]
 		for j, a := range in.Args {
-			c.Args[j] = g.use(b, k, a)
+			c.Args[j] = g.use(b, k, m[0], a)
+			m = m[1:]
 		}
-		if in.Op.HasDst() {
-			x := g.vars[in.Dst]
+		if x := m[0]; x >= 0 {
 			c.Dst = g.define(x)
 			g.hint.Def[i][k] = g.count[x]
 		}
+		m = m[1:]
 		o.Instrs[k] = c
 	}
-	if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-		o.Term.Reg = g.use(b, -1, b.Term.Reg)
+	if x := m[0]; x >= 0 {
+		o.Term.Reg = g.use(b, -1, x, b.Term.Reg)
 	}
 	if len(b.Succs) != 1 {
 		return // a junction is entered only by jumps
@@ -311,7 +318,12 @@ func (g *gen) result() *Result {
 	for _, o := range g.out {
 		n += len(o.Phis)
 	}
+	placed := 0
+	for _, xs := range g.phis {
+		placed += len(xs)
+	}
 	return &Result{
+		Placed:   placed,
 		Func:     &cfg.Func{Name: g.f.Name, Level: cfg.SSA, Blocks: g.out},
 		Hint:     g.hint,
 		Versions: g.versions,

@@ -90,7 +90,8 @@ type Result struct {
 	Hint *ssacheck.Hint // for ssacheck.Validate
 	// Versions[r] is what SSA register r stands for (Versions[0] is unused).
 	Versions []Version
-	Phis     int // the number of Phis placed
+	Placed   int // the Phis the placement put (before Pruned's removal of dead ones and the dropping of partial ones)
+	Phis     int // the Phis of Func
 }
 
 // Build returns the SSA form of the RTL function f in flavour fl. f must
@@ -128,8 +129,13 @@ type gen struct {
 	defs  [][]int32 // blocks assigning each variable, each once
 	phis  [][]int32 // the variables with a Phi at each block, in placement order
 
+	mentions       [][]int32 // by block: its register mentions as variables (see newGen)
+	nInstrs, nArgs int       // sizes, for the SSA function's slabs
+
 	// Renaming.
 	out      []*cfg.Block // the SSA blocks, by position
+	instrs   []cfg.Instr  // the rest of the slab of instructions
+	args     []cfg.Reg    // the rest of the slab of arguments
 	hint     *ssacheck.Hint
 	versions []Version // by SSA register
 	count    []int32   // versions made of each variable
@@ -144,21 +150,32 @@ func newGen(f *cfg.Func) *gen {
 	for i, b := range f.Blocks {
 		g.pos[b] = i
 	}
+	// Every register mention, as a variable, in the order renaming meets
+	// them: per instruction its arguments then its destination (-1 for a
+	// Check), per block then its terminator's register (-1 for a jump).
+	g.mentions = make([][]int32, g.n)
 	for i, b := range f.Blocks {
+		var m []int32
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
-				g.variable(a)
+				m = append(m, g.variable(a))
 			}
+			d := int32(-1)
 			if in.Op.HasDst() {
-				x := g.variable(in.Dst)
-				if l := len(g.defs[x]); l == 0 || g.defs[x][l-1] != int32(i) {
-					g.defs[x] = append(g.defs[x], int32(i))
+				d = g.variable(in.Dst)
+				if l := len(g.defs[d]); l == 0 || g.defs[d][l-1] != int32(i) {
+					g.defs[d] = append(g.defs[d], int32(i))
 				}
 			}
+			m = append(m, d)
+			g.nInstrs++
+			g.nArgs += len(in.Args)
 		}
-		if b.Term.Reg != 0 {
-			g.variable(b.Term.Reg)
+		t := int32(-1)
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			t = g.variable(b.Term.Reg)
 		}
+		g.mentions[i] = append(m, t)
 	}
 	return g
 }

@@ -157,6 +157,9 @@ func TestFigures(t *testing.T) {
 			if err := ssacheck.Validate(rtl, res.Func, res.Hint); err != nil {
 				t.Errorf("%s %v: %v", fig.name, fl, err)
 			}
+			if res.Placed < res.Phis {
+				t.Errorf("%s %v: %d Phis placed, %d kept", fig.name, fl, res.Placed, res.Phis)
+			}
 			if n := strings.Count(want, "= Phi"); res.Phis != n {
 				t.Errorf("%s %v: Phis = %d, want %d", fig.name, fl, res.Phis, n)
 			}
