@@ -145,13 +145,26 @@ func (g *gen) define(x int32) cfg.Reg {
 func (g *gen) use(b *cfg.Block, k int, x int32, a cfg.Reg) cfg.Reg {
 	r := g.cur[x]
 	if r == 0 && g.err == nil {
-		where := "term (" + b.TermString() + ")"
-		if k >= 0 {
-			where = fmt.Sprintf("instr %d (%v)", k, b.Instrs[k])
-		}
-		g.err = fmt.Errorf("ssagen: %v: %s: %v may be used before it is assigned", b, where, a)
+		g.err = &UnassignedError{Block: b, Instr: k, Reg: a}
 	}
 	return r
+}
+
+// UnassignedError is an RTL function that reads a register on a path
+// where it is not assigned: instruction Instr of Block (-1: its
+// terminator) uses Reg.
+type UnassignedError struct {
+	Block *cfg.Block // of the RTL function
+	Instr int
+	Reg   cfg.Reg
+}
+
+func (e *UnassignedError) Error() string {
+	where := "term (" + e.Block.TermString() + ")"
+	if e.Instr >= 0 && e.Instr < len(e.Block.Instrs) {
+		where = fmt.Sprintf("instr %d (%v)", e.Instr, e.Block.Instrs[e.Instr])
+	}
+	return fmt.Sprintf("ssagen: %v: %s: %v may be used before it is assigned", e.Block, where, e.Reg)
 }
 
 // enter renames block i: its Phis, instructions and terminator, then the
@@ -253,12 +266,12 @@ func (g *gen) dropPartialPhis() error {
 		for k, in := range o.Instrs {
 			for _, a := range in.Args {
 				if dead[a] {
-					return fmt.Errorf("ssagen: %v: instr %d (%v): %v may be used before it is assigned", o, k, g.f.Blocks[i].Instrs[k], g.versions[a].Reg)
+					return &UnassignedError{Block: g.f.Blocks[i], Instr: k, Reg: g.versions[a].Reg}
 				}
 			}
 		}
 		if r := o.Term.Reg; r != 0 && dead[r] {
-			return fmt.Errorf("ssagen: %v: term (%s): %v may be used before it is assigned", o, g.f.Blocks[i].TermString(), g.versions[r].Reg)
+			return &UnassignedError{Block: g.f.Blocks[i], Instr: -1, Reg: g.versions[r].Reg}
 		}
 		keep, hints := o.Phis[:0], g.hint.Phis[i][:0]
 		for k, p := range o.Phis {

@@ -37,6 +37,12 @@ No pass of the graph pipeline runs:
 	son run -via rtl [-ssa FLAVOUR] [-steps N] prog.smp [arg]
 	son ir -via rtl [-ssa FLAVOUR] [-level cfg|rtl] prog.smp
 
+A file named *.rtl is an RTL function in the text form of package cfg and
+takes that way from ssagen on: a malformed line, a function cfg.Verify
+rejects (an unreachable block, a critical edge, ...) or one that reads a
+register on a path where it is unassigned is an error at its line, exit
+status 2.
+
 Ir prints the program after the last pass, or after -after PASS:
 
 	son ir [-after PASS] [-level son|cfg] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp

@@ -50,7 +50,8 @@ sccp there is nothing to trace, and -trace is an error.
 straight to RTL, put in SSA form in the flavour of -ssa (minimal,
 semi-pruned or pruned, the default) and validated; with -level rtl, the
 RTL itself. No pass runs: -after, -nodes, -stats and -trace cannot go
-with it.`,
+with it. A file named *.rtl holds an RTL function in cfg's text form and
+takes that way from SSA generation on.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
@@ -70,7 +71,7 @@ func runIR(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	if f.via != "" {
+	if f.via != "" || isRTLFile(args[0]) {
 		return s.irVia(cmd, f, args[0])
 	}
 	switch {

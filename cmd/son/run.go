@@ -40,7 +40,10 @@ stops any program within a few seconds.
 -via rtl takes the second way in: the program is lowered straight to RTL,
 put in SSA form in the flavour of -ssa (minimal, semi-pruned or pruned,
 the default) and validated, and cfg.Run runs that; no pass runs, so -after
-cannot go with it.`,
+cannot go with it. A file named *.rtl holds an RTL function in cfg's text
+form and takes that way from SSA generation on; its errors (a malformed
+line, an unreachable block, a register read where it may be unassigned)
+are reported at their line, with exit status 2.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
@@ -68,7 +71,7 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
 		}
 	}
-	if f.via != "" {
+	if f.via != "" || isRTLFile(args[0]) {
 		return s.runVia(cmd, f, args[0], arg)
 	}
 	switch f.level {

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"path/filepath"
+	"strconv"
+	"strings"
 
 	"son/cfg"
 	"son/lower"
@@ -29,7 +32,7 @@ func viaFlags(fs *flag.FlagSet, f *flags) {
 // exit status code.
 func (s *session) viaRTL(cmd *command, f *flags, path string) (rtl, ssa *cfg.Func, name string, code int, ok bool) {
 	switch {
-	case f.via != "rtl":
+	case f.via != "rtl" && !(f.via == "" && isRTLFile(path)):
 		return nil, nil, "", s.usageError(cmd.name, "-via: want rtl, not %q", f.via), false
 	case f.after != "":
 		return nil, nil, "", s.usageError(cmd.name, "-after %s cannot go with -via rtl, which runs no pass of the graph pipeline", f.after), false
@@ -42,22 +45,35 @@ func (s *session) viaRTL(cmd *command, f *flags, path string) (rtl, ssa *cfg.Fun
 	if err != nil {
 		return nil, nil, "", s.usageError(cmd.name, "%v", err), false
 	}
-	file, err := syntax.Parse(name, src)
-	if err != nil {
-		return nil, nil, "", s.compileError(err), false
-	}
 	internal := func(err error) (*cfg.Func, *cfg.Func, string, int, bool) {
 		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
 		return nil, nil, "", exitInternal, false
 	}
-	rtl, err = lower.Func(file, filepath.Base(name))
-	if err == nil {
-		err = cfg.Verify(rtl)
-	}
-	if err != nil {
-		return internal(err)
+	var lines map[int][]int
+	if isRTLFile(path) {
+		if rtl, lines, code, ok = s.readRTL(name, src); !ok {
+			return nil, nil, "", code, false
+		}
+	} else {
+		file, err := syntax.Parse(name, src)
+		if err != nil {
+			return nil, nil, "", s.compileError(err), false
+		}
+		rtl, err = lower.Func(file, filepath.Base(name))
+		if err == nil {
+			err = cfg.Verify(rtl)
+		}
+		if err != nil {
+			return internal(err)
+		}
 	}
 	res, err := ssagen.Build(rtl, fl)
+	var ue *ssagen.UnassignedError
+	if lines != nil && errors.As(err, &ue) {
+		// The RTL file reads a register on a path where it is unassigned.
+		fmt.Fprintf(s.stderr, "%s:%d: %v\n", name, lineOf(lines, ue.Block.ID, ue.Instr, ue.Block), strings.TrimPrefix(err.Error(), "ssagen: "))
+		return nil, nil, "", exitUsage, false
+	}
 	if err != nil {
 		return internal(err)
 	}
@@ -103,4 +119,92 @@ func (s *session) irVia(cmd *command, f *flags, path string) int {
 	}
 	io.WriteString(s.stdout, cfg.Print(out))
 	return exitOK
+}
+
+// isRTLFile reports whether path names an RTL function in the text form
+// of package cfg, which run and ir take the second way in, from ssagen on.
+func isRTLFile(path string) bool { return strings.HasSuffix(path, ".rtl") }
+
+// readRTL parses and verifies an RTL file. A malformed line, a function
+// that is not at the RTL level or that cfg.Verify rejects (an unreachable
+// block, a register never assigned, a critical edge, ...) is an error of
+// the input at its line, exit status 2. It returns the lines of each
+// block's contents too (see rtlLines).
+func (s *session) readRTL(name string, src []byte) (*cfg.Func, map[int][]int, int, bool) {
+	f, err := cfg.Parse(string(src))
+	var pe cfg.ParseErrors
+	if errors.As(err, &pe) {
+		for _, e := range pe {
+			fmt.Fprintf(s.stderr, "%s:%d: %s\n", name, e.Line, e.Msg)
+		}
+		return nil, nil, exitUsage, false
+	}
+	if err != nil {
+		fmt.Fprintf(s.stderr, "%s: %v\n", name, err)
+		return nil, nil, exitUsage, false
+	}
+	lines := rtlLines(string(src))
+	if f.Level != cfg.RTL {
+		fmt.Fprintf(s.stderr, "%s:1: want a function at level RTL, not %v\n", name, f.Level)
+		return nil, nil, exitUsage, false
+	}
+	var ve *cfg.VerifyError
+	if err := cfg.Verify(f); errors.As(err, &ve) {
+		for _, p := range ve.Problems {
+			line := 1
+			if p.Block != nil {
+				line = lineOf(lines, p.Block.ID, -2, p.Block)
+			}
+			fmt.Fprintf(s.stderr, "%s:%d: %v\n", name, line, p)
+		}
+		return nil, nil, exitUsage, false
+	} else if err != nil {
+		fmt.Fprintf(s.stderr, "%s: %v\n", name, err)
+		return nil, nil, exitUsage, false
+	}
+	return f, lines, exitOK, true
+}
+
+// rtlLines maps each block ID of an RTL text to the line of its header
+// followed by the lines of its contents (Phis, instructions, terminator),
+// skipping blank and comment lines, as cfg.Parse reads them.
+func rtlLines(text string) map[int][]int {
+	lines := map[int][]int{}
+	cur := -1
+	for i, l := range strings.Split(text, "\n") {
+		if c := strings.IndexByte(l, ';'); c >= 0 {
+			l = l[:c]
+		}
+		l = strings.TrimSpace(l)
+		switch {
+		case l == "" || strings.HasPrefix(l, "func "):
+		case strings.HasPrefix(l, "b") && strings.HasSuffix(l, ":"):
+			if id, err := strconv.Atoi(l[1 : len(l)-1]); err == nil {
+				cur = id
+				lines[id] = []int{i + 1}
+			}
+		case cur >= 0:
+			lines[cur] = append(lines[cur], i+1)
+		}
+	}
+	return lines
+}
+
+// lineOf is the line of instruction k of block b with the given ID (its
+// terminator for k = -1, its header for k = -2).
+func lineOf(lines map[int][]int, id, k int, b *cfg.Block) int {
+	ls := lines[id]
+	switch {
+	case k == -1:
+		k = len(b.Phis) + len(b.Instrs)
+	case k >= 0:
+		k += len(b.Phis)
+	}
+	if i := k + 1; i >= 0 && i < len(ls) {
+		return ls[i]
+	}
+	if len(ls) > 0 {
+		return ls[0]
+	}
+	return 1
 }

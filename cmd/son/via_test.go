@@ -1,10 +1,28 @@
 package main
 
-import "testing"
+import (
+	"os"
+	"testing"
+)
+
+// rtlFiles are RTL functions for son run and ir, good and bad.
+var rtlFiles = map[string]string{
+	"loop.rtl": "func f level RTL\nb1:\n\tv1 = Arg\n\tv2 = Const 0\n\tjump b2\nb2:\n\tv3 = Lt v2 v1\n\tbranch v3 b3 b4\n" +
+		"b3:\n\tv4 = Const 1\n\tv2 = Add v2 v4\n\tjump b2\nb4:\n\treturn v2\n",
+	"unassigned.rtl":  "func f level RTL\nb1:\n\tv1 = Arg\n\tbranch v1 b2 b3\nb2:\n\tv2 = Const 1\n\tjump b4\nb3:\n\tjump b4\n; a comment\nb4:\n\treturn v2\n",
+	"unreachable.rtl": "func f level RTL\nb1:\n\tv1 = Arg\n\treturn v1\nb2:\n\treturn v1\n",
+	"malformed.rtl":   "func f level RTL\nb1:\n\tv1 = Arg\n\tv2 = Frob v1\n\treturn v2\n",
+	"ssa.rtl":         "func f level SSA\nb1:\n\tv1 = Arg\n\treturn v1\n",
+}
 
 // TestVia: son run and son ir -via rtl, the second way in.
 func TestVia(t *testing.T) {
 	inDir(t)
+	for name, src := range rtlFiles {
+		if err := os.WriteFile(name, []byte(src), 0o666); err != nil {
+			t.Fatal(err)
+		}
+	}
 	for _, c := range []struct {
 		name           string
 		args           []string
@@ -33,6 +51,19 @@ func TestVia(t *testing.T) {
 			stderr: "son: ir: -nodes, -stats and -trace are about the graph pipeline: they cannot go with -via rtl\n" + hint("ir")},
 		{name: "level ast", args: []string{"run", "-via", "rtl", "-level", "ast", "add.smp"}, code: 2,
 			stderr: "son: run: -level ast cannot go with -via rtl, which runs basic blocks\n" + hint("run")},
+		{name: "rtl file", args: []string{"run", "loop.rtl", "5"}, stdout: "5\n"},
+		{name: "rtl file minimal", args: []string{"run", "-ssa", "minimal", "loop.rtl", "7"}, stdout: "7\n"},
+		{name: "rtl file ir", args: []string{"ir", "loop.rtl"},
+			stdout: "func f level SSA\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 0\n\tjump b2\nb2:  ; preds b1 b3, depth 0\n\tv3 = Phi v2 v6\n\tv4 = Lt v3 v1\n\tbranch v4 b3 b4\n" +
+				"b3:  ; preds b2, depth 0\n\tv5 = Const 1\n\tv6 = Add v3 v5\n\tjump b2\nb4:  ; preds b2, depth 0\n\treturn v3\n"},
+		{name: "rtl unassigned on a path", args: []string{"run", "unassigned.rtl"}, code: 2,
+			stderr: "unassigned.rtl:12: b4: term (return v2): v2 may be used before it is assigned\n"},
+		{name: "rtl unreachable block", args: []string{"ir", "unreachable.rtl"}, code: 2,
+			stderr: "unreachable.rtl:5: b2: reachable: the block is not reachable from the entry\n"},
+		{name: "rtl malformed line", args: []string{"run", "malformed.rtl"}, code: 2,
+			stderr: "malformed.rtl:4: unknown op \"Frob\"\n"},
+		{name: "rtl file at the SSA level", args: []string{"run", "ssa.rtl"}, code: 2,
+			stderr: "ssa.rtl:1: want a function at level RTL, not SSA\n"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			code, stdout, stderr := runSon("", c.args...)
