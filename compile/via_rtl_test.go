@@ -101,11 +101,14 @@ func viaRTLFuncs(t *testing.T, name string, src []byte) []namedFunc {
 	return fs
 }
 
+// TestViaRTLRandom takes random programs the second way: 60 by default
+// (20 with -short), SON_VIA_RANDOM=n for a campaign.
 func TestViaRTLRandom(t *testing.T) {
-	n := int64(200)
+	n := int64(60)
 	if testing.Short() {
-		n = 40
+		n = 20
 	}
+	n = envInt(t, "SON_VIA_RANDOM", n, "a number of programs")
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	for seed := int64(0); seed < n; seed++ {
 		c := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: shapes[seed%4]}
