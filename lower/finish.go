@@ -6,7 +6,8 @@ import "son/cfg"
 // (paper 003, section 3.2: a block with several predecessors is then
 // entered only by jumps, since only a branch has several successors),
 // orders the blocks in reverse postorder, numbers them b1, b2, ... in that
-// order and sets every block's Preds in block order. It takes O(n + m) and
+// order and sets every block's Preds in block order. A block splitting an
+// edge is in the loops of both ends. It takes O(n + m) and
 // does not recurse.
 func (l *lowerer) finish(name string) *cfg.Func {
 	order := rpo(l.blocks[0], len(l.blocks))
@@ -25,7 +26,7 @@ func (l *lowerer) finish(name string) *cfg.Func {
 			if npreds[s] < 2 {
 				continue
 			}
-			mid := &cfg.Block{Term: cfg.Term{Kind: cfg.TermJump}, Succs: []*cfg.Block{s}}
+			mid := &cfg.Block{Term: cfg.Term{Kind: cfg.TermJump}, Succs: []*cfg.Block{s}, LoopDepth: min(b.LoopDepth, s.LoopDepth)}
 			b.Succs[k] = mid
 		}
 	}

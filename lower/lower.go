@@ -54,6 +54,7 @@ type lowerer struct {
 	numVars int
 	next    cfg.Reg // the next temporary register
 	loops   []loop  // enclosing loops, innermost last
+	depth   int     // the loop depth of the blocks being made: the loops whose head they are in or after
 	err     error
 }
 
@@ -61,7 +62,7 @@ type lowerer struct {
 type loop struct{ brk, cont *cfg.Block }
 
 func (l *lowerer) newBlock() *cfg.Block {
-	b := &cfg.Block{ID: len(l.blocks)}
+	b := &cfg.Block{ID: len(l.blocks), LoopDepth: l.depth}
 	l.blocks = append(l.blocks, b)
 	return b
 }

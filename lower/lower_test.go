@@ -56,22 +56,22 @@ b1:  ; entry, depth 0
 	v3 = Const 1
 	v2 = And v1 v3           ; line 1
 	jump b2
-b2:  ; preds b1 b6, depth 0
+b2:  ; preds b1 b6, depth 1
 	v4 = Const 1
 	branch v4 b4 b3          ; line 1
 b3:  ; preds b2, depth 0
 	jump b8
-b4:  ; preds b2, depth 0
+b4:  ; preds b2, depth 1
 	branch v2 b7 b5          ; line 1
-b5:  ; preds b4, depth 0
+b5:  ; preds b4, depth 1
 	jump b6
-b6:  ; preds b5, depth 0
+b6:  ; preds b5, depth 1
 	v5 = Const 3
 	v6 = Add v2 v5           ; line 1
 	v7 = Const 1
 	v2 = And v6 v7           ; line 1
 	jump b2
-b7:  ; preds b4, depth 0
+b7:  ; preds b4, depth 1
 	jump b8
 b8:  ; preds b3 b7, depth 0
 	return v2                ; line 1

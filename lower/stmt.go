@@ -83,7 +83,9 @@ func (l *lowerer) loop(pos syntax.Pos, init syntax.Stmt, cond syntax.Expr, body,
 	if init != nil {
 		l.stmt(init)
 	}
-	head, exit := l.newBlock(), l.newBlock()
+	exit := l.newBlock()
+	l.depth++ // the head, the test, the body and next are in the loop
+	head := l.newBlock()
 	l.jumpTo(head)
 	if cond != nil {
 		c := l.expr(cond)
@@ -103,6 +105,7 @@ func (l *lowerer) loop(pos syntax.Pos, init syntax.Stmt, cond syntax.Expr, body,
 		l.stmt(next)
 	}
 	l.endIn(head)
+	l.depth--
 	l.cur = exit
 }
 
