@@ -16,6 +16,7 @@ import (
 	"son/gcm"
 	"son/opt"
 	"son/son"
+	"son/ssagen"
 	"son/syntax"
 )
 
@@ -41,6 +42,10 @@ type Options struct {
 	AfterPass func(u *Unit, pass string) error
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
+	// Via "rtl" makes the build pass take the second way in (via.go):
+	// RTL, SSA in the flavour ViaSSA, validated, then the graph.
+	Via    string
+	ViaSSA ssagen.Flavour
 }
 
 // Pass is one step of the pipeline.
@@ -96,6 +101,9 @@ type Unit struct {
 	// made: from then on the program is at the cfg level.
 	GCM  *gcm.Result
 	Func *cfg.Func
+	// RTL and SSA are the functions the build pass went through with
+	// Options.Via "rtl".
+	RTL, SSA *cfg.Func
 }
 
 // PassStats is what -stats reports after each pass.
@@ -240,6 +248,9 @@ func build(u *Unit) error {
 		return err
 	}
 	u.File = f
+	if u.Opt.Via != "" {
+		return buildVia(u)
+	}
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph})
 	u.Graph.Seed = u.Opt.Seed
 	return nil

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -12,6 +13,7 @@ import (
 	"son/internal/gen"
 	"son/lower"
 	"son/ssacheck"
+	"son/son"
 	"son/ssagen"
 	"son/syntax"
 )
@@ -139,4 +141,72 @@ func runResult(v int64, err error) string {
 		return "error: division by zero at " + rt.Pos.String()
 	}
 	return "error: " + err.Error()
+}
+
+// TestViaRTLPipeline compiles every program the second way in, source →
+// RTL → SSA → Sea of Nodes, through every pass with every check, and runs
+// it after every pass (son.Run, and cfg.Run from gcm on) against its run:
+// lines, in each SSA flavour. It reports how the final graph's size
+// compares with the first way's.
+func TestViaRTLPipeline(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata", "../examples"} {
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.smp"))
+		files = append(files, fs...)
+	}
+	same, smaller, larger := 0, 0, 0
+	var diffs []string
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		d, err := parseDirectives(string(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		first, err := Compile(file, src, Options{})
+		if err != nil {
+			t.Fatalf("%s: %v", file, err)
+		}
+		for _, fl := range ssagen.Flavours {
+			after := func(u *Unit, pass string) error {
+				for _, r := range d.Runs {
+					got, err := son.Run(u.Graph, r.Arg, son.Limits{Steps: d.Steps})
+					if diff := checkRun(r, got, err); diff != "" {
+						t.Errorf("%s:%d: via rtl %v, pass %s: arg %d: %s", file, r.Line, fl, pass, r.Arg, diff)
+					}
+					if u.Func != nil {
+						got, err := cfg.Run(u.Func, r.Arg, cfg.Limits{Steps: d.Steps})
+						if diff := checkRun(r, got, err); diff != "" {
+							t.Errorf("%s:%d: via rtl %v, pass %s, cfg.Run: arg %d: %s", file, r.Line, fl, pass, r.Arg, diff)
+						}
+					}
+				}
+				return nil
+			}
+			u, err := Compile(file, src, Options{Check: true, Via: "rtl", ViaSSA: fl, AfterPass: after})
+			if err != nil {
+				t.Fatalf("%s: via rtl %v: %v", file, fl, err)
+			}
+			if fl != ssagen.Pruned {
+				continue
+			}
+			a, b := len(first.Graph.Live()), len(u.Graph.Live())
+			switch {
+			case a == b:
+				same++
+			case b < a:
+				smaller++
+				diffs = append(diffs, fmt.Sprintf("%s: %d nodes, %d the first way", filepath.Base(file), b, a))
+			default:
+				larger++
+				diffs = append(diffs, fmt.Sprintf("%s: %d nodes, %d the first way", filepath.Base(file), b, a))
+			}
+		}
+	}
+	t.Logf("final graphs, pruned SSA: %d the same size as the first way's, %d smaller, %d larger", same, smaller, larger)
+	for _, d := range diffs {
+		t.Log(d)
+	}
 }

@@ -1,0 +1,49 @@
+package compile
+
+import (
+	"fmt"
+	"path/filepath"
+
+	"son/cfg"
+	"son/fromcfg"
+	"son/lower"
+	"son/ssacheck"
+	"son/ssagen"
+)
+
+// buildVia is the build pass of the second way in (Options.Via "rtl"):
+// the program lowered straight to RTL (package lower), put in SSA form
+// (package ssagen) and validated (package ssacheck), then translated into
+// the Sea of Nodes (package fromcfg) for the rest of the pipeline. A
+// failure of any step is a bug of son: a *CheckError of pass build, the
+// validator's rejection from GuardChecker.
+func buildVia(u *Unit) error {
+	fail := func(g Guard, err error) error { return &CheckError{Pass: "build", Guard: g, Err: err} }
+	if u.Opt.Via != "rtl" {
+		return fmt.Errorf("unknown way in %q (want rtl)", u.Opt.Via)
+	}
+	rtl, err := lower.Func(u.File, filepath.Base(u.Name))
+	if err != nil {
+		return fail(GuardPass, err)
+	}
+	if err := cfg.Verify(rtl); err != nil {
+		return fail(GuardCfg, err)
+	}
+	res, err := ssagen.Build(rtl, u.Opt.ViaSSA)
+	if err != nil {
+		return fail(GuardPass, err)
+	}
+	if err := cfg.Verify(res.Func); err != nil {
+		return fail(GuardCfg, err)
+	}
+	if err := ssacheck.Validate(rtl, res.Func, res.Hint); err != nil {
+		return fail(GuardChecker, err)
+	}
+	g, err := fromcfg.Graph(res.Func)
+	if err != nil {
+		return fail(GuardPass, err)
+	}
+	g.Seed = u.Opt.Seed
+	u.RTL, u.SSA, u.Graph = rtl, res.Func, g
+	return nil
+}
