@@ -46,6 +46,9 @@ type Options struct {
 	// RTL, SSA in the flavour ViaSSA, validated, then the graph.
 	Via    string
 	ViaSSA ssagen.Flavour
+	// RTL, with Via "rtl", is the RTL function to start from instead of
+	// the source (an .rtl file).
+	RTL *cfg.Func
 }
 
 // Pass is one step of the pipeline.
@@ -243,6 +246,9 @@ func (s PassStats) OpNames() []string {
 }
 
 func build(u *Unit) error {
+	if u.Opt.Via != "" && u.Opt.RTL != nil {
+		return buildVia(u)
+	}
 	f, err := syntax.Parse(u.Name, u.Src)
 	if err != nil {
 		return err

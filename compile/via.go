@@ -14,7 +14,8 @@ import (
 // buildVia is the build pass of the second way in (Options.Via "rtl"):
 // the program lowered straight to RTL (package lower), put in SSA form
 // (package ssagen) and validated (package ssacheck), then translated into
-// the Sea of Nodes (package fromcfg) for the rest of the pipeline. A
+// the Sea of Nodes (package fromcfg) for the rest of the pipeline; or
+// from Options.RTL, an RTL function given as such. A
 // failure of any step is a bug of son: a *CheckError of pass build, the
 // validator's rejection from GuardChecker.
 func buildVia(u *Unit) error {
@@ -22,9 +23,12 @@ func buildVia(u *Unit) error {
 	if u.Opt.Via != "rtl" {
 		return fmt.Errorf("unknown way in %q (want rtl)", u.Opt.Via)
 	}
-	rtl, err := lower.Func(u.File, filepath.Base(u.Name))
-	if err != nil {
-		return fail(GuardPass, err)
+	rtl := u.Opt.RTL
+	if rtl == nil {
+		var err error
+		if rtl, err = lower.Func(u.File, filepath.Base(u.Name)); err != nil {
+			return fail(GuardPass, err)
+		}
 	}
 	if err := cfg.Verify(rtl); err != nil {
 		return fail(GuardCfg, err)

@@ -12,8 +12,8 @@ import (
 	"son/cfg"
 	"son/internal/gen"
 	"son/lower"
-	"son/ssacheck"
 	"son/son"
+	"son/ssacheck"
 	"son/ssagen"
 	"son/syntax"
 )

@@ -28,14 +28,16 @@ in their own interpreter instead of the Sea of Nodes; -level ast compiles
 nothing and runs the syntax tree in the reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
-The second way in: with -via rtl, run and ir lower the program straight to
-RTL (package lower), put it in SSA form (package ssagen, in the flavour of
--ssa minimal|semi-pruned|pruned, default pruned), validate it (package
-ssacheck) and run or print those basic blocks; ir -level rtl prints the RTL.
-No pass of the graph pipeline runs:
+The second way in: with -via rtl, run, ir, graph and check build the
+graph another way: the program is lowered straight to RTL (package lower),
+put in SSA form (package ssagen, in the flavour of -ssa
+minimal|semi-pruned|pruned, default pruned), validated (package ssacheck)
+and translated into the Sea of Nodes (package fromcfg); every other pass
+then runs as usual. ir -level rtl and -level ssa print the two functions
+that way went through:
 
-	son run -via rtl [-ssa FLAVOUR] [-steps N] prog.smp [arg]
-	son ir -via rtl [-ssa FLAVOUR] [-level cfg|rtl] prog.smp
+	son run -via rtl [-ssa FLAVOUR] [flags] prog.smp [arg]
+	son ir -via rtl [-ssa FLAVOUR] [-level son|cfg|rtl|ssa] [flags] prog.smp
 
 A file named *.rtl is an RTL function in the text form of package cfg and
 takes that way from ssagen on: a malformed line, a function cfg.Verify

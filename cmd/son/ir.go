@@ -46,12 +46,12 @@ With -trace it first prints the steps of the sccp pass's analysis, one line
 for each change of a node's value. With an -after PASS that stops before
 sccp there is nothing to trace, and -trace is an error.
 
--via rtl prints the SSA form the second way in makes: the program lowered
-straight to RTL, put in SSA form in the flavour of -ssa (minimal,
-semi-pruned or pruned, the default) and validated; with -level rtl, the
-RTL itself. No pass runs: -after, -nodes, -stats and -trace cannot go
-with it. A file named *.rtl holds an RTL function in cfg's text form and
-takes that way from SSA generation on.`,
+-via rtl builds the graph the second way in: the program lowered straight
+to RTL, put in SSA form in the flavour of -ssa (minimal, semi-pruned or
+pruned, the default), validated, and translated into the Sea of Nodes;
+the other passes run as usual. Then -level rtl prints the RTL and -level
+ssa its SSA form. A file named *.rtl holds an RTL function in cfg's text
+form and takes that way from SSA generation on.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
@@ -70,9 +70,6 @@ func runIR(s *session, cmd *command, args []string) int {
 	f, args, code, ok := s.parseFlags(cmd, args)
 	if !ok {
 		return code
-	}
-	if f.via != "" || isRTLFile(args[0]) {
-		return s.irVia(cmd, f, args[0])
 	}
 	switch {
 	case f.nodes && f.stats:
@@ -101,6 +98,9 @@ func runIR(s *session, cmd *command, args []string) int {
 	case f.nodes:
 		io.WriteString(s.stdout, son.Listing(u.Graph))
 	default:
+		if code, ok := s.viaLevel(cmd, f, u); ok {
+			return code
+		}
 		level, code, ok := s.level(cmd, f, u)
 		if !ok {
 			return code

@@ -37,13 +37,13 @@ instruction or terminator executed in basic blocks, a statement executed or
 an expression node evaluated in the syntax tree. The default, 100000000,
 stops any program within a few seconds.
 
--via rtl takes the second way in: the program is lowered straight to RTL,
-put in SSA form in the flavour of -ssa (minimal, semi-pruned or pruned,
-the default) and validated, and cfg.Run runs that; no pass runs, so -after
-cannot go with it. A file named *.rtl holds an RTL function in cfg's text
-form and takes that way from SSA generation on; its errors (a malformed
-line, an unreachable block, a register read where it may be unassigned)
-are reported at their line, with exit status 2.`,
+-via rtl builds the graph the second way in: the program lowered straight
+to RTL, put in SSA form in the flavour of -ssa (minimal, semi-pruned or
+pruned, the default), validated, and translated into the Sea of Nodes;
+the other passes run as usual. A file named *.rtl holds an RTL function in
+cfg's text form and takes that way from SSA generation on; its errors (a
+malformed line, an unreachable block, a register read where it may be
+unassigned) are reported at their line, with exit status 2.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
@@ -70,9 +70,6 @@ func runRun(s *session, cmd *command, args []string) int {
 		if arg, err = strconv.ParseInt(args[1], 10, 64); err != nil {
 			return s.usageError(cmd.name, "bad argument %q: want a decimal integer that fits in 64 bits", args[1])
 		}
-	}
-	if f.via != "" || isRTLFile(args[0]) {
-		return s.runVia(cmd, f, args[0], arg)
 	}
 	switch f.level {
 	case "ast":

@@ -5,120 +5,71 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"path/filepath"
 	"strconv"
 	"strings"
 
 	"son/cfg"
-	"son/lower"
-	"son/ssacheck"
+	"son/compile"
 	"son/ssagen"
-	"son/syntax"
 )
 
-// The second way in, -via rtl: the program is lowered straight to RTL
-// (package lower), put in SSA form (package ssagen) and validated
-// (package ssacheck); run and ir then work on those basic blocks.
+// The second way in, -via rtl: the build pass lowers the program straight
+// to RTL (package lower), puts it in SSA form (package ssagen) and
+// validates it (package ssacheck), then translates it into the Sea of
+// Nodes (package fromcfg); every other pass runs as usual. A file named
+// *.rtl is an RTL function that takes that way from ssagen on.
 
 // viaFlags adds -via and -ssa to a command's flags.
 func viaFlags(fs *flag.FlagSet, f *flags) {
-	fs.StringVar(&f.via, "via", "", "`rtl`: lower the program straight to RTL and put it in SSA form, validated, instead of the graph pipeline")
+	fs.StringVar(&f.via, "via", "", "`rtl`: build the graph the second way in, through RTL and SSA basic blocks (validated)")
 	fs.StringVar(&f.ssa, "ssa", "pruned", "with -via rtl, the SSA `flavour`: minimal, semi-pruned or pruned")
 }
 
-// viaRTL lowers the program at path to RTL and builds its SSA form in the
-// flavour of -ssa, checked by cfg.Verify and ssacheck.Validate. It
-// reports any failure itself: ok false means the command is over with
-// exit status code.
-func (s *session) viaRTL(cmd *command, f *flags, path string) (rtl, ssa *cfg.Func, name string, code int, ok bool) {
-	switch {
-	case f.via != "rtl" && !(f.via == "" && isRTLFile(path)):
-		return nil, nil, "", s.usageError(cmd.name, "-via: want rtl, not %q", f.via), false
-	case f.after != "":
-		return nil, nil, "", s.usageError(cmd.name, "-after %s cannot go with -via rtl, which runs no pass of the graph pipeline", f.after), false
+// viaOptions sets the options of the second way in for the program name,
+// whose text is src: the flavour, and for an .rtl file the RTL function,
+// parsed and checked. It reports any failure itself: ok false means the
+// command is over with exit status code.
+func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o *compile.Options) (code int, ok bool) {
+	if f.via != "" && f.via != "rtl" {
+		return s.usageError(cmd.name, "-via: want rtl, not %q", f.via), false
 	}
 	fl, known := ssagen.ParseFlavour(f.ssa)
 	if !known {
-		return nil, nil, "", s.usageError(cmd.name, "-ssa: want minimal, semi-pruned or pruned, not %q", f.ssa), false
+		return s.usageError(cmd.name, "-ssa: want minimal, semi-pruned or pruned, not %q", f.ssa), false
 	}
-	name, src, err := s.readProgram(path)
-	if err != nil {
-		return nil, nil, "", s.usageError(cmd.name, "%v", err), false
+	o.Via, o.ViaSSA = "rtl", fl
+	if !isRTLFile(name) {
+		return exitOK, true
 	}
-	internal := func(err error) (*cfg.Func, *cfg.Func, string, int, bool) {
-		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
-		return nil, nil, "", exitInternal, false
+	rtl, lines, code, ok := s.readRTL(name, src)
+	if !ok {
+		return code, false
 	}
-	var lines map[int][]int
-	if isRTLFile(path) {
-		if rtl, lines, code, ok = s.readRTL(name, src); !ok {
-			return nil, nil, "", code, false
-		}
-	} else {
-		file, err := syntax.Parse(name, src)
-		if err != nil {
-			return nil, nil, "", s.compileError(err), false
-		}
-		rtl, err = lower.Func(file, filepath.Base(name))
-		if err == nil {
-			err = cfg.Verify(rtl)
-		}
-		if err != nil {
-			return internal(err)
-		}
-	}
-	res, err := ssagen.Build(rtl, fl)
+	// A register read where it may be unassigned is an error of the
+	// input, at its line.
 	var ue *ssagen.UnassignedError
-	if lines != nil && errors.As(err, &ue) {
-		// The RTL file reads a register on a path where it is unassigned.
-		fmt.Fprintf(s.stderr, "%s:%d: %v\n", name, lineOf(lines, ue.Block.ID, ue.Instr, ue.Block), strings.TrimPrefix(err.Error(), "ssagen: "))
-		return nil, nil, "", exitUsage, false
+	if _, err := ssagen.Build(rtl, fl); errors.As(err, &ue) {
+		fmt.Fprintf(s.stderr, "%s:%d: %s\n", name, lineOf(lines, ue.Block.ID, ue.Instr, ue.Block), strings.TrimPrefix(err.Error(), "ssagen: "))
+		return exitUsage, false
 	}
-	if err != nil {
-		return internal(err)
-	}
-	if err := cfg.Verify(res.Func); err != nil {
-		return internal(err)
-	}
-	if err := ssacheck.Validate(rtl, res.Func, res.Hint); err != nil {
-		return internal(err)
-	}
-	return rtl, res.Func, name, exitOK, true
+	o.RTL = rtl
+	return exitOK, true
 }
 
-// runVia is son run -via rtl: it runs the SSA form with cfg.Run (the
-// default -level son of run is taken as cfg: there is no graph this way).
-func (s *session) runVia(cmd *command, f *flags, path string, arg int64) int {
-	if f.level == "ast" {
-		return s.usageError(cmd.name, "-level ast cannot go with -via rtl, which runs basic blocks")
+// viaLevel prints, for son ir -level rtl or ssa, the function the build
+// pass of the second way went through; ok false means the level is
+// another one, or the program did not take that way (the level is then
+// reported as unknown).
+func (s *session) viaLevel(cmd *command, f *flags, u *compile.Unit) (code int, ok bool) {
+	if (f.level != "rtl" && f.level != "ssa") || u.RTL == nil {
+		return 0, false
 	}
-	_, ssa, name, code, ok := s.viaRTL(cmd, f, path)
-	if !ok {
-		return code
-	}
-	v, err := cfg.Run(ssa, arg, cfg.Limits{Steps: f.steps})
-	return s.runResult(name, v, err)
-}
-
-// irVia is son ir -via rtl: it prints the SSA form, or with -level rtl
-// the RTL it comes from.
-func (s *session) irVia(cmd *command, f *flags, path string) int {
-	switch {
-	case f.nodes || f.stats || f.trace:
-		return s.usageError(cmd.name, "-nodes, -stats and -trace are about the graph pipeline: they cannot go with -via rtl")
-	case f.level != "" && f.level != "cfg" && f.level != "rtl":
-		return s.usageError(cmd.name, "-level with -via rtl: want cfg (the SSA form) or rtl, not %q", f.level)
-	}
-	rtl, ssa, _, code, ok := s.viaRTL(cmd, f, path)
-	if !ok {
-		return code
-	}
-	out := ssa
-	if f.level == "rtl" {
-		out = rtl
+	out := u.RTL
+	if f.level == "ssa" {
+		out = u.SSA
 	}
 	io.WriteString(s.stdout, cfg.Print(out))
-	return exitOK
+	return exitOK, true
 }
 
 // isRTLFile reports whether path names an RTL function in the text form

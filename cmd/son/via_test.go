@@ -15,7 +15,8 @@ var rtlFiles = map[string]string{
 	"ssa.rtl":         "func f level SSA\nb1:\n\tv1 = Arg\n\treturn v1\n",
 }
 
-// TestVia: son run and son ir -via rtl, the second way in.
+// TestVia: son run, ir and check -via rtl, the second way in, and .rtl
+// files.
 func TestVia(t *testing.T) {
 	inDir(t)
 	for name, src := range rtlFiles {
@@ -35,25 +36,25 @@ func TestVia(t *testing.T) {
 			stderr: "div.smp:2:11: runtime error: division by zero\n"},
 		{name: "run step limit", args: []string{"run", "-via", "rtl", "-steps", "100", "inf.smp"}, code: 1,
 			stderr: "inf.smp: runtime error: step limit exceeded (100 steps)\n"},
-		{name: "ir", args: []string{"ir", "-via", "rtl", "add.smp"},
+		{name: "ir", args: []string{"ir", "-via", "rtl", "-level", "son", "loop.smp"}, stdout: "return Phi(Loop,0,(Phi_9+2));\n"},
+		{name: "ir ssa", args: []string{"ir", "-via", "rtl", "-level", "ssa", "add.smp"},
 			stdout: "func add.smp level SSA\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 1\n\tv3 = Add v1 v2           ; line 1\n\treturn v3                ; line 1\n"},
 		{name: "ir rtl", args: []string{"ir", "-via", "rtl", "-level", "rtl", "add.smp"},
 			stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 1\n\tv3 = Add v1 v2           ; line 1\n\treturn v3                ; line 1\n"},
+		{name: "ir rtl without via", args: []string{"ir", "-level", "rtl", "add.smp"}, code: 2,
+			stderr: "son: ir: -level: want son or cfg, not \"rtl\"\n" + hint("ir")},
+		{name: "run after build", args: []string{"run", "-via", "rtl", "-after", "build", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "check", args: []string{"check", "-via", "rtl", "-ssa", "semi-pruned", "add.smp"},
+			stdout: "build: verified (7 nodes)\npeephole: verified (7 nodes)\nsccp: verified (7 nodes)\nzerocheck: verified (7 nodes)\ncleanup: verified (7 nodes)\ngcm: verified (7 nodes)\nOK\n"},
 		{name: "source error", args: []string{"run", "-via", "rtl", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
 		{name: "bad via", args: []string{"run", "-via", "stack", "add.smp"}, code: 2,
 			stderr: "son: run: -via: want rtl, not \"stack\"\n" + hint("run")},
 		{name: "bad flavour", args: []string{"ir", "-via", "rtl", "-ssa", "maximal", "add.smp"}, code: 2,
 			stderr: "son: ir: -ssa: want minimal, semi-pruned or pruned, not \"maximal\"\n" + hint("ir")},
-		{name: "after", args: []string{"ir", "-via", "rtl", "-after", "gcm", "add.smp"}, code: 2,
-			stderr: "son: ir: -after gcm cannot go with -via rtl, which runs no pass of the graph pipeline\n" + hint("ir")},
-		{name: "stats", args: []string{"ir", "-via", "rtl", "-stats", "add.smp"}, code: 2,
-			stderr: "son: ir: -nodes, -stats and -trace are about the graph pipeline: they cannot go with -via rtl\n" + hint("ir")},
-		{name: "level ast", args: []string{"run", "-via", "rtl", "-level", "ast", "add.smp"}, code: 2,
-			stderr: "son: run: -level ast cannot go with -via rtl, which runs basic blocks\n" + hint("run")},
 		{name: "rtl file", args: []string{"run", "loop.rtl", "5"}, stdout: "5\n"},
 		{name: "rtl file minimal", args: []string{"run", "-ssa", "minimal", "loop.rtl", "7"}, stdout: "7\n"},
-		{name: "rtl file ir", args: []string{"ir", "loop.rtl"},
+		{name: "rtl file ir", args: []string{"ir", "-level", "ssa", "loop.rtl"},
 			stdout: "func f level SSA\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 0\n\tjump b2\nb2:  ; preds b1 b3, depth 0\n\tv3 = Phi v2 v6\n\tv4 = Lt v3 v1\n\tbranch v4 b3 b4\n" +
 				"b3:  ; preds b2, depth 0\n\tv5 = Const 1\n\tv6 = Add v3 v5\n\tjump b2\nb4:  ; preds b2, depth 0\n\treturn v3\n"},
 		{name: "rtl unassigned on a path", args: []string{"run", "unassigned.rtl"}, code: 2,
