@@ -97,3 +97,107 @@ func TestPrograms(t *testing.T) {
 		}
 	}
 }
+
+// TestErrors: control flow a Loop cannot express, and a division that no
+// Check guards.
+func TestErrors(t *testing.T) {
+	for _, c := range []struct{ text, want string }{
+		{`func f level SSA
+b1:
+	v1 = Arg
+	branch v1 b2 b3
+b2:
+	jump b4
+b3:
+	jump b5
+b4:
+	branch v1 b6 b8
+b6:
+	jump b5
+b5:
+	branch v1 b7 b9
+b7:
+	jump b4
+b8:
+	return v1
+b9:
+	return v1
+`, "fromcfg: irreducible control flow"},
+		{`func f level SSA
+b1:
+	v1 = Arg
+	v2 = Div v1 v1
+	return v2
+`, "fromcfg: b1: v2 = Div v1 v1 divides by v1, which no Check of the block tests"},
+		{`func f level RTL
+b1:
+	v1 = Arg
+	return v1
+`, "fromcfg: not an SSA function"},
+	} {
+		f, err := cfg.Parse(c.text)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := Graph(f); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("got %v, want %q", err, c.want)
+		}
+	}
+}
+
+// TestShapes: a loop with two back edges (a continue) gets a Region of
+// its back edges under the Loop, with a Phi of that Region; a division by
+// a non-zero constant needs no ZeroCheck.
+func TestShapes(t *testing.T) {
+	f, err := cfg.Parse(`func f level SSA
+b1:
+	v1 = Arg
+	v2 = Const 0
+	jump b2
+b2:
+	v3 = Phi v2 v6 v8
+	v4 = Lt v3 v1
+	branch v4 b3 b6
+b3:
+	v5 = Const 1
+	v6 = Add v3 v5
+	branch v6 b4 b5
+b4:
+	jump b2
+b5:
+	v7 = Const 2
+	v8 = Add v3 v7
+	jump b2
+b6:
+	v9 = Const 3
+	v10 = Div v3 v9
+	return v10
+`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	g, err := Graph(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := son.Verify(g); err != nil {
+		t.Fatal(err)
+	}
+	for arg, want := range map[int64]int64{0: 0, 1: 0, 5: 1, 10: 3} {
+		if got, err := son.Run(g, arg, son.Limits{}); err != nil || got != want {
+			t.Errorf("arg %d: got %d, %v; want %d", arg, got, err, want)
+		}
+	}
+	var loop *son.Node
+	for _, n := range g.Live() {
+		if n.Op == son.OpLoop {
+			loop = n
+		}
+		if n.Op == son.OpDiv && n.In[0] != nil {
+			t.Errorf("%v: a division by 3 has control %v", n, n.In[0])
+		}
+	}
+	if loop == nil || loop.In[2].Op != son.OpRegion || len(loop.In[2].In) != 3 {
+		t.Fatalf("want a Loop whose back edge is a Region of two, got %v", loop)
+	}
+}
