@@ -18,6 +18,7 @@ import (
 	"son/opt"
 	"son/outssa"
 	"son/son"
+	"son/ssagen"
 	"son/syntax"
 )
 
@@ -46,6 +47,13 @@ type Options struct {
 	NoGVN bool
 	// ShowGraph is called at each #showGraph statement of the program.
 	ShowGraph func(g *son.Graph, scopes []*son.Node, names [][]string, pos syntax.Pos)
+	// Via "rtl" makes the build pass take the second way in (via.go):
+	// RTL, SSA in the flavour ViaSSA, validated, then the graph.
+	Via    string
+	ViaSSA ssagen.Flavour
+	// RTL, with Via "rtl", is the RTL function to start from instead of
+	// the source (an .rtl file).
+	RTL *cfg.Func
 }
 
 // Pass is one step of the pipeline.
@@ -112,6 +120,9 @@ type Unit struct {
 	// that pass's checker needs it (a deep copy): what the pipeline
 	// records, not what the pass reports.
 	InputFunc *cfg.Func
+	// InRTL and InSSA are the functions the build pass went through with
+	// Options.Via "rtl" (the second way in), before the graph.
+	InRTL, InSSA *cfg.Func
 }
 
 // PassStats is what -stats reports after each pass.
@@ -267,11 +278,17 @@ func (s PassStats) OpNames() []string {
 }
 
 func build(u *Unit) error {
+	if u.Opt.Via != "" && u.Opt.RTL != nil {
+		return buildVia(u)
+	}
 	f, err := syntax.Parse(u.Name, u.Src)
 	if err != nil {
 		return err
 	}
 	u.File = f
+	if u.Opt.Via != "" {
+		return buildVia(u)
+	}
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN})
 	u.Graph.Seed = u.Opt.Seed
 	return nil

@@ -24,6 +24,7 @@ internal error naming the pass, with exit status 3.`,
 		afterFlag(fs, f)
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runCheck,
 }

@@ -30,6 +30,23 @@ pass outssa; -level ast compiles nothing and runs the syntax tree in the
 reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
+The second way in: with -via rtl, run, ir, graph and check build the
+graph another way: the program is lowered straight to RTL (package lower),
+put in SSA form (package ssagen, in the flavour of -ssa
+minimal|semi-pruned|pruned, default pruned), validated (package ssacheck)
+and translated into the Sea of Nodes (package fromcfg); every other pass
+then runs as usual. ir -level via-rtl and -level via-ssa print the two
+functions that way went through:
+
+	son run -via rtl [-ssa FLAVOUR] [flags] prog.smp [arg]
+	son ir -via rtl [-ssa FLAVOUR] [-level son|cfg|rtl|via-rtl|via-ssa] [flags] prog.smp
+
+A file named *.rtl is an RTL function in the text form of package cfg and
+takes that way from ssagen on: a malformed line, a function cfg.Verify
+rejects (an unreachable block, a critical edge, ...) or one that reads a
+register on a path where it is unassigned is an error at its line, exit
+status 2.
+
 Ir prints the program after the last pass, or after -after PASS:
 
 	son ir [-after PASS] [-level son|cfg|rtl] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp

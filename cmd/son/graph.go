@@ -41,6 +41,7 @@ which must be installed; .dot and .gv files are written as text.`,
 		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runGraph,
 }

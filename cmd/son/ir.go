@@ -51,7 +51,14 @@ coalescing, and the cycles broken by a temporary.
 
 With -trace it first prints the steps of the sccp pass's analysis, one line
 for each change of a node's value. With an -after PASS that stops before
-sccp there is nothing to trace, and -trace is an error.`,
+sccp there is nothing to trace, and -trace is an error.
+
+-via rtl builds the graph the second way in: the program lowered straight
+to RTL, put in SSA form in the flavour of -ssa (minimal, semi-pruned or
+pruned, the default), validated, and translated into the Sea of Nodes;
+the other passes run as usual. Then -level via-rtl prints that RTL and
+-level via-ssa its SSA form. A file named *.rtl holds an RTL function in cfg's text
+form and takes that way from SSA generation on.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
@@ -61,6 +68,7 @@ sccp there is nothing to trace, and -trace is an error.`,
 		levelFlag(fs, f, "")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runIR,
 }
@@ -97,6 +105,9 @@ func runIR(s *session, cmd *command, args []string) int {
 	case f.nodes:
 		io.WriteString(s.stdout, son.Listing(u.Graph))
 	default:
+		if code, ok := s.viaLevel(cmd, f, u); ok {
+			return code
+		}
 		level, code, ok := s.level(cmd, f, u)
 		if !ok {
 			return code

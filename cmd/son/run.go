@@ -38,7 +38,15 @@ exit status is 1. A step is one operation performed, at every level: a move
 of control or a data node evaluated in the graph, a phi assigned or an
 instruction or terminator executed in basic blocks, a statement executed or
 an expression node evaluated in the syntax tree. The default, 100000000,
-stops any program within a few seconds.`,
+stops any program within a few seconds.
+
+-via rtl builds the graph the second way in: the program lowered straight
+to RTL, put in SSA form in the flavour of -ssa (minimal, semi-pruned or
+pruned, the default), validated, and translated into the Sea of Nodes;
+the other passes run as usual. A file named *.rtl holds an RTL function in
+cfg's text form and takes that way from SSA generation on; its errors (a
+malformed line, an unreachable block, a register read where it may be
+unassigned) are reported at their line, with exit status 2.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
@@ -46,6 +54,7 @@ stops any program within a few seconds.`,
 		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
+		viaFlags(fs, f)
 	},
 	run: runRun,
 }

@@ -56,6 +56,11 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	if f.trace {
 		o.Trace = s.stdout
 	}
+	if f.via != "" || isRTLFile(path) {
+		if code, ok := s.viaOptions(cmd, f, name, src, &o); !ok {
+			return nil, code, false
+		}
+	}
 	u, err = compile.Compile(name, src, o)
 	if err != nil {
 		return nil, s.compileError(err), false

@@ -41,6 +41,8 @@ type flags struct {
 	sccp  string
 	trace bool
 	level string
+	via   string // -via rtl: see via.go
+	ssa   string // the SSA flavour of -via rtl
 }
 
 // commands lists the subcommands in the order help shows them.
