@@ -111,14 +111,14 @@ type alloc struct {
 	f       *Func
 	blocks  [][]*winstr
 	preds   [][]int
-	nregs   int  // virtual registers are below nregs
+	nregs   int    // virtual registers are below nregs
 	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
 	slotOf  []int32
 	slots   int
 	spilled int
 
 	// per round
-	start, end []int32   // of each register's interval, -1 when none
+	start, end []int32      // of each register's interval, -1 when none
 	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool

@@ -137,9 +137,9 @@ func spillingCase(t *testing.T) (*Func, *Result) {
 // are rejected with the instruction named.
 func TestCheckRejects(t *testing.T) {
 	for _, tt := range []struct {
-		name  string
+		name   string
 		break_ func(f *Func, res *Result) bool
-		want  string
+		want   string
 	}{
 		{"clobbered live register", func(f *Func, res *Result) bool {
 			// The first instruction that writes a register: make the
