@@ -47,7 +47,7 @@ type flags struct {
 var commands []*command
 
 func init() {
-	commands = []*command{cmdRun, cmdIR, cmdGraph, cmdCheck}
+	commands = []*command{cmdRun, cmdBuild, cmdAsm, cmdIR, cmdGraph, cmdCheck}
 }
 
 func lookup(name string) *command {
