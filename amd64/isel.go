@@ -19,7 +19,9 @@ import (
 // nothing reads it. A comparison read only by the branch that ends its
 // block, with nothing in between writing its operands, becomes cmp + jcc;
 // other comparisons setcc + movzx. Blocks stay in the RTL order, and a
-// jump to the next block is left out.
+// jump to the next block is left out; a jump back to a loop's test of a
+// few instructions repeats the test instead (loop rotation), so that the
+// branch back to the loop's body is the only one an iteration takes.
 func Select(f *cfg.Func, file string) (*VFunc, error) {
 	if f == nil || f.Level != cfg.RTL {
 		return nil, fmt.Errorf("amd64: Select wants a function at the RTL level")
@@ -171,30 +173,27 @@ func (s *selector) run() {
 		switch b.Term.Kind {
 		case cfg.TermJump:
 			t := index[b.Succs[0]]
+			if t <= i && s.rotatable(f.Blocks[t]) {
+				// A back edge to a loop test: the test is repeated here,
+				// so that an iteration takes one branch, back to the body.
+				h := f.Blocks[t]
+				hf := s.fusable(h)
+				for k, in := range h.Instrs {
+					if k != hf {
+						s.pos = in.Pos
+						s.instr(in)
+					}
+				}
+				s.pos = h.Term.Pos
+				s.branch(h, hf, index[h.Succs[0]], index[h.Succs[1]], next)
+				continue
+			}
 			if t != next {
 				s.jump(JMP, 0, t)
 			}
 			s.succs(t)
 		case cfg.TermBranch:
-			var c Cond
-			if fused >= 0 {
-				c = s.compare(b.Instrs[fused])
-			} else {
-				v := s.reg(b.Term.Reg)
-				s.op2(TEST, vr(v), vr(v))
-				c = CondNE
-			}
-			t, e := index[b.Succs[0]], index[b.Succs[1]]
-			switch {
-			case e == next:
-				s.jump(JCC, c, t)
-			case t == next:
-				s.jump(JCC, c.Invert(), e)
-			default:
-				s.jump(JCC, c, t)
-				s.jump(JMP, 0, e)
-			}
-			s.succs(t, e)
+			s.branch(b, fused, index[b.Succs[0]], index[b.Succs[1]], next)
 		case cfg.TermReturn:
 			s.mov(VReg(RAX), s.reg(b.Term.Reg))
 			s.emit(VInst{Op: RET})
@@ -213,6 +212,45 @@ func (s *selector) run() {
 			}
 		}
 	}
+}
+
+// branch emits the branch that ends b (its comparison, the instruction
+// fused, if any) to RTL blocks t and e, next being the RTL block laid out
+// after the current one.
+func (s *selector) branch(b *cfg.Block, fused, t, e, next int) {
+	var c Cond
+	if fused >= 0 {
+		c = s.compare(b.Instrs[fused])
+	} else {
+		v := s.reg(b.Term.Reg)
+		s.op2(TEST, vr(v), vr(v))
+		c = CondNE
+	}
+	switch {
+	case e == next:
+		s.jump(JCC, c, t)
+	case t == next:
+		s.jump(JCC, c.Invert(), e)
+	default:
+		s.jump(JCC, c, t)
+		s.jump(JMP, 0, e)
+	}
+	s.succs(t, e)
+}
+
+// rotatable reports whether a jump back to h may repeat h's code: h is a
+// loop test of a few instructions, none of them a division.
+func (s *selector) rotatable(h *cfg.Block) bool {
+	if h.Term.Kind != cfg.TermBranch || len(h.Instrs) > 4 {
+		return false
+	}
+	for _, in := range h.Instrs {
+		switch in.Op {
+		case cfg.OpDiv, cfg.OpMod, cfg.OpCheck:
+			return false
+		}
+	}
+	return true
 }
 
 // jump emits a branch to RTL block t.
@@ -382,6 +420,8 @@ func (s *selector) arithConst(op Op, d, a VReg, c int64) bool {
 			s.mov(d, a)
 		case !fits:
 			return false
+		case d == a && c < 0 && c != -1<<31:
+			s.op2(SUB, vr(d), vimm(-c))
 		case d == a:
 			s.op2(ADD, vr(d), vimm(c))
 		default:

@@ -17,7 +17,7 @@ type Program struct {
 	Func  *VFunc
 	Alloc *regalloc.Result
 	// Listing is the program's code in assembly, with the source lines it
-	// comes from as comments.
+	// comes from as comments, and the labels of the branches' targets.
 	Listing string
 }
 
@@ -58,6 +58,7 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	lines := bytes.Split(src, []byte("\n"))
 	var list strings.Builder
 	lastLine := int32(0)
+	var stubs []string // the division stubs, for the listing
 	emit := func(in Inst) {
 		a.Emit(in)
 		list.WriteString("\t")
@@ -66,7 +67,14 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	}
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
-	fmt.Fprintf(&list, "%s:\n", main)
+	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
+	for _, blk := range vf.Blocks {
+		for _, vi := range blk.Insts {
+			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == nil {
+				targeted[vi.Target] = true
+			}
+		}
+	}
 	if frame > 0 {
 		emit(I2(SUB, R(RSP), Imm(frame)))
 	}
@@ -82,7 +90,9 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	}
 	for b, blk := range vf.Blocks {
 		a.Bind(labels[b])
-		fmt.Fprintf(&list, "%s:\n", labels[b])
+		if targeted[b] {
+			fmt.Fprintf(&list, "%s:\n", labels[b])
+		}
 		for i, vi := range blk.Insts {
 			p := res.Blocks[b][i]
 			if p.Dead {
@@ -97,7 +107,11 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			for _, e := range p.Before {
 				edit(e)
 			}
-			in, err := vi.resolve(p, func(msg []byte) Label { return rt.DivZero(msg) }, labels)
+			in, err := vi.resolve(p, func(msg []byte) Label {
+				l := rt.DivZero(msg)
+				stubs = append(stubs, fmt.Sprintf("%s:\t; %s", l, bytes.TrimSpace(msg)))
+				return l
+			}, labels)
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -114,6 +128,9 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 				edit(e)
 			}
 		}
+	}
+	for _, st := range stubs {
+		fmt.Fprintln(&list, st)
 	}
 	rt.Finish()
 	code, _, err := a.Assemble()

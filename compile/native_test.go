@@ -167,3 +167,38 @@ func TestNativeRandom(t *testing.T) {
 	}
 	t.Logf("%d programs", ran)
 }
+
+// TestGoldenAsm: the code of a few programs, read by hand to be what a
+// good compiler writes, kept in testdata/asm (go test -run GoldenAsm
+// -update rewrites them after a change, to be read again).
+func TestGoldenAsm(t *testing.T) {
+	for _, name := range []string{"gcd", "collatz", "paper001_loop"} {
+		file := filepath.Join("..", "examples", name+".smp")
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := Compile("examples/"+name+".smp", src, Options{Check: true})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := amd64.Compile(u.Func, u.Name, src, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		golden := filepath.Join("..", "testdata", "asm", name+".s")
+		if *update {
+			if err := os.WriteFile(golden, []byte(p.Listing), 0o666); err != nil {
+				t.Fatal(err)
+			}
+			continue
+		}
+		want, err := os.ReadFile(golden)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if p.Listing != string(want) {
+			t.Errorf("%s: the code changed; want\n%s\ngot\n%s", name, want, p.Listing)
+		}
+	}
+}
