@@ -40,14 +40,15 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 			return nil, err
 		}
 	}
-	return lower(vf, res, src)
+	return Lower(vf, res, src)
 }
 
 // slot is the memory operand of stack slot k.
 func slot(k int) Arg { return M(RSP, int32(8*k)) }
 
-// lower writes the allocated code with the runtime into an assembler.
-func lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
+// Lower assembles vf, allocated as res says, with the runtime. It trusts
+// res: Compile checks it first when asked to.
+func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	var a Asm
 	main := a.NewLabel()
 	rt := NewRuntime(&a, main)

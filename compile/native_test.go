@@ -17,6 +17,7 @@ import (
 	"son/amd64"
 	"son/elf"
 	"son/internal/gen"
+	"son/regalloc"
 )
 
 // needNative skips a test that runs native code where the machine cannot.
@@ -200,5 +201,138 @@ func TestGoldenAsm(t *testing.T) {
 		if p.Listing != string(want) {
 			t.Errorf("%s: the code changed; want\n%s\ngot\n%s", name, want, p.Listing)
 		}
+	}
+}
+
+// faultProgram keeps 24 values live around a loop, more than the
+// machine's registers, so that its allocation spills.
+func faultProgram() string {
+	var b strings.Builder
+	for k := range 24 {
+		fmt.Fprintf(&b, "int x%d = arg * %d + %d;\n", k, k+2, k)
+	}
+	b.WriteString("int i = 0;\nwhile (i < 3) {\n")
+	for k := range 24 {
+		fmt.Fprintf(&b, "\tx%d = x%d + x%d / (i + 1);\n", k, k, (k+1)%24)
+	}
+	b.WriteString("\ti = i + 1;\n}\nreturn x0")
+	for k := 1; k < 24; k++ {
+		fmt.Fprintf(&b, " ^ x%d", k)
+	}
+	b.WriteString(";\n")
+	return b.String()
+}
+
+// TestAllocationFaults: the allocator's faults, made by hand in the
+// allocation of a real program that spills: a reload dropped, a reload
+// from the wrong slot, a store to the wrong slot, a result written to
+// another register (clobbering whatever was live there). regalloc.Check
+// rejects some of each kind, naming the instruction; every mutant it
+// accepts (a reload of what the register already held, a register that
+// held nothing live) still computes what the reference does.
+func TestAllocationFaults(t *testing.T) {
+	src := faultProgram()
+	args := []int64{0, 1, -7, 1000}
+	want, err := referenceResults(src, args)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Compile("faults.smp", []byte(src), Options{Check: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf := vf.RegallocFunc()
+	native := runtime.GOOS == "linux" && runtime.GOARCH == "amd64"
+	dir := t.TempDir()
+	type site struct{ b, i, k int }
+	for _, kind := range []string{"missing reload", "reload from the wrong slot", "store to the wrong slot", "clobbered register"} {
+		t.Run(kind, func(t *testing.T) {
+			res, err := regalloc.Allocate(rf)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if res.Slots < 2 {
+				t.Fatalf("%d slots: the program does not spill enough", res.Slots)
+			}
+			var sites []site
+			for b, ps := range res.Blocks {
+				for i, p := range ps {
+					switch {
+					case kind == "clobbered register":
+						for k := range p.Defs {
+							if !p.Dead && rf.Blocks[b].Instrs[i].Defs[k] >= regalloc.Reg(amd64.FirstVirtual) {
+								sites = append(sites, site{b, i, k})
+							}
+						}
+					case kind == "store to the wrong slot":
+						for k := range p.After {
+							sites = append(sites, site{b, i, k})
+						}
+					default:
+						for k := range p.Before {
+							sites = append(sites, site{b, i, k})
+						}
+					}
+				}
+			}
+			rejected, accepted := 0, 0
+			for n, s := range sites {
+				if n%7 != 0 && kind == "clobbered register" {
+					continue // a sample: one site in seven
+				}
+				res, _ := regalloc.Allocate(rf)
+				p := &res.Blocks[s.b][s.i]
+				switch kind {
+				case "missing reload":
+					p.Before = append(p.Before[:s.k:s.k], p.Before[s.k+1:]...)
+				case "reload from the wrong slot":
+					p.Before[s.k].Src = regalloc.SlotLoc((p.Before[s.k].Src.Slot() + 1) % res.Slots)
+				case "store to the wrong slot":
+					p.After[s.k].Dst = regalloc.SlotLoc((p.After[s.k].Dst.Slot() + 1) % res.Slots)
+				default:
+					p.Defs[s.k] = regalloc.Loc((int(p.Defs[s.k]) + 1) % 16)
+					if p.Defs[s.k] == regalloc.Loc(amd64.RSP) {
+						p.Defs[s.k]++
+					}
+				}
+				err := regalloc.Check(rf, res)
+				if err != nil {
+					if !strings.Contains(err.Error(), ", instruction ") {
+						t.Errorf("%s: %v: does not name the instruction", kind, err)
+					}
+					rejected++
+					continue
+				}
+				accepted++
+				if !native {
+					continue
+				}
+				prog, err := amd64.Lower(vf, res, nil)
+				if err != nil {
+					t.Fatal(err)
+				}
+				path := filepath.Join(dir, "mutant")
+				if err := (&elf.Exec{Text: prog.Code, Entry: prog.Entry}).WriteFile(path); err != nil {
+					t.Fatal(err)
+				}
+				for k, arg := range args {
+					checkNative(t, "faults.smp", path, arg, want[k])
+				}
+				if t.Failed() {
+					t.Fatalf("the checker accepted a wrong allocation: %s at block %d, instruction %d", kind, s.b, s.i)
+				}
+			}
+			if rejected == 0 {
+				t.Fatalf("%d mutants, none rejected", len(sites))
+			}
+			if !native && accepted > 0 {
+				t.Logf("the %d mutants accepted are not run: native code is Linux x86-64, this is %s/%s", accepted, runtime.GOOS, runtime.GOARCH)
+			}
+			t.Logf("%d rejected, %d accepted (and run correctly)", rejected, accepted)
+		})
 	}
 }
