@@ -489,8 +489,8 @@ func (s *selector) shift(in *cfg.Instr) {
 
 // divide selects d = a / b or a % b; a Check before it has made sure b
 // is not 0. By a constant: 1 and -1 need no division, a power of two
-// (or its negation) takes shifts with the sign fix-up, others idiv, which
-// cannot trap as b is not -1. By a register: b = -1 is tested first, as
+// (or its negation) takes shifts with the sign fix-up, MinInt idiv, which
+// cannot trap as b is not -1; others (divMagic) a multiplication. By a register: b = -1 is tested first, as
 // idiv traps on MinInt / -1, whose result is MinInt (and remainder 0).
 func (s *selector) divide(in *cfg.Instr) {
 	mod := in.Op == cfg.OpMod
@@ -534,6 +534,82 @@ func (s *selector) divide(in *cfg.Instr) {
 	s.mov(d, result)
 }
 
+// divMagic selects a / c or a % c for a constant c that is not 0, ±1,
+// MinInt or ±2^k, as a multiplication by a magic number and shifts
+// (Granlund and Montgomery, PLDI 1994; Warren, Hacker's Delight, 10-1):
+// q = hi(M*a) (+ a or - a when M's sign differs from c's) >> s, plus
+// one when that is negative; a % c = a - q*c.
+func (s *selector) divMagic(mod bool, d, a VReg, c int64) {
+	m, sh := magic(c)
+	rax, rdx := VReg(RAX), VReg(RDX)
+	s.movConst(rax, m)
+	s.op1(IMUL1, vr(a))
+	switch {
+	case c > 0 && m < 0:
+		s.op2(ADD, vr(rdx), vr(a))
+	case c < 0 && m > 0:
+		s.op2(SUB, vr(rdx), vr(a))
+	}
+	if sh > 0 {
+		s.op2(SAR, vr(rdx), vimm(int64(sh)))
+	}
+	q, t := s.tmp(), s.tmp()
+	s.mov(q, rdx)
+	s.mov(t, rdx)
+	s.op2(SHR, vr(t), vimm(63))
+	s.op2(ADD, vr(q), vr(t))
+	if !mod {
+		s.mov(d, q)
+		return
+	}
+	if c == int64(int32(c)) {
+		s.emit(VInst{Op: IMUL3, Dst: vr(q), Src: vr(q), Imm: c})
+	} else {
+		k := s.tmp()
+		s.movConst(k, c)
+		s.op2(IMUL, vr(q), vr(k))
+	}
+	r := s.tmp()
+	s.mov(r, a)
+	s.op2(SUB, vr(r), vr(q))
+	s.mov(d, r)
+}
+
+// magic is the multiplier and shift of signed division by c, |c| >= 3
+// and not a power of two (Hacker's Delight, figure 10-1, for 64 bits).
+func magic(c int64) (m int64, shift uint) {
+	const two63 = uint64(1) << 63
+	ad := uint64(c)
+	if c < 0 {
+		ad = -ad
+	}
+	t := two63 + uint64(c)>>63
+	anc := t - 1 - t%ad
+	p := uint(63)
+	q1, r1 := two63/anc, two63-(two63/anc)*anc
+	q2, r2 := two63/ad, two63-(two63/ad)*ad
+	for {
+		p++
+		q1, r1 = 2*q1, 2*r1
+		if r1 >= anc {
+			q1, r1 = q1+1, r1-anc
+		}
+		q2, r2 = 2*q2, 2*r2
+		if r2 >= ad {
+			q2, r2 = q2+1, r2-ad
+		}
+		delta := ad - r2
+		if !(q1 < delta || q1 == delta && r1 == 0) {
+			break
+		}
+	}
+	m = int64(q2 + 1)
+	if c < 0 {
+		m = -m
+	}
+	return m, p - 64
+}
+
 // divConst selects a division by the constant c when it takes no idiv.
 func (s *selector) divConst(mod bool, d, a VReg, c int64) bool {
 	switch {
@@ -555,7 +631,8 @@ func (s *selector) divConst(mod bool, d, a VReg, c int64) bool {
 		abs = -c
 	}
 	if abs&(abs-1) != 0 {
-		return false
+		s.divMagic(mod, d, a, c)
+		return true
 	}
 	k := int64(mbits.TrailingZeros64(uint64(abs)))
 	// t = a + (a < 0 ? abs-1 : 0): the bias that makes the shift truncate.

@@ -101,6 +101,8 @@ func (in *VInst) operands() (uses, defs []VReg, move, pure bool) {
 		return []VReg{VReg(RAX)}, []VReg{VReg(RDX)}, false, true
 	case IDIV:
 		return []VReg{VReg(RAX), VReg(RDX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, false
+	case IMUL1:
+		return []VReg{VReg(RAX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, true
 	case RET:
 		return []VReg{VReg(RAX)}, nil, false, false
 	}

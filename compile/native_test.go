@@ -336,3 +336,35 @@ func TestAllocationFaults(t *testing.T) {
 		})
 	}
 }
+
+// TestNativeDivConst: division and remainder by constants of every kind
+// (±1, powers of two and their negations, MinInt, other constants by
+// multiplication) against the reference, on dividends at the edges.
+func TestNativeDivConst(t *testing.T) {
+	needNative(t)
+	divisors := []string{"1", "-1", "2", "-2", "4", "8", "-8", "0x80000000", "-0x80000000", "0x100000000",
+		"0x4000000000000000", "-0x4000000000000000", "-9223372036854775808", "3", "5", "7", "10", "-3", "-7",
+		"100", "1000003", "9223372036854775807", "-9223372036854775807", "0xFFFFFFFFFD", "641"}
+	args := []int64{0, 1, -1, 7, -7, 100, -100, 1<<63 - 1, -1 << 63, -1<<63 + 1, 123456789012345, -98765432109876}
+	dir := t.TempDir()
+	for k, d := range divisors {
+		for _, op := range []string{"/", "%"} {
+			src := fmt.Sprintf("return arg %s %s;\n", op, d)
+			want, err := referenceResults(src, args)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name := fmt.Sprintf("div%d%s.smp", k, map[string]string{"/": "q", "%": "r"}[op])
+			path, err := buildNative(t, dir, name, []byte(src))
+			if err != nil {
+				t.Fatalf("%s: %v", src, err)
+			}
+			for j, arg := range args {
+				checkNative(t, name, path, arg, want[j])
+			}
+			if t.Failed() {
+				t.Fatalf("%s", src)
+			}
+		}
+	}
+}
