@@ -49,6 +49,11 @@ type selector struct {
 	first []int // the machine block each RTL block starts at
 	fix   []fixup
 	err   error
+	// combo maps an instruction to the one before it in its block whose
+	// result it alone reads and absorbs (lea for a*k + b, test for
+	// a % 2^k == 0); skip holds the instructions absorbed.
+	combo map[*cfg.Instr]*cfg.Instr
+	skip  map[*cfg.Instr]bool
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
@@ -157,9 +162,10 @@ func (s *selector) run() {
 		if i == 0 {
 			s.vf.Blocks[prev].Succs = []int{s.first[i]}
 		}
+		s.combine(b)
 		fused := s.fusable(b)
 		for k, in := range b.Instrs {
-			if k == fused {
+			if k == fused || s.skip[in] {
 				continue
 			}
 			s.pos = in.Pos
@@ -177,9 +183,10 @@ func (s *selector) run() {
 				// A back edge to a loop test: the test is repeated here,
 				// so that an iteration takes one branch, back to the body.
 				h := f.Blocks[t]
+				s.combine(h)
 				hf := s.fusable(h)
 				for k, in := range h.Instrs {
-					if k != hf {
+					if k != hf && !s.skip[in] {
 						s.pos = in.Pos
 						s.instr(in)
 					}
@@ -281,8 +288,12 @@ func (s *selector) fusable(b *cfg.Block) int {
 			default:
 				return -1
 			}
+			args := in.Args
+			if p := s.combo[in]; p != nil {
+				args = append(append([]cfg.Reg(nil), args...), p.Args...)
+			}
 			for _, later := range b.Instrs[k+1:] {
-				for _, a := range in.Args {
+				for _, a := range args {
 					if later.Op.HasDst() && later.Dst == a {
 						return -1
 					}
@@ -316,6 +327,14 @@ func (s *selector) compare(in *cfg.Instr) Cond {
 		return CondE
 	}
 	c := condOf[in.Op]
+	if p := s.combo[in]; p != nil { // x % ±2^k == 0 is x & (2^k-1) == 0
+		m := s.konst[p.Args[1]]
+		if m < 0 {
+			m = -m
+		}
+		s.op2(TEST, vr(s.reg(p.Args[0])), vimm(m-1))
+		return c
+	}
 	a, b := in.Args[0], in.Args[1]
 	if _, ok := s.imm32(a); ok {
 		if _, ok := s.imm32(b); !ok {
@@ -378,6 +397,10 @@ var aluOf = map[cfg.Op]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.Op
 func (s *selector) arith(in *cfg.Instr) {
 	op := aluOf[in.Op]
 	a, b := in.Args[0], in.Args[1]
+	if p := s.combo[in]; p != nil {
+		s.leaCombo(in, p)
+		return
+	}
 	commutes := in.Op != cfg.OpSub
 	if _, ok := s.konst[a]; ok && commutes {
 		if _, ok := s.konst[b]; !ok {
@@ -466,6 +489,111 @@ func (s *selector) arithConst(op Op, d, a VReg, c int64) bool {
 		return true
 	}
 	return false
+}
+
+// scaled returns x and m when p computes x*m with m in {2, 3, 4, 5, 8, 9}
+// (a Mul by that constant, or a Shl by 1 to 3), which a lea can do.
+func (s *selector) scaled(p *cfg.Instr) (cfg.Reg, int64, bool) {
+	switch p.Op {
+	case cfg.OpMul:
+		x, k := p.Args[0], p.Args[1]
+		if _, ok := s.konst[x]; ok {
+			x, k = k, x
+		}
+		m, ok := s.konst[k]
+		if _, xc := s.konst[x]; ok && !xc && (m == 2 || m == 3 || m == 4 || m == 5 || m == 8 || m == 9) {
+			return x, m, true
+		}
+	case cfg.OpShl:
+		if k, ok := s.konst[p.Args[1]]; ok && k >= 1 && k <= 3 {
+			return p.Args[0], 1 << k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// absorbs reports whether in can absorb p, which computes its argument
+// ai: an Add of x*m and a constant (any m of scaled) or a register (m of
+// 2, 4 or 8) is one lea; an Eq or Ne of x % ±2^k and 0, a test.
+func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
+	other := in.Args[1-ai]
+	switch in.Op {
+	case cfg.OpAdd:
+		_, m, ok := s.scaled(p)
+		if !ok {
+			return false
+		}
+		if _, ok := s.imm32(other); ok {
+			return true
+		}
+		_, oc := s.konst[other]
+		return !oc && (m == 2 || m == 4 || m == 8)
+	case cfg.OpEq, cfg.OpNe:
+		if z, ok := s.konst[other]; !ok || z != 0 || p.Op != cfg.OpMod {
+			return false
+		}
+		c, ok := s.konst[p.Args[1]]
+		if _, xc := s.konst[p.Args[0]]; !ok || xc || c == -c {
+			return false
+		}
+		if c < 0 {
+			c = -c
+		}
+		return c >= 2 && c <= 1<<31 && c&(c-1) == 0
+	}
+	return false
+}
+
+// combine finds, in b, the instructions that absorb the one computing
+// their argument: that result must be read only there, and nothing in
+// between may write it or the producer's own arguments.
+func (s *selector) combine(b *cfg.Block) {
+	s.combo, s.skip = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}
+	last := map[cfg.Reg]int{}
+	for k, in := range b.Instrs {
+		if in.Op == cfg.OpAdd || in.Op == cfg.OpEq || in.Op == cfg.OpNe {
+			for ai, a := range in.Args {
+				j, ok := last[a]
+				if !ok || s.reads[a] != 1 || s.skip[b.Instrs[j]] || !s.absorbs(in, ai, b.Instrs[j]) {
+					continue
+				}
+				p := b.Instrs[j]
+				unchanged := true
+				for _, x := range p.Args {
+					if lx, ok := last[x]; ok && lx >= j {
+						unchanged = false
+					}
+				}
+				if unchanged {
+					s.combo[in], s.skip[p] = p, true
+					break
+				}
+			}
+		}
+		if in.Op.HasDst() {
+			last[in.Dst] = k
+		}
+	}
+}
+
+// leaCombo selects d = x*m + b as one lea.
+func (s *selector) leaCombo(in, p *cfg.Instr) {
+	x, m, _ := s.scaled(p)
+	other := in.Args[0]
+	if in.Args[0] == p.Dst {
+		other = in.Args[1]
+	}
+	d, vx := s.reg(in.Dst), s.reg(x)
+	if c, ok := s.imm32(other); ok {
+		switch m {
+		case 2, 3, 5, 9:
+			s.op2(LEA, vr(d), vmem(vx, vx, uint8(max(m-1, 1)), int32(c)))
+		default:
+			s.op2(LEA, vr(d), vmem(NoVReg, vx, uint8(m), int32(c)))
+		}
+		return
+	}
+	s.op2(LEA, vr(d), vmem(s.reg(other), vx, uint8(m), 0))
 }
 
 var shiftOf = map[cfg.Op]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}

@@ -368,3 +368,47 @@ func TestNativeDivConst(t *testing.T) {
 		}
 	}
 }
+
+// TestNativeCombine: the instruction pairs selection fuses (x*k + c and
+// x*k + y as one lea, x % 2^k == 0 as a test), and the cases it must not
+// fuse (the product read twice, its operand written in between), against
+// the reference.
+func TestNativeCombine(t *testing.T) {
+	needNative(t)
+	programs := []string{
+		"return arg * 3 + 5;\n",
+		"return 7 + arg * 9;\n",
+		"return arg * 2 - 3;\n",
+		"return arg * 8 + 0x7fffffff;\n",
+		"int y = arg + 1;\nreturn (arg << 3) + y;\n",
+		"int y = arg - 1;\nreturn y + arg * 4;\n",
+		"int a = arg * 5;\nreturn a + 1 + a;\n",
+		"int x = arg;\nint p = x * 3;\nx = x + 1;\nreturn p + x;\n",
+		"int n = arg;\nint s = 0;\nwhile (n > 0) { if (n % 4 == 0) s = s + 1; n = n - 1; }\nreturn s;\n",
+		"return arg % -8 != 0;\n",
+		"return arg % 0x80000000 == 0;\n",
+		"int r = arg % 16;\nif (r == 0) return 1;\nreturn r;\n",
+		"int x = arg;\nint r = x % 2;\nx = x + 1;\nif (r == 0) return x;\nreturn -x;\n",
+	}
+	args := []int64{0, 1, -1, 2, -2, 7, -8, 16, 1 << 31, -1 << 31, 1<<63 - 1, -1 << 63}
+	dir := t.TempDir()
+	for k, src := range programs {
+		want, err := referenceResults(src, args)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		name := fmt.Sprintf("combine%d.smp", k)
+		path, err := buildNative(t, dir, name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for j, arg := range args {
+			if want[j] != "" { // else the reference hit its step limit
+				checkNative(t, name, path, arg, want[j])
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("%s", src)
+		}
+	}
+}

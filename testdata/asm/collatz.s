@@ -4,14 +4,7 @@
 	jle L25
 L21:
 	; 17: if (n % 2 == 0)
-	mov rcx, rdi
-	sar rcx, 0x3f
-	shr rcx, 0x3f
-	add rcx, rdi
-	and rcx, -0x2
-	mov rdx, rdi
-	sub rdx, rcx
-	test rdx, rdx
+	test rdi, 0x1
 	jne L23
 	; 18: n = n / 2;
 	mov rcx, rdi
@@ -23,8 +16,7 @@ L21:
 	jmp L24
 L23:
 	; 20: n = 3 * n + 1;
-	lea rcx, [rdi+rdi*2]
-	lea rdi, [rcx+0x1]
+	lea rdi, [rdi+rdi*2+0x1]
 L24:
 	; 21: steps++;
 	add rax, 0x1
