@@ -131,7 +131,7 @@ func checkNative(t *testing.T, file, path string, arg int64, ref string) {
 }
 
 // TestNativeRandom: generated programs, native against the reference,
-// stopping after 25 seconds (SON_NATIVE_RANDOM sets the number).
+// stopping after 20 seconds (SON_NATIVE_RANDOM sets the number).
 func TestNativeRandom(t *testing.T) {
 	needNative(t)
 	n := envInt(t, "SON_NATIVE_RANDOM", 500, "a number of programs")
@@ -140,7 +140,7 @@ func TestNativeRandom(t *testing.T) {
 	}
 	dir := t.TempDir()
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
-	deadline := time.Now().Add(25 * time.Second)
+	deadline := time.Now().Add(20 * time.Second)
 	ran := 0
 	for seed := int64(0); seed < n && time.Now().Before(deadline); seed++ {
 		c := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: shapes[seed%4]}
