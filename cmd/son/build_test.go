@@ -89,6 +89,8 @@ func TestBuildBadOutput(t *testing.T) {
 		{[]string{"build", "-o", "adir", "add.smp"}, "son: build: cannot write adir: it is a directory\n" + hint("build")},
 		{[]string{"build", "-o", "nodir/x", "add.smp"}, "son: build: cannot write nodir/x: no such file or directory\n" + hint("build")},
 		{[]string{"build", "-o"}, "son: build: flag needs an argument: -o\n" + hint("build")},
+		{[]string{"build", "add.smp", "-o"}, "son: build: flag -o after the program file: flags go before it\n" + hint("build")},
+		{[]string{"build", "add.smp", "-o", "x"}, "son: build: flag -o after the program file: flags go before it\n" + hint("build")},
 		{[]string{"build", "nofile.smp"}, "son: build: cannot read nofile.smp: no such file or directory\n" + hint("build")},
 	} {
 		code, out, errs := runSon("", tt.args...)

@@ -181,6 +181,12 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 	case len(rest) == 0:
 		return nil, nil, s.usageError(c.name, "no program file given"), false
 	case len(rest) > c.maxArgs:
+		for _, a := range rest[1:] {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && fs.Lookup(name) != nil {
+				return nil, nil, s.usageError(c.name, "flag %s after the program file: flags go before it", a), false
+			}
+		}
 		return nil, nil, s.usageError(c.name, "too many arguments: want %s", c.want), false
 	}
 	return f, fs.Args(), exitOK, true
