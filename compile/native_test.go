@@ -248,6 +248,15 @@ func TestAllocationFaults(t *testing.T) {
 	rf := vf.RegallocFunc()
 	native := runtime.GOOS == "linux" && runtime.GOARCH == "amd64"
 	dir := t.TempDir()
+	if native { // the allocation as made computes the right values
+		path, err := buildNative(t, dir, "faults.smp", []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, arg := range args {
+			checkNative(t, "faults.smp", path, arg, want[k])
+		}
+	}
 	type site struct{ b, i, k int }
 	for _, kind := range []string{"missing reload", "reload from the wrong slot", "store to the wrong slot", "clobbered register"} {
 		t.Run(kind, func(t *testing.T) {
@@ -411,4 +420,49 @@ func TestNativeCombine(t *testing.T) {
 			t.Fatalf("%s", src)
 		}
 	}
+}
+
+// TestNativeSpill: larger generated programs, half of them keeping every
+// variable live to the end, so that the allocation spills; native against
+// the reference.
+func TestNativeSpill(t *testing.T) {
+	needNative(t)
+	dir := t.TempDir()
+	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
+	spilled := 0
+	for seed := int64(1000); seed < 1040; seed++ {
+		c := gen.Config{Seed: seed, Size: 150 + int(seed%100), Shape: shapes[seed%4], KeepLive: seed%2 == 0}
+		src := gen.Program(c)
+		args := randomArgs(seed)
+		want, err := referenceResults(src, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := Compile("g.smp", []byte(src), Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := amd64.Compile(u.Func, u.Name, nil, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		spilled += p.Alloc.Spilled
+		name := fmt.Sprintf("gen%d.smp", seed)
+		path, err := buildNative(t, dir, name, []byte(src))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for k, arg := range args {
+			if want[k] != "" {
+				checkNative(t, name, path, arg, want[k])
+			}
+		}
+		if t.Failed() {
+			t.Fatalf("seed %d:\n%s", seed, src)
+		}
+	}
+	if spilled == 0 {
+		t.Fatal("no program spilled: the test does not exercise spilling")
+	}
+	t.Logf("%d registers spilled in all", spilled)
 }
