@@ -189,158 +189,178 @@ func (a *alloc) newTmp() Reg {
 	return r
 }
 
-// liveness computes each register's interval on the laid-out code (for a
-// physical register, its live segments), drops the Pure instructions whose
-// results are dead, and collects the hints of the Moves. A position is
-// given to each block's start and end, and two to each instruction: its
-// reads, then its writes.
+// liveness computes each register's interval on the laid-out code, drops
+// the Pure instructions whose results nothing reads, and collects the hints
+// of the Moves. A position is given to each block's start and end, and two
+// to each instruction: its reads, then its writes.
+//
+// A virtual register's interval is the hull of its reads and writes,
+// widened to cover each loop it is live around: a loop (the blocks from a
+// header to the last block that jumps back to it) that holds one end of
+// the hull and not the other is added to it. On a function whose loops
+// are those of a reducible flow graph laid out in reverse postorder, and
+// whose registers are written before they are read (as outssa makes
+// them), this covers every point where the register is live, at a cost
+// of the loop depth per register instead of the blocks it is live in;
+// regalloc.Check makes sure of it on each result. A physical register's
+// live segments are exact, from a per-block liveness on those registers
+// alone, which are live in a few blocks at a time.
 func (a *alloc) liveness() {
 	nb := len(a.blocks)
-	bstart, bend := make([]int32, nb), make([]int32, nb)
-	for {
-		// Upward-exposed uses and the blocks that write each register.
-		ue := make([][]int32, a.nregs)
-		defb := make([][]int32, a.nregs)
-		seen := make([]int32, a.nregs) // 1+block of the last def seen, to list each once
-		for b, ws := range a.blocks {
-			stamp := int32(b + 1)
+	np := a.f.NumPhys
+	// Dead code: Pure instructions that write only virtual registers
+	// nothing reads, until none is left.
+	reads := make([]int32, a.nregs)
+	for _, ws := range a.blocks {
+		for _, w := range ws {
+			if !w.dead {
+				for _, u := range w.uses {
+					reads[u]++
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, ws := range a.blocks {
 			for _, w := range ws {
-				if w.dead {
+				if w.dead || !w.pure || len(w.defs) == 0 {
 					continue
 				}
-				for _, u := range w.uses {
-					if seen[u] != stamp && (len(ue[u]) == 0 || ue[u][len(ue[u])-1] != int32(b)) {
-						ue[u] = append(ue[u], int32(b))
+				dead := true
+				for _, d := range w.defs {
+					if int(d) < np || reads[d] > 0 {
+						dead = false
 					}
 				}
-				for _, d := range w.defs {
-					if seen[d] != stamp {
-						seen[d] = stamp
-						defb[d] = append(defb[d], int32(b))
+				if dead {
+					w.dead, changed = true, true
+					for _, u := range w.uses {
+						reads[u]--
 					}
 				}
 			}
 		}
-		// Live-in sets, register by register: from each upward-exposed
-		// use back along predecessors to the blocks that write it.
-		liveIn := make([][]Reg, nb)
-		defStamp := make([]int32, nb)
-		inStamp := make([]int32, nb)
-		var work []int32
-		for r := range a.nregs {
-			if len(ue[r]) == 0 {
+	}
+	// Positions.
+	bstart, bend := make([]int32, nb), make([]int32, nb)
+	pos := int32(0)
+	for b, ws := range a.blocks {
+		bstart[b] = pos
+		pos++
+		for _, w := range ws {
+			if !w.dead {
+				pos += 2
+			}
+		}
+		bend[b] = pos
+		pos++
+	}
+	a.start = make([]int32, a.nregs)
+	a.end = make([]int32, a.nregs)
+	for r := range a.start {
+		a.start[r], a.end[r] = -1, -1
+	}
+	// The physical registers: live-in sets by a walk back from each
+	// upward-exposed read, then each block backward.
+	liveIn := make([][]Reg, nb)
+	defStamp := make([]int32, nb)
+	inStamp := make([]int32, nb)
+	for r := range np {
+		var ue []int32
+		st := int32(r + 1)
+		for b, ws := range a.blocks {
+			written := false
+			for _, w := range ws {
+				if w.dead {
+					continue
+				}
+				if !written && contains(w.uses, Reg(r)) && (len(ue) == 0 || ue[len(ue)-1] != int32(b)) {
+					ue = append(ue, int32(b))
+				}
+				if contains(w.defs, Reg(r)) {
+					written = true
+					defStamp[b] = st
+				}
+			}
+		}
+		work := append([]int32(nil), ue...)
+		for _, b := range ue {
+			if inStamp[b] != st {
+				inStamp[b] = st
+				liveIn[b] = append(liveIn[b], Reg(r))
+			}
+		}
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, p := range a.preds[b] {
+				if defStamp[p] != st && inStamp[p] != st {
+					inStamp[p] = st
+					liveIn[p] = append(liveIn[p], Reg(r))
+					work = append(work, int32(p))
+				}
+			}
+		}
+	}
+	a.fixed = make([][][2]int32, np)
+	segEnd := make([]int32, np) // -1: not live at this point
+	for r := range segEnd {
+		segEnd[r] = -1
+	}
+	var live []Reg
+	for b := nb - 1; b >= 0; b-- {
+		live = live[:0]
+		for _, s := range a.f.Blocks[b].Succs {
+			for _, r := range liveIn[s] {
+				if segEnd[r] < 0 {
+					segEnd[r] = bend[b]
+					live = append(live, r)
+				}
+			}
+		}
+		p := bend[b] - 1
+		for k := len(a.blocks[b]) - 1; k >= 0; k-- {
+			w := a.blocks[b][k]
+			if w.dead {
 				continue
 			}
-			st := int32(r + 1)
-			for _, b := range defb[r] {
-				defStamp[b] = st
-			}
-			work = work[:0]
-			for _, b := range ue[r] {
-				if inStamp[b] != st {
-					inStamp[b] = st
-					liveIn[b] = append(liveIn[b], Reg(r))
-					work = append(work, b)
-				}
-			}
-			for len(work) > 0 {
-				b := work[len(work)-1]
-				work = work[:len(work)-1]
-				for _, p := range a.preds[b] {
-					if defStamp[p] != st && inStamp[p] != st {
-						inStamp[p] = st
-						liveIn[p] = append(liveIn[p], Reg(r))
-						work = append(work, int32(p))
-					}
-				}
-			}
-		}
-		// Positions, then each block backward from its live-out set.
-		pos := int32(0)
-		for b, ws := range a.blocks {
-			bstart[b] = pos
-			pos++
-			for _, w := range ws {
-				if !w.dead {
-					pos += 2
-				}
-			}
-			bend[b] = pos
-			pos++
-		}
-		a.start = make([]int32, a.nregs)
-		a.end = make([]int32, a.nregs)
-		for r := range a.start {
-			a.start[r], a.end[r] = -1, -1
-		}
-		a.fixed = make([][][2]int32, a.f.NumPhys)
-		segEnd := make([]int32, a.nregs) // -1: not live at this point
-		for r := range segEnd {
-			segEnd[r] = -1
-		}
-		var live []Reg
-		changed := false
-		for b := nb - 1; b >= 0; b-- {
-			live = live[:0]
-			for _, s := range a.f.Blocks[b].Succs {
-				for _, r := range liveIn[s] {
-					if segEnd[r] < 0 {
-						segEnd[r] = bend[b]
-						live = append(live, r)
-					}
-				}
-			}
-			p := bend[b] - 1
-			for k := len(a.blocks[b]) - 1; k >= 0; k-- {
-				w := a.blocks[b][k]
-				if w.dead {
+			usePos, defPos := p-1, p
+			p -= 2
+			for _, d := range w.defs {
+				if int(d) >= np {
+					a.hull(d, defPos)
 					continue
 				}
-				usePos, defPos := p-1, p
-				p -= 2
-				if w.pure {
-					dead := true
-					for _, d := range w.defs {
-						if segEnd[d] >= 0 {
-							dead = false
-						}
-					}
-					if dead {
-						w.dead, changed = true, true
-						continue
-					}
+				e := segEnd[d]
+				if e < 0 {
+					e = defPos
 				}
-				for _, d := range w.defs {
-					e := segEnd[d]
-					if e < 0 {
-						e = defPos
-					}
-					a.segment(d, defPos, e)
-					segEnd[d] = -1
-				}
-				for _, u := range w.uses {
-					if segEnd[u] < 0 {
-						segEnd[u] = usePos
-						live = append(live, u)
-					}
-				}
+				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
+				segEnd[d] = -1
 			}
-			for _, r := range live {
-				if segEnd[r] >= 0 {
-					a.segment(r, bstart[b], segEnd[r])
-					segEnd[r] = -1
+			for _, u := range w.uses {
+				if int(u) >= np {
+					a.hull(u, usePos)
+					continue
+				}
+				if segEnd[u] < 0 {
+					segEnd[u] = usePos
+					live = append(live, u)
 				}
 			}
 		}
-		if !changed {
-			break
+		for _, r := range live {
+			if segEnd[r] >= 0 {
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
+				segEnd[r] = -1
+			}
 		}
-		// A dropped instruction's reads are gone: compute again (each round
-		// drops at least one instruction).
 	}
 	for _, segs := range a.fixed {
 		sort.Slice(segs, func(i, j int) bool { return segs[i][0] < segs[j][0] })
 	}
+	a.widen(bstart, bend)
 	a.hints = make([][]Reg, a.nregs)
 	for _, ws := range a.blocks {
 		for _, w := range ws {
@@ -353,16 +373,111 @@ func (a *alloc) liveness() {
 	}
 }
 
-// segment records that r is live over [s, e].
-func (a *alloc) segment(r Reg, s, e int32) {
-	if int(r) < a.f.NumPhys {
-		a.fixed[r] = append(a.fixed[r], [2]int32{s, e})
+// hull adds position p to r's interval.
+func (a *alloc) hull(r Reg, p int32) {
+	if a.start[r] < 0 || p < a.start[r] {
+		a.start[r] = p
+	}
+	a.end[r] = max(a.end[r], p)
+}
+
+// region is a loop: the positions from its header's start to the end of
+// the last block that jumps back to it, and the loop around it, or -1.
+type region struct {
+	s, e   int32
+	parent int
+}
+
+// widen adds to each virtual register's interval the loops that hold one
+// end of it and not the other, from the innermost loop out, until none
+// does. The loops are made to nest first: one that overlaps another
+// without nesting is widened to hold it.
+func (a *alloc) widen(bstart, bend []int32) {
+	nb := len(a.blocks)
+	type span struct{ s, e int }
+	var spans []span
+	for b := range nb {
+		for _, t := range a.f.Blocks[b].Succs {
+			if t <= b {
+				spans = append(spans, span{t, b})
+			}
+		}
+	}
+	if len(spans) == 0 {
 		return
 	}
-	if a.start[r] < 0 || s < a.start[r] {
-		a.start[r] = s
+	sort.Slice(spans, func(i, j int) bool {
+		return spans[i].s < spans[j].s || spans[i].s == spans[j].s && spans[i].e > spans[j].e
+	})
+	var regs []region
+	var stack []int
+	inner := make([]int, nb) // the innermost loop holding each block, or -1
+	for b := range inner {
+		inner[b] = -1
 	}
-	a.end[r] = max(a.end[r], e)
+	for _, sp := range spans {
+		for len(stack) > 0 && int(regs[stack[len(stack)-1]].e) < int(bstart[sp.s]) {
+			stack = stack[:len(stack)-1]
+		}
+		e := bend[sp.e]
+		if len(stack) > 0 && regs[stack[len(stack)-1]].s == bstart[sp.s] {
+			// Another back edge to the same header: one loop.
+			for _, k := range stack {
+				regs[k].e = max(regs[k].e, e)
+			}
+			continue
+		}
+		for _, k := range stack {
+			regs[k].e = max(regs[k].e, e)
+		}
+		parent := -1
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent})
+		stack = append(stack, len(regs)-1)
+	}
+	// The innermost loop of each block: a sweep with the loops by start.
+	k := 0
+	stack = stack[:0]
+	for b := range nb {
+		for len(stack) > 0 && regs[stack[len(stack)-1]].e < bstart[b] {
+			stack = stack[:len(stack)-1]
+		}
+		for k < len(regs) && regs[k].s <= bstart[b] {
+			if regs[k].e >= bstart[b] {
+				stack = append(stack, k)
+			}
+			k++
+		}
+		if len(stack) > 0 {
+			inner[b] = stack[len(stack)-1]
+		}
+	}
+	blockOf := func(p int32) int {
+		return sort.Search(nb, func(i int) bool { return bend[i] >= p })
+	}
+	for r := a.f.NumPhys; r < a.nregs; r++ {
+		s, e := a.start[r], a.end[r]
+		if s < 0 {
+			continue
+		}
+		for grown := true; grown; {
+			grown = false
+			for _, p := range [2]int32{s, e} {
+				for l := inner[blockOf(p)]; l >= 0; l = regs[l].parent {
+					g := regs[l]
+					if g.s <= p && p <= g.e {
+						ns, ne := min(s, g.s), max(e, g.e)
+						if (ns != s || ne != e) && !(g.s <= s && e <= g.e) {
+							s, e, grown = ns, ne, true
+						}
+					}
+				}
+			}
+		}
+		a.start[r], a.end[r] = s, e
+	}
 }
 
 // fixedConflict reports whether physical register p is live somewhere in
