@@ -109,7 +109,7 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 			}
 			return imm32(modRM(b, true, []byte{0x69}, d.Reg, false, s, false), i.Imm), nil
 		}
-	case NEG, NOT, IDIV:
+	case NEG, NOT, IDIV, IMUL1:
 		if d.Kind == KindReg {
 			return modRM(b, true, []byte{0xF7}, Reg(opTable[i.Op].alu), false, d, false), nil
 		}

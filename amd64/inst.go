@@ -41,6 +41,7 @@ const (
 	PUSH         // push r64
 	POP          // pop r64
 	SYSCALL      // syscall
+	IMUL1        // imul r64: rdx:rax = rax * r64, signed (the high half of a product, for division by a constant)
 	NumOps
 )
 
@@ -84,6 +85,7 @@ var opTable = [NumOps]opInfo{
 	PUSH:    {name: "push", nargs: 1},
 	POP:     {name: "pop", nargs: 1},
 	SYSCALL: {name: "syscall"},
+	IMUL1:   {name: "imul", alu: 5, nargs: 1},
 }
 
 func (op Op) String() string {

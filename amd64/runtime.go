@@ -23,10 +23,11 @@ const (
 )
 
 // The line an executable writes on standard error, around argv[1], when
-// argv[1] is not a decimal int64.
+// argv[1] is not an integer literal as syntax.ParseInt reads it (son run's
+// rule), with ParseInt's message for what is not one.
 const (
 	badArgPrefix = `bad argument "`
-	badArgSuffix = `": want a decimal integer that fits in 64 bits` + "\n"
+	badArgSuffix = `": want an integer literal such as 42, -7 or 0x2A` + "\n"
 )
 
 // Runtime emits the runtime into an assembler.
@@ -117,7 +118,8 @@ func (rt *Runtime) start(main Label) {
 	e(I2(ADD, R(RDX), Imm(1)))
 	e(I1(JMP, To(lenLoop)))
 	a.Bind(lenDone)
-	// Syntax: an optional '-', then "0" or a nonzero digit and digits.
+	// Syntax: an optional '-', then a hex literal ("0x" and 1 to 16
+	// significant hex digits), or "0" or a nonzero digit and digits.
 	// rcx: the index of the next byte; r8: 1 when negative.
 	e(I2(XORL, R(RCX), R(RCX)))
 	e(I2(XORL, R(R8), R(R8)))
@@ -131,12 +133,19 @@ func (rt *Runtime) start(main Label) {
 	e(I2(CMP, R(RCX), R(RDX)))
 	e(Jcc(CondE, To(bad))) // "-" alone
 	a.Bind(noSign)
+	// "0x" or "0X" starts a hex literal; "0" alone is 0; "0" followed by
+	// anything else is a leading zero or a bad character.
 	e(I2(MOVZX, R(RAX), MI(RSI, RCX, 1, 0)))
 	e(I2(CMP, R(RAX), Imm('0')))
 	e(Jcc(CondNE, To(digits)))
 	e(I2(LEA, R(R9), M(RCX, 1)))
 	e(I2(CMP, R(R9), R(RDX)))
-	e(Jcc(CondNE, To(bad))) // a leading zero
+	e(Jcc(CondE, To(digits)))
+	e(I2(MOVZX, R(RAX), MI(RSI, R9, 1, 0)))
+	e(I2(OR, R(RAX), Imm(0x20))) // lower case
+	e(I2(CMP, R(RAX), Imm('x')))
+	e(Jcc(CondNE, To(bad)))
+	rt.hex(bad, call)
 	a.Bind(digits)
 	// The value, accumulated negative in rdi so that -2^63 fits: each
 	// step rdi = rdi*10 - digit, any overflow sets OF.
@@ -178,6 +187,45 @@ func (rt *Runtime) start(main Label) {
 	e(MovConst(RDX, int64(len(badArgSuffix))))
 	rt.write(2)
 	rt.exit(ExitBadArgument)
+}
+
+// hex emits the reading of a hex literal: rsi and rdx are argv[1] and
+// its length, rcx the index of its "0x", r8 1 for a minus sign. Up to 16
+// significant digits make the bits of the value, as in a program; a minus
+// sign negates it, wrapping as unary minus does. The value goes to rdi,
+// then to call; anything else to bad.
+func (rt *Runtime) hex(bad, call Label) {
+	a, e := rt.a, rt.a.Emit
+	loop, digit, done := a.NewLabel(), a.NewLabel(), a.NewLabel()
+	e(I2(ADD, R(RCX), Imm(2)))
+	e(I2(CMP, R(RCX), R(RDX)))
+	e(Jcc(CondE, To(bad))) // no digits
+	e(I2(XORL, R(RDI), R(RDI)))
+	a.Bind(loop)
+	e(I2(CMP, R(RCX), R(RDX)))
+	e(Jcc(CondE, To(done)))
+	e(I2(MOVZX, R(RAX), MI(RSI, RCX, 1, 0)))
+	e(I2(LEA, R(R9), M(RAX, -'0')))
+	e(I2(CMP, R(R9), Imm(9)))
+	e(Jcc(CondBE, To(digit))) // unsigned: below '0' wraps above 9
+	e(I2(OR, R(RAX), Imm(0x20)))
+	e(I2(SUB, R(RAX), Imm('a')))
+	e(I2(CMP, R(RAX), Imm(5)))
+	e(Jcc(CondA, To(bad)))
+	e(I2(LEA, R(R9), M(RAX, 10)))
+	a.Bind(digit)
+	e(I2(MOV, R(R10), R(RDI)))
+	e(I2(SHR, R(R10), Imm(60)))
+	e(Jcc(CondNE, To(bad))) // a 17th significant digit
+	e(I2(SHL, R(RDI), Imm(4)))
+	e(I2(OR, R(RDI), R(R9)))
+	e(I2(ADD, R(RCX), Imm(1)))
+	e(I1(JMP, To(loop)))
+	a.Bind(done)
+	e(I2(TEST, R(R8), R(R8)))
+	e(Jcc(CondE, To(call)))
+	e(I1(NEG, R(RDI)))
+	e(I1(JMP, To(call)))
 }
 
 // print emits the printing of rax in decimal and a newline on standard

@@ -9,7 +9,10 @@ import (
 	"strconv"
 	"testing"
 
+	"math/rand"
+
 	"son/elf"
+	"son/syntax"
 )
 
 func needLinuxAMD64(t *testing.T) {
@@ -65,7 +68,7 @@ func run(t *testing.T, path string, args ...string) result {
 func ok(v int64) result { return result{stdout: strconv.FormatInt(v, 10) + "\n"} }
 
 func badArg(s string) result {
-	return result{stderr: `bad argument "` + s + `": want a decimal integer that fits in 64 bits` + "\n", status: 2}
+	return result{stderr: `bad argument "` + s + `": want an integer literal such as 42, -7 or 0x2A` + "\n", status: 2}
 }
 
 // TestRuntimeArgument: the identity program prints its argument, and every
@@ -107,7 +110,29 @@ func TestRuntimeArgument(t *testing.T) {
 		{[]string{" 1"}, badArg(" 1")},
 		{[]string{"1 "}, badArg("1 ")},
 		{[]string{"--1"}, badArg("--1")},
-		{[]string{"0x10"}, badArg("0x10")},
+		{[]string{"0x10"}, ok(16)},
+		{[]string{"0X2a"}, ok(42)},
+		{[]string{"-0x2A"}, ok(-42)},
+		{[]string{"0x0"}, ok(0)},
+		{[]string{"0x000000000000000000ff"}, ok(255)},
+		{[]string{"0x7fffffffffffffff"}, ok(1<<63 - 1)},
+		{[]string{"0x8000000000000000"}, ok(-1 << 63)},
+		{[]string{"-0x8000000000000000"}, ok(-1 << 63)},
+		{[]string{"0xffffffffffffffff"}, ok(-1)},
+		{[]string{"-0xFFFFFFFFFFFFFFFF"}, ok(1)},
+		{[]string{"0x10000000000000000"}, badArg("0x10000000000000000")},
+		{[]string{"0x"}, badArg("0x")},
+		{[]string{"-0x"}, badArg("-0x")},
+		{[]string{"0xg"}, badArg("0xg")},
+		{[]string{"0x1g"}, badArg("0x1g")},
+		{[]string{"0x@"}, badArg("0x@")}, // 'a'-1 after lower-casing
+		{[]string{"0x`"}, badArg("0x`")},
+		{[]string{"0x:"}, badArg("0x:")},
+		{[]string{"0y1"}, badArg("0y1")},
+		{[]string{"0X"}, badArg("0X")},
+		{[]string{"x10"}, badArg("x10")},
+		{[]string{"00x1"}, badArg("00x1")},
+		{[]string{"0a"}, badArg("0a")},
 		{[]string{"/"}, badArg("/")}, // '0'-1
 		{[]string{":"}, badArg(":")}, // '9'+1
 	} {
@@ -209,5 +234,45 @@ func TestRuntimeFinish(t *testing.T) {
 	}
 	if _, _, err := a.Assemble(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestRuntimeArgumentRule: _start accepts exactly what syntax.ParseInt
+// (son run's rule) accepts, with the same value: random strings over the
+// characters of literals, and their edges.
+func TestRuntimeArgumentRule(t *testing.T) {
+	needLinuxAMD64(t)
+	path := build(t, func(a *Asm, rt *Runtime) {
+		a.Emit(I2(MOV, R(RAX), R(RDI)))
+		a.Emit(I0(RET))
+	})
+	rng := rand.New(rand.NewSource(1))
+	const alphabet = "0123456789abcdefABCDEFxX-+_g"
+	cases := []string{"0", "-0", "0x", "0x0", "-0x8000000000000001", "9223372036854775807", "-9223372036854775808"}
+	for range 400 {
+		n := 1 + rng.Intn(20)
+		b := make([]byte, n)
+		for k := range b {
+			b[k] = alphabet[rng.Intn(len(alphabet))]
+		}
+		// Make literals likely: a digit or "0x" first, after a sign.
+		switch rng.Intn(4) {
+		case 0:
+			b[0] = "123456789"[rng.Intn(9)]
+		case 1:
+			b = append([]byte("0x"), b...)
+		case 2:
+			b = append([]byte("-0x"), b...)
+		}
+		cases = append(cases, string(b))
+	}
+	for _, arg := range cases {
+		want := badArg(arg)
+		if v, err := syntax.ParseInt(arg); err == nil {
+			want = ok(v)
+		}
+		if got := run(t, path, arg); got != want {
+			t.Errorf("argument %q: %+v, want %+v", arg, got, want)
+		}
 	}
 }

@@ -5,6 +5,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"son/amd64"
+	"son/regalloc"
 	"testing"
 
 	"son/internal/gen"
@@ -225,6 +227,49 @@ func BenchmarkScaling(b *testing.B) {
 				reportPerNode(b, n, mallocs)
 				// Peepholes the pass ran: work counted, not timed.
 				b.ReportMetric(float64(peeps)/float64(b.N)/float64(n), "peeps/node")
+			})
+		}
+		// The backend after the last pass: instruction selection, register
+		// allocation and assembly (amd64), and the allocation's checker
+		// alone (regcheck).
+		for _, stage := range []string{"amd64", "regcheck"} {
+			b.Run(fmt.Sprintf("%s/%d", stage, target), func(b *testing.B) {
+				program(b)
+				b.StopTimer()
+				u, err := Compile("gen.smp", src, Options{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var rf *regalloc.Func
+				var res *regalloc.Result
+				if stage == "regcheck" {
+					vf, err := amd64.Select(u.Func, u.Name)
+					if err != nil {
+						b.Fatal(err)
+					}
+					rf = vf.RegallocFunc()
+					if res, err = regalloc.Allocate(rf); err != nil {
+						b.Fatal(err)
+					}
+				}
+				runtime.GC()
+				b.ReportAllocs()
+				var before, after runtime.MemStats
+				runtime.ReadMemStats(&before)
+				b.StartTimer()
+				for range b.N {
+					if stage == "amd64" {
+						_, err = amd64.Compile(u.Func, u.Name, nil, false)
+					} else {
+						err = regalloc.Check(rf, res)
+					}
+					if err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				runtime.ReadMemStats(&after)
+				reportPerNode(b, n, after.Mallocs-before.Mallocs)
 			})
 		}
 	}

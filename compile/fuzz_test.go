@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"son/cfg"
@@ -16,7 +17,9 @@ import (
 // FuzzCompile: any program that parses goes through the whole pipeline
 // with every check on, and runs after every pass to the value or the
 // runtime error (at the same position) of the reference semantics,
-// ref.Run: levelsFailure's rule. Seeded with testdata and the examples.
+// ref.Run: levelsFailure's rule; and on Linux x86-64 its executable
+// (allocation checked) prints that value or that error, with the exit
+// status. Seeded with testdata and the examples.
 func FuzzCompile(f *testing.F) {
 	for _, pat := range []string{"../testdata/*.smp", "../examples/*.smp"} {
 		files, _ := filepath.Glob(pat)
@@ -32,6 +35,19 @@ func FuzzCompile(f *testing.F) {
 		if f := levelsFailure(src, []int64{arg}, 10_000); f != nil {
 			t.Fatalf("%s\n%s", f.Msg, src)
 		}
+		// The executable too, where it runs and the reference ends.
+		if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+			return
+		}
+		want, err := referenceResults(string(src), []int64{arg})
+		if err != nil || want[0] == "" {
+			return
+		}
+		path, err := buildNative(t, t.TempDir(), "fuzz.smp", src)
+		if err != nil {
+			t.Fatalf("%v\n%s", err, src)
+		}
+		checkNative(t, "fuzz.smp", path, arg, want[0])
 	})
 }
 

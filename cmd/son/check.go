@@ -3,6 +3,9 @@ package main
 import (
 	"flag"
 	"fmt"
+
+	"son/amd64"
+	"son/compile"
 )
 
 var cmdCheck = &command{
@@ -13,10 +16,15 @@ var cmdCheck = &command{
 	short:   "compile with every verifier and checker on",
 	long: `Check compiles prog.smp through every pass, or up to -after PASS, with
 checking on: after each pass, the pass's own checker where it has one
-(zerocheck and gcm; sccp and gvn check their results themselves, always),
-then the verifier of the graph, son.Verify, and from gcm on the verifier
-of the basic blocks, cfg.Verify. It prints one line per pass checked, with the
-live nodes of the graph after it ("sccp: verified (20 nodes)"), then OK.
+(zerocheck, gcm and outssa; sccp and gvn check their results themselves,
+always), then the verifier of the graph, son.Verify, and from gcm on the
+verifier of the basic blocks, cfg.Verify. After the last pass it also
+selects x86-64 instructions and allocates their registers, and checks the
+allocation with its own checker, independent of the allocator
+(regalloc.Check). It prints one line per pass checked, with the live nodes
+of the graph after it ("sccp: verified (20 nodes)"), a line for the
+allocation ("regalloc: checked (2 moves left, 0 registers spilled)"), then
+OK.
 
 A failed check is a bug in son, not in the program: it is reported as an
 internal error naming the pass, with exit status 3.`,
@@ -40,6 +48,14 @@ func runCheck(s *session, cmd *command, args []string) int {
 	}
 	for _, st := range u.Stats {
 		fmt.Fprintf(s.stdout, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
+	}
+	if f.after == "" || passIndex(f.after) == len(compile.Passes)-1 {
+		p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+		if err != nil {
+			fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
+			return exitInternal
+		}
+		fmt.Fprintf(s.stdout, "regalloc: checked (%d moves left, %d registers spilled)\n", p.Alloc.Moves, p.Alloc.Spilled)
 	}
 	fmt.Fprintln(s.stdout, "OK")
 	return exitOK

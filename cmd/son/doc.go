@@ -10,6 +10,8 @@ Usage:
 The commands are:
 
 	run     compile a program and run it, printing the value it returns
+	build   compile a program to a standalone Linux x86-64 executable
+	asm     print the x86-64 code of a program, with its source lines
 	ir      print the program after a pass: basic blocks, expressions, nodes or statistics
 	graph   write the graph in Graphviz DOT form, or rendered by dot
 	check   compile with every verifier and checker on
@@ -22,11 +24,12 @@ Run compiles prog.smp and runs the graph in the reference interpreter with
 an integer argument (default 0), written as in a program: an integer literal,
 decimal or hexadecimal, optionally preceded by a minus sign:
 
-	son run [-after PASS] [-level son|cfg|rtl|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
+	son run [-after PASS] [-level son|cfg|rtl|native|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
 It prints the returned value. -level cfg runs the basic blocks of pass gcm
 in their own interpreter instead of the Sea of Nodes, -level rtl those of
-pass outssa; -level ast compiles nothing and runs the syntax tree in the
+pass outssa, -level native the executable of son build (Linux x86-64 only);
+-level ast compiles nothing and runs the syntax tree in the
 reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
 
@@ -46,6 +49,18 @@ takes that way from ssagen on: a malformed line, a function cfg.Verify
 rejects (an unreachable block, a critical edge, ...) or one that reads a
 register on a path where it is unassigned is an error at its line, exit
 status 2.
+
+Build writes a static ELF64 executable for Linux x86-64, needing no libc,
+assembler or linker, to -o file (by default the program's name without
+.smp); asm prints its code in Intel syntax with the source lines as
+comments. The allocation of registers is checked by its own checker:
+
+	son build [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
+	son asm [-check] [-sccp MODE] [-seed N] prog.smp
+
+The executable takes its argument as son run does, prints the result and
+exits 0; a division by zero prints its position and exits 1; a bad
+argument, a message and exit 2.
 
 Ir prints the program after the last pass, or after -after PASS:
 
@@ -75,7 +90,8 @@ by default) it draws the basic blocks and their edges; before gcm, or with
 
 Check compiles through every pass, or up to -after PASS, with the checker
 of each pass that has one and the verifier of each level run after every
-pass, and reports each pass that passed:
+pass, and reports each pass that passed; after the last pass it also
+checks the register allocation of the x86-64 code:
 
 	son check [-after PASS] [-sccp MODE] [-seed N] prog.smp
 

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"son/amd64"
 	"son/compile"
 )
 
@@ -128,7 +129,7 @@ func TestRun(t *testing.T) {
 		{name: "run ast missing file", args: []string{"run", "-level", "ast", "nofile.smp"}, code: 2,
 			stderr: "son: run: cannot read nofile.smp: no such file or directory\n" + hint("run")},
 		{name: "run bad level", args: []string{"run", "-level", "asm", "add.smp"}, code: 2,
-			stderr: "son: run: -level: want son, cfg, rtl or ast, not \"asm\"\n" + hint("run")},
+			stderr: "son: run: -level: want son, cfg, rtl, native or ast, not \"asm\"\n" + hint("run")},
 
 		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
@@ -326,6 +327,11 @@ func TestCheck(t *testing.T) {
 	for _, st := range u.Stats {
 		fmt.Fprintf(&want, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
 	}
+	p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fmt.Fprintf(&want, "regalloc: checked (%d moves left, %d registers spilled)\n", p.Alloc.Moves, p.Alloc.Spilled)
 	want.WriteString("OK\n")
 	code, stdout, stderr := runSon("", "check", "loop.smp")
 	if code != 0 || stdout != want.String() || stderr != "" {

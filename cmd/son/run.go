@@ -25,7 +25,9 @@ sign (42, -7, 0x2A, -9223372036854775808); no '+' and no leading zero
 (007 is an error, as it is in a program).
 
 -level cfg runs the SSA basic blocks instead (from pass gcm on), -level rtl
-the RTL blocks of pass outssa (the last pass). -level ast
+the RTL blocks of pass outssa (the last pass), -level native the x86-64
+executable that son build writes (built to a temporary file; Linux x86-64
+only). -level ast
 compiles nothing: it parses prog.smp and runs its syntax tree in the
 reference semantics of Simple (package ref, written from the language
 reference, sharing no code with the compiler), the oracle the tests
@@ -51,7 +53,7 @@ unassigned) are reported at their line, with exit status 2.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
 		checkFlag(fs, f)
-		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa) or ast (the syntax tree, before any pass)")
+		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa), native (the x86-64 executable) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 		viaFlags(fs, f)
@@ -80,9 +82,14 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "-after %s cannot go with -level ast, which runs the syntax tree before any pass", f.after)
 		}
 		return s.runAST(cmd, args[0], arg, f.steps)
+	case "native":
+		if f.after != "" {
+			return s.usageError(cmd.name, "-after %s cannot go with -level native, which runs every pass", f.after)
+		}
+		return s.runNative(cmd, args[0], f, arg)
 	case "", "son", "cfg", "rtl":
 	default:
-		return s.usageError(cmd.name, "-level: want son, cfg, rtl or ast, not %q", f.level)
+		return s.usageError(cmd.name, "-level: want son, cfg, rtl, native or ast, not %q", f.level)
 	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {

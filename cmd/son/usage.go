@@ -49,7 +49,7 @@ type flags struct {
 var commands []*command
 
 func init() {
-	commands = []*command{cmdRun, cmdIR, cmdGraph, cmdCheck}
+	commands = []*command{cmdRun, cmdBuild, cmdAsm, cmdIR, cmdGraph, cmdCheck}
 }
 
 func lookup(name string) *command {
@@ -183,6 +183,12 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 	case len(rest) == 0:
 		return nil, nil, s.usageError(c.name, "no program file given"), false
 	case len(rest) > c.maxArgs:
+		for _, a := range rest[1:] {
+			name, _, _ := strings.Cut(strings.TrimLeft(a, "-"), "=")
+			if strings.HasPrefix(a, "-") && fs.Lookup(name) != nil {
+				return nil, nil, s.usageError(c.name, "flag %s after the program file: flags go before it", a), false
+			}
+		}
 		return nil, nil, s.usageError(c.name, "too many arguments: want %s", c.want), false
 	}
 	return f, fs.Args(), exitOK, true

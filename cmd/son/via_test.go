@@ -45,7 +45,7 @@ func TestVia(t *testing.T) {
 			stderr: "son: ir: -level: want son, cfg or rtl, not \"via-rtl\"\n" + hint("ir")},
 		{name: "run after build", args: []string{"run", "-via", "rtl", "-after", "build", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "check", args: []string{"check", "-via", "rtl", "-ssa", "semi-pruned", "add.smp"},
-			stdout: "build: verified (7 nodes)\npeephole: verified (7 nodes)\nsccp: verified (7 nodes)\nzerocheck: verified (7 nodes)\ncleanup: verified (7 nodes)\ngcm: verified (7 nodes)\ngvn: verified (7 nodes)\noutssa: verified (7 nodes)\nOK\n"},
+			stdout: "build: verified (7 nodes)\npeephole: verified (7 nodes)\nsccp: verified (7 nodes)\nzerocheck: verified (7 nodes)\ncleanup: verified (7 nodes)\ngcm: verified (7 nodes)\ngvn: verified (7 nodes)\noutssa: verified (7 nodes)\nregalloc: checked (0 moves left, 0 registers spilled)\nOK\n"},
 		{name: "source error", args: []string{"run", "-via", "rtl", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},
 		{name: "bad via", args: []string{"run", "-via", "stack", "add.smp"}, code: 2,

@@ -1,0 +1,793 @@
+package amd64
+
+import (
+	"fmt"
+	mbits "math/bits"
+	"strconv"
+
+	"son/cfg"
+	"son/syntax"
+)
+
+// Select translates an RTL function (outssa's result) to machine code over
+// virtual registers: each RTL register is one virtual register. file names
+// the program in the messages of its division sites.
+//
+// A register with a single definition, a Const, is a constant everywhere
+// (every read is reached by that definition), and operations on it take
+// an immediate; the Const itself is then dropped by the allocator if
+// nothing reads it. A comparison read only by the branch that ends its
+// block, with nothing in between writing its operands, becomes cmp + jcc;
+// other comparisons setcc + movzx. Blocks stay in the RTL order, and a
+// jump to the next block is left out; a jump back to a loop's test of a
+// few instructions repeats the test instead (loop rotation), so that the
+// branch back to the loop's body is the only one an iteration takes.
+func Select(f *cfg.Func, file string) (*VFunc, error) {
+	if f == nil || f.Level != cfg.RTL {
+		return nil, fmt.Errorf("amd64: Select wants a function at the RTL level")
+	}
+	s := &selector{f: f, file: file, vf: &VFunc{}, vreg: map[cfg.Reg]VReg{}, konst: map[cfg.Reg]int64{}}
+	s.vf.NumRegs = int(FirstVirtual)
+	s.scanRegs()
+	s.run()
+	if s.err != nil {
+		return nil, s.err
+	}
+	return s.vf, nil
+}
+
+type selector struct {
+	f     *cfg.Func
+	file  string
+	vf    *VFunc
+	vreg  map[cfg.Reg]VReg
+	konst map[cfg.Reg]int64 // registers whose only definition is a Const
+	reads map[cfg.Reg]int   // how many times each register is read
+	cur   *VBlock
+	pos   syntax.Pos
+	arg   VReg
+	first []int // the machine block each RTL block starts at
+	fix   []fixup
+	err   error
+	// combo maps an instruction to the one before it in its block whose
+	// result it alone reads and absorbs (lea for a*k + b, test for
+	// a % 2^k == 0); skip holds the instructions absorbed.
+	combo map[*cfg.Instr]*cfg.Instr
+	skip  map[*cfg.Instr]bool
+}
+
+// fixup is a branch to an RTL block, whose machine block is known at the
+// end.
+type fixup struct{ block, inst, rtl int }
+
+func (s *selector) scanRegs() {
+	defs := map[cfg.Reg]int{}
+	consts := map[cfg.Reg]int64{}
+	s.reads = map[cfg.Reg]int{}
+	for _, b := range s.f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				defs[in.Dst]++
+				if in.Op == cfg.OpConst {
+					consts[in.Dst] = in.Aux
+				}
+			}
+			for _, a := range in.Args {
+				s.reads[a]++
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			s.reads[b.Term.Reg]++
+		}
+	}
+	for r, c := range consts {
+		if defs[r] == 1 {
+			s.konst[r] = c
+		}
+	}
+}
+
+func (s *selector) reg(r cfg.Reg) VReg {
+	if v, ok := s.vreg[r]; ok {
+		return v
+	}
+	v := s.newReg("v" + strconv.Itoa(int(r)))
+	s.vreg[r] = v
+	return v
+}
+
+func (s *selector) newReg(name string) VReg {
+	v := VReg(s.vf.NumRegs)
+	s.vf.NumRegs++
+	s.vf.Names = append(s.vf.Names, name)
+	return v
+}
+
+func (s *selector) tmp() VReg { return s.newReg("t" + strconv.Itoa(s.vf.NumRegs-int(FirstVirtual))) }
+
+func (s *selector) newBlock() int {
+	s.cur = &VBlock{}
+	s.vf.Blocks = append(s.vf.Blocks, s.cur)
+	return len(s.vf.Blocks) - 1
+}
+
+func (s *selector) emit(in VInst) {
+	in.Pos = s.pos
+	s.cur.Insts = append(s.cur.Insts, in)
+}
+
+func (s *selector) op2(op Op, d, src VArg) { s.emit(VInst{Op: op, Dst: d, Src: src}) }
+func (s *selector) op1(op Op, d VArg)      { s.emit(VInst{Op: op, Dst: d}) }
+
+func (s *selector) mov(d, a VReg) {
+	if d != a {
+		s.op2(MOV, vr(d), vr(a))
+	}
+}
+
+func (s *selector) movConst(d VReg, c int64) {
+	switch {
+	case c == 0:
+		s.op2(XORL, vr(d), vr(d))
+	case c > 0 && c <= 0xFFFFFFFF:
+		s.op2(MOVL, vr(d), vimm(c))
+	case c == int64(int32(c)):
+		s.op2(MOV, vr(d), vimm(c))
+	default:
+		s.op2(MOVABS, vr(d), vimm(c))
+	}
+}
+
+// imm32 returns the constant value of r when it fits a sign-extended
+// 32-bit immediate.
+func (s *selector) imm32(r cfg.Reg) (int64, bool) {
+	c, ok := s.konst[r]
+	return c, ok && c == int64(int32(c))
+}
+
+func (s *selector) run() {
+	f := s.f
+	s.first = make([]int, len(f.Blocks))
+	index := map[*cfg.Block]int{}
+	for i, b := range f.Blocks {
+		index[b] = i
+	}
+	// The prologue: the argument from rdi.
+	s.newBlock()
+	s.arg = s.newReg("arg")
+	s.op2(MOV, vr(s.arg), vr(VReg(RDI)))
+	for i, b := range f.Blocks {
+		prev := len(s.vf.Blocks) - 1
+		s.first[i] = s.newBlock()
+		if i == 0 {
+			s.vf.Blocks[prev].Succs = []int{s.first[i]}
+		}
+		s.combine(b)
+		fused := s.fusable(b)
+		for k, in := range b.Instrs {
+			if k == fused || s.skip[in] {
+				continue
+			}
+			s.pos = in.Pos
+			s.instr(in)
+		}
+		s.pos = b.Term.Pos
+		next := -1
+		if i+1 < len(f.Blocks) {
+			next = i + 1
+		}
+		switch b.Term.Kind {
+		case cfg.TermJump:
+			t := index[b.Succs[0]]
+			if t <= i && s.rotatable(f.Blocks[t]) {
+				// A back edge to a loop test: the test is repeated here,
+				// so that an iteration takes one branch, back to the body.
+				h := f.Blocks[t]
+				s.combine(h)
+				hf := s.fusable(h)
+				for k, in := range h.Instrs {
+					if k != hf && !s.skip[in] {
+						s.pos = in.Pos
+						s.instr(in)
+					}
+				}
+				s.pos = h.Term.Pos
+				s.branch(h, hf, index[h.Succs[0]], index[h.Succs[1]], next)
+				continue
+			}
+			if t != next {
+				s.jump(JMP, 0, t)
+			}
+			s.succs(t)
+		case cfg.TermBranch:
+			s.branch(b, fused, index[b.Succs[0]], index[b.Succs[1]], next)
+		case cfg.TermReturn:
+			s.mov(VReg(RAX), s.reg(b.Term.Reg))
+			s.emit(VInst{Op: RET})
+		default:
+			s.err = fmt.Errorf("amd64: block b%d has no terminator", b.ID)
+			return
+		}
+	}
+	for _, fx := range s.fix {
+		s.vf.Blocks[fx.block].Insts[fx.inst].Target = s.first[fx.rtl]
+	}
+	for _, b := range s.vf.Blocks {
+		for k, t := range b.Succs {
+			if t < 0 {
+				b.Succs[k] = s.first[-1-t]
+			}
+		}
+	}
+}
+
+// branch emits the branch that ends b (its comparison, the instruction
+// fused, if any) to RTL blocks t and e, next being the RTL block laid out
+// after the current one.
+func (s *selector) branch(b *cfg.Block, fused, t, e, next int) {
+	var c Cond
+	if fused >= 0 {
+		c = s.compare(b.Instrs[fused])
+	} else {
+		v := s.reg(b.Term.Reg)
+		s.op2(TEST, vr(v), vr(v))
+		c = CondNE
+	}
+	switch {
+	case e == next:
+		s.jump(JCC, c, t)
+	case t == next:
+		s.jump(JCC, c.Invert(), e)
+	default:
+		s.jump(JCC, c, t)
+		s.jump(JMP, 0, e)
+	}
+	s.succs(t, e)
+}
+
+// rotatable reports whether a jump back to h may repeat h's code: h is a
+// loop test of a few instructions, none of them a division.
+func (s *selector) rotatable(h *cfg.Block) bool {
+	if h.Term.Kind != cfg.TermBranch || len(h.Instrs) > 4 {
+		return false
+	}
+	for _, in := range h.Instrs {
+		switch in.Op {
+		case cfg.OpDiv, cfg.OpMod, cfg.OpCheck:
+			return false
+		}
+	}
+	return true
+}
+
+// jump emits a branch to RTL block t.
+func (s *selector) jump(op Op, c Cond, t int) {
+	s.fix = append(s.fix, fixup{len(s.vf.Blocks) - 1, len(s.cur.Insts), t})
+	s.emit(VInst{Op: op, Cond: c})
+}
+
+// succs sets the current block's successors to RTL blocks (resolved at the end).
+func (s *selector) succs(ts ...int) {
+	for _, t := range ts {
+		s.cur.Succs = append(s.cur.Succs, -1-t)
+	}
+}
+
+// fusable returns the index of the comparison that only b's branch reads,
+// or -1.
+func (s *selector) fusable(b *cfg.Block) int {
+	if b.Term.Kind != cfg.TermBranch || len(b.Instrs) == 0 || s.reads[b.Term.Reg] != 1 {
+		return -1
+	}
+	c := b.Term.Reg
+	for k := len(b.Instrs) - 1; k >= 0; k-- {
+		in := b.Instrs[k]
+		if in.Op.HasDst() && in.Dst == c {
+			switch in.Op {
+			case cfg.OpEq, cfg.OpNe, cfg.OpLt, cfg.OpLe, cfg.OpNot:
+			default:
+				return -1
+			}
+			args := in.Args
+			if p := s.combo[in]; p != nil {
+				args = append(append([]cfg.Reg(nil), args...), p.Args...)
+			}
+			for _, later := range b.Instrs[k+1:] {
+				for _, a := range args {
+					if later.Op.HasDst() && later.Dst == a {
+						return -1
+					}
+				}
+			}
+			return k
+		}
+	}
+	return -1
+}
+
+var condOf = map[cfg.Op]Cond{cfg.OpEq: CondE, cfg.OpNe: CondNE, cfg.OpLt: CondL, cfg.OpLe: CondLE}
+
+// swapped is the condition of the comparison with its operands swapped.
+func swapped(c Cond) Cond {
+	switch c {
+	case CondL:
+		return CondG
+	case CondLE:
+		return CondGE
+	}
+	return c
+}
+
+// compare emits the cmp or test of a comparison (Eq, Ne, Lt, Le, or Not,
+// which is == 0) and returns the condition that holds when it is true.
+func (s *selector) compare(in *cfg.Instr) Cond {
+	if in.Op == cfg.OpNot {
+		v := s.reg(in.Args[0])
+		s.op2(TEST, vr(v), vr(v))
+		return CondE
+	}
+	c := condOf[in.Op]
+	if p := s.combo[in]; p != nil { // x % ±2^k == 0 is x & (2^k-1) == 0
+		m := s.konst[p.Args[1]]
+		if m < 0 {
+			m = -m
+		}
+		s.op2(TEST, vr(s.reg(p.Args[0])), vimm(m-1))
+		return c
+	}
+	a, b := in.Args[0], in.Args[1]
+	if _, ok := s.imm32(a); ok {
+		if _, ok := s.imm32(b); !ok {
+			a, b, c = b, a, swapped(c)
+		}
+	}
+	va := s.reg(a)
+	if k, ok := s.imm32(b); ok {
+		if k == 0 {
+			s.op2(TEST, vr(va), vr(va))
+		} else {
+			s.op2(CMP, vr(va), vimm(k))
+		}
+		return c
+	}
+	s.op2(CMP, vr(va), vr(s.reg(b)))
+	return c
+}
+
+func (s *selector) instr(in *cfg.Instr) {
+	switch in.Op {
+	case cfg.OpConst:
+		s.movConst(s.reg(in.Dst), in.Aux)
+	case cfg.OpArg:
+		s.mov(s.reg(in.Dst), s.arg)
+	case cfg.OpCopy:
+		s.mov(s.reg(in.Dst), s.reg(in.Args[0]))
+	case cfg.OpAdd, cfg.OpSub, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpMul:
+		s.arith(in)
+	case cfg.OpShl, cfg.OpSar, cfg.OpShr:
+		s.shift(in)
+	case cfg.OpEq, cfg.OpNe, cfg.OpLt, cfg.OpLe, cfg.OpNot:
+		c := s.compare(in)
+		t := s.tmp()
+		s.emit(VInst{Op: SETCC, Cond: c, Dst: vr(t)})
+		s.op2(MOVZX, vr(t), vr(t))
+		s.mov(s.reg(in.Dst), t)
+	case cfg.OpNeg:
+		d := s.reg(in.Dst)
+		s.mov(d, s.reg(in.Args[0]))
+		s.op1(NEG, vr(d))
+	case cfg.OpCheck:
+		v := s.reg(in.Args[0])
+		if c, ok := s.konst[in.Args[0]]; ok && c != 0 {
+			return
+		}
+		msg := fmt.Sprintf("%s:%d:%d: runtime error: division by zero\n", s.file, in.Pos.Line, in.Pos.Col)
+		s.op2(TEST, vr(v), vr(v))
+		s.emit(VInst{Op: JCC, Cond: CondE, Stub: []byte(msg)})
+	case cfg.OpDiv, cfg.OpMod:
+		s.divide(in)
+	default:
+		s.err = fmt.Errorf("amd64: no instruction selected for %s", in.Op)
+	}
+}
+
+var aluOf = map[cfg.Op]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
+
+// arith selects a two-address operation: d = a op b.
+func (s *selector) arith(in *cfg.Instr) {
+	op := aluOf[in.Op]
+	a, b := in.Args[0], in.Args[1]
+	if p := s.combo[in]; p != nil {
+		s.leaCombo(in, p)
+		return
+	}
+	commutes := in.Op != cfg.OpSub
+	if _, ok := s.konst[a]; ok && commutes {
+		if _, ok := s.konst[b]; !ok {
+			a, b = b, a
+		}
+	}
+	d, va := s.reg(in.Dst), s.reg(a)
+	if c, ok := s.konst[b]; ok {
+		cop := op
+		if in.Op == cfg.OpSub && c != -c {
+			cop, c = ADD, -c
+		}
+		if s.arithConst(cop, d, va, c) {
+			return
+		}
+	}
+	vb := s.reg(b)
+	switch {
+	case op == ADD && d != va && d != vb:
+		s.op2(LEA, vr(d), vmem(va, vb, 1, 0))
+	case d == vb && commutes:
+		s.op2(op, vr(d), vr(va))
+	case d == vb: // d = a - d
+		s.op1(NEG, vr(d))
+		s.op2(ADD, vr(d), vr(va))
+	default:
+		s.mov(d, va)
+		s.op2(op, vr(d), vr(vb))
+	}
+}
+
+// arithConst selects d = a op c for the forms an immediate serves; it
+// reports false when c needs a register.
+func (s *selector) arithConst(op Op, d, a VReg, c int64) bool {
+	fits := c == int64(int32(c))
+	switch op {
+	case ADD:
+		switch {
+		case c == 0:
+			s.mov(d, a)
+		case !fits:
+			return false
+		case d == a && c < 0 && c != -1<<31:
+			s.op2(SUB, vr(d), vimm(-c))
+		case d == a:
+			s.op2(ADD, vr(d), vimm(c))
+		default:
+			s.op2(LEA, vr(d), vmem(a, NoVReg, 0, int32(c)))
+		}
+		return true
+	case AND, OR, XOR:
+		switch {
+		case op == AND && c == 0:
+			s.movConst(d, 0)
+		case op != AND && c == 0 || op == AND && c == -1:
+			s.mov(d, a)
+		case op == XOR && c == -1:
+			s.mov(d, a)
+			s.op1(NOT, vr(d))
+		case !fits:
+			return false
+		default:
+			s.mov(d, a)
+			s.op2(op, vr(d), vimm(c))
+		}
+		return true
+	case IMUL:
+		switch {
+		case c == 0:
+			s.movConst(d, 0)
+		case c == 1:
+			s.mov(d, a)
+		case c == -1:
+			s.mov(d, a)
+			s.op1(NEG, vr(d))
+		case c > 0 && c&(c-1) == 0:
+			s.mov(d, a)
+			s.op2(SHL, vr(d), vimm(int64(mbits.TrailingZeros64(uint64(c)))))
+		case c == 3 || c == 5 || c == 9:
+			s.op2(LEA, vr(d), vmem(a, a, uint8(c-1), 0))
+		case !fits:
+			return false
+		default:
+			s.emit(VInst{Op: IMUL3, Dst: vr(d), Src: vr(a), Imm: c})
+		}
+		return true
+	}
+	return false
+}
+
+// scaled returns x and m when p computes x*m with m in {2, 3, 4, 5, 8, 9}
+// (a Mul by that constant, or a Shl by 1 to 3), which a lea can do.
+func (s *selector) scaled(p *cfg.Instr) (cfg.Reg, int64, bool) {
+	switch p.Op {
+	case cfg.OpMul:
+		x, k := p.Args[0], p.Args[1]
+		if _, ok := s.konst[x]; ok {
+			x, k = k, x
+		}
+		m, ok := s.konst[k]
+		if _, xc := s.konst[x]; ok && !xc && (m == 2 || m == 3 || m == 4 || m == 5 || m == 8 || m == 9) {
+			return x, m, true
+		}
+	case cfg.OpShl:
+		if k, ok := s.konst[p.Args[1]]; ok && k >= 1 && k <= 3 {
+			return p.Args[0], 1 << k, true
+		}
+	}
+	return 0, 0, false
+}
+
+// absorbs reports whether in can absorb p, which computes its argument
+// ai: an Add of x*m and a constant (any m of scaled) or a register (m of
+// 2, 4 or 8) is one lea; an Eq or Ne of x % ±2^k and 0, a test.
+func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
+	other := in.Args[1-ai]
+	switch in.Op {
+	case cfg.OpAdd:
+		_, m, ok := s.scaled(p)
+		if !ok {
+			return false
+		}
+		if _, ok := s.imm32(other); ok {
+			return true
+		}
+		_, oc := s.konst[other]
+		return !oc && (m == 2 || m == 4 || m == 8)
+	case cfg.OpEq, cfg.OpNe:
+		if z, ok := s.konst[other]; !ok || z != 0 || p.Op != cfg.OpMod {
+			return false
+		}
+		c, ok := s.konst[p.Args[1]]
+		if _, xc := s.konst[p.Args[0]]; !ok || xc || c == -c {
+			return false
+		}
+		if c < 0 {
+			c = -c
+		}
+		return c >= 2 && c <= 1<<31 && c&(c-1) == 0
+	}
+	return false
+}
+
+// combine finds, in b, the instructions that absorb the one computing
+// their argument: that result must be read only there, and nothing in
+// between may write it or the producer's own arguments.
+func (s *selector) combine(b *cfg.Block) {
+	s.combo, s.skip = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}
+	last := map[cfg.Reg]int{}
+	for k, in := range b.Instrs {
+		if in.Op == cfg.OpAdd || in.Op == cfg.OpEq || in.Op == cfg.OpNe {
+			for ai, a := range in.Args {
+				j, ok := last[a]
+				if !ok || s.reads[a] != 1 || s.skip[b.Instrs[j]] || !s.absorbs(in, ai, b.Instrs[j]) {
+					continue
+				}
+				p := b.Instrs[j]
+				unchanged := true
+				for _, x := range p.Args {
+					if lx, ok := last[x]; ok && lx >= j {
+						unchanged = false
+					}
+				}
+				if unchanged {
+					s.combo[in], s.skip[p] = p, true
+					break
+				}
+			}
+		}
+		if in.Op.HasDst() {
+			last[in.Dst] = k
+		}
+	}
+}
+
+// leaCombo selects d = x*m + b as one lea.
+func (s *selector) leaCombo(in, p *cfg.Instr) {
+	x, m, _ := s.scaled(p)
+	other := in.Args[0]
+	if in.Args[0] == p.Dst {
+		other = in.Args[1]
+	}
+	d, vx := s.reg(in.Dst), s.reg(x)
+	if c, ok := s.imm32(other); ok {
+		switch m {
+		case 2, 3, 5, 9:
+			s.op2(LEA, vr(d), vmem(vx, vx, uint8(max(m-1, 1)), int32(c)))
+		default:
+			s.op2(LEA, vr(d), vmem(NoVReg, vx, uint8(m), int32(c)))
+		}
+		return
+	}
+	s.op2(LEA, vr(d), vmem(s.reg(other), vx, uint8(m), 0))
+}
+
+var shiftOf = map[cfg.Op]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
+
+// shift selects d = a shift b: by a constant (mod 64, as Simple and the
+// hardware take it) or by cl.
+func (s *selector) shift(in *cfg.Instr) {
+	op := shiftOf[in.Op]
+	d, va := s.reg(in.Dst), s.reg(in.Args[0])
+	if c, ok := s.konst[in.Args[1]]; ok {
+		s.mov(d, va)
+		if c&63 != 0 {
+			s.op2(op, vr(d), vimm(c&63))
+		}
+		return
+	}
+	s.mov(VReg(RCX), s.reg(in.Args[1]))
+	s.mov(d, va)
+	s.op2(op, vr(d), vr(VReg(RCX)))
+}
+
+// divide selects d = a / b or a % b; a Check before it has made sure b
+// is not 0. By a constant: 1 and -1 need no division, a power of two
+// (or its negation) takes shifts with the sign fix-up, MinInt idiv, which
+// cannot trap as b is not -1; others (divMagic) a multiplication. By a register: b = -1 is tested first, as
+// idiv traps on MinInt / -1, whose result is MinInt (and remainder 0).
+func (s *selector) divide(in *cfg.Instr) {
+	mod := in.Op == cfg.OpMod
+	d, va := s.reg(in.Dst), s.reg(in.Args[0])
+	c, isConst := s.konst[in.Args[1]]
+	if isConst && s.divConst(mod, d, va, c) {
+		return
+	}
+	vb := s.reg(in.Args[1])
+	result := VReg(RAX)
+	if mod {
+		result = VReg(RDX)
+	}
+	if isConst { // not -1
+		s.mov(VReg(RAX), va)
+		s.emit(VInst{Op: CQO})
+		s.op1(IDIV, vr(vb))
+		s.mov(d, result)
+		return
+	}
+	// cmp b, -1; jne L1; (neg rax | xor edx, edx); jmp L2; L1: cqo; idiv b; L2:
+	s.mov(VReg(RAX), va)
+	s.op2(CMP, vr(vb), vimm(-1))
+	here := len(s.vf.Blocks) - 1
+	neg, div, join := here+1, here+2, here+3
+	s.emit(VInst{Op: JCC, Cond: CondNE, Target: div})
+	s.cur.Succs = []int{neg, div}
+	s.newBlock()
+	if mod {
+		s.op2(XORL, vr(VReg(RDX)), vr(VReg(RDX)))
+	} else {
+		s.op1(NEG, vr(VReg(RAX)))
+	}
+	s.emit(VInst{Op: JMP, Target: join})
+	s.cur.Succs = []int{join}
+	s.newBlock()
+	s.emit(VInst{Op: CQO})
+	s.op1(IDIV, vr(vb))
+	s.cur.Succs = []int{join}
+	s.newBlock()
+	s.mov(d, result)
+}
+
+// divMagic selects a / c or a % c for a constant c that is not 0, ±1,
+// MinInt or ±2^k, as a multiplication by a magic number and shifts
+// (Granlund and Montgomery, PLDI 1994; Warren, Hacker's Delight, 10-1):
+// q = hi(M*a) (+ a or - a when M's sign differs from c's) >> s, plus
+// one when that is negative; a % c = a - q*c.
+func (s *selector) divMagic(mod bool, d, a VReg, c int64) {
+	m, sh := magic(c)
+	rax, rdx := VReg(RAX), VReg(RDX)
+	s.movConst(rax, m)
+	s.op1(IMUL1, vr(a))
+	switch {
+	case c > 0 && m < 0:
+		s.op2(ADD, vr(rdx), vr(a))
+	case c < 0 && m > 0:
+		s.op2(SUB, vr(rdx), vr(a))
+	}
+	if sh > 0 {
+		s.op2(SAR, vr(rdx), vimm(int64(sh)))
+	}
+	q, t := s.tmp(), s.tmp()
+	s.mov(q, rdx)
+	s.mov(t, rdx)
+	s.op2(SHR, vr(t), vimm(63))
+	s.op2(ADD, vr(q), vr(t))
+	if !mod {
+		s.mov(d, q)
+		return
+	}
+	if c == int64(int32(c)) {
+		s.emit(VInst{Op: IMUL3, Dst: vr(q), Src: vr(q), Imm: c})
+	} else {
+		k := s.tmp()
+		s.movConst(k, c)
+		s.op2(IMUL, vr(q), vr(k))
+	}
+	r := s.tmp()
+	s.mov(r, a)
+	s.op2(SUB, vr(r), vr(q))
+	s.mov(d, r)
+}
+
+// magic is the multiplier and shift of signed division by c, |c| >= 3
+// and not a power of two (Hacker's Delight, figure 10-1, for 64 bits).
+func magic(c int64) (m int64, shift uint) {
+	const two63 = uint64(1) << 63
+	ad := uint64(c)
+	if c < 0 {
+		ad = -ad
+	}
+	t := two63 + uint64(c)>>63
+	anc := t - 1 - t%ad
+	p := uint(63)
+	q1, r1 := two63/anc, two63-(two63/anc)*anc
+	q2, r2 := two63/ad, two63-(two63/ad)*ad
+	for {
+		p++
+		q1, r1 = 2*q1, 2*r1
+		if r1 >= anc {
+			q1, r1 = q1+1, r1-anc
+		}
+		q2, r2 = 2*q2, 2*r2
+		if r2 >= ad {
+			q2, r2 = q2+1, r2-ad
+		}
+		delta := ad - r2
+		if !(q1 < delta || q1 == delta && r1 == 0) {
+			break
+		}
+	}
+	m = int64(q2 + 1)
+	if c < 0 {
+		m = -m
+	}
+	return m, p - 64
+}
+
+// divConst selects a division by the constant c when it takes no idiv.
+func (s *selector) divConst(mod bool, d, a VReg, c int64) bool {
+	switch {
+	case c == 1 || c == -1:
+		if mod {
+			s.movConst(d, 0)
+			return true
+		}
+		s.mov(d, a)
+		if c == -1 {
+			s.op1(NEG, vr(d))
+		}
+		return true
+	case c == 0 || c == -c:
+		return false
+	}
+	abs := c
+	if c < 0 {
+		abs = -c
+	}
+	if abs&(abs-1) != 0 {
+		s.divMagic(mod, d, a, c)
+		return true
+	}
+	k := int64(mbits.TrailingZeros64(uint64(abs)))
+	// t = a + (a < 0 ? abs-1 : 0): the bias that makes the shift truncate.
+	t := s.tmp()
+	s.mov(t, a)
+	s.op2(SAR, vr(t), vimm(63))
+	s.op2(SHR, vr(t), vimm(64-k))
+	s.op2(ADD, vr(t), vr(a))
+	if !mod {
+		s.op2(SAR, vr(t), vimm(k))
+		if c < 0 {
+			s.op1(NEG, vr(t))
+		}
+		s.mov(d, t)
+		return true
+	}
+	// a % c = a - (t & -abs), whatever c's sign.
+	if -abs == int64(int32(-abs)) {
+		s.op2(AND, vr(t), vimm(-abs))
+	} else {
+		m := s.tmp()
+		s.movConst(m, -abs)
+		s.op2(AND, vr(t), vr(m))
+	}
+	r := s.tmp()
+	s.mov(r, a)
+	s.op2(SUB, vr(r), vr(t))
+	s.mov(d, r)
+	return true
+}

@@ -1,0 +1,264 @@
+package amd64
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"son/cfg"
+	"son/regalloc"
+)
+
+// Program is a Simple program compiled to machine code, with the runtime
+// around it: the text of an executable.
+type Program struct {
+	Code  []byte // the code and its data (messages), from offset 0
+	Entry int    // the offset of _start
+	Func  *VFunc
+	Alloc *regalloc.Result
+	// Listing is the program's code in assembly, with the source lines it
+	// comes from as comments, and the labels of the branches' targets.
+	Listing string
+}
+
+// Compile selects instructions for the RTL function f, allocates their
+// registers, checks the allocation with regalloc.Check when check is set,
+// and assembles the code with the runtime. file names the program in its
+// runtime errors; src, when not nil, gives the listing its source lines.
+func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error) {
+	vf, err := Select(f, file)
+	if err != nil {
+		return nil, err
+	}
+	rf := vf.RegallocFunc()
+	res, err := regalloc.Allocate(rf)
+	if err != nil {
+		return nil, err
+	}
+	if check {
+		if err := regalloc.Check(rf, res); err != nil {
+			return nil, err
+		}
+	}
+	return Lower(vf, res, src)
+}
+
+// slot is the memory operand of stack slot k.
+func slot(k int) Arg { return M(RSP, int32(8*k)) }
+
+// Lower assembles vf, allocated as res says, with the runtime. It trusts
+// res: Compile checks it first when asked to.
+func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
+	var a Asm
+	main := a.NewLabel()
+	rt := NewRuntime(&a, main)
+	labels := make([]Label, len(vf.Blocks))
+	for b := range labels {
+		labels[b] = a.NewLabel()
+	}
+	lines := bytes.Split(src, []byte("\n"))
+	var list strings.Builder
+	lastLine := int32(0)
+	var stubs []string // the division stubs, for the listing
+	emit := func(in Inst) {
+		a.Emit(in)
+		list.WriteString("\t")
+		list.WriteString(in.String())
+		list.WriteString("\n")
+	}
+	frame := int64(8 * res.Slots)
+	a.Bind(main)
+	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
+	for _, blk := range vf.Blocks {
+		for _, vi := range blk.Insts {
+			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == nil {
+				targeted[vi.Target] = true
+			}
+		}
+	}
+	if frame > 0 {
+		emit(I2(SUB, R(RSP), Imm(frame)))
+	}
+	edit := func(e regalloc.Edit) {
+		switch {
+		case e.Src.IsSlot():
+			emit(I2(MOV, R(Reg(e.Dst)), slot(e.Src.Slot())))
+		case e.Dst.IsSlot():
+			emit(I2(MOV, slot(e.Dst.Slot()), R(Reg(e.Src))))
+		default:
+			emit(I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src))))
+		}
+	}
+	for b, blk := range vf.Blocks {
+		a.Bind(labels[b])
+		if targeted[b] {
+			fmt.Fprintf(&list, "%s:\n", labels[b])
+		}
+		for i, vi := range blk.Insts {
+			p := res.Blocks[b][i]
+			if p.Dead {
+				continue
+			}
+			if l := vi.Pos.Line; l > 0 && l != lastLine {
+				lastLine = l
+				if int(l) <= len(lines) {
+					fmt.Fprintf(&list, "\t; %d: %s\n", l, strings.TrimSpace(string(lines[l-1])))
+				}
+			}
+			for _, e := range p.Before {
+				edit(e)
+			}
+			in, err := vi.resolve(p, func(msg []byte) Label {
+				l := rt.DivZero(msg)
+				stubs = append(stubs, fmt.Sprintf("%s:\t; %s", l, bytes.TrimSpace(msg)))
+				return l
+			}, labels)
+			if err != nil {
+				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
+			}
+			switch {
+			case in.Op == MOV && in.Dst.Kind == KindReg && in.Src.Kind == KindReg && in.Dst.Reg == in.Src.Reg:
+				// a coalesced move
+			case in.Op == RET && frame > 0:
+				emit(I2(ADD, R(RSP), Imm(frame)))
+				emit(in)
+			default:
+				emit(in)
+			}
+			for _, e := range p.After {
+				edit(e)
+			}
+		}
+	}
+	for _, st := range stubs {
+		fmt.Fprintln(&list, st)
+	}
+	rt.Finish()
+	code, _, err := a.Assemble()
+	if err != nil {
+		return nil, err
+	}
+	entry, _ := a.Offset(rt.Entry)
+	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, Listing: list.String()}, nil
+}
+
+// resolve is the machine instruction of vi with the registers p gives.
+func (vi *VInst) resolve(p regalloc.Placed, stub func([]byte) Label, labels []Label) (Inst, error) {
+	uses, defs, _, _ := vi.operands()
+	loc := func(v VReg) (Reg, error) {
+		if v >= 0 && v < FirstVirtual {
+			return Reg(v), nil
+		}
+		for k, u := range uses {
+			if u == v {
+				return Reg(p.Uses[k]), nil
+			}
+		}
+		for k, d := range defs {
+			if d == v {
+				return Reg(p.Defs[k]), nil
+			}
+		}
+		return 0, fmt.Errorf("no location for register %d", v)
+	}
+	arg := func(va VArg) (Arg, error) {
+		switch va.Kind {
+		case KindReg:
+			r, err := loc(va.R)
+			return R(r), err
+		case KindImm:
+			return Imm(va.Imm), nil
+		case KindMem:
+			base, index := NoReg, NoReg
+			var err error
+			if va.Base != NoVReg {
+				if base, err = loc(va.Base); err != nil {
+					return Arg{}, err
+				}
+			}
+			if va.Index != NoVReg {
+				if index, err = loc(va.Index); err != nil {
+					return Arg{}, err
+				}
+			}
+			if index == NoReg {
+				return M(base, va.Disp), nil
+			}
+			return MI(base, index, va.Scale, va.Disp), nil
+		}
+		return Arg{}, nil
+	}
+	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
+	switch vi.Op {
+	case JCC, JMP:
+		if vi.Stub != nil {
+			in.Dst = To(stub(vi.Stub))
+		} else {
+			in.Dst = To(labels[vi.Target])
+		}
+		return in, nil
+	}
+	var err error
+	if in.Dst, err = arg(vi.Dst); err != nil {
+		return in, err
+	}
+	in.Src, err = arg(vi.Src)
+	return in, err
+}
+
+// text prints vi with the names of its registers.
+func (vi *VInst) text(f *VFunc) string {
+	var b strings.Builder
+	b.WriteString(vi.Op.String())
+	if vi.Op == JCC || vi.Op == SETCC {
+		b.WriteString(vi.Cond.String())
+	}
+	if vi.Op == JCC || vi.Op == JMP {
+		if vi.Stub != nil {
+			b.WriteString(" divzero")
+		} else {
+			fmt.Fprintf(&b, " .b%d", vi.Target)
+		}
+		return b.String()
+	}
+	sep := " "
+	for _, a := range [2]VArg{vi.Dst, vi.Src} {
+		switch a.Kind {
+		case KindReg:
+			b.WriteString(sep + f.regName(a.R))
+		case KindImm:
+			b.WriteString(sep + signedHex(a.Imm))
+		case KindMem:
+			s := "[" + f.regName(a.Base)
+			if a.Base == NoVReg {
+				s = "["
+			}
+			if a.Index != NoVReg {
+				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)
+			}
+			if a.Disp != 0 {
+				s += fmt.Sprintf("%+d", a.Disp)
+			}
+			b.WriteString(sep + s + "]")
+		default:
+			continue
+		}
+		sep = ", "
+	}
+	if vi.Op == IMUL3 {
+		b.WriteString(", " + signedHex(vi.Imm))
+	}
+	return b.String()
+}
+
+// String prints the function before allocation.
+func (f *VFunc) String() string {
+	var b strings.Builder
+	for k, blk := range f.Blocks {
+		fmt.Fprintf(&b, ".b%d:  ; succs %v\n", k, blk.Succs)
+		for i := range blk.Insts {
+			fmt.Fprintf(&b, "\t%s\n", blk.Insts[i].text(f))
+		}
+	}
+	return b.String()
+}

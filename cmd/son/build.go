@@ -1,0 +1,158 @@
+package main
+
+import (
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"strconv"
+	"strings"
+
+	"son/amd64"
+	"son/compile"
+	"son/elf"
+)
+
+var cmdBuild = &command{
+	name:    "build",
+	maxArgs: 1,
+	want:    "one program file",
+	args:    "[-o out] prog.smp",
+	short:   "compile a program to a standalone Linux x86-64 executable",
+	long: `Build compiles prog.smp through every pass, selects x86-64 instructions,
+allocates registers (checking the allocation with its independent checker)
+and writes a static ELF64 executable that needs nothing else: no libc, no
+dynamic loader. It is written to out, by default the program's file name
+without .smp in the current directory.
+
+The executable takes its argument as son run does (an integer literal,
+decimal or hexadecimal, optionally preceded by a minus sign; none means
+0), prints the value the program returns and exits 0; a division by zero
+writes "prog.smp:line:col: runtime error: division by zero" on standard
+error and exits 1; a bad argument, a message and exit status 2.`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		fs.StringVar(&f.out, "o", "", "write the executable to `file`")
+		checkFlag(fs, f)
+		sccpFlag(fs, f)
+		seedFlag(fs, f)
+	},
+	run: runBuild,
+}
+
+var cmdAsm = &command{
+	name:    "asm",
+	maxArgs: 1,
+	want:    "one program file",
+	args:    "prog.smp",
+	short:   "print the x86-64 code of a program, with its source lines",
+	long: `Asm compiles prog.smp as son build does and prints the program's machine
+code in Intel syntax, after register allocation, each run of instructions
+under a comment with the source line it comes from. The runtime around it
+(_start, the printing of the result, the division stubs) is not shown.`,
+	flags: func(fs *flag.FlagSet, f *flags) {
+		checkFlag(fs, f)
+		sccpFlag(fs, f)
+		seedFlag(fs, f)
+	},
+	run: runAsm,
+}
+
+// native compiles the program at path to machine code.
+func (s *session) native(cmd *command, path string, f *flags) (*compile.Unit, *amd64.Program, int, bool) {
+	u, code, ok := s.compile(cmd, path, f, f.check)
+	if !ok {
+		return nil, nil, code, false
+	}
+	p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+	if err != nil {
+		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
+		return nil, nil, exitInternal, false
+	}
+	return u, p, exitOK, true
+}
+
+func runBuild(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	out := f.out
+	if out == "" {
+		out = strings.TrimSuffix(filepath.Base(args[0]), ".smp")
+		if out == "" || out == "." || out == string(filepath.Separator) || out == filepath.Base(args[0]) {
+			return s.usageError(cmd.name, "cannot name the executable after %s: give -o", args[0])
+		}
+	}
+	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
+		return s.usageError(cmd.name, "cannot write %s: it is a directory", out)
+	}
+	_, p, code, ok := s.native(cmd, args[0], f)
+	if !ok {
+		return code
+	}
+	if err := (&elf.Exec{Text: p.Code, Entry: p.Entry}).WriteFile(out); err != nil {
+		return s.usageError(cmd.name, "cannot write %s: %v", out, errors.Unwrap(err))
+	}
+	return exitOK
+}
+
+func runAsm(s *session, cmd *command, args []string) int {
+	f, args, code, ok := s.parseFlags(cmd, args)
+	if !ok {
+		return code
+	}
+	_, p, code, ok := s.native(cmd, args[0], f)
+	if !ok {
+		return code
+	}
+	io.WriteString(s.stdout, p.Listing)
+	return exitOK
+}
+
+// canRunNative says why native code cannot run here, or "".
+func canRunNative() string {
+	if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {
+		return fmt.Sprintf("-level native runs Linux x86-64 code; this is %s/%s", runtime.GOOS, runtime.GOARCH)
+	}
+	return ""
+}
+
+// runNative is son run -level native: it builds the program to a
+// temporary file and runs it with arg, passing on its output and exit
+// status.
+func (s *session) runNative(cmd *command, path string, f *flags, arg int64) int {
+	if why := canRunNative(); why != "" {
+		return s.usageError(cmd.name, "%s", why)
+	}
+	_, p, code, ok := s.native(cmd, path, f)
+	if !ok {
+		return code
+	}
+	dir, err := os.MkdirTemp("", "son-run-")
+	if err != nil {
+		fmt.Fprintf(s.stderr, "son: %v\n", err)
+		return exitInternal
+	}
+	defer os.RemoveAll(dir)
+	exe := filepath.Join(dir, "prog")
+	if err := (&elf.Exec{Text: p.Code, Entry: p.Entry}).WriteFile(exe); err != nil {
+		fmt.Fprintf(s.stderr, "son: %v\n", err)
+		return exitInternal
+	}
+	c := exec.Command(exe, strconv.FormatInt(arg, 10))
+	c.Stdout, c.Stderr = s.stdout, s.stderr
+	err = c.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+		return exitOK
+	case errors.As(err, &ee) && ee.Exited():
+		return ee.ExitCode()
+	}
+	fmt.Fprintf(s.stderr, "son: running the executable: %v\n", err)
+	return exitInternal
+}

@@ -1,0 +1,304 @@
+package regalloc
+
+import "fmt"
+
+// Check proves that res is a correct allocation of f, trusting nothing of
+// the allocator (Rideau and Leroy, "Validating register allocation and
+// spilling", CC 2010, in the forward form): a dataflow over the allocated
+// code computes, at each point, which register of f each location
+// certainly holds the current value of, running the reloads and stores of
+// res and the instructions' writes; every operand must then read a
+// location that holds its register. At a block with several predecessors
+// a location keeps a register only if it holds it on every incoming path.
+// A write of register r makes every other location that held r stale.
+//
+// Besides, each physical register of f must be allocated to itself (the
+// machine reads it implicitly), virtual ones to allocatable registers, a
+// register read and written by one instruction to one location, and each
+// stack slot must hold a single register of f throughout (which makes the
+// invalidation of stale slots cheap). An instruction res drops must be
+// Pure, and the registers it would have written count as overwritten.
+// The cost is linear in the code times the machine's registers, plus the
+// slots per block at block entries.
+func Check(f *Func, res *Result) error {
+	c := &checker{f: f, res: res}
+	return c.run()
+}
+
+type checker struct {
+	f        *Func
+	res      *Result
+	slotName []Reg // the register of f each slot holds, -1 before any store
+	slotsOf  map[Reg][]int
+}
+
+// state: regs[p] is the register of f physical register p holds, or -1;
+// slot k holds slotName[k] when bit k of slots is set.
+type state struct {
+	regs  []Reg
+	slots []uint64
+}
+
+func (c *checker) newState() *state {
+	return &state{regs: make([]Reg, c.f.NumPhys), slots: make([]uint64, (c.res.Slots+63)/64)}
+}
+
+func (s *state) copy() *state {
+	return &state{regs: append([]Reg(nil), s.regs...), slots: append([]uint64(nil), s.slots...)}
+}
+
+// meet keeps in s what t also holds, and reports whether s changed.
+func (s *state) meet(t *state) bool {
+	changed := false
+	for p := range s.regs {
+		if s.regs[p] != t.regs[p] && s.regs[p] != -1 {
+			s.regs[p], changed = -1, true
+		}
+	}
+	for k := range s.slots {
+		if n := s.slots[k] & t.slots[k]; n != s.slots[k] {
+			s.slots[k], changed = n, true
+		}
+	}
+	return changed
+}
+
+func (c *checker) where(b, i int) string {
+	if c.f.Describe != nil {
+		return fmt.Sprintf("block %d, instruction %d (%s)", b, i, c.f.Describe(b, i))
+	}
+	return fmt.Sprintf("block %d, instruction %d", b, i)
+}
+
+func (c *checker) name(r Reg) string {
+	if r < 0 {
+		return "nothing known"
+	}
+	if c.f.RegName != nil {
+		return c.f.RegName(r)
+	}
+	return fmt.Sprintf("v%d", r)
+}
+
+func (c *checker) locName(l Loc) string {
+	if !l.IsSlot() && c.f.RegName != nil && int(l) < c.f.NumPhys {
+		return c.f.RegName(Reg(l))
+	}
+	return l.String()
+}
+
+func (c *checker) run() error {
+	f, res := c.f, c.res
+	if len(res.Blocks) != len(f.Blocks) {
+		return fmt.Errorf("regalloc check: %d blocks allocated, the function has %d", len(res.Blocks), len(f.Blocks))
+	}
+	alloc := make([]bool, f.NumPhys)
+	for _, r := range f.Allocatable {
+		if r < 0 || int(r) >= f.NumPhys {
+			return fmt.Errorf("regalloc check: allocatable register %d is not physical", r)
+		}
+		alloc[r] = true
+	}
+	if err := c.static(alloc); err != nil {
+		return err
+	}
+	c.slotName = make([]Reg, res.Slots)
+	for k := range c.slotName {
+		c.slotName[k] = -1
+	}
+	c.slotsOf = map[Reg][]int{}
+	in := make([]*state, len(f.Blocks))
+	if len(f.Blocks) == 0 {
+		return nil
+	}
+	entry := c.newState()
+	for p := range entry.regs {
+		entry.regs[p] = Reg(p) // on entry each physical register holds its own value
+	}
+	in[0] = entry
+	work := []int{0}
+	queued := make([]bool, len(f.Blocks))
+	queued[0] = true
+	for len(work) > 0 {
+		b := work[len(work)-1]
+		work = work[:len(work)-1]
+		queued[b] = false
+		s := in[b].copy()
+		if err := c.block(b, s); err != nil {
+			return err
+		}
+		for _, t := range f.Blocks[b].Succs {
+			switch {
+			case in[t] == nil:
+				in[t] = s.copy()
+			case !in[t].meet(s):
+				continue
+			}
+			if !queued[t] {
+				queued[t] = true
+				work = append(work, t)
+			}
+		}
+	}
+	return nil
+}
+
+// static checks the rules that need no dataflow.
+func (c *checker) static(alloc []bool) error {
+	f, res := c.f, c.res
+	for b, blk := range f.Blocks {
+		if len(res.Blocks[b]) != len(blk.Instrs) {
+			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
+		}
+		for i, in := range blk.Instrs {
+			p := res.Blocks[b][i]
+			for _, es := range [2][]Edit{p.Before, p.After} {
+				for _, e := range es {
+					for _, l := range [2]Loc{e.Dst, e.Src} {
+						if err := c.validLoc(l); err != nil {
+							return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
+						}
+					}
+				}
+			}
+			if p.Dead {
+				if !in.Pure {
+					return fmt.Errorf("regalloc check: %s: dropped, but it is not pure", c.where(b, i))
+				}
+				continue
+			}
+			if len(p.Uses) != len(in.Uses) || len(p.Defs) != len(in.Defs) {
+				return fmt.Errorf("regalloc check: %s: %d uses and %d defs allocated, it has %d and %d",
+					c.where(b, i), len(p.Uses), len(p.Defs), len(in.Uses), len(in.Defs))
+			}
+			for _, side := range [2]struct {
+				regs []Reg
+				locs []Loc
+			}{{in.Uses, p.Uses}, {in.Defs, p.Defs}} {
+				for k, r := range side.regs {
+					l := side.locs[k]
+					switch {
+					case l.IsSlot() || int(l) >= f.NumPhys:
+						return fmt.Errorf("regalloc check: %s: %s is in %s, not a register", c.where(b, i), c.name(r), l)
+					case int(r) < f.NumPhys && Loc(r) != l:
+						return fmt.Errorf("regalloc check: %s: physical %s allocated to %s", c.where(b, i), c.name(r), c.locName(l))
+					case int(r) >= f.NumPhys && !alloc[l]:
+						return fmt.Errorf("regalloc check: %s: %s allocated to %s, which is not allocatable", c.where(b, i), c.name(r), c.locName(l))
+					}
+				}
+			}
+			for k, u := range in.Uses {
+				for j, d := range in.Defs {
+					if u == d && p.Uses[k] != p.Defs[j] {
+						return fmt.Errorf("regalloc check: %s: %s is read from %s and written to %s by one operand",
+							c.where(b, i), c.name(u), c.locName(p.Uses[k]), c.locName(p.Defs[j]))
+					}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+func (c *checker) validLoc(l Loc) error {
+	if l.IsSlot() {
+		if l.Slot() >= c.res.Slots {
+			return fmt.Errorf("%s: only %d slots", l, c.res.Slots)
+		}
+		return nil
+	}
+	if int(l) >= c.f.NumPhys {
+		return fmt.Errorf("location %s is no register", l)
+	}
+	return nil
+}
+
+func (c *checker) get(s *state, l Loc) Reg {
+	if l.IsSlot() {
+		k := l.Slot()
+		if s.slots[k/64]>>(k%64)&1 == 1 {
+			return c.slotName[k]
+		}
+		return -1
+	}
+	return s.regs[l]
+}
+
+// put records that l holds r (-1: nothing known).
+func (c *checker) put(s *state, l Loc, r Reg) error {
+	if !l.IsSlot() {
+		s.regs[l] = r
+		return nil
+	}
+	k := l.Slot()
+	if r < 0 {
+		s.slots[k/64] &^= 1 << (k % 64)
+		return nil
+	}
+	switch c.slotName[k] {
+	case -1:
+		c.slotName[k] = r
+		c.slotsOf[r] = append(c.slotsOf[r], k)
+	case r:
+	default:
+		return fmt.Errorf("%s holds both %s and %s", l, c.name(c.slotName[k]), c.name(r))
+	}
+	s.slots[k/64] |= 1 << (k % 64)
+	return nil
+}
+
+// kill forgets every location that holds r.
+func (c *checker) kill(s *state, r Reg) {
+	for p, x := range s.regs {
+		if x == r {
+			s.regs[p] = -1
+		}
+	}
+	for _, k := range c.slotsOf[r] {
+		s.slots[k/64] &^= 1 << (k % 64)
+	}
+}
+
+func (c *checker) edits(b, i int, s *state, es []Edit) error {
+	for _, e := range es {
+		if err := c.put(s, e.Dst, c.get(s, e.Src)); err != nil {
+			return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
+		}
+	}
+	return nil
+}
+
+// block runs block b from s.
+func (c *checker) block(b int, s *state) error {
+	for i, in := range c.f.Blocks[b].Instrs {
+		p := c.res.Blocks[b][i]
+		if err := c.edits(b, i, s, p.Before); err != nil {
+			return err
+		}
+		if p.Dead {
+			for _, d := range in.Defs {
+				c.kill(s, d)
+			}
+		} else {
+			for k, u := range in.Uses {
+				if got := c.get(s, p.Uses[k]); got != u {
+					return fmt.Errorf("regalloc check: %s: reads %s from %s, which holds %s",
+						c.where(b, i), c.name(u), c.locName(p.Uses[k]), c.name(got))
+				}
+			}
+			for _, d := range in.Defs {
+				c.kill(s, d)
+			}
+			for k, d := range in.Defs {
+				// whatever the location held is overwritten
+				if err := c.put(s, p.Defs[k], d); err != nil {
+					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
+				}
+			}
+		}
+		if err := c.edits(b, i, s, p.After); err != nil {
+			return err
+		}
+	}
+	return nil
+}

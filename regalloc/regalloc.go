@@ -1,0 +1,706 @@
+// Package regalloc assigns machine registers to the virtual registers of a
+// function, behind an interface small enough to test without any machine:
+// a function is blocks of instructions that read (Uses) and write (Defs)
+// registers, physical ones (numbered 0..NumPhys-1, the machine's
+// constraints: an idiv's rax and rdx, a shift's cl) and virtual ones (from
+// NumPhys up).
+//
+// Allocate is a linear scan over live intervals (Poletto and Sarkar,
+// TOPLAS 1999) on the blocks in the order they are laid out, with the
+// physical registers' own live segments as fixed intervals, hints that give
+// both sides of a Move the same register where they do not overlap, and
+// spilling to stack slots: a spilled register lives in its slot, reloaded
+// into a short-lived register before each instruction that reads it and
+// stored after each that writes it, and the scan runs again on the
+// rewritten code. Check, in check.go, proves a result right without
+// trusting the allocator.
+package regalloc
+
+import (
+	"fmt"
+	"sort"
+)
+
+// Reg is a register of the input: physical below Func.NumPhys, virtual
+// from there up.
+type Reg int32
+
+// Loc is where a value is: a physical register (>= 0) or a stack slot
+// (Slot(k) = -1-k).
+type Loc int32
+
+// SlotLoc is the location of stack slot k.
+func SlotLoc(k int) Loc { return Loc(-1 - k) }
+
+// IsSlot reports whether l is a stack slot.
+func (l Loc) IsSlot() bool { return l < 0 }
+
+// Slot is the number of the stack slot l.
+func (l Loc) Slot() int { return int(-1 - l) }
+
+func (l Loc) String() string {
+	if l.IsSlot() {
+		return fmt.Sprintf("slot%d", l.Slot())
+	}
+	return fmt.Sprintf("r%d", int32(l))
+}
+
+// Func is the input: blocks in layout order, the entry first.
+type Func struct {
+	NumPhys     int
+	Allocatable []Reg // the physical registers virtual ones may get
+	Blocks      []Block
+	// Describe, if set, names instruction i of block b in errors.
+	Describe func(b, i int) string
+	// RegName, if set, names a register in errors.
+	RegName func(Reg) string
+}
+
+// Block is a basic block: its instructions and the blocks control may go
+// to after them (an exit of the function has none).
+type Block struct {
+	Instrs []Instr
+	Succs  []int
+}
+
+// Instr is what the allocator knows of an instruction. A register both
+// read and written (a two-address operand) is in Uses and in Defs and gets
+// one location for both.
+type Instr struct {
+	Uses, Defs []Reg
+	Move       bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
+	Pure       bool // no effect but its Defs: dropped when none of them is read
+}
+
+// Result is an allocation: for each instruction, where each of its
+// operands is, and the moves to and from stack slots around it.
+type Result struct {
+	Blocks [][]Placed // Blocks[b][i] for Func.Blocks[b].Instrs[i]
+	Slots  int        // stack slots used
+	// Moves counts the Move instructions left, whose two sides got
+	// different registers; Coalesced, those that became no-ops.
+	Moves, Coalesced int
+	Spilled          int // virtual registers spilled
+	Rounds           int // scans run (one more per round of spilling)
+}
+
+// Placed is the allocation of one instruction.
+type Placed struct {
+	Dead       bool  // dropped: a Pure instruction whose results are never read
+	Uses, Defs []Loc // parallel to the Instr's; registers, never slots
+	// Before and After are moves run before and after the instruction:
+	// reloads from slots, stores to slots.
+	Before, After []Edit
+}
+
+// Edit is a move from Src to Dst, one of them a stack slot.
+type Edit struct{ Dst, Src Loc }
+
+// winstr is an instruction of the working code: one of the input's
+// (orig >= 0), or a reload or store of a spilled register.
+type winstr struct {
+	uses, defs []Reg
+	move, pure bool
+	dead       bool
+	orig       int   // index in the input block, or -1
+	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	reload     bool
+}
+
+type alloc struct {
+	f       *Func
+	blocks  [][]*winstr
+	preds   [][]int
+	nregs   int    // virtual registers are below nregs
+	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
+	slotOf  []int32
+	slots   int
+	spilled int
+
+	// per round
+	start, end []int32      // of each register's interval, -1 when none
+	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
+	assign     []int32      // the register of each virtual register, or -1
+	spill      []bool
+	hints      [][]Reg
+}
+
+// Allocate assigns registers to f's virtual registers.
+func Allocate(f *Func) (*Result, error) {
+	a := &alloc{f: f}
+	if err := a.init(); err != nil {
+		return nil, err
+	}
+	for round := 1; ; round++ {
+		a.liveness()
+		spilled, err := a.scan()
+		if err != nil {
+			return nil, err
+		}
+		if !spilled {
+			return a.result(round), nil
+		}
+		a.rewrite()
+	}
+}
+
+func (a *alloc) init() error {
+	f := a.f
+	a.nregs = f.NumPhys
+	a.blocks = make([][]*winstr, len(f.Blocks))
+	a.preds = make([][]int, len(f.Blocks))
+	for b, blk := range f.Blocks {
+		for _, s := range blk.Succs {
+			if s < 0 || s >= len(f.Blocks) {
+				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
+			}
+			a.preds[s] = append(a.preds[s], b)
+		}
+		ws := make([]*winstr, len(blk.Instrs))
+		for i, in := range blk.Instrs {
+			for _, list := range [2][]Reg{in.Uses, in.Defs} {
+				for _, r := range list {
+					if r < 0 {
+						return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
+					}
+					a.nregs = max(a.nregs, int(r)+1)
+				}
+			}
+			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
+				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
+			}
+			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i}
+		}
+		a.blocks[b] = ws
+	}
+	a.tmp = make([]bool, a.nregs)
+	a.slotOf = make([]int32, a.nregs)
+	for i := range a.slotOf {
+		a.slotOf[i] = -1
+	}
+	return nil
+}
+
+func (a *alloc) newTmp() Reg {
+	r := Reg(a.nregs)
+	a.nregs++
+	a.tmp = append(a.tmp, true)
+	a.slotOf = append(a.slotOf, -1)
+	return r
+}
+
+// liveness computes each register's interval on the laid-out code, drops
+// the Pure instructions whose results nothing reads, and collects the hints
+// of the Moves. A position is given to each block's start and end, and two
+// to each instruction: its reads, then its writes.
+//
+// A virtual register's interval is the hull of its reads and writes,
+// widened to cover each loop it is live around: a loop (the blocks from a
+// header to the last block that jumps back to it) that holds one end of
+// the hull and not the other is added to it. On a function whose loops
+// are those of a reducible flow graph laid out in reverse postorder, and
+// whose registers are written before they are read (as outssa makes
+// them), this covers every point where the register is live, at a cost
+// of the loop depth per register instead of the blocks it is live in;
+// regalloc.Check makes sure of it on each result. A physical register's
+// live segments are exact, from a per-block liveness on those registers
+// alone, which are live in a few blocks at a time.
+func (a *alloc) liveness() {
+	nb := len(a.blocks)
+	np := a.f.NumPhys
+	// Dead code: Pure instructions that write only virtual registers
+	// nothing reads, until none is left.
+	reads := make([]int32, a.nregs)
+	for _, ws := range a.blocks {
+		for _, w := range ws {
+			if !w.dead {
+				for _, u := range w.uses {
+					reads[u]++
+				}
+			}
+		}
+	}
+	for changed := true; changed; {
+		changed = false
+		for _, ws := range a.blocks {
+			for _, w := range ws {
+				if w.dead || !w.pure || len(w.defs) == 0 {
+					continue
+				}
+				dead := true
+				for _, d := range w.defs {
+					if int(d) < np || reads[d] > 0 {
+						dead = false
+					}
+				}
+				if dead {
+					w.dead, changed = true, true
+					for _, u := range w.uses {
+						reads[u]--
+					}
+				}
+			}
+		}
+	}
+	// Positions.
+	bstart, bend := make([]int32, nb), make([]int32, nb)
+	pos := int32(0)
+	for b, ws := range a.blocks {
+		bstart[b] = pos
+		pos++
+		for _, w := range ws {
+			if !w.dead {
+				pos += 2
+			}
+		}
+		bend[b] = pos
+		pos++
+	}
+	a.start = make([]int32, a.nregs)
+	a.end = make([]int32, a.nregs)
+	for r := range a.start {
+		a.start[r], a.end[r] = -1, -1
+	}
+	// The physical registers: live-in sets by a walk back from each
+	// upward-exposed read, then each block backward.
+	liveIn := make([][]Reg, nb)
+	defStamp := make([]int32, nb)
+	inStamp := make([]int32, nb)
+	for r := range np {
+		var ue []int32
+		st := int32(r + 1)
+		for b, ws := range a.blocks {
+			written := false
+			for _, w := range ws {
+				if w.dead {
+					continue
+				}
+				if !written && contains(w.uses, Reg(r)) && (len(ue) == 0 || ue[len(ue)-1] != int32(b)) {
+					ue = append(ue, int32(b))
+				}
+				if contains(w.defs, Reg(r)) {
+					written = true
+					defStamp[b] = st
+				}
+			}
+		}
+		work := append([]int32(nil), ue...)
+		for _, b := range ue {
+			if inStamp[b] != st {
+				inStamp[b] = st
+				liveIn[b] = append(liveIn[b], Reg(r))
+			}
+		}
+		for len(work) > 0 {
+			b := work[len(work)-1]
+			work = work[:len(work)-1]
+			for _, p := range a.preds[b] {
+				if defStamp[p] != st && inStamp[p] != st {
+					inStamp[p] = st
+					liveIn[p] = append(liveIn[p], Reg(r))
+					work = append(work, int32(p))
+				}
+			}
+		}
+	}
+	a.fixed = make([][][2]int32, np)
+	segEnd := make([]int32, np) // -1: not live at this point
+	for r := range segEnd {
+		segEnd[r] = -1
+	}
+	var live []Reg
+	for b := nb - 1; b >= 0; b-- {
+		live = live[:0]
+		for _, s := range a.f.Blocks[b].Succs {
+			for _, r := range liveIn[s] {
+				if segEnd[r] < 0 {
+					segEnd[r] = bend[b]
+					live = append(live, r)
+				}
+			}
+		}
+		p := bend[b] - 1
+		for k := len(a.blocks[b]) - 1; k >= 0; k-- {
+			w := a.blocks[b][k]
+			if w.dead {
+				continue
+			}
+			usePos, defPos := p-1, p
+			p -= 2
+			for _, d := range w.defs {
+				if int(d) >= np {
+					a.hull(d, defPos)
+					continue
+				}
+				e := segEnd[d]
+				if e < 0 {
+					e = defPos
+				}
+				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
+				segEnd[d] = -1
+			}
+			for _, u := range w.uses {
+				if int(u) >= np {
+					a.hull(u, usePos)
+					continue
+				}
+				if segEnd[u] < 0 {
+					segEnd[u] = usePos
+					live = append(live, u)
+				}
+			}
+		}
+		for _, r := range live {
+			if segEnd[r] >= 0 {
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
+				segEnd[r] = -1
+			}
+		}
+	}
+	for _, segs := range a.fixed {
+		sort.Slice(segs, func(i, j int) bool { return segs[i][0] < segs[j][0] })
+	}
+	a.widen(bstart, bend)
+	a.hints = make([][]Reg, a.nregs)
+	for _, ws := range a.blocks {
+		for _, w := range ws {
+			if w.move && !w.dead {
+				d, u := w.defs[0], w.uses[0]
+				a.hints[d] = append(a.hints[d], u)
+				a.hints[u] = append(a.hints[u], d)
+			}
+		}
+	}
+}
+
+// hull adds position p to r's interval.
+func (a *alloc) hull(r Reg, p int32) {
+	if a.start[r] < 0 || p < a.start[r] {
+		a.start[r] = p
+	}
+	a.end[r] = max(a.end[r], p)
+}
+
+// region is a loop: the positions from its header's start to the end of
+// the last block that jumps back to it, and the loop around it, or -1.
+type region struct {
+	s, e   int32
+	parent int
+}
+
+// widen adds to each virtual register's interval the loops that hold one
+// end of it and not the other, from the innermost loop out, until none
+// does. The loops are made to nest first: one that overlaps another
+// without nesting is widened to hold it.
+func (a *alloc) widen(bstart, bend []int32) {
+	nb := len(a.blocks)
+	type span struct{ s, e int }
+	var spans []span
+	for b := range nb {
+		for _, t := range a.f.Blocks[b].Succs {
+			if t <= b {
+				spans = append(spans, span{t, b})
+			}
+		}
+	}
+	if len(spans) == 0 {
+		return
+	}
+	sort.Slice(spans, func(i, j int) bool {
+		return spans[i].s < spans[j].s || spans[i].s == spans[j].s && spans[i].e > spans[j].e
+	})
+	var regs []region
+	var stack []int
+	inner := make([]int, nb) // the innermost loop holding each block, or -1
+	for b := range inner {
+		inner[b] = -1
+	}
+	for _, sp := range spans {
+		for len(stack) > 0 && int(regs[stack[len(stack)-1]].e) < int(bstart[sp.s]) {
+			stack = stack[:len(stack)-1]
+		}
+		e := bend[sp.e]
+		if len(stack) > 0 && regs[stack[len(stack)-1]].s == bstart[sp.s] {
+			// Another back edge to the same header: one loop.
+			for _, k := range stack {
+				regs[k].e = max(regs[k].e, e)
+			}
+			continue
+		}
+		for _, k := range stack {
+			regs[k].e = max(regs[k].e, e)
+		}
+		parent := -1
+		if len(stack) > 0 {
+			parent = stack[len(stack)-1]
+		}
+		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent})
+		stack = append(stack, len(regs)-1)
+	}
+	// The innermost loop of each block: a sweep with the loops by start.
+	k := 0
+	stack = stack[:0]
+	for b := range nb {
+		for len(stack) > 0 && regs[stack[len(stack)-1]].e < bstart[b] {
+			stack = stack[:len(stack)-1]
+		}
+		for k < len(regs) && regs[k].s <= bstart[b] {
+			if regs[k].e >= bstart[b] {
+				stack = append(stack, k)
+			}
+			k++
+		}
+		if len(stack) > 0 {
+			inner[b] = stack[len(stack)-1]
+		}
+	}
+	blockOf := func(p int32) int {
+		return sort.Search(nb, func(i int) bool { return bend[i] >= p })
+	}
+	for r := a.f.NumPhys; r < a.nregs; r++ {
+		s, e := a.start[r], a.end[r]
+		if s < 0 {
+			continue
+		}
+		for grown := true; grown; {
+			grown = false
+			for _, p := range [2]int32{s, e} {
+				for l := inner[blockOf(p)]; l >= 0; l = regs[l].parent {
+					g := regs[l]
+					if g.s <= p && p <= g.e {
+						ns, ne := min(s, g.s), max(e, g.e)
+						if (ns != s || ne != e) && !(g.s <= s && e <= g.e) {
+							s, e, grown = ns, ne, true
+						}
+					}
+				}
+			}
+		}
+		a.start[r], a.end[r] = s, e
+	}
+}
+
+// fixedConflict reports whether physical register p is live somewhere in
+// [s, e]. Its segments are disjoint (a write ends the one before it), so
+// sorted by start they are sorted by end too: only the last one that
+// starts by e can reach s.
+func (a *alloc) fixedConflict(p int, s, e int32) bool {
+	segs := a.fixed[p]
+	k := sort.Search(len(segs), func(i int) bool { return segs[i][0] > e })
+	return k > 0 && segs[k-1][1] >= s
+}
+
+// scan assigns a register to each virtual register's interval, in order of
+// start, or spills one. It reports whether any register was spilled.
+func (a *alloc) scan() (bool, error) {
+	np := a.f.NumPhys
+	var order []int32
+	for r := np; r < a.nregs; r++ {
+		if a.start[r] >= 0 {
+			order = append(order, int32(r))
+		}
+	}
+	sort.Slice(order, func(i, j int) bool {
+		si, sj := a.start[order[i]], a.start[order[j]]
+		return si < sj || si == sj && order[i] < order[j]
+	})
+	a.assign = make([]int32, a.nregs)
+	for i := range a.assign {
+		a.assign[i] = -1
+	}
+	a.spill = make([]bool, a.nregs)
+	occ := make([]int32, np) // the virtual register in each physical one, or -1
+	for i := range occ {
+		occ[i] = -1
+	}
+	any := false
+	for _, v := range order {
+		s, e := a.start[v], a.end[v]
+		pick := -1
+		free := func(p int) bool {
+			return (occ[p] < 0 || a.end[occ[p]] < s) && !a.fixedConflict(p, s, e)
+		}
+		for _, h := range a.hints[v] {
+			p := int(h)
+			if int(h) >= np {
+				p = int(a.assign[h])
+			}
+			if p >= 0 && a.allocatable(p) && free(p) {
+				pick = p
+				break
+			}
+		}
+		if pick < 0 {
+			for _, r := range a.f.Allocatable {
+				if free(int(r)) {
+					pick = int(r)
+					break
+				}
+			}
+		}
+		if pick < 0 {
+			// The register whose occupant ends last, if that is later
+			// than v and the occupant may be spilled; else v itself.
+			best := -1
+			for _, r := range a.f.Allocatable {
+				p := int(r)
+				if occ[p] >= 0 && !a.tmp[occ[p]] && !a.fixedConflict(p, s, e) &&
+					(best < 0 || a.end[occ[p]] > a.end[occ[best]]) {
+					best = p
+				}
+			}
+			switch {
+			case best >= 0 && (a.end[occ[best]] > e || a.tmp[v]):
+				w := occ[best]
+				a.spill[w], a.assign[w] = true, -1
+				pick = best
+			case !a.tmp[v]:
+				a.spill[v] = true
+				any = true
+				continue
+			default:
+				return false, fmt.Errorf("regalloc: no register left for %s at position %d", a.regName(Reg(v)), s)
+			}
+			any = true
+		}
+		occ[pick] = v
+		a.assign[v] = int32(pick)
+	}
+	return any, nil
+}
+
+func (a *alloc) allocatable(p int) bool {
+	for _, r := range a.f.Allocatable {
+		if int(r) == p {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *alloc) regName(r Reg) string {
+	if a.f.RegName != nil && int(r) < a.nregs && !a.tmp[r] {
+		return a.f.RegName(r)
+	}
+	return fmt.Sprintf("v%d", r)
+}
+
+// rewrite gives each spilled register a slot and replaces it, in every
+// instruction that reads or writes it, by a new temporary: loaded from
+// the slot before the instruction, stored to it after.
+func (a *alloc) rewrite() {
+	for v, sp := range a.spill {
+		if sp && a.slotOf[v] < 0 {
+			a.slotOf[v] = int32(a.slots)
+			a.slots++
+			a.spilled++
+		}
+	}
+	for b, ws := range a.blocks {
+		var out []*winstr
+		for _, w := range ws {
+			if w.dead || !a.mentionsSpilled(w) {
+				out = append(out, w)
+				continue
+			}
+			uses := append([]Reg(nil), w.uses...)
+			defs := append([]Reg(nil), w.defs...)
+			var after []*winstr
+			done := map[Reg]Reg{}
+			for _, list := range [2][]Reg{uses, defs} {
+				for k, r := range list {
+					if !a.spill[r] {
+						continue
+					}
+					t, ok := done[r]
+					if !ok {
+						t = a.newTmp()
+						done[r] = t
+						if contains(w.uses, r) {
+							out = append(out, &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[r], reload: true})
+						}
+						if contains(w.defs, r) {
+							after = append(after, &winstr{uses: []Reg{t}, orig: -1, slot: a.slotOf[r]})
+						}
+					}
+					list[k] = t
+				}
+			}
+			w.uses, w.defs = uses, defs
+			out = append(out, w)
+			out = append(out, after...)
+		}
+		a.blocks[b] = out
+	}
+}
+
+func (a *alloc) mentionsSpilled(w *winstr) bool {
+	for _, list := range [2][]Reg{w.uses, w.defs} {
+		for _, r := range list {
+			if a.spill[r] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func contains(list []Reg, r Reg) bool {
+	for _, x := range list {
+		if x == r {
+			return true
+		}
+	}
+	return false
+}
+
+func (a *alloc) loc(r Reg) Loc {
+	if int(r) < a.f.NumPhys {
+		return Loc(r)
+	}
+	return Loc(a.assign[r])
+}
+
+// result gathers the allocation of each input instruction, with the
+// reloads before it and the stores after it.
+func (a *alloc) result(rounds int) *Result {
+	res := &Result{Blocks: make([][]Placed, len(a.blocks)), Slots: a.slots, Spilled: a.spilled, Rounds: rounds}
+	for b, ws := range a.blocks {
+		ps := make([]Placed, len(a.f.Blocks[b].Instrs))
+		var before []Edit
+		last := -1
+		for _, w := range ws {
+			switch {
+			case w.orig < 0 && w.reload:
+				before = append(before, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+			case w.orig < 0:
+				ps[last].After = append(ps[last].After, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
+			default:
+				p := &ps[w.orig]
+				last = w.orig
+				p.Before, before = before, nil
+				if w.dead {
+					p.Dead = true
+					continue
+				}
+				p.Uses = make([]Loc, len(w.uses))
+				for k, r := range w.uses {
+					p.Uses[k] = a.loc(r)
+				}
+				p.Defs = make([]Loc, len(w.defs))
+				for k, r := range w.defs {
+					p.Defs[k] = a.loc(r)
+				}
+				if w.move {
+					if p.Uses[0] == p.Defs[0] {
+						res.Coalesced++
+					} else {
+						res.Moves++
+					}
+				}
+			}
+		}
+		res.Blocks[b] = ps
+	}
+	return res
+}

@@ -1,0 +1,210 @@
+package regalloc
+
+import (
+	"fmt"
+	"math/rand"
+	"strings"
+	"testing"
+)
+
+// randomFunc builds a function of nb blocks over nv virtual registers on a
+// machine of 5 registers (0 is only ever used as a fixed register, as
+// amd64's rax around a division): each block reads and writes random
+// registers, some instructions copy one register to another, some use
+// register 0 as a fixed operand, and blocks branch forward and back.
+func randomFunc(rng *rand.Rand, nb, nv int) *Func {
+	const np = 5
+	f := &Func{NumPhys: np, Allocatable: []Reg{1, 2, 3, 4}}
+	v := func() Reg { return Reg(np + rng.Intn(nv)) }
+	// The entry defines every register, so that every use is defined.
+	var entry Block
+	for r := range nv {
+		entry.Instrs = append(entry.Instrs, Instr{Defs: []Reg{Reg(np + r)}, Pure: true})
+	}
+	f.Blocks = append(f.Blocks, entry)
+	for b := 1; b < nb; b++ {
+		var blk Block
+		for range 1 + rng.Intn(8) {
+			switch rng.Intn(5) {
+			case 0:
+				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{v()}, Defs: []Reg{v()}, Move: true, Pure: true})
+			case 1: // through fixed register 0
+				a, d := v(), v()
+				blk.Instrs = append(blk.Instrs,
+					Instr{Uses: []Reg{a}, Defs: []Reg{0}, Move: true},
+					Instr{Uses: []Reg{0, v()}, Defs: []Reg{0}},
+					Instr{Uses: []Reg{0}, Defs: []Reg{d}, Move: true})
+			case 2: // two-address
+				d := v()
+				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{d, v()}, Defs: []Reg{d}})
+			default:
+				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{v(), v()}, Defs: []Reg{v()}, Pure: true})
+			}
+		}
+		f.Blocks = append(f.Blocks, blk)
+	}
+	// Every block reads everything at the end of the function: a final
+	// block uses all registers.
+	var exit Block
+	for r := range nv {
+		exit.Instrs = append(exit.Instrs, Instr{Uses: []Reg{Reg(np + r)}})
+	}
+	f.Blocks = append(f.Blocks, exit)
+	n := len(f.Blocks)
+	f.Blocks[0].Succs = []int{1}
+	for b := 1; b < n-1; b++ {
+		f.Blocks[b].Succs = []int{b + 1}
+		if rng.Intn(3) == 0 {
+			f.Blocks[b].Succs = append(f.Blocks[b].Succs, 1+rng.Intn(n-2))
+		}
+	}
+	return f
+}
+
+// TestAllocateChecked: on random functions with more registers live than
+// the machine has, the allocation spills and the checker accepts it.
+func TestAllocateChecked(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	spilled := 0
+	for k := range 300 {
+		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12))
+		res, err := Allocate(f)
+		if err != nil {
+			t.Fatalf("function %d: %v", k, err)
+		}
+		if err := Check(f, res); err != nil {
+			t.Fatalf("function %d: %v", k, err)
+		}
+		spilled += res.Spilled
+	}
+	if spilled == 0 {
+		t.Fatal("no function spilled: the test does not exercise spilling")
+	}
+}
+
+// TestCoalesce: a chain of moves whose sides do not overlap gets one
+// register, and the moves become no-ops.
+func TestCoalesce(t *testing.T) {
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}, Blocks: []Block{{Instrs: []Instr{
+		{Uses: []Reg{0}, Defs: []Reg{3}, Move: true},
+		{Uses: []Reg{3}, Defs: []Reg{4}, Move: true},
+		{Uses: []Reg{4, 4}, Defs: []Reg{4}},
+		{Uses: []Reg{4}, Defs: []Reg{5}, Move: true},
+		{Uses: []Reg{5}, Defs: []Reg{0}, Move: true},
+		{Uses: []Reg{0}},
+	}}}}
+	res, err := Allocate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(f, res); err != nil {
+		t.Fatal(err)
+	}
+	// 0 is not allocatable, so the moves from and to it stay; the two
+	// between virtual registers go.
+	if res.Moves != 2 || res.Coalesced != 2 {
+		t.Fatalf("moves left %d, coalesced %d; want 2 and 2", res.Moves, res.Coalesced)
+	}
+}
+
+// spillingCase is a function that must spill: registers 3..7 are live
+// together on a machine with two allocatable registers.
+func spillingCase(t *testing.T) (*Func, *Result) {
+	t.Helper()
+	var b Block
+	for r := Reg(3); r < 8; r++ {
+		b.Instrs = append(b.Instrs, Instr{Defs: []Reg{r}})
+	}
+	for r := Reg(3); r < 8; r++ {
+		b.Instrs = append(b.Instrs, Instr{Uses: []Reg{r}})
+	}
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}, Blocks: []Block{b},
+		Describe: func(b, i int) string { return fmt.Sprintf("I%d", i) }}
+	res, err := Allocate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(f, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Spilled == 0 {
+		t.Fatal("nothing spilled")
+	}
+	return f, res
+}
+
+// TestCheckRejects: hand-broken allocations, each fault of the catalogue,
+// are rejected with the instruction named.
+func TestCheckRejects(t *testing.T) {
+	for _, tt := range []struct {
+		name   string
+		break_ func(f *Func, res *Result) bool
+		want   string
+	}{
+		{"clobbered live register", func(f *Func, res *Result) bool {
+			// The first instruction that writes a register: make the
+			// second write the same register, clobbering the first.
+			ps := res.Blocks[0]
+			if len(ps[0].Defs) == 0 || len(ps[1].Defs) == 0 {
+				return false
+			}
+			ps[1].Defs[0] = ps[0].Defs[0]
+			ps[1].After = nil
+			ps[0].After = nil
+			return true
+		}, "which holds"},
+		{"missing reload", func(f *Func, res *Result) bool {
+			for i := range res.Blocks[0] {
+				if p := &res.Blocks[0][i]; len(p.Before) > 0 {
+					p.Before = nil
+					return true
+				}
+			}
+			return false
+		}, "which holds"},
+		{"wrong spill slot", func(f *Func, res *Result) bool {
+			if res.Slots < 2 {
+				return false
+			}
+			for i := range res.Blocks[0] {
+				if p := &res.Blocks[0][i]; len(p.Before) > 0 {
+					p.Before[0].Src = SlotLoc((p.Before[0].Src.Slot() + 1) % res.Slots)
+					return true
+				}
+			}
+			return false
+		}, "which holds"},
+		{"store to the wrong slot", func(f *Func, res *Result) bool {
+			if res.Slots < 2 {
+				return false
+			}
+			for i := range res.Blocks[0] {
+				if p := &res.Blocks[0][i]; len(p.After) > 0 {
+					p.After[0].Dst = SlotLoc((p.After[0].Dst.Slot() + 1) % res.Slots)
+					return true
+				}
+			}
+			return false
+		}, "I"},
+		{"physical register moved", func(f *Func, res *Result) bool {
+			f.Blocks[0].Instrs[0].Uses = []Reg{0}
+			res.Blocks[0][0].Uses = []Loc{1}
+			return true
+		}, "physical"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			f, res := spillingCase(t)
+			if !tt.break_(f, res) {
+				t.Fatal("the case has nothing to break")
+			}
+			err := Check(f, res)
+			if err == nil {
+				t.Fatal("accepted")
+			}
+			if !strings.Contains(err.Error(), tt.want) || !strings.Contains(err.Error(), "instruction") {
+				t.Fatalf("error %q; want it to name the instruction and say %q", err, tt.want)
+			}
+			t.Log(err)
+		})
+	}
+}

@@ -1,0 +1,13 @@
+	mov eax, 0x1
+	; 16: while (arg) {
+	test rdi, rdi
+	je L22
+L21:
+	; 19: arg = arg - 1;
+	sub rdi, 0x1
+	; 16: while (arg) {
+	test rdi, rdi
+	jne L21
+L22:
+	; 21: return x;
+	ret
