@@ -105,7 +105,7 @@ type program struct {
 // gets levelFactor times the reference's limit (it may count steps
 // differently: cfg.Run counts instructions).
 const (
-	fileSteps   = 5_000_000
+	fileSteps   = 20_000_000 // ref.Run counts statements and expressions: large_loop_count.smp takes 8M
 	genSteps    = 1_000_000
 	levelFactor = 4
 )
@@ -152,7 +152,7 @@ func programSet(dir string, n int) ([]program, error) {
 // fileDirectives are what the probe reads of a file's comment lines.
 type fileDirectives struct {
 	args   []int64          // of the run: lines, in order
-	expect map[int64]string // each run: line's result: a value, "division by zero" or "step limit exceeded"
+	expect map[int64]string // each run: line's result: a value, "division by zero at LINE:COL" or "step limit exceeded"
 	steps  int64            // of the steps: line, 0 if none
 }
 
@@ -199,6 +199,8 @@ func expected(r result, want string) string {
 	switch {
 	case r.Internal != nil || want == "step limit exceeded":
 		return ""
+	case r.Err != "" && strings.Contains(want, " at "):
+		got = r.Err + " at " + r.Pos.String() // run: lines carry the error's position
 	case r.Err != "":
 		got = r.Err
 	}
@@ -306,6 +308,8 @@ func classifyCompile(err error) (outcome.Kind, string) {
 		k = outcome.Verifier
 	case ce.Guard == compile.GuardChecker:
 		k = outcome.Checker
+	case ce.Guard == compile.GuardTest:
+		k = outcome.Testing
 	}
 	return k, fmt.Sprintf("%s after %s: %s", ce.Guard, ce.Pass, firstLine(ce.Err.Error()))
 }
