@@ -110,6 +110,10 @@ func CheckRewrite(in, out *cfg.Func, n Numbering) error {
 			}
 		}
 		for _, ph := range b.Phis {
+			if ph == nil {
+				bad(b, "def", "a nil Phi")
+				continue
+			}
 			d, ok := defs[ph.Dst]
 			switch {
 			case !ok || d.block != i || d.ph == nil:
