@@ -25,7 +25,8 @@ import (
 // Options configures a compilation.
 type Options struct {
 	// Check runs the verifier after every pass (and the pass's checker,
-	// for passes that have one). Tests always set it.
+	// for passes that have one), and validates each pass by testing
+	// (testruns.go). Tests always set it.
 	Check bool
 	// StopAfter names the last pass to run; "" runs them all.
 	StopAfter string
@@ -78,7 +79,7 @@ var Passes = []Pass{
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
-	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering},
+	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering, check: checkNumbering, inputFunc: true},
 	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
 }
 
@@ -113,6 +114,9 @@ type Unit struct {
 	SSA *cfg.Func
 	// OutSSA is the result of the outssa pass, at the RTL level.
 	OutSSA *outssa.Result
+	// Numbering is the numbering of the gvn pass that gvn.Validate
+	// accepted, which the pass's checker trusts.
+	Numbering gvn.Numbering
 	// Func is the latest function at the cfg level: SSA after gcm, RTL
 	// after outssa. The verifier and the tests' interpreters run on it.
 	Func *cfg.Func
@@ -123,6 +127,8 @@ type Unit struct {
 	// InRTL and InSSA are the functions the build pass went through with
 	// Options.Via "rtl" (the second way in), before the graph.
 	InRTL, InSSA *cfg.Func
+
+	testRuns []testRun // the reference's results on testArgs, with checking on
 }
 
 // PassStats is what -stats reports after each pass.
@@ -174,10 +180,23 @@ const (
 	GuardChecker Guard = "checker"    // the pass's own checker rejected its result
 	GuardSon     Guard = "son.Verify" // the graph verifier
 	GuardCfg     Guard = "cfg.Verify" // the basic-block verifier
+	GuardTest    Guard = "testing"    // validation by testing: a level's result differs from the reference semantics' (testruns.go)
 )
 
 func (e *CheckError) Error() string { return fmt.Sprintf("after pass %s: %v", e.Pass, e.Err) }
 func (e *CheckError) Unwrap() error { return e.Err }
+
+// runPass runs p on u. A panic in the pass (a broken invariant of the
+// graph, say) is its error, Guard pass, naming the pass: it stops the
+// compilation, not the tool.
+func runPass(p Pass, u *Unit) (err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = &CheckError{Pass: p.Name, Guard: GuardPass, Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	return p.run(u)
+}
 
 // Compile parses src and runs the pipeline up to o.StopAfter. A source
 // error is returned as a syntax.ErrorList, a failed check as *CheckError.
@@ -203,7 +222,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			u.InputFunc = cloneFunc(u.Func)
 		}
 		start := time.Now()
-		if err := p.run(u); err != nil {
+		if err := runPass(p, u); err != nil {
 			return nil, err
 		}
 		elapsed := time.Since(start)
@@ -220,6 +239,12 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				if err := cfg.Verify(u.Func); err != nil {
 					return nil, &CheckError{Pass: p.Name, Guard: GuardCfg, Err: err}
 				}
+			}
+			if u.testRuns == nil {
+				u.testRuns = testReference(u)
+			}
+			if err := checkByTesting(u); err != nil {
+				return nil, &CheckError{Pass: p.Name, Guard: GuardTest, Err: err}
 			}
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
@@ -378,9 +403,14 @@ func applyNumbering(u *Unit, p *gvn.Proposal) error {
 	if err != nil {
 		return &CheckError{Pass: "gvn", Guard: GuardChecker, Err: err}
 	}
+	u.Numbering = v.Numbering()
 	v.Apply()
 	return nil
 }
+
+// checkNumbering compares the function recorded before gvn with the one
+// it left, under the numbering the validator accepted.
+func checkNumbering(u *Unit) error { return gvn.CheckRewrite(u.InputFunc, u.Func, u.Numbering) }
 
 // outOfSSA translates the latest cfg function, which is then the SSA
 // function of the unit.

@@ -574,5 +574,45 @@ func sameOp(n *son.Node, in *cfg.Instr) bool {
 	case son.OpNot:
 		return in.Op == cfg.OpNot && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
 	}
-	return in.Op == binaryOps[n.Op] && in.Op != cfg.OpInvalid && in.Dst == cfg.Reg(n.ID) && len(n.In) == 3 && args(n.In[1], n.In[2])
+	op := binaryOpOf(n.Op)
+	return in.Op == op && op != cfg.OpInvalid && in.Dst == cfg.Reg(n.ID) && len(n.In) == 3 && args(n.In[1], n.In[2])
+}
+
+// binaryOpOf is the instruction of a binary node's op, or OpInvalid. It
+// is the checker's own table, not emission's (binaryOps), so that a wrong
+// entry there is not wrong here too.
+func binaryOpOf(op son.Op) cfg.Op {
+	switch op {
+	case son.OpAdd:
+		return cfg.OpAdd
+	case son.OpSub:
+		return cfg.OpSub
+	case son.OpMul:
+		return cfg.OpMul
+	case son.OpDiv:
+		return cfg.OpDiv
+	case son.OpMod:
+		return cfg.OpMod
+	case son.OpAnd:
+		return cfg.OpAnd
+	case son.OpOr:
+		return cfg.OpOr
+	case son.OpXor:
+		return cfg.OpXor
+	case son.OpShl:
+		return cfg.OpShl
+	case son.OpSar:
+		return cfg.OpSar
+	case son.OpShr:
+		return cfg.OpShr
+	case son.OpEq:
+		return cfg.OpEq
+	case son.OpNe:
+		return cfg.OpNe
+	case son.OpLt:
+		return cfg.OpLt
+	case son.OpLe:
+		return cfg.OpLe
+	}
+	return cfg.OpInvalid
 }

@@ -191,7 +191,7 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	for k := range a.Args {
 		same = same && n.Of(a.Args[k]) == n.Of(b.Args[k])
 	}
-	if !same && commutative(a.Op) && len(a.Args) == 2 {
+	if !same && swappable(a.Op) && len(a.Args) == 2 {
 		same = n.Of(a.Args[0]) == n.Of(b.Args[1]) && n.Of(a.Args[1]) == n.Of(b.Args[0])
 	}
 	if !same {
@@ -213,3 +213,18 @@ func defSdom(tree *dom.Tree, y, x site) bool {
 	}
 	return tree.StrictlyDominates(y.block, x.block)
 }
+
+// swappable reports whether op's two arguments can be swapped: the
+// validator's own table, not the pass's (commutative), so that a wrong
+// entry there is not wrong here too.
+func swappable(op cfg.Op) bool {
+	switch op {
+	case cfg.OpAdd, cfg.OpMul, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpEq, cfg.OpNe:
+		return true
+	}
+	return false
+}
+
+// Numbering is the numbering the validator accepted: what CheckRewrite
+// may trust.
+func (v *Valid) Numbering() Numbering { return v.p.N }

@@ -420,4 +420,68 @@ var Catalogue = []Fault{
 		New:  "i.Op, i.Args = cfg.OpNot, []cfg.Reg{cfg.Reg(n.In[1].ID)}",
 		What: "-x is emitted as !x",
 	},
+
+	// ---- gvn (gvn/number.go, gvn/rewrite.go) ----
+	{
+		Name: "gvn-label-ignores-op", Pass: "gvn", File: "gvn/number.go",
+		Old:  "l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}",
+		New:  "l = label{kind: 1, aux: val.aux, n: len(val.args)}",
+		What: "the initial partition forgets the op: two different ops with congruent arguments share a class",
+	},
+	{
+		Name: "gvn-label-ignores-phi-block", Pass: "gvn", File: "gvn/number.go",
+		Old:  "l = label{kind: 2, block: val.block, n: len(val.args)}",
+		New:  "l = label{kind: 2, n: len(val.args)}",
+		What: "the initial partition forgets a Phi's block: Phis of different blocks are merged",
+	},
+	{
+		Name: "gvn-avail-not-forgotten", Pass: "gvn", File: "gvn/number.go",
+		Old:  "for _, c := range undo[fr.undo:] {",
+		New:  "for _, c := range undo[len(undo):] {",
+		What: "leaving a subtree of the dominator tree forgets nothing: a value is replaced by a non-dominating definition",
+	},
+	{
+		Name: "gvn-sub-commutative", Pass: "gvn", File: "gvn/number.go",
+		Old:  "case cfg.OpAdd, cfg.OpMul, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpEq, cfg.OpNe:",
+		New:  "case cfg.OpAdd, cfg.OpSub, cfg.OpMul, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpEq, cfg.OpNe:",
+		What: "commutativity is applied to Sub: a-b and b-a are numbered alike",
+	},
+	{
+		Name: "gvn-copyprop-any-unary", Pass: "gvn", File: "gvn/rewrite.go",
+		Old:  "if in.Op == cfg.OpCopy && len(in.Args) == 1 {",
+		New:  "if len(in.Args) == 1 {",
+		What: "copy propagation takes every one-argument instruction (Neg, Not) for a copy: its uses read its argument",
+	},
+
+	// ---- outssa (outssa/outssa.go, outssa/parmove.go) ----
+	{
+		Name: "outssa-swap-in-sequence", Pass: "outssa", File: "outssa/parmove.go",
+		Old:  "seq = append(seq, Move{Dst: tmp, Src: src[j]})\n\t\t\t\t\tsrc[j] = tmp\n",
+		New:  "",
+		What: "a cycle of moves is done in sequence, without saving a register in the temporary: a swap loses a value",
+	},
+	{
+		Name: "outssa-phi-use-not-live-out", Pass: "outssa", File: "outssa/outssa.go",
+		Old:  "if u.atEnd {\n\t\t\t\tmarkOut(u.block)\n\t\t\t}",
+		New:  "",
+		What: "a Phi argument is not live at the end of its predecessor: the lost-copy problem",
+	},
+	{
+		Name: "outssa-live-after-reversed", Pass: "outssa", File: "outssa/outssa.go",
+		Old:  "return ok && u > d.index",
+		New:  "return ok && u < d.index",
+		What: "a register used later in the block of a definition is not live after it: interfering registers are coalesced",
+	},
+	{
+		Name: "outssa-first-move-dropped", Pass: "outssa", File: "outssa/outssa.go",
+		Old:  "for _, m := range seq {",
+		New:  "for _, m := range seq[min(1, len(seq)):] {",
+		What: "the first move of each sequentialized parallel move is dropped",
+	},
+	{
+		Name: "outssa-const-from-dst", Pass: "outssa", File: "outssa/outssa.go",
+		Old:  "moves = append(moves, Move{Dst: dst, Const: t.constVal[a]})",
+		New:  "moves = append(moves, Move{Dst: dst, Const: t.constVal[d]})",
+		What: "a constant source is moved with the constant of the destination's slot (0), not its own",
+	},
 }

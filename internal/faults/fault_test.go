@@ -110,7 +110,7 @@ func TestCopyModule(t *testing.T) {
 // guardFile matches the files of the guards, which no fault may edit:
 // verifiers, checkers, interpreters, the reference semantics, and the
 // campaign itself.
-var guardFile = regexp.MustCompile(`(^|/)(check|verify|interp|run|eval|.*_check|.*_test)\.go$|^son/ref/|^internal/|^cfg/|^compile/`)
+var guardFile = regexp.MustCompile(`(^|/)(check|verify|validate|interp|run|eval|.*_check|.*_test)\.go$|^son/ref/|^internal/|^cfg/|^compile/`)
 
 // TestCatalogue requires every fault to apply to the tree as it is (its
 // old text found exactly once), to edit a pass and not a guard, and to
@@ -141,7 +141,7 @@ func TestCatalogue(t *testing.T) {
 		}
 		passes[f.Pass]++
 	}
-	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission"} {
+	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission", "gvn", "outssa"} {
 		if passes[p] < 3 {
 			t.Errorf("%d faults of pass %q, want at least 3", passes[p], p)
 		}

@@ -14,7 +14,7 @@ func label(v outcome.Verdict) string {
 	switch v.First {
 	case outcome.None:
 		return "**nothing**"
-	case outcome.Verifier, outcome.Checker:
+	case outcome.Verifier, outcome.Checker, outcome.Testing:
 		return before
 	case outcome.Pass:
 		if g, pass, ok := strings.Cut(before, " after "); ok && g == "pass" {
@@ -97,9 +97,9 @@ func summary(rs []Result) string {
 		}
 		return fmt.Sprintf("%.0f%%", 100*float64(k)/float64(ran))
 	}
-	guards := by[outcome.Verifier] + by[outcome.Checker]
-	fmt.Fprintf(&b, "%d faults ran; caught first by a verifier or a checker: **%d (%s)** (a verifier %d, a checker %d).\n",
-		ran, guards, pct(guards), by[outcome.Verifier], by[outcome.Checker])
+	guards := by[outcome.Verifier] + by[outcome.Checker] + by[outcome.Testing]
+	fmt.Fprintf(&b, "%d faults ran; caught first by a guard: **%d (%s)** (a verifier %d, a checker %d, validation by testing %d).\n",
+		ran, guards, pct(guards), by[outcome.Verifier], by[outcome.Checker], by[outcome.Testing])
 	fmt.Fprintf(&b, "Otherwise by the pass itself: %d; a crash: %d; a hang: %d; only the differential: %d; nothing: %d.\n",
 		by[outcome.Pass], by[outcome.Crash], by[outcome.Hang], by[outcome.Differential], by[outcome.None])
 	if len(unusable) > 0 {
@@ -113,7 +113,7 @@ func summary(rs []Result) string {
 		b.WriteString(".\n")
 	}
 	if len(escapes) > 0 {
-		b.WriteString("\nNot caught by a verifier or checker:\n\n")
+		b.WriteString("\nNot caught by a guard:\n\n")
 		for _, r := range escapes {
 			detail := r.Verdict.Detail
 			if r.Verdict.First == outcome.None {

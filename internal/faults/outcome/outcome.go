@@ -19,6 +19,7 @@ type Kind string
 const (
 	Verifier     Kind = "verifier"     // son.Verify or cfg.Verify rejected a pass's result
 	Checker      Kind = "checker"      // the pass's own checker rejected its result
+	Testing      Kind = "testing"      // validation by testing: a level's result differs from the reference semantics' on a fixed argument, in the checked pipeline
 	Pass         Kind = "pass"         // the pass itself stopped with an error
 	Differential Kind = "differential" // a level's result differs from the reference, or its interpreter refused it
 	Crash        Kind = "crash"        // a panic
@@ -27,9 +28,9 @@ const (
 )
 
 // Kinds lists the kinds that catch, in the order the verdict prefers them:
-// a guard (verifier or checker) first, since the campaign asks whether the
+// a guard (verifier or checker, then validation by testing) first, since the campaign asks whether the
 // guards catch each fault and not only whether something does.
-var Kinds = []Kind{Verifier, Checker, Pass, Crash, Hang, Differential}
+var Kinds = []Kind{Verifier, Checker, Testing, Pass, Crash, Hang, Differential}
 
 // rank is a kind's place in Kinds; a verifier and a checker rank equal,
 // so that between them the first program wins.
@@ -48,11 +49,12 @@ func rank(k Kind) int {
 	return len(Kinds)
 }
 
-// IsGuard reports whether k is a verifier or a pass's checker.
-func (k Kind) IsGuard() bool { return k == Verifier || k == Checker }
+// IsGuard reports whether k is a verifier, a pass's checker, or the
+// validation by testing of the checked pipeline.
+func (k Kind) IsGuard() bool { return k == Verifier || k == Checker || k == Testing }
 
 // Program is the probe's line for one program: what the checked pipeline
-// said (Guard: Verifier, Checker, Pass, Crash, Hang or None) and what the
+// said (Guard: Verifier, Checker, Testing, Pass, Crash, Hang or None) and what the
 // differential said (Diff: Differential, Crash, Hang or None), each with
 // a one-line detail.
 type Program struct {

@@ -105,7 +105,7 @@ type program struct {
 // gets levelFactor times the reference's limit (it may count steps
 // differently: cfg.Run counts instructions).
 const (
-	fileSteps   = 5_000_000
+	fileSteps   = 20_000_000 // ref.Run counts statements and expressions: large_loop_count.smp takes 8M
 	genSteps    = 1_000_000
 	levelFactor = 4
 )
@@ -309,6 +309,8 @@ func classifyCompile(err error) (outcome.Kind, string) {
 		k = outcome.Verifier
 	case ce.Guard == compile.GuardChecker:
 		k = outcome.Checker
+	case ce.Guard == compile.GuardTest:
+		k = outcome.Testing
 	}
 	return k, fmt.Sprintf("%s after %s: %s", ce.Guard, ce.Pass, firstLine(ce.Err.Error()))
 }
