@@ -16,7 +16,7 @@ import (
 	"son/syntax"
 )
 
-// The program tables. Every .smp file under testdata/ and examples/ carries
+// The program tables. Every .smp file under testdata/, examples/ and bench/ carries
 // its expectations in comment lines of its own (anywhere in the file):
 //
 //	// run: ARG => RESULT          one per argument tried; RESULT is an int64,
@@ -264,6 +264,10 @@ func TestPrograms(t *testing.T) {
 }
 
 func TestExamples(t *testing.T) { testProgramDir(t, "../examples", "", true) }
+
+// TestBench runs the benchmark programs of bench/ (bench/run.sh times them) on
+// their small arguments.
+func TestBench(t *testing.T) { testProgramDir(t, "../bench", "", true) }
 
 // testProgramDir runs the programs dir/*.smp, each as a subtest named
 // prefix and its file name; required says that dir must have some.
