@@ -97,7 +97,7 @@ func TestGVNTable(t *testing.T) {
 		total.gvn += c.gvn
 		total.gvnOnly += c.gvnOnly
 	}
-	for _, dir := range []string{"testdata", "examples"} {
+	for _, dir := range []string{"testdata", "examples", "bench"} {
 		files, err := filepath.Glob(filepath.Join("..", dir, "*.smp"))
 		if err != nil || len(files) == 0 {
 			t.Fatalf("no programs in %s: %v", dir, err)
