@@ -207,16 +207,7 @@ func sideAllowed(n *son.Node, side int, s *Solution) bool {
 	if n.Op == son.OpNever {
 		return true
 	}
-	c := s.Value(n.In[1])
-	switch {
-	case c.IsTop():
-		return false
-	case !c.IsInt():
-		return true
-	case side == 0:
-		return !(c.IsConst() && c.Value() == 0)
-	}
-	return c.Contains(0)
+	return sideTaken(s.Value(n.In[1]), side)
 }
 
 // CheckSCCPRewrite verifies the rewrite of a solution that CheckSCCP
