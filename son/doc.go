@@ -1,6 +1,6 @@
 // Package son is the Sea of Nodes: the graph, its builder from a resolved
 // Simple program, the peepholes that run on every new node and then to a
-// fixpoint, the reference interpreter, the verifier, and the printers.
+// fixpoint, the graph's interpreter (Run), the verifier, and the printers.
 //
 // # The graph
 //

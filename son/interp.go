@@ -6,14 +6,15 @@ import (
 	"son/syntax"
 )
 
-// The reference interpreter: the semantics of Demange et al. (paper 000,
-// section 2.2) generalized to this graph. Execution moves along control
-// nodes from Start; data nodes are evaluated on demand, as expressions over
-// the current values of the Phis (the environment). Arriving at a Region
-// from its k-th input assigns all its Phis at once from their k-th inputs,
-// each computed in the environment before the step. A ZeroCheck whose
-// divisor is 0 ends the run with a runtime error; a Return ends it with its
-// value; Never always takes its true side.
+// The graph's interpreter (the reference semantics of Simple is ref.Run):
+// the semantics of Demange et al. (paper 000, section 2.2) generalized to
+// this graph. Execution moves along control nodes from Start; data nodes
+// are evaluated on demand, as expressions over the current values of the
+// Phis (the environment). Arriving at a Region from its k-th input assigns
+// all its Phis at once from their k-th inputs, each computed in the
+// environment before the step. A ZeroCheck whose divisor is 0 ends the run
+// with a runtime error; a Return ends it with its value; Never always takes
+// its true side.
 //
 // A step is one operation performed: each move of control from one node to
 // the next, and each evaluation of a data node (a value reused from the

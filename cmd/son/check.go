@@ -16,8 +16,8 @@ var cmdCheck = &command{
 	short:   "compile with every verifier and checker on",
 	long: `Check compiles prog.smp through every pass, or up to -after PASS, with
 checking on: after each pass, the pass's own checker where it has one
-(zerocheck, gcm and outssa; sccp and gvn check their results themselves,
-always), then the verifier of the graph, son.Verify, and from gcm on the
+(sccp's rewrite, zerocheck, gcm, gvn's rewrite and outssa; sccp's analysis
+and gvn's numbering are checked within the pass, always), then the verifier of the graph, son.Verify, and from gcm on the
 verifier of the basic blocks, cfg.Verify. After the last pass it also
 selects x86-64 instructions and allocates their registers, and checks the
 allocation with its own checker, independent of the allocator

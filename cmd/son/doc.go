@@ -20,7 +20,7 @@ The commands are:
 A program file of - is read from standard input, and is called <stdin> in
 messages.
 
-Run compiles prog.smp and runs the graph in the reference interpreter with
+Run compiles prog.smp and runs the graph in its interpreter (son.Run) with
 an integer argument (default 0), written as in a program: an integer literal,
 decimal or hexadecimal, optionally preceded by a minus sign:
 

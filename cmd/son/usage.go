@@ -156,9 +156,6 @@ func newFlagSet(c *command, f *flags) *flag.FlagSet {
 	return fs
 }
 
-// parseFlags parses a command's flags. ok is false when the command is
-// over: its help was asked for, or the flags were bad; code is then its
-// exit status.
 // parseFlags parses the flags of command c and checks the number of
 // arguments after them; ok false means the command is over with exit
 // status code.
