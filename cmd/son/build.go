@@ -21,13 +21,13 @@ var cmdBuild = &command{
 	name:    "build",
 	maxArgs: 1,
 	want:    "one program file",
-	args:    "[-o out] prog.smp",
+	args:    "prog.smp",
 	short:   "compile a program to a standalone Linux x86-64 executable",
 	long: `Build compiles prog.smp through every pass, selects x86-64 instructions,
 allocates registers (checking the allocation with its independent checker)
 and writes a static ELF64 executable that needs nothing else: no libc, no
-dynamic loader. It is written to out, by default the program's file name
-without .smp in the current directory.
+dynamic loader. It is written to the file named by -o, by default the
+program's file name without .smp in the current directory.
 
 The executable takes its argument as son run does (an integer literal,
 decimal or hexadecimal, optionally preceded by a minus sign; none means
