@@ -5,9 +5,9 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"son/cfg"
 	"strings"
 
+	"son/cfg"
 	"son/compile"
 	"son/opt"
 )
