@@ -19,10 +19,14 @@ import (
 // Nodes (package fromcfg); every other pass runs as usual. A file named
 // *.rtl is an RTL function that takes that way from ssagen on.
 
+// defaultFlavour is the SSA flavour of the second way in when -ssa is not
+// given.
+const defaultFlavour = "pruned"
+
 // viaFlags adds -via and -ssa to a command's flags.
 func viaFlags(fs *flag.FlagSet, f *flags) {
 	fs.StringVar(&f.via, "via", "", "`rtl`: build the graph the second way in, through RTL and SSA basic blocks (validated)")
-	fs.StringVar(&f.ssa, "ssa", "pruned", "with -via rtl, the SSA `flavour`: minimal, semi-pruned or pruned")
+	fs.StringVar(&f.ssa, "ssa", defaultFlavour, "with -via rtl, the SSA `flavour`: minimal, semi-pruned or pruned")
 }
 
 // viaOptions sets the options of the second way in for the program name,
@@ -33,7 +37,11 @@ func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o 
 	if f.via != "" && f.via != "rtl" {
 		return s.usageError(cmd.name, "-via: want rtl, not %q", f.via), false
 	}
-	fl, known := ssagen.ParseFlavour(f.ssa)
+	flavour := f.ssa
+	if flavour == "" { // build and asm, which take .rtl files but no -ssa flag
+		flavour = defaultFlavour
+	}
+	fl, known := ssagen.ParseFlavour(flavour)
 	if !known {
 		return s.usageError(cmd.name, "-ssa: want minimal, semi-pruned or pruned, not %q", f.ssa), false
 	}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 	"testing"
 )
 
@@ -72,5 +73,23 @@ func TestVia(t *testing.T) {
 				t.Errorf("son %v:\ngot  %d %q %q\nwant %d %q %q", c.args, code, stdout, stderr, c.code, c.stdout, c.stderr)
 			}
 		})
+	}
+}
+
+// TestRTLFileAsm: son asm, which has no -ssa flag, takes an .rtl file the
+// second way in with the default flavour (it once asked for a flavour "").
+func TestRTLFileAsm(t *testing.T) {
+	inDir(t)
+	if err := os.WriteFile("loop.rtl", []byte(rtlFiles["loop.rtl"]), 0o666); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runSon("", "asm", "loop.rtl")
+	if code != 0 || errs != "" {
+		t.Fatalf("exit %d, %q", code, errs)
+	}
+	for _, want := range []string{"\tcmp ", "\tret\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
 	}
 }
