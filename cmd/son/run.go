@@ -32,7 +32,7 @@ compiles nothing: it parses prog.smp and runs its syntax tree in the
 reference semantics of Simple (package ref, written from the language
 reference, sharing no code with the compiler), the oracle the tests
 compare every level with. No pass runs, so -after cannot go with it, and
--check, -sccp, -seed and #showGraph have nothing to act on.
+-check, -sccp, -seed, -via, -ssa and #showGraph have nothing to act on.
 
 A division by zero, or running out of steps, is a runtime error of the
 program: it is reported as "prog.smp:line:col: runtime error: ..." and the
