@@ -26,9 +26,9 @@ var testArgs = []int64{0, 1, 2, 3, -1, 10, 100, -100}
 // testSteps is ref.Run's budget per argument; an argument whose reference
 // run does not end within it is not compared. A level gets testFactor
 // times that, since its steps are not ref's (the tests' programs, run at
-// every level, stay well under that factor), and one that does
-// not end within it where the reference did is a difference: a loop that
-// no longer ends.
+// every level, stay well under that factor), and one that does not end
+// within it where the reference did is a difference: a loop that no
+// longer ends.
 const (
 	testSteps  = 100_000
 	testFactor = 10

@@ -15,9 +15,9 @@ import (
 // the program lowered straight to RTL (package lower), put in SSA form
 // (package ssagen) and validated (package ssacheck), then translated into
 // the Sea of Nodes (package fromcfg) for the rest of the pipeline; or
-// from Options.RTL, an RTL function given as such. A
-// failure of any step is a bug of son: a *CheckError of pass build, the
-// validator's rejection from GuardChecker.
+// from Options.RTL, an RTL function given as such. A failure of any step
+// is a bug of son: a *CheckError of pass build, the validator's rejection
+// from GuardChecker.
 func buildVia(u *Unit) error {
 	fail := func(g Guard, err error) error { return &CheckError{Pass: "build", Guard: g, Err: err} }
 	if u.Opt.Via != "rtl" {
