@@ -220,15 +220,6 @@ func widen(old, v types.Type) types.Type {
 	return types.Range(lo, hi)
 }
 
-// Apply rewrites g with a checked solution: Annotate, then the peephole
-// worklist folds constants, takes the live side of constant branches and
-// removes unreachable code.
-func Apply(g *son.Graph, s *Solution) error {
-	Annotate(g, s)
-	g.PushAll()
-	return g.Iterate()
-}
-
 // Annotate is the rewrite proper of a checked solution: each node's type
 // becomes the join of its type and its claimed value (both hold every
 // value the node can take). Nothing else changes (CheckSCCPRewrite).
