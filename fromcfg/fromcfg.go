@@ -15,6 +15,8 @@
 //
 // The graph is built with son.Graph.NewNode, without peepholes: the
 // pipeline's peephole pass runs them. What Stop does not reach is killed.
+// Cost: O(n + m) plus the dominators (Lengauer–Tarjan), and for each Div
+// or Mod a look back over the Checks of its block.
 package fromcfg
 
 import (
