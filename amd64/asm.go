@@ -1,3 +1,7 @@
+// The assembler: labels, data reached RIP-relative, and branches made long
+// only where a short one does not reach, pass after pass to a fixpoint.
+// Cost: each pass linear in the code; a branch only grows, so it ends.
+
 package amd64
 
 import (

@@ -1,3 +1,8 @@
+// Instruction selection: RTL to machine code over virtual registers, with
+// immediates, two-address forms, lea and cmp+jcc fusion, division by
+// constants (Granlund and Montgomery) and loop rotation (docs/BACKEND.md).
+// Cost: linear in the function.
+
 package amd64
 
 import (

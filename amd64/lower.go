@@ -1,3 +1,7 @@
+// Compile, the whole backend, and Lower: the selected code with the
+// allocator's registers, reloads, stores and frame, assembled with the
+// runtime (docs/BACKEND.md). Cost: linear in the code.
+
 package amd64
 
 import (

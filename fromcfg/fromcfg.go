@@ -15,6 +15,7 @@
 //
 // The graph is built with son.Graph.NewNode, without peepholes: the
 // pipeline's peephole pass runs them. What Stop does not reach is killed.
+// Cost: O(n + m) plus the dominators (Lengauer–Tarjan).
 package fromcfg
 
 import (
@@ -37,7 +38,7 @@ func Graph(f *cfg.Func) (*son.Graph, error) {
 	if err := cfg.Verify(f); err != nil {
 		return nil, fmt.Errorf("fromcfg: %w", err)
 	}
-	t := &translator{f: f, g: son.NewGraph(f.Name), n: len(f.Blocks)}
+	t := &translator{f: f, g: son.NewGraph(f.Name), n: len(f.Blocks), checks: map[*son.Node]*son.Node{}}
 	if err := t.order(); err != nil {
 		return nil, err
 	}
@@ -67,7 +68,7 @@ type translator struct {
 	loops   []*loopInfo // by block position, for the junctions that are loop heads
 	pending []pendingPhi
 	arg     *son.Node
-	checks  []*son.Node // the ZeroChecks of the block being built
+	checks  map[*son.Node]*son.Node // the latest ZeroCheck of each value in the block being built
 }
 
 // loopInfo is a loop head: its Loop, the Region merging several back
@@ -170,7 +171,7 @@ func (t *translator) build() {
 			ctrl = t.junction(i, b)
 		}
 		t.entry[i] = ctrl
-		t.checks = t.checks[:0]
+		clear(t.checks)
 		for _, in := range b.Instrs {
 			ctrl = t.instr(b, in, ctrl)
 		}
@@ -312,7 +313,7 @@ func (t *translator) instr(b *cfg.Block, in *cfg.Instr, ctrl *son.Node) *son.Nod
 	case cfg.OpCheck:
 		zc := g.NewNode(son.OpZeroCheck, 0, ctrl, t.value(in.Args[0]))
 		zc.Pos = in.Pos
-		t.checks = append(t.checks, zc)
+		t.checks[zc.In[1]] = zc
 		return zc
 	default:
 		op, ok := binOps[in.Op]
@@ -325,12 +326,7 @@ func (t *translator) instr(b *cfg.Block, in *cfg.Instr, ctrl *son.Node) *son.Nod
 		if op == son.OpDiv || op == son.OpMod {
 			// The ZeroCheck of the divisor on this block's path, the
 			// latest one; none is needed for a non-zero constant.
-			for k := len(t.checks) - 1; k >= 0; k-- {
-				if t.checks[k].In[1] == y {
-					c = t.checks[k]
-					break
-				}
-			}
+			c = t.checks[y]
 			if c == nil && !(y.Op == son.OpConstant && y.Aux != 0) {
 				t.fail("%v: %v divides by %v, which no Check of the block tests", b, in, in.Args[1])
 				return ctrl

@@ -1,3 +1,6 @@
+// CheckRewrite, the checker run after gvn with checking on: the function it
+// left against the one it got, under the validated numbering. Cost: linear.
+
 package gvn
 
 import (

@@ -36,7 +36,10 @@
 //     check is pure.
 //
 // A Check defines no value and is in no class. Registers used but never
-// defined (cfg.Verify rejects them) are each alone in a class of Number. The result passes cfg.Verify when the input
-// does: every use of a replaced register is dominated by its definition,
-// which its replacement's definition strictly dominates.
+// defined (cfg.Verify rejects them) are each alone in a class of Number.
+// The result passes cfg.Verify when the input does: every use of a
+// replaced register is dominated by its definition, which its
+// replacement's definition strictly dominates. CheckRewrite (check.go),
+// run by compile with checking on, compares the rewritten function with
+// the one gvn got, under the numbering Validate accepted.
 package gvn

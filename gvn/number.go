@@ -1,3 +1,8 @@
+// Number, the untrusted analysis of GVN: Alpern, Wegman and Zadeck's
+// optimistic congruence partition and the replacements it proposes along the
+// dominator tree (paper 003, section 7). Cost: O(m log n) for the partition,
+// plus the dominators.
+
 package gvn
 
 import (

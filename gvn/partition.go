@@ -1,3 +1,6 @@
+// The partition refined by splitting, in Hopcroft's manner, that Number
+// uses. Cost: a split is proportional to the members marked.
+
 package gvn
 
 // partition is a partition of the values 0..n-1 into classes, refined by

@@ -1,3 +1,6 @@
+// Apply, the rewrite of a validated numbering, and the copy propagation and
+// dead-code removal it ends with (paper 003, section 6.2). Cost: O(n).
+
 package gvn
 
 import "son/cfg"

@@ -1,3 +1,7 @@
+// Validate, GVN's validator: cfg.Verify, GVN_spec and def_sdom (paper 003,
+// section 7, figure 11), with its own dominators. Cost: O(n + m) plus the
+// dominators.
+
 package gvn
 
 import (

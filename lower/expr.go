@@ -1,3 +1,7 @@
+// The lowering of expressions to RTL instructions into fresh temporaries,
+// with short-circuit && || ?: and comparison chains as blocks (paper 003's
+// RTL). Cost: linear in the expression.
+
 package lower
 
 import (

@@ -1,3 +1,7 @@
+// The normalization that ends lowering: unreachable blocks dropped,
+// critical edges split, blocks in reverse postorder (paper 003, section
+// 3.2). Cost: O(n + m).
+
 package lower
 
 import "son/cfg"

@@ -1,3 +1,7 @@
+// The lowering of statements to RTL blocks: assignments to a variable's
+// one register, if, loops, break and continue (paper 003's RTL).
+// Cost: linear in the program.
+
 package lower
 
 import (

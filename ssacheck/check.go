@@ -1,3 +1,7 @@
+// Validate and its structural pass: erasing the Phis and indices of the
+// SSA form gives back the RTL, the form is normalized and every version is
+// defined once (paper 003, sections 5.1 and 5.5). Cost: O(n + m).
+
 package ssacheck
 
 import (

@@ -1,3 +1,7 @@
+// The typing pass: local typings inferred along the dominator tree,
+// checking use_ok, ASSIG, USES and NASSIG (paper 003, sections 5.1 and
+// 5.5). Cost: O(n + m + r + Σ|DF|·d), as the package doc says.
+
 package ssacheck
 
 import (

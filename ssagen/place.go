@@ -1,3 +1,7 @@
+// Phi placement at the iterated dominance frontiers, by flavour (Cytron
+// et al., figure 11; paper 003, section 5). Cost: the sum over variables of
+// their iterated frontiers, the bound of Cytron et al.
+
 package ssagen
 
 // place puts Phis at the iterated dominance frontier of each variable's

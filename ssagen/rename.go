@@ -1,3 +1,7 @@
+// Renaming along the dominator tree (Cytron et al., figure 12), then the
+// removal of dead Phis (Pruned) and of partial ones, and the hint for
+// ssacheck (paper 003, section 5.5). Cost: O(size of the function).
+
 package ssagen
 
 import (

@@ -48,7 +48,8 @@ A file named *.rtl is an RTL function in the text form of package cfg and
 takes that way from ssagen on: a malformed line, a function cfg.Verify
 rejects (an unreachable block, a critical edge, ...) or one that reads a
 register on a path where it is unassigned is an error at its line, exit
-status 2.
+status 2; so are irreducible control flow and a division by a register
+no Check of its block tests (without a line).
 
 Build writes a static ELF64 executable for Linux x86-64, needing no libc,
 assembler or linker, to -o file (by default the program's name without

@@ -10,6 +10,7 @@ import (
 
 	"son/cfg"
 	"son/compile"
+	"son/fromcfg"
 	"son/ssagen"
 )
 
@@ -56,9 +57,18 @@ func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o 
 	// A register read where it may be unassigned is an error of the
 	// input, at its line.
 	var ue *ssagen.UnassignedError
-	if _, err := ssagen.Build(rtl, fl); errors.As(err, &ue) {
+	ssa, err := ssagen.Build(rtl, fl)
+	if errors.As(err, &ue) {
 		fmt.Fprintf(s.stderr, "%s:%d: %s\n", name, lineOf(lines, ue.Block.ID, ue.Instr, ue.Block), strings.TrimPrefix(err.Error(), "ssagen: "))
 		return exitUsage, false
+	}
+	// So are irreducible control flow and a division by a register that
+	// no Check of its block tested, which fromcfg refuses.
+	if err == nil {
+		if _, err := fromcfg.Graph(ssa.Func); err != nil {
+			fmt.Fprintf(s.stderr, "%s: %s\n", name, strings.TrimPrefix(err.Error(), "fromcfg: "))
+			return exitUsage, false
+		}
 	}
 	o.RTL = rtl
 	return exitOK, true

@@ -14,6 +14,7 @@ var rtlFiles = map[string]string{
 	"unreachable.rtl": "func f level RTL\nb1:\n\tv1 = Arg\n\treturn v1\nb2:\n\treturn v1\n",
 	"malformed.rtl":   "func f level RTL\nb1:\n\tv1 = Arg\n\tv2 = Frob v1\n\treturn v2\n",
 	"ssa.rtl":         "func f level SSA\nb1:\n\tv1 = Arg\n\treturn v1\n",
+	"unchecked.rtl":   "func f level RTL\nb1:\n\tv1 = Arg\n\tv2 = Const 0\n\tv3 = Div v1 v2\n\treturn v3\n",
 }
 
 // TestVia: son run, ir and check -via rtl, the second way in, and .rtl
@@ -58,6 +59,8 @@ func TestVia(t *testing.T) {
 		{name: "rtl file ir", args: []string{"ir", "-level", "via-ssa", "loop.rtl"},
 			stdout: "func f level SSA\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 0\n\tjump b2\nb2:  ; preds b1 b3, depth 0\n\tv3 = Phi v2 v6\n\tv4 = Lt v3 v1\n\tbranch v4 b3 b4\n" +
 				"b3:  ; preds b2, depth 0\n\tv5 = Const 1\n\tv6 = Add v3 v5\n\tjump b2\nb4:  ; preds b2, depth 0\n\treturn v3\n"},
+		{name: "rtl division no Check tests", args: []string{"run", "unchecked.rtl"}, code: 2,
+			stderr: "unchecked.rtl: b1: v3 = Div v1 v2 divides by v2, which no Check of the block tests\n"},
 		{name: "rtl unassigned on a path", args: []string{"run", "unassigned.rtl"}, code: 2,
 			stderr: "unassigned.rtl:12: b4: term (return v2): v2 may be used before it is assigned\n"},
 		{name: "rtl unreachable block", args: []string{"ir", "unreachable.rtl"}, code: 2,
