@@ -81,17 +81,7 @@ func nativeOutcome(file, ref string) (stdout, stderr string, status int) {
 // step limit, which native code does not have).
 func TestNativePrograms(t *testing.T) {
 	needNative(t)
-	var files []string
-	for _, dir := range []string{"../testdata", "../examples"} {
-		fs, err := filepath.Glob(filepath.Join(dir, "*.smp"))
-		if err != nil {
-			t.Fatal(err)
-		}
-		files = append(files, fs...)
-	}
-	if len(files) == 0 {
-		t.Fatal("no programs")
-	}
+	files := programFiles(t, "../testdata", "../examples")
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".smp"), func(t *testing.T) {
 			src, err := os.ReadFile(file)

@@ -269,6 +269,22 @@ func TestExamples(t *testing.T) { testProgramDir(t, "../examples", "", true) }
 // their small arguments.
 func TestBench(t *testing.T) { testProgramDir(t, "../bench", "", true) }
 
+// programFiles lists the programs dir/*.smp of each dir, in order, and
+// fails t if a dir has none: the program set the tests that go over every
+// program share.
+func programFiles(t *testing.T, dirs ...string) []string {
+	t.Helper()
+	var files []string
+	for _, dir := range dirs {
+		fs, err := filepath.Glob(filepath.Join(dir, "*.smp"))
+		if err != nil || len(fs) == 0 {
+			t.Fatalf("no programs in %s: %v", dir, err)
+		}
+		files = append(files, fs...)
+	}
+	return files
+}
+
 // testProgramDir runs the programs dir/*.smp, each as a subtest named
 // prefix and its file name; required says that dir must have some.
 func testProgramDir(t *testing.T, dir, prefix string, required bool) {

@@ -2,7 +2,6 @@ package compile
 
 import (
 	"os"
-	"path/filepath"
 	"testing"
 
 	"son/cfg"
@@ -16,14 +15,7 @@ import (
 // rewrite checker, and the results must be the run: lines' at both levels.
 // (TestPrograms covers the combined analysis.)
 func TestProgramsEveryAnalysis(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"../testdata", "../examples"} {
-		fs, err := filepath.Glob(filepath.Join(dir, "*.smp"))
-		if err != nil || len(fs) == 0 {
-			t.Fatalf("no programs in %s: %v", dir, err)
-		}
-		files = append(files, fs...)
-	}
+	files := programFiles(t, "../testdata", "../examples")
 	for _, mode := range []opt.Mode{opt.ConstOnly, opt.ReachOnly, opt.Iterated} {
 		t.Run(mode.String(), func(t *testing.T) {
 			for _, file := range files {

@@ -3,7 +3,6 @@ package compile
 import (
 	"math/rand"
 	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -148,9 +147,7 @@ func copyHint(h *ssacheck.Hint) *ssacheck.Hint {
 // in each flavour, and requires the validator to reject each; every fault
 // must apply somewhere.
 func TestSSAFaults(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.smp")
-	more, _ := filepath.Glob("../examples/*.smp")
-	files = append(files, more...)
+	files := programFiles(t, "../testdata", "../examples")
 	applied := make([]int, len(ssaFaults))
 	for _, file := range files {
 		src, err := os.ReadFile(file)
@@ -196,9 +193,7 @@ func TestSSAFaults(t *testing.T) {
 // the program's run: arguments (as the unmutated SSA form, through the
 // same text); the validator must never panic.
 func TestSSAValidatorSound(t *testing.T) {
-	files, _ := filepath.Glob("../testdata/*.smp")
-	more, _ := filepath.Glob("../examples/*.smp")
-	files = append(files, more...)
+	files := programFiles(t, "../testdata", "../examples")
 	rng := rand.New(rand.NewSource(1))
 	accepted, rejected := 0, 0
 	for _, file := range files {

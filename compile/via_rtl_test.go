@@ -44,14 +44,7 @@ func lowerChecked(t *testing.T, name string, src []byte) *cfg.Func {
 }
 
 func TestViaRTLPrograms(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"../testdata", "../examples"} {
-		fs, err := filepath.Glob(filepath.Join(dir, "*.smp"))
-		if err != nil || len(fs) == 0 {
-			t.Fatalf("no programs in %s: %v", dir, err)
-		}
-		files = append(files, fs...)
-	}
+	files := programFiles(t, "../testdata", "../examples")
 	for _, file := range files {
 		t.Run(strings.TrimSuffix(filepath.Base(file), ".smp"), func(t *testing.T) {
 			src, err := os.ReadFile(file)
@@ -167,11 +160,7 @@ const viaMargin = 2
 // lines, in each SSA flavour. The final graph must be the size of the
 // first way's within viaMargin nodes; the differences are logged.
 func TestViaRTLPipeline(t *testing.T) {
-	var files []string
-	for _, dir := range []string{"../testdata", "../examples"} {
-		fs, _ := filepath.Glob(filepath.Join(dir, "*.smp"))
-		files = append(files, fs...)
-	}
+	files := programFiles(t, "../testdata", "../examples")
 	var same, smaller, larger [3]int
 	var diffs []string
 	for _, file := range files {
