@@ -30,7 +30,7 @@ func chainGates(n int) []*Pred {
 // the last arm of an else-if chain of n conditions (n atoms; the table up
 // to 6, the solver with its certificate checked above).
 func BenchmarkDisjoint(b *testing.B) {
-	for _, n := range []int{2, 4, 6, 7, 12, 24, 48} {
+	for _, n := range []int{2, 4, 6, 7, 8, 9, 12, 24, 48} {
 		g := chainGates(n)
 		b.Run(fmt.Sprintf("atoms=%d", n), func(b *testing.B) {
 			for b.Loop() {

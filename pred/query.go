@@ -125,11 +125,32 @@ func CoherentAt(ins, conds []*Pred, pij *Pred, definedAtJ func(cfg.Reg) bool) (R
 }
 
 // Project is p↓j (section 5.2): every atom whose register drop says is
-// defined at j, and its negation, is replaced by True. p is first put in
-// negation normal form (De Morgan's laws hold in this logic), so that
-// "the negation of an atom" is a literal ¬c as in figure 5, whose
-// projection is True, not ¬True.
+// defined at j, and its negation, is replaced by True. Above such atoms p
+// is put in negation normal form (De Morgan's laws hold in this logic),
+// so that "the negation of an atom" is a literal ¬c as in figure 5,
+// whose projection is True, not ¬True.
 func Project(p *Pred, drop func(cfg.Reg) bool) *Pred {
+	// A subterm with no atom to drop is kept as it is (under a ¬ when
+	// reached with negative polarity): the result shares it with p.
+	touched := map[*Pred]bool{}
+	var mark func(p *Pred) bool
+	mark = func(p *Pred) bool {
+		if p == nil || drop == nil {
+			return false // nothing to drop; a nil is reported by the questions
+		}
+		if t, ok := touched[p]; ok {
+			return t
+		}
+		t := p.Kind == Atom && drop(p.Reg)
+		for _, a := range p.Args {
+			t = mark(a) || t
+		}
+		touched[p] = t
+		return t
+	}
+	if !mark(p) {
+		return p
+	}
 	memo := map[encKey]*Pred{}
 	var walk func(p *Pred, pos bool) *Pred
 	walk = func(p *Pred, pos bool) *Pred {
@@ -138,6 +159,16 @@ func Project(p *Pred, drop func(cfg.Reg) bool) *Pred {
 			return r
 		}
 		var r *Pred
+		switch {
+		case !touched[p] && pos:
+			r = p
+		case !touched[p]:
+			r = NewNot(p)
+		}
+		if r != nil {
+			memo[k] = r
+			return r
+		}
 		switch p.Kind {
 		case True, False:
 			r = p

@@ -2,6 +2,7 @@ package pred
 
 import (
 	"fmt"
+	"strings"
 	"testing"
 
 	"son/cfg"
@@ -160,7 +161,8 @@ func TestProject(t *testing.T) {
 		{NewNot(NewAnd(a, b)), "¬(r1) ∨ True"},
 		{NewAnd(nb, c), "True ∧ r3"},
 		{NewNot(NewNot(b)), "True"},
-		{NewNot(ff), "True"},
+		{NewNot(ff), "¬(False)"}, // nothing to drop: kept as it is
+		{NewNot(NewOr(NewAnd(a, c), b)), "¬(r1 ∧ r3) ∧ True"},
 		{NewOr(a, undef), "r1 ∨ Undef"},
 	}
 	for _, tt := range tests {
@@ -183,6 +185,10 @@ func TestMalformed(t *testing.T) {
 		if _, err := Valid(tt.p); err == nil || err.Error() != tt.want {
 			t.Errorf("Valid(%#v) = %v, want %q", tt.p, err, tt.want)
 		}
+	}
+	_, err := CoherentAt([]*Pred{a, nil}, []*Pred{tt, tt}, b, nil)
+	if want := "pred: implies: nil predicate"; err == nil || err.Error() != want {
+		t.Errorf("CoherentAt with a nil predicate: %v, want %q", err, want)
 	}
 }
 
@@ -210,5 +216,71 @@ func TestEncodingSize(t *testing.T) {
 	}
 	if r, err := Implies(NewAnd(atoms...), NewNot(NewOr(NewNot(atoms[0]), NewNot(atoms[999])))); err != nil || !r.Holds {
 		t.Errorf("Implies over 1,000 atoms: %+v %v", r, err)
+	}
+}
+
+// phpPred is the pigeonhole formula PHP(n+1, n) as a predicate: every
+// pigeon p in some hole (an atom x_p,h), no two in one hole.
+func phpPred(n int) []*Pred {
+	x := func(p, h int) *Pred { return Cond(cfg.Reg(p*n + h + 1)) }
+	var cs []*Pred
+	for p := 0; p <= n; p++ {
+		var in []*Pred
+		for h := range n {
+			in = append(in, x(p, h))
+		}
+		cs = append(cs, NewOr(in...))
+	}
+	for h := range n {
+		for p := 0; p <= n; p++ {
+			for q := p + 1; q <= n; q++ {
+				cs = append(cs, NewOr(NewNot(x(p, h)), NewNot(x(q, h))))
+			}
+		}
+	}
+	return cs
+}
+
+// TestQuestionNeedsSearch is a question unit propagation does not settle:
+// the solver searches, and its certificate is checked on the encoding.
+func TestQuestionNeedsSearch(t *testing.T) {
+	cs := phpPred(4)
+	r, err := Unsat(NewAnd(cs...))
+	if err != nil || !r.Holds || r.Evidence != ByRUP || r.Lemmas < 2 {
+		t.Fatalf("Unsat(PHP(5,4)) = %+v, %v", r, err)
+	}
+	// Without the last hole clause pigeons 3 and 4 share hole 3.
+	r, err = Unsat(NewAnd(cs[:len(cs)-1]...))
+	if err != nil || r.Holds || r.Evidence != ByModel {
+		t.Fatalf("Unsat(PHP(5,4) less a clause) = %+v, %v", r, err)
+	}
+	if r.Counter[cfg.Reg(3*4+3+1)] != V1 || r.Counter[cfg.Reg(4*4+3+1)] != V1 {
+		t.Errorf("counterexample %v does not put pigeons 3 and 4 in hole 3", r.Counter)
+	}
+}
+
+// TestTamperedCertificate alters gophersat's certificate of a question
+// before it is checked: the question fails with the checker's reason.
+func TestTamperedCertificate(t *testing.T) {
+	defer func() { tamper = nil }()
+	p := NewAnd(phpPred(4)...)
+	tests := []struct {
+		name   string
+		tamper func([][]int) [][]int
+		want   string
+	}{
+		{"lemmas dropped", func(l [][]int) [][]int { return l[len(l)-1:] },
+			"pred: unsat: the SAT solver's certificate is rejected: rup: lemma 0 [] is not implied by unit propagation"},
+		{"first lemma's literals flipped", func(l [][]int) [][]int {
+			l[0] = negate(append([]int(nil), l[0]...))
+			return l
+		}, "pred: unsat: the SAT solver's certificate is rejected: rup: lemma 0 "},
+	}
+	for _, tt := range tests {
+		tamper = tt.tamper
+		_, err := Unsat(p)
+		if err == nil || !strings.HasPrefix(err.Error(), tt.want) {
+			t.Errorf("%s: %v, want %q", tt.name, err, tt.want)
+		}
 	}
 }

@@ -22,6 +22,9 @@ func CheckRUP(f CNF, proof [][]int) error {
 	if len(proof) == 0 || len(proof[len(proof)-1]) != 0 {
 		return fmt.Errorf("rup: the proof does not end with the empty clause")
 	}
+	if f.Vars < 0 {
+		return fmt.Errorf("rup: %d variables", f.Vars)
+	}
 	u := newUnitProp(f.Vars)
 	for i, c := range f.Clauses {
 		if err := u.checkLits(c); err != nil {

@@ -23,16 +23,14 @@ func solveCNF(f CNF) (model []bool, proof [][]int, err error) {
 	u := newUnitProp(f.Vars)
 	for i, c := range f.Clauses {
 		if err := u.checkLits(c); err != nil {
-			return nil, nil, fmt.Errorf("pred: clause %d: %v", i, err)
+			return nil, nil, fmt.Errorf("clause %d: %v", i, err)
 		}
 		u.add(c)
 	}
 	if u.refuted {
-		proof = [][]int{{}}
-		if err := CheckRUP(f, proof); err != nil {
-			return nil, nil, err
-		}
-		return nil, proof, nil
+		// This propagation is CheckRUP's own, on the same clauses: it has
+		// just checked the one-lemma proof "the empty clause".
+		return nil, [][]int{{}}, nil
 	}
 	var rest [][]int
 	for _, c := range u.clauses {
@@ -60,13 +58,16 @@ func solveCNF(f CNF) (model []bool, proof [][]int, err error) {
 	}
 	switch status {
 	case solver.Unsat:
+		if tamper != nil {
+			lemmas = tamper(lemmas)
+		}
 		if len(lemmas) == 0 || len(lemmas[len(lemmas)-1]) != 0 {
 			// The solver may stop without writing the final empty
 			// clause; adding it costs nothing, as the checker checks it.
 			lemmas = append(lemmas, []int{})
 		}
 		if err := CheckRUP(f, lemmas); err != nil {
-			return nil, nil, fmt.Errorf("pred: the SAT solver's certificate is rejected: %v", err)
+			return nil, nil, fmt.Errorf("the SAT solver's certificate is rejected: %v", err)
 		}
 		return nil, lemmas, nil
 	case solver.Sat:
@@ -80,12 +81,17 @@ func solveCNF(f CNF) (model []bool, proof [][]int, err error) {
 			}
 		}
 		if !satisfies(f, model) {
-			return nil, nil, fmt.Errorf("pred: the SAT solver's model does not satisfy the clauses")
+			return nil, nil, fmt.Errorf("the SAT solver's model does not satisfy the clauses")
 		}
 		return model, nil, nil
 	}
-	return nil, nil, fmt.Errorf("pred: the SAT solver answered %v", status)
+	return nil, nil, fmt.Errorf("the SAT solver answered %v", status)
 }
+
+// tamper, set only by tests, alters the solver's certificate before it is
+// checked: a solver answering UNSAT with a bad certificate must make the
+// question fail.
+var tamper func([][]int) [][]int
 
 // gophersat runs the solver on clauses over vars variables, collecting the
 // lemmas of its certificate (gophersat's Certified mode writes each
@@ -93,7 +99,7 @@ func solveCNF(f CNF) (model []bool, proof [][]int, err error) {
 func gophersat(clauses [][]int, vars int) (model []bool, lemmas [][]int, status solver.Status, err error) {
 	defer func() {
 		if r := recover(); r != nil {
-			err = fmt.Errorf("pred: the SAT solver failed: %v", r)
+			err = fmt.Errorf("the SAT solver failed: %v", r)
 		}
 	}()
 	s := solver.New(solver.ParseSliceNb(clauses, vars+1))
@@ -127,13 +133,13 @@ func gophersat(clauses [][]int, vars int) (model []bool, lemmas [][]int, status 
 func parseLemma(line string) ([]int, error) {
 	fs := strings.Fields(line)
 	if len(fs) == 0 || fs[len(fs)-1] != "0" {
-		return nil, fmt.Errorf("pred: certificate line %q does not end with 0", line)
+		return nil, fmt.Errorf("certificate line %q does not end with 0", line)
 	}
 	c := make([]int, 0, len(fs)-1)
 	for _, f := range fs[:len(fs)-1] {
 		n, err := strconv.Atoi(f)
 		if err != nil || n == 0 {
-			return nil, fmt.Errorf("pred: certificate line %q: bad literal %q", line, f)
+			return nil, fmt.Errorf("certificate line %q: bad literal %q", line, f)
 		}
 		c = append(c, n)
 	}
