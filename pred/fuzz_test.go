@@ -119,6 +119,25 @@ func checkQuestions(t *testing.T, data []byte) {
 			}
 		}
 	}
+	gates := []*Pred{p, q, NewNot(p)}
+	want := true
+	bruteForce(gates, func(_ map[cfg.Reg]Val, v []Val) bool {
+		n := 0
+		for _, x := range v {
+			if x == V1 {
+				n++
+			}
+		}
+		want = n < 2
+		return want
+	})
+	for _, limit := range []int{tableAtoms, -1} {
+		tableLimit = limit
+		r, err := WellExclusive(gates)
+		if err != nil || r.Holds != want {
+			t.Fatalf("WellExclusive(%v) limit %d: %+v, %v; brute force %v", gates, limit, r, err, want)
+		}
+	}
 	tableLimit = tableAtoms
 	if regs := atomsOf([]*Pred{p}); len(regs) <= tableAtoms {
 		tb := newTable(regs)

@@ -18,8 +18,8 @@ import (
 //	Unsat(p)         p is 1 in no state
 //	Implies(p, q)    whenever p is 1, q is 1: the semantic implication of
 //	                 COHSDOM, Definition 5.2 (its footnote 2)
-//	Disjoint(p, q)   p and q are never both 1: p × q, Definition 5.4, for
-//	                 well-exclusivity, Definition 5.5
+//	Disjoint(p, q)   p and q are never both 1: p × q, Definition 5.4
+//	WellExclusive(g) a γ's gates are pairwise Disjoint: Definition 5.5
 //	Equivalent(p, q) p and q have the same value in every state (the
 //	                 simplifier's contract; stronger than Implies both ways)
 //	CoherentAt(...)  COHSDOM itself, with the projection ↓j
@@ -55,7 +55,8 @@ type Result struct {
 	Holds    bool            // the property holds in every state
 	Counter  map[cfg.Reg]Val // when !Holds: a state where it fails, confirmed by Eval
 	Evidence Evidence
-	Lemmas   int // the certificate's length, when Evidence is ByRUP
+	Lemmas   int    // the certificate's length, when Evidence is ByRUP
+	Pair     [2]int // WellExclusive: the gates that overlap, when !Holds
 }
 
 // Valid reports whether p evaluates to 1 in every state (isTrue, in
@@ -92,6 +93,58 @@ func Disjoint(p, q *Pred) (Result, error) {
 		func(o [][]uint64, _ [][]uint64, w int) uint64 { return o[0][w] & o[1][w] },
 		func(e *encoder, l []int) [][]int { return [][]int{{l[0]}, {l[1]}} },
 		func(v []Val) bool { return v[0] == V1 && v[1] == V1 })
+}
+
+// WellExclusive reports whether gates are pairwise mutually exclusive:
+// Definition 5.5 for one γ (its gates are P_d,n for the predecessors n of
+// its node). When they are not, Pair names the first overlapping pair,
+// by index, and Counter a state where both are 1. Over at most
+// tableAtoms atoms in all, one truth table serves every pair.
+func WellExclusive(gates []*Pred) (Result, error) {
+	regs, err := scan(gates)
+	if err != nil {
+		return Result{}, fmt.Errorf("pred: well-exclusive: %v", err)
+	}
+	if len(regs) > tableLimit {
+		all := Result{Holds: true, Evidence: ByTable}
+		for i := range gates {
+			for j := i + 1; j < len(gates); j++ {
+				r, err := Disjoint(gates[i], gates[j])
+				if err != nil || !r.Holds {
+					r.Pair = [2]int{i, j}
+					return r, err
+				}
+				if r.Evidence == ByRUP {
+					all.Evidence = ByRUP
+					all.Lemmas += r.Lemmas
+				}
+			}
+		}
+		return all, nil
+	}
+	t := newTable(regs)
+	ones := make([][]uint64, len(gates))
+	for i, g := range gates {
+		ones[i], _ = t.eval(g)
+	}
+	both := make([]uint64, t.words)
+	for i := range gates {
+		for j := i + 1; j < len(gates); j++ {
+			for w := range both {
+				both[w] = ones[i][w] & ones[j][w]
+			}
+			if st, found := t.first(both); found {
+				r := Result{Evidence: ByTable, Counter: st, Pair: [2]int{i, j}}
+				memo := map[*Pred]Val{}
+				env := stateEnv(st)
+				if evalShared(gates[i], env, memo) != V1 || evalShared(gates[j], env, memo) != V1 {
+					return Result{}, fmt.Errorf("pred: well-exclusive: the counterexample %v does not make gates %d and %d both 1", st, i, j)
+				}
+				return r, nil
+			}
+		}
+	}
+	return Result{Holds: true, Evidence: ByTable}, nil
 }
 
 // Equivalent reports whether p and q have the same three-valued value in

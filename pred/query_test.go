@@ -147,6 +147,17 @@ func TestRunningExample(t *testing.T) {
 		question{"overlap", func() (Result, error) { return Disjoint(p6, NewNot(gt50)) }, false},
 	)
 	bothWays(t, qs)
+	defer func(l int) { tableLimit = l }(tableLimit)
+	for _, limit := range []int{tableAtoms, -1} {
+		tableLimit = limit
+		if r, err := WellExclusive(gates); err != nil || !r.Holds {
+			t.Errorf("WellExclusive(figure 2) limit %d: %+v, %v", limit, r, err)
+		}
+		r, err := WellExclusive([]*Pred{p6, p9, NewNot(gt50)})
+		if err != nil || r.Holds || r.Pair != [2]int{0, 2} || fmt.Sprint(r.Counter) != "map[v1:1 v2:0]" {
+			t.Errorf("WellExclusive(overlap) limit %d: %+v, %v", limit, r, err)
+		}
+	}
 	if _, err := CoherentAt(gates, edges[:2], tt, none); err == nil || err.Error() != "pred: CoherentAt: 3 predecessor predicates but 2 edge conditions" {
 		t.Errorf("CoherentAt with mismatched lengths: %v", err)
 	}

@@ -1,9 +1,8 @@
 package pred
 
 import (
+	"encoding/binary"
 	"slices"
-	"strconv"
-	"strings"
 )
 
 // Simplification is untrusted: the validator checks the predicates that
@@ -58,6 +57,8 @@ type simplifier struct {
 	memo   map[encKey]*Pred
 	id     map[*Pred]int    // the interned nodes, numbered
 	intern map[string]*Pred // the interned node of each structural key
+	ids    []int            // scratch for node
+	key    []byte
 }
 
 func newSimplifier(gate bool) *simplifier {
@@ -150,40 +151,46 @@ func (s *simplifier) mk(kind Kind, args []*Pred, factor bool) *Pred {
 			n++
 		}
 	}
-	var flat []*Pred
-	seen := map[*Pred]bool{}
+	seen := ptrSet{list: make([]*Pred, 0, n)}
 	for _, a := range args {
-		sub := []*Pred{a}
 		if a.Kind == kind && n <= maxLook {
-			sub = a.Args
-		}
-		for _, b := range sub {
-			switch {
-			case b.Kind == absorbing:
-				return Const(absorbing)
-			case b.Kind == unit, seen[b]:
-				continue
+			for _, b := range a.Args {
+				if b.Kind == absorbing {
+					return Const(absorbing)
+				}
+				seen.addNew(b, unit)
 			}
-			seen[b] = true
-			flat = append(flat, b)
+			continue
 		}
+		if a.Kind == absorbing {
+			return Const(absorbing)
+		}
+		seen.addNew(a, unit)
 	}
+	flat := seen.list
 	if s.gate && kind == And {
 		for _, b := range flat {
-			if b.Kind == Not && seen[b.Args[0]] {
+			if b.Kind == Not && seen.has(b.Args[0]) {
 				return Const(False) // a ∧ ¬a is never 1
 			}
 		}
 	}
 	// Absorption: p ∧ (p ∨ q) = p.
-	kept := flat[:0]
-	for _, b := range flat {
-		if b.Kind == dual(kind) && len(b.Args) <= maxLook && slices.ContainsFunc(b.Args, func(c *Pred) bool { return seen[c] }) {
+	var kept []*Pred
+	for i, b := range flat {
+		if b.Kind == dual(kind) && len(b.Args) <= maxLook && slices.ContainsFunc(b.Args, seen.has) {
+			if kept == nil {
+				kept = append(make([]*Pred, 0, len(flat)), flat[:i]...)
+			}
 			continue
 		}
-		kept = append(kept, b)
+		if kept != nil {
+			kept = append(kept, b)
+		}
 	}
-	flat = kept
+	if kept != nil {
+		flat = kept
+	}
 	switch len(flat) {
 	case 0:
 		return Const(unit)
@@ -244,24 +251,54 @@ func (s *simplifier) factor(kind Kind, args []*Pred) *Pred {
 // register and the operands' numbers in increasing order (∧ and ∨ are
 // commutative); the first node of a key keeps its operands' order.
 func (s *simplifier) node(n *Pred) *Pred {
-	ids := make([]int, len(n.Args))
-	for i, a := range n.Args {
-		ids[i] = s.id[a]
+	ids := s.ids[:0]
+	for _, a := range n.Args {
+		ids = append(ids, s.id[a])
 	}
 	slices.Sort(ids)
-	var sb strings.Builder
-	sb.WriteString(strconv.Itoa(int(n.Kind)))
-	sb.WriteByte(':')
-	sb.WriteString(strconv.Itoa(int(n.Reg)))
+	key := binary.AppendUvarint(s.key[:0], uint64(n.Kind))
+	key = binary.AppendVarint(key, int64(n.Reg))
 	for _, i := range ids {
-		sb.WriteByte(',')
-		sb.WriteString(strconv.Itoa(i))
+		key = binary.AppendUvarint(key, uint64(i))
 	}
-	k := sb.String()
-	if r, ok := s.intern[k]; ok {
+	s.ids, s.key = ids, key
+	if r, ok := s.intern[string(key)]; ok {
 		return r
 	}
-	s.intern[k] = n
+	s.intern[string(key)] = n
 	s.id[n] = len(s.id)
 	return n
+}
+
+// ptrSet is a set of predicates, a list while small and a map after.
+type ptrSet struct {
+	list []*Pred
+	m    map[*Pred]bool
+}
+
+func (s *ptrSet) has(p *Pred) bool {
+	if s.m != nil {
+		return s.m[p]
+	}
+	return slices.Contains(s.list, p)
+}
+
+// addNew adds p unless it is the unit constant or already there.
+func (s *ptrSet) addNew(p *Pred, unit Kind) {
+	if p.Kind != unit && !s.has(p) {
+		s.add(p)
+	}
+}
+
+func (s *ptrSet) add(p *Pred) {
+	s.list = append(s.list, p)
+	switch {
+	case s.m != nil:
+		s.m[p] = true
+	case len(s.list) > maxLook:
+		s.m = make(map[*Pred]bool, 2*len(s.list))
+		for _, q := range s.list {
+			s.m[q] = true
+		}
+	}
 }
