@@ -133,6 +133,7 @@ func WellExclusive(gates []*Pred) (Result, error) {
 			for w := range both {
 				both[w] = ones[i][w] & ones[j][w]
 			}
+			both[len(both)-1] &= t.last // bits past 3^k are no state
 			if st, found := t.first(both); found {
 				r := Result{Evidence: ByTable, Counter: st, Pair: [2]int{i, j}}
 				memo := map[*Pred]Val{}
