@@ -28,7 +28,11 @@ import (
 // Predicates are computed on f and inserted as they are: the renaming
 // touches only the code, since a μ register keeps its value in the GSA
 // state where its η copy is defined.
-func Build(f *cfg.Func) (*Func, error) {
+func Build(f *cfg.Func) (*Func, error) { return build(f, nil) }
+
+// build is Build, with edit, if set, applied to the matrix before any
+// predicate is taken from it: the tests' way to break the construction.
+func build(f *cfg.Func, edit func(*Matrix)) (*Func, error) {
 	a, err := loops.Analyze(f)
 	if err != nil {
 		return nil, err
@@ -36,6 +40,9 @@ func Build(f *cfg.Func) (*Func, error) {
 	n := len(f.Blocks)
 	g := &Func{Code: clone(f), Merges: make([][]*Merge, n), Etas: make([][]*Eta, n), Rename: Renaming{}, Header: make([]bool, n)}
 	m := newMatrix(a)
+	if edit != nil {
+		edit(m)
+	}
 	g.Matrix = m
 	next := maxReg(f) + 1
 
