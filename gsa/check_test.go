@@ -110,8 +110,8 @@ func TestCheckRejects(t *testing.T) {
 		semantic   string                          // CheckPredicates', or ""
 	}{
 		{
-			name: "two γ predicates that overlap, in the code",
-			code: func(f *cfg.Func, g *Func) { gamma(g, f).Preds[1] = pred.Const(pred.True) },
+			name:       "two γ predicates that overlap, in the code",
+			code:       func(f *cfg.Func, g *Func) { gamma(g, f).Preds[1] = pred.Const(pred.True) },
 			structural: "gsa: b9: merge: v38 = γ(v16: v22, True: v35): no strict dominator d of b9 gives P(d, Preds[k]) for every argument k",
 		},
 		{
@@ -122,13 +122,13 @@ func TestCheckRejects(t *testing.T) {
 			semantic: "gsa: b9: exclusivity: the predicates of b4 and b8 may both hold: r16 and r25 ∨ ¬(r25)",
 		},
 		{
-			name: "a γ predicate missing a condition",
-			code: func(f *cfg.Func, g *Func) { gamma(g, f).Preds[1] = gamma(g, f).Preds[1].Args[1] },
+			name:       "a γ predicate missing a condition",
+			code:       func(f *cfg.Func, g *Func) { gamma(g, f).Preds[1] = gamma(g, f).Preds[1].Args[1] },
 			structural: "gsa: b9: merge: v38 = γ(v16: v22, v25 ∨ ¬(v25): v35): no strict dominator d of b9 gives P(d, Preds[k]) for every argument k",
 		},
 		{
-			name: "an η with the wrong exit predicate, in the code",
-			code: func(f *cfg.Func, g *Func) { g.Etas[pos(f, 11)][1].Pred = pred.Cond(10) },
+			name:       "an η with the wrong exit predicate, in the code",
+			code:       func(f *cfg.Func, g *Func) { g.Etas[pos(f, 11)][1].Pred = pred.Cond(10) },
 			structural: "gsa: b11: eta: no strict dominator h of b11 gives P(h, b11) for every η of the block",
 		},
 		{
@@ -139,18 +139,18 @@ func TestCheckRejects(t *testing.T) {
 			semantic: "gsa: b11: coherence: the paths from b2 to its predecessors do not imply P(b2, b11) = r10",
 		},
 		{
-			name: "a wrong renaming: R holds a register that is not fresh",
-			code: func(f *cfg.Func, g *Func) { g.Rename[8][0].Reg = 40 },
+			name:       "a wrong renaming: R holds a register that is not fresh",
+			code:       func(f *cfg.Func, g *Func) { g.Rename[8][0].Reg = 40 },
 			structural: "gsa: b11: renaming: R(v8) holds v40, which is not fresh in f",
 		},
 		{
-			name: "a wrong renaming: R points at a block without the η",
-			code: func(f *cfg.Func, g *Func) { g.Rename[9][0].At = pos(f, 9) },
+			name:       "a wrong renaming: R points at a block without the η",
+			code:       func(f *cfg.Func, g *Func) { g.Rename[9][0].At = pos(f, 9) },
 			structural: "gsa: b9: renaming: R(v9) holds (v42, b9), but b9 has no v42 = η(p, v9)",
 		},
 		{
-			name: "a use renamed where R does not apply",
-			code: func(f *cfg.Func, g *Func) { g.Code.Blocks[pos(f, 9)].Instrs[0].Args[0] = 42 },
+			name:       "a use renamed where R does not apply",
+			code:       func(f *cfg.Func, g *Func) { g.Code.Blocks[pos(f, 9)].Instrs[0].Args[0] = 42 },
 			structural: "gsa: b9: code: instruction 0 is v39 = Add v42 v6 in the code, v39 = Add v9 v6 in f",
 		},
 	}
