@@ -62,7 +62,7 @@ const figure2 = "testdata/figure2.smp"
 // the exit, and the predicate matrix entries the code uses.
 func TestFigure2(t *testing.T) {
 	f, g := build(t, figure2)
-	want := `func "testdata/figure2.smp" level GSA
+	want := `func testdata/figure2.smp level GSA
 ; predicates: size 17 over 11 blocks, 1.55 per block
 b1:  ; entry, depth 0
 	v4 = Arg
@@ -267,6 +267,24 @@ func TestRunSteps(t *testing.T) {
 		_, err := gsa.Run(g, arg, cfg.Limits{Steps: gs - 1})
 		if re, ok := err.(*cfg.RuntimeError); !ok || !strings.HasPrefix(re.Msg, "step limit exceeded") {
 			t.Errorf("arg %d: %d steps: got %v, want the step limit", arg, gs-1, err)
+		}
+	}
+}
+
+// TestDOT draws figure 2: each block a box of its printed lines, merges
+// and ηs included; the back edge to the header dashed, branches labeled.
+func TestDOT(t *testing.T) {
+	_, g := build(t, figure2)
+	text := gsa.DOT(g, "figure 2")
+	for _, want := range []string{
+		"digraph \"testdata/figure2.smp\" {\n\tlabel=\"figure 2\";\n",
+		`n7 [label="b8:  ; preds b6 b7, depth 1, predicate size 3\l    v35 = γ(50 < v8: v30, ¬(50 < v8): v32)\l    jump b9\l"];`,
+		"\tn8 -> n1 [style=dashed];\n",
+		"\tn1 -> n9 [label=\"F\"];\n",
+		`    v40 = η(¬(v9 < v4): v8)\l`,
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
 }

@@ -27,9 +27,10 @@ func Print(g *Func) string {
 	for _, n := range sizes {
 		total += n
 	}
+	first, _, _ := strings.Cut(cfg.Print(&cfg.Func{Name: g.Code.Name, Level: g.Code.Level}), "\n")
 	for i, text := range g.blockTexts(sizes) {
 		if i == 0 {
-			fmt.Fprintf(&s, "func %s level GSA\n", strconv.Quote(g.Code.Name))
+			fmt.Fprintf(&s, "%s level GSA\n", strings.TrimSuffix(first, " level SSA"))
 			fmt.Fprintf(&s, "; predicates: size %d over %d blocks, %.2f per block\n", total, len(sizes), float64(total)/float64(max(len(sizes), 1)))
 		}
 		s.WriteString(text)

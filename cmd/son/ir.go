@@ -8,6 +8,7 @@ import (
 
 	"son/cfg"
 	"son/compile"
+	"son/gsa"
 	"son/son"
 )
 
@@ -106,6 +107,12 @@ func runIR(s *session, cmd *command, args []string) int {
 		io.WriteString(s.stdout, son.Listing(u.Graph))
 	default:
 		if code, ok := s.viaLevel(cmd, f, u); ok {
+			return code
+		}
+		if g, code, ok := s.gsaLevel(cmd, f, u); g != nil || !ok {
+			if ok {
+				io.WriteString(s.stdout, gsa.Print(g))
+			}
 			return code
 		}
 		level, code, ok := s.level(cmd, f, u)
