@@ -25,7 +25,9 @@ an integer literal, decimal or hexadecimal, optionally preceded by a minus
 sign (42, -7, 0x2A, -9223372036854775808); no '+' and no leading zero
 (007 is an error, as it is in a program).
 
--level cfg runs the SSA basic blocks instead (from pass gcm on), -level rtl
+-level cfg runs the SSA basic blocks instead (from pass gcm on), -level gsa
+their gated SSA form in its interpreter (gsa.Run: the passes loops and gsa
+run after gvn, as with -via gsa), -level rtl
 the RTL blocks of pass outssa (the last pass), -level native the x86-64
 executable that son build writes (built to a temporary file; Linux x86-64
 only). -level ast
