@@ -24,9 +24,15 @@ func parseFigure2(t *testing.T, edit func(*Matrix)) (*cfg.Func, *Func) {
 	return f, g
 }
 
-// brute decides three-valued implication by trying every value 0, ½, 1
-// of every atom: the tests' Solver, exponential in the atoms.
-type brute struct{}
+// Brute decides three-valued implication by trying every value 0, ½, 1
+// of every atom: the tests' Solver, exponential in the atoms, so it
+// refuses (an error) questions of more than MaxAtoms atoms, if set.
+type Brute struct{ MaxAtoms int }
+
+// ErrTooLarge is Brute's refusal.
+var ErrTooLarge = fmt.Errorf("too many atoms for the brute-force solver")
+
+type brute = Brute
 
 func atoms(p *pred.Pred, seen map[cfg.Reg]bool, out *[]cfg.Reg) {
 	if p.Kind == pred.Atom && !seen[p.Reg] {
@@ -40,11 +46,14 @@ func atoms(p *pred.Pred, seen map[cfg.Reg]bool, out *[]cfg.Reg) {
 
 // every reports whether ok holds of the values of p and q under every
 // assignment of their atoms.
-func every(p, q *pred.Pred, ok func(a, b pred.Val) bool) bool {
+func (s Brute) every(p, q *pred.Pred, ok func(a, b pred.Val) bool) (bool, error) {
 	var regs []cfg.Reg
 	seen := map[cfg.Reg]bool{}
 	atoms(p, seen, &regs)
 	atoms(q, seen, &regs)
+	if s.MaxAtoms > 0 && len(regs) > s.MaxAtoms {
+		return false, ErrTooLarge
+	}
 	val := make([]int, len(regs)) // 0: undefined, 1: false, 2: true
 	for {
 		env := func(r cfg.Reg) (int64, bool) {
@@ -56,7 +65,7 @@ func every(p, q *pred.Pred, ok func(a, b pred.Val) bool) bool {
 			return 0, false
 		}
 		if !ok(pred.Eval(p, env), pred.Eval(q, env)) {
-			return false
+			return false, nil
 		}
 		i := 0
 		for i < len(val) && val[i] == 2 {
@@ -64,18 +73,18 @@ func every(p, q *pred.Pred, ok func(a, b pred.Val) bool) bool {
 			i++
 		}
 		if i == len(val) {
-			return true
+			return true, nil
 		}
 		val[i]++
 	}
 }
 
-func (brute) Implies(p, q *pred.Pred) (bool, error) {
-	return every(p, q, func(a, b pred.Val) bool { return a != pred.V1 || b == pred.V1 }), nil
+func (s Brute) Implies(p, q *pred.Pred) (bool, error) {
+	return s.every(p, q, func(a, b pred.Val) bool { return a != pred.V1 || b == pred.V1 })
 }
 
-func (brute) Disjoint(p, q *pred.Pred) (bool, error) {
-	return every(p, q, func(a, b pred.Val) bool { return a != pred.V1 || b != pred.V1 }), nil
+func (s Brute) Disjoint(p, q *pred.Pred) (bool, error) {
+	return s.every(p, q, func(a, b pred.Val) bool { return a != pred.V1 || b != pred.V1 })
 }
 
 // TestCheckAccepts: the construction passes the whole validator.

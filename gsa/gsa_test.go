@@ -1,7 +1,9 @@
 package gsa_test
 
 import (
+	"errors"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -287,4 +289,59 @@ func TestDOT(t *testing.T) {
 			t.Errorf("no %q in\n%s", want, text)
 		}
 	}
+}
+
+// TestPredicatesOnPrograms runs the semantic validator, with the
+// brute-force solver, on the GSA form of every program of testdata/ and
+// examples/: the construction's matrix is coherent and well-exclusive.
+// Questions over more than 8 atoms are too large for the solver and are
+// counted, not decided.
+func TestPredicatesOnPrograms(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata", "../examples"} {
+		fs, _ := filepath.Glob(filepath.Join(dir, "*.smp"))
+		files = append(files, fs...)
+	}
+	asked, tooLarge := 0, 0
+	for _, file := range files {
+		f, g := build(t, file)
+		err := gsa.CheckPredicates(f, g, countingSolver{gsa.Brute{MaxAtoms: 8}, &asked})
+		for _, e := range unwrap(err) {
+			if errors.Is(e, gsa.ErrTooLarge) {
+				tooLarge++
+				continue
+			}
+			t.Errorf("%s: %v", file, e)
+		}
+	}
+	if asked == 0 {
+		t.Fatal("no question asked")
+	}
+	t.Logf("%d programs, %d questions, %d too large for the brute-force solver", len(files), asked, tooLarge)
+}
+
+type countingSolver struct {
+	s gsa.Solver
+	n *int
+}
+
+func (c countingSolver) Implies(p, q *pred.Pred) (bool, error) {
+	*c.n++
+	return c.s.Implies(p, q)
+}
+
+func (c countingSolver) Disjoint(p, q *pred.Pred) (bool, error) {
+	*c.n++
+	return c.s.Disjoint(p, q)
+}
+
+// unwrap lists the errors joined in err.
+func unwrap(err error) []error {
+	if err == nil {
+		return nil
+	}
+	if j, ok := err.(interface{ Unwrap() []error }); ok {
+		return j.Unwrap()
+	}
+	return []error{err}
 }
