@@ -90,7 +90,7 @@ var Passes = []Pass{
 
 // GSAPasses are the passes that Options.GSA inserts after gvn.
 var GSAPasses = []Pass{
-	{Name: "loops", Doc: "(with -via gsa) loops with one entry and one latch, landing pads on their exits, loop-closed SSA", run: prepareLoops, inputFunc: true},
+	{Name: "loops", Doc: "(with -via gsa) loops with one entry and one latch, landing pads on their exits, loop-closed SSA", run: prepareLoops},
 	{Name: "gsa", Doc: "(with -via gsa) SSA to gated SSA (μ, γ with path predicates, η), run, and back to SSA", run: toGSA, check: checkGSA, inputFunc: true},
 }
 

@@ -70,17 +70,29 @@ func ToSSA(g *Func) (*cfg.Func, error) {
 }
 
 // Equal reports whether p and q are the same predicate, node for node.
+// Pairs of shared subterms are compared once, so the cost is that of the
+// DAGs, not of the trees they stand for.
 func Equal(p, q *pred.Pred) bool {
-	if p == q {
-		return true
-	}
-	if p == nil || q == nil || p.Kind != q.Kind || p.Reg != q.Reg || len(p.Args) != len(q.Args) {
-		return false
-	}
-	for i := range p.Args {
-		if !Equal(p.Args[i], q.Args[i]) {
+	same := map[[2]*pred.Pred]bool{}
+	var eq func(p, q *pred.Pred) bool
+	eq = func(p, q *pred.Pred) bool {
+		if p == q {
+			return true
+		}
+		if p == nil || q == nil || p.Kind != q.Kind || p.Reg != q.Reg || len(p.Args) != len(q.Args) {
 			return false
 		}
+		key := [2]*pred.Pred{p, q}
+		if same[key] {
+			return true
+		}
+		for i := range p.Args {
+			if !eq(p.Args[i], q.Args[i]) {
+				return false
+			}
+		}
+		same[key] = true
+		return true
 	}
-	return true
+	return eq(p, q)
 }

@@ -36,7 +36,8 @@ type Matrix struct {
 	a     *loops.Forest
 	local []*pred.Pred // Local(x), nil for the entry and unreachable blocks
 	defAt map[cfg.Reg]int
-	paths map[[2]int]*pred.Pred
+	paths map[[2]int]*pred.Pred // P(d, n) unprojected
+	proj  map[[2]int]*pred.Pred // P(d, n)↓n, as At returns it
 	used  map[[2]int]*pred.Pred // the projected entries the code uses
 }
 
@@ -50,7 +51,7 @@ type Entry struct {
 func newMatrix(a *loops.Forest) *Matrix {
 	f := a.F
 	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
-		paths: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{}}
+		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{}}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
 			m.defAt[p.Dst] = i
@@ -110,25 +111,27 @@ func (m *Matrix) path(d, n int) *pred.Pred {
 // At returns P(i, j)↓j: the path predicate from i to j with every atom
 // over a register defined in block j replaced by True (the projection of
 // Definition 5.2); True when i = j; nil when i does not dominate j.
+// Entries are computed once: the same (i, j) gives the same *Pred.
 func (m *Matrix) At(i, j int) *pred.Pred {
 	if i < 0 || j < 0 || i >= len(m.local) || j >= len(m.local) || !m.a.Tree.Dominates(i, j) {
 		return nil
 	}
-	p := m.path(i, j)
-	if p == nil {
-		return nil
+	key := [2]int{i, j}
+	if p, ok := m.proj[key]; ok {
+		return p
 	}
-	return project(p, func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+	p := m.path(i, j)
+	if p != nil {
+		p = project(p, func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+	}
+	m.proj[key] = p
+	return p
 }
 
 // use returns At(i, j) and records it as an entry the code uses.
 func (m *Matrix) use(i, j int) *pred.Pred {
-	key := [2]int{i, j}
-	if p, ok := m.used[key]; ok {
-		return p
-	}
 	p := m.At(i, j)
-	m.used[key] = p
+	m.used[[2]int{i, j}] = p
 	return p
 }
 
