@@ -103,7 +103,7 @@ func (m *Merge) Format(atom func(cfg.Reg) string) string {
 			s.WriteString(", ")
 		}
 		if m.Kind == Gamma && i < len(m.Preds) {
-			s.WriteString(pred.Format(m.Preds[i], atom))
+			s.WriteString(formatPred(m.Preds[i], atom))
 			s.WriteString(": ")
 		}
 		s.WriteString(a.String())
@@ -114,7 +114,15 @@ func (m *Merge) Format(atom func(cfg.Reg) string) string {
 
 // Format prints e with atoms as atom says.
 func (e *Eta) Format(atom func(cfg.Reg) string) string {
-	return fmt.Sprintf("%v = η(%s: %v)", e.Dst, pred.Format(e.Pred, atom), e.Src)
+	return fmt.Sprintf("%v = η(%s: %v)", e.Dst, formatPred(e.Pred, atom), e.Src)
+}
+
+// formatPred is pred.Format, with "<nil>" for a missing predicate.
+func formatPred(p *pred.Pred, atom func(cfg.Reg) string) string {
+	if p == nil {
+		return "<nil>"
+	}
+	return pred.Format(p, atom)
 }
 
 // PrintMatrix lists the matrix entries the code uses, one a line:
@@ -123,7 +131,7 @@ func PrintMatrix(g *Func) string {
 	var s strings.Builder
 	atom := g.AtomFormatter()
 	for _, e := range g.Matrix.Entries() {
-		fmt.Fprintf(&s, "P(%v, %v) = %s\n", g.Code.Blocks[e.I], g.Code.Blocks[e.J], pred.Format(e.P, atom))
+		fmt.Fprintf(&s, "P(%v, %v) = %s\n", g.Code.Blocks[e.I], g.Code.Blocks[e.J], formatPred(e.P, atom))
 	}
 	return s.String()
 }
@@ -135,15 +143,19 @@ func Sizes(g *Func) []int {
 	sizes := make([]int, len(g.Code.Blocks))
 	for i := range sizes {
 		for _, m := range g.Merges[i] {
-			if m.Kind == Gamma {
+			if m != nil && m.Kind == Gamma {
 				for _, p := range m.Preds {
-					sizes[i] += pred.Size(p)
+					if p != nil {
+						sizes[i] += pred.Size(p)
+					}
 				}
 				break
 			}
 		}
 		for _, e := range g.Etas[i] {
-			sizes[i] += pred.Size(e.Pred)
+			if e != nil && e.Pred != nil {
+				sizes[i] += pred.Size(e.Pred)
+			}
 		}
 	}
 	return sizes

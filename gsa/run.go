@@ -161,6 +161,9 @@ func Run(g *Func, arg int64, lim cfg.Limits) (int64, error) {
 			steps += int64(len(es))
 			tmp = tmp[:0]
 			for _, e := range es {
+				if e == nil || e.Pred == nil {
+					return 0, fmt.Errorf("gsa.Run: %v: an η without a predicate", b)
+				}
 				if v := pred.Eval(e.Pred, env); v != pred.V1 {
 					return 0, fmt.Errorf("gsa.Run: %v: %v = η(%v, %v): the predicate is %v, not 1", b, e.Dst, e.Pred, e.Src, v)
 				}
@@ -196,6 +199,9 @@ func Run(g *Func, arg int64, lim cfg.Limits) (int64, error) {
 			steps += int64(len(ms))
 			tmp = tmp[:0]
 			for _, m := range ms {
+				if m == nil {
+					return 0, fmt.Errorf("gsa.Run: %v: a nil merge instruction", next)
+				}
 				var r cfg.Reg
 				switch m.Kind {
 				case Mu:
@@ -205,6 +211,9 @@ func Run(g *Func, arg int64, lim cfg.Limits) (int64, error) {
 					r = m.Args[k]
 				case Gamma:
 					for i, p := range m.Preds {
+						if p == nil {
+							return 0, fmt.Errorf("gsa.Run: %v: %v = γ: argument %d has no predicate", next, m.Dst, i)
+						}
 						if i < len(m.Args) && pred.Eval(p, env) == pred.V1 {
 							r = m.Args[i]
 							break
