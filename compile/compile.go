@@ -91,7 +91,7 @@ var Passes = []Pass{
 // GSAPasses are the passes that Options.GSA inserts after gvn.
 var GSAPasses = []Pass{
 	{Name: "loops", Doc: "(with -via gsa) loops with one entry and one latch, landing pads on their exits, loop-closed SSA", run: prepareLoops},
-	{Name: "gsa", Doc: "(with -via gsa) SSA to gated SSA (μ, γ with path predicates, η), run, and back to SSA", run: toGSA, check: checkGSA, inputFunc: true},
+	{Name: "gsa", Doc: "(with -via gsa) SSA to gated SSA (μ, γ with path predicates, η), validated, and back to SSA", run: toGSA, check: checkGSA, inputFunc: true},
 }
 
 // pipeline is the list of passes that o asks for: Passes, with GSAPasses
@@ -175,6 +175,16 @@ type PassStats struct {
 	Ops    map[string]int `json:"ops"`
 	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
 	Moves  *MoveStats     `json:"moves,omitempty"`  // for outssa
+	// Predicates, for gsa, is the size of the GSA form's predicates
+	// (gsa.Sizes): in all, and per block of the function.
+	Predicates *PredStats `json:"predicates,omitempty"`
+}
+
+// PredStats is the size of the predicates of a GSA function: the sum of
+// gsa.Sizes over its blocks, and that sum divided by the number of blocks.
+type PredStats struct {
+	Total    int     `json:"total"`
+	PerBlock float64 `json:"per_block"`
 }
 
 // BlockStats describes one basic block: its ops in order, Phis first.
@@ -295,6 +305,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		st.Name, st.Time = p.Name, elapsed
 		if p.Name == "outssa" {
 			st.Moves = &MoveStats{Naive: u.OutSSA.Naive, Copies: u.OutSSA.Copies, Cycles: u.OutSSA.Cycles}
+		}
+		if p.Name == "gsa" {
+			st.Predicates = predStats(u.GSA)
 		}
 		u.Stats = append(u.Stats, st)
 		if o.AfterPass != nil {

@@ -58,3 +58,16 @@ func checkGSAByTesting(u *Unit) error {
 // and 5.7); coherence and well-exclusivity (gsa.CheckPredicates) need a
 // solver, which the pipeline does not have yet.
 func checkGSA(u *Unit) error { return gsa.Check(u.InputFunc, u.GSA) }
+
+// predStats sums the predicate sizes of g (gsa.Sizes).
+func predStats(g *gsa.Func) *PredStats {
+	sizes := gsa.Sizes(g)
+	st := &PredStats{}
+	for _, n := range sizes {
+		st.Total += n
+	}
+	if len(sizes) > 0 {
+		st.PerBlock = float64(st.Total) / float64(len(sizes))
+	}
+	return st
+}
