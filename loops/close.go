@@ -32,7 +32,7 @@ func Close(f *cfg.Func) error {
 		}
 		u := a.Pos[b.Preds[0]]
 		for l := a.Of[u]; l != nil && !a.Contains(l, v); l = l.Parent {
-			if !isPad(b) && len(b.Instrs) > 0 {
+			if len(b.Instrs) > 0 || b.Term.Kind != cfg.TermJump {
 				return fmt.Errorf("loops: %v leaves loop %v without a landing pad (run Pads first)", b, l.Header)
 			}
 			pads[l] = append(pads[l], v)

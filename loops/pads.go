@@ -6,9 +6,9 @@ import "son/cfg"
 // section 6.2): an empty block with that edge as its only predecessor,
 // which jumps on to the old target. An edge that leaves several nested
 // loops at once (a return or break out of an inner loop) gets one pad,
-// the exit of every loop it leaves. An edge already ending at an empty
-// block with one predecessor is left alone, so Pads changes nothing the
-// second time. The target keeps its predecessor slot (the pad takes the
+// the exit of every loop it leaves. An edge already ending at a block
+// with one predecessor, no instructions and a jump is left alone, so Pads
+// changes nothing the second time, nor after Close. The target keeps its predecessor slot (the pad takes the
 // place of the edge's source), so its Phis are unchanged.
 func Pads(f *cfg.Func) error {
 	a, err := Analyze(f)
@@ -38,8 +38,8 @@ func Pads(f *cfg.Func) error {
 	return nil
 }
 
-// isPad reports whether b is an empty block with one predecessor that
-// jumps on.
+// isPad reports whether b is a block with one predecessor, no
+// instructions (one-argument Phis, as Close adds, are allowed) and a jump.
 func isPad(b *cfg.Block) bool {
-	return len(b.Preds) == 1 && len(b.Phis) == 0 && len(b.Instrs) == 0 && b.Term.Kind == cfg.TermJump
+	return len(b.Preds) == 1 && len(b.Instrs) == 0 && b.Term.Kind == cfg.TermJump
 }
