@@ -318,8 +318,9 @@ func regAtom(r cfg.Reg) string { return r.String() }
 //   - well-exclusivity (Definition 5.5) of each γ block, at the row the
 //     γs use: the predicates of two different predecessors are disjoint.
 //
-// It costs, in solver calls, the number of blocks under each used row,
-// plus the pairs of predecessors of each junction.
+// It costs, in solver calls, the number of blocks under each used row in
+// the dominator tree (at most the blocks times the tree's depth), plus the
+// pairs of predecessors of each junction.
 func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	a, err := loops.Analyze(f)
 	if err != nil {
@@ -347,10 +348,15 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 		if !rows[d] {
 			continue
 		}
-		for _, j := range a.RPO {
-			if j == d || !a.Tree.Dominates(d, j) {
-				continue
-			}
+		// The blocks d strictly dominates: its subtree of the dominator tree.
+		var under []int
+		for work := append([]int(nil), a.Tree.Children(d)...); len(work) > 0; {
+			j := work[len(work)-1]
+			work = work[:len(work)-1]
+			under = append(under, j)
+			work = append(work, a.Tree.Children(j)...)
+		}
+		for _, j := range under {
 			b := f.Blocks[j]
 			var alts []*pred.Pred
 			for _, p := range b.Preds {
