@@ -94,10 +94,10 @@ b7:  ; preds b5, depth 1
 	v32 = Mul v8 v21         ; line 10
 	jump b8
 b8:  ; preds b6 b7, depth 1, predicate size 3
-	v35 = γ(50 < v8: v30, ¬(50 < v8): v32)
+	v35 = γ(v8 > 50: v30, ¬(v8 > 50): v32)
 	jump b9
 b9:  ; preds b4 b8, depth 1, predicate size 8
-	v38 = γ(v8 < 9: v22, ¬(v8 < 9) ∧ (50 < v8 ∨ ¬(50 < v8)): v35)
+	v38 = γ(v8 < 9: v22, ¬(v8 < 9) ∧ (v8 > 50 ∨ ¬(v8 > 50)): v35)
 	v39 = Add v9 v6          ; line 7
 	jump b2
 b11:  ; preds b2, depth 0, predicate size 6
@@ -113,9 +113,9 @@ b10:  ; preds b11, depth 0
 	}
 	wantP := `P(b2, b11) = ¬(v9 < v4)
 P(b3, b4) = v8 < 9
-P(b3, b8) = ¬(v8 < 9) ∧ (50 < v8 ∨ ¬(50 < v8))
-P(b5, b6) = 50 < v8
-P(b5, b7) = ¬(50 < v8)
+P(b3, b8) = ¬(v8 < 9) ∧ (v8 > 50 ∨ ¬(v8 > 50))
+P(b5, b6) = v8 > 50
+P(b5, b7) = ¬(v8 > 50)
 `
 	if got := gsa.PrintMatrix(g); got != wantP {
 		t.Errorf("matrix:\n%s\nwant:\n%s", got, wantP)
@@ -280,7 +280,7 @@ func TestDOT(t *testing.T) {
 	text := gsa.DOT(g, "figure 2")
 	for _, want := range []string{
 		"digraph \"testdata/figure2.smp\" {\n\tlabel=\"figure 2\";\n",
-		`n7 [label="b8:  ; preds b6 b7, depth 1, predicate size 3\l    v35 = γ(50 < v8: v30, ¬(50 < v8): v32)\l    jump b9\l"];`,
+		`n7 [label="b8:  ; preds b6 b7, depth 1, predicate size 3\l    v35 = γ(v8 > 50: v30, ¬(v8 > 50): v32)\l    jump b9\l"];`,
 		"\tn8 -> n1 [style=dashed];\n",
 		"\tn1 -> n9 [label=\"F\"];\n",
 		`    v40 = η(¬(v9 < v4): v8)\l`,

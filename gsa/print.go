@@ -170,7 +170,7 @@ var opSymbols = map[cfg.Op]string{
 
 // AtomFormatter returns the printer of atoms: the atom "r ≠ 0" as the
 // expression defining r, constants written as numbers: "v8 < 9" for a
-// comparison, "v3 == 0" for a Not, "v4 + v5 ≠ 0" for other operations,
+// comparison ("v8 > 50" for Lt 50 v8: a constant goes right), "v3 == 0" for a Not, "v4 + v5 ≠ 0" for other operations,
 // "v8 ≠ 0" for a register defined by a μ, γ, η or Arg.
 func (g *Func) AtomFormatter() func(cfg.Reg) string {
 	defs := map[cfg.Reg]*cfg.Instr{}
@@ -181,6 +181,7 @@ func (g *Func) AtomFormatter() func(cfg.Reg) string {
 			}
 		}
 	}
+	isConst := func(r cfg.Reg) bool { in := defs[r]; return in != nil && in.Op == cfg.OpConst }
 	operand := func(r cfg.Reg) string {
 		if in := defs[r]; in != nil && in.Op == cfg.OpConst {
 			return strconv.FormatInt(in.Aux, 10)
@@ -195,6 +196,9 @@ func (g *Func) AtomFormatter() func(cfg.Reg) string {
 			return strconv.FormatInt(in.Aux, 10) + " ≠ 0"
 		case in.Op == cfg.OpNot && len(in.Args) == 1:
 			return operand(in.Args[0]) + " == 0"
+		case (in.Op == cfg.OpLt || in.Op == cfg.OpLe) && len(in.Args) == 2 && isConst(in.Args[0]) && !isConst(in.Args[1]):
+			// The front end writes x > 50 as 50 < x: put the register first.
+			return operand(in.Args[1]) + map[cfg.Op]string{cfg.OpLt: " > ", cfg.OpLe: " >= "}[in.Op] + operand(in.Args[0])
 		case in.Op >= cfg.OpEq && in.Op <= cfg.OpLe && len(in.Args) == 2:
 			return operand(in.Args[0]) + " " + opSymbols[in.Op] + " " + operand(in.Args[1])
 		case in.Op.IsBinary() && len(in.Args) == 2:

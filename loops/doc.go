@@ -14,8 +14,10 @@
 //   - close.go: Close, loop-closed SSA.
 //   - edit.go: what the passes share to add blocks, registers and Phis.
 //
-// Each pass is linear in the size of the function, plus the dominator
-// computation, times the loop depth where a block's loops are walked.
+// Analyze, Normalize and Pads take time linear in the size of the
+// function times its loop depth (a block's loops are walked), plus the
+// dominator computation; Close adds the dominance frontiers and, for each
+// loop, the iterated frontier of its pads.
 package loops
 
 import "son/cfg"
