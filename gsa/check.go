@@ -330,6 +330,10 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	bad := func(b *cfg.Block, rule, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s", b, rule, fmt.Sprintf(format, args...)))
 	}
+	// A solver's failure is wrapped, for errors.Is and errors.As.
+	failed := func(b *cfg.Block, rule, what string, err error) {
+		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s: %w", b, rule, what, err))
+	}
 	m := g.Matrix
 	defAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
@@ -369,7 +373,7 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			ok, err := s.Implies(lhs, m.At(d, j))
 			switch {
 			case err != nil:
-				bad(b, "coherence", "P(%v, %v): %v", f.Blocks[d], b, err)
+				failed(b, "coherence", fmt.Sprintf("P(%v, %v)", f.Blocks[d], b), err)
 			case !ok:
 				bad(b, "coherence", "the paths from %v to its predecessors do not imply P(%v, %v) = %v", f.Blocks[d], f.Blocks[d], b, m.At(d, j))
 			}
@@ -392,7 +396,7 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 				ok, err := s.Disjoint(p, q)
 				switch {
 				case err != nil:
-					bad(b, "exclusivity", "%v and %v: %v", b.Preds[x], b.Preds[y], err)
+					failed(b, "exclusivity", fmt.Sprintf("%v and %v", b.Preds[x], b.Preds[y]), err)
 				case !ok:
 					bad(b, "exclusivity", "the predicates of %v and %v may both hold: %v and %v", b.Preds[x], b.Preds[y], p, q)
 				}

@@ -1,6 +1,7 @@
 package gsa_test
 
 import (
+	"errors"
 	"testing"
 	"time"
 
@@ -13,8 +14,9 @@ import (
 
 // TestLarge builds the GSA form of random programs of 10,000 statements,
 // of each shape: the construction stays fast and its predicates small
-// (sizes logged per block, as docs/GSA.md reports them), and the GSA form
-// runs to the SSA form's result.
+// (sizes logged per block, as docs/GSA.md reports them), the semantic
+// validator with the brute-force solver finds nothing wrong in what it can
+// decide, and the GSA form runs to the SSA form's result.
 func TestLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large programs")
@@ -42,6 +44,17 @@ func TestLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		check := time.Since(start)
+		asked := 0
+		err = gsa.CheckPredicates(f, g, countingSolver{gsa.Brute{MaxAtoms: 8}, &asked})
+		tooLarge := 0
+		for _, e := range unwrap(err) {
+			if errors.Is(e, gsa.ErrTooLarge) {
+				tooLarge++
+				continue
+			}
+			t.Errorf("%v: %v", shape, e)
+		}
+		t.Logf("%v: %d questions to the brute-force solver, %d too large", shape, asked, tooLarge)
 		total, most := 0, 0
 		for _, n := range gsa.Sizes(g) {
 			total += n
