@@ -14,6 +14,7 @@ import (
 
 	"son/cfg"
 	"son/gcm"
+	"son/gsa"
 	"son/gvn"
 	"son/opt"
 	"son/outssa"
@@ -55,6 +56,10 @@ type Options struct {
 	// RTL, with Via "rtl", is the RTL function to start from instead of
 	// the source (an .rtl file).
 	RTL *cfg.Func
+	// GSA runs the passes of GSAPasses after gvn: the SSA function goes
+	// through gated SSA and back before outssa (gsa.go). A StopAfter
+	// naming one of them sets it.
+	GSA bool
 }
 
 // Pass is one step of the pipeline.
@@ -81,6 +86,32 @@ var Passes = []Pass{
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
 	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering, check: checkNumbering, inputFunc: true},
 	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
+}
+
+// GSAPasses are the passes that Options.GSA inserts after gvn.
+var GSAPasses = []Pass{
+	{Name: "loops", Doc: "(with -via gsa) loops with one entry and one latch, landing pads on their exits, loop-closed SSA", run: prepareLoops},
+	{Name: "gsa", Doc: "(with -via gsa) SSA to gated SSA (μ, γ with path predicates, η), validated, and back to SSA", run: toGSA, check: checkGSA, inputFunc: true},
+}
+
+// pipeline is the list of passes that o asks for: Passes, with GSAPasses
+// after gvn when o.GSA is set or o.StopAfter names one of them.
+func pipeline(o Options) []Pass {
+	gsaOn := o.GSA
+	for _, p := range GSAPasses {
+		gsaOn = gsaOn || p.Name == o.StopAfter
+	}
+	if !gsaOn {
+		return Passes
+	}
+	var ps []Pass
+	for _, p := range Passes {
+		ps = append(ps, p)
+		if p.Name == "gvn" {
+			ps = append(ps, GSAPasses...)
+		}
+	}
+	return ps
 }
 
 // PassNames lists the names of the passes, in order.
@@ -124,6 +155,9 @@ type Unit struct {
 	// that pass's checker needs it (a deep copy): what the pipeline
 	// records, not what the pass reports.
 	InputFunc *cfg.Func
+	// GSA is the gated SSA function of the gsa pass (Options.GSA), from
+	// which the pass made Func back.
+	GSA *gsa.Func
 	// InRTL and InSSA are the functions the build pass went through with
 	// Options.Via "rtl" (the second way in), before the graph.
 	InRTL, InSSA *cfg.Func
@@ -141,6 +175,16 @@ type PassStats struct {
 	Ops    map[string]int `json:"ops"`
 	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
 	Moves  *MoveStats     `json:"moves,omitempty"`  // for outssa
+	// Predicates, for gsa, is the size of the GSA form's predicates
+	// (gsa.Sizes): in all, and per block of the function.
+	Predicates *PredStats `json:"predicates,omitempty"`
+}
+
+// PredStats is the size of the predicates of a GSA function: the sum of
+// gsa.Sizes over its blocks, and that sum divided by the number of blocks.
+type PredStats struct {
+	Total    int     `json:"total"`
+	PerBlock float64 `json:"per_block"`
 }
 
 // BlockStats describes one basic block: its ops in order, Phis first.
@@ -201,20 +245,21 @@ func runPass(p Pass, u *Unit) (err error) {
 // Compile parses src and runs the pipeline up to o.StopAfter. A source
 // error is returned as a syntax.ErrorList, a failed check as *CheckError.
 func Compile(name string, src []byte, o Options) (*Unit, error) {
-	last := len(Passes) - 1
+	passes := pipeline(o)
+	last := len(passes) - 1
 	if o.StopAfter != "" {
 		last = -1
-		for i, p := range Passes {
+		for i, p := range passes {
 			if p.Name == o.StopAfter {
 				last = i
 			}
 		}
 		if last < 0 {
-			return nil, fmt.Errorf("unknown pass %q (passes: %v)", o.StopAfter, PassNames())
+			return nil, fmt.Errorf("unknown pass %q (passes: %v; with GSA: %s, %s)", o.StopAfter, PassNames(), GSAPasses[0].Name, GSAPasses[1].Name)
 		}
 	}
 	u := &Unit{Name: name, Src: src, Opt: o}
-	for _, p := range Passes[:last+1] {
+	for _, p := range passes[:last+1] {
 		if o.Check && p.input {
 			u.Input = u.Graph.Clone()
 		}
@@ -246,6 +291,11 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			if err := checkByTesting(u); err != nil {
 				return nil, &CheckError{Pass: p.Name, Guard: GuardTest, Err: err}
 			}
+			if p.Name == "gsa" {
+				if err := checkGSAByTesting(u); err != nil {
+					return nil, &CheckError{Pass: p.Name, Guard: GuardTest, Err: err}
+				}
+			}
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
 		st := Stats(u.Graph)
@@ -255,6 +305,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		st.Name, st.Time = p.Name, elapsed
 		if p.Name == "outssa" {
 			st.Moves = &MoveStats{Naive: u.OutSSA.Naive, Copies: u.OutSSA.Copies, Cycles: u.OutSSA.Cycles}
+		}
+		if p.Name == "gsa" {
+			st.Predicates = predStats(u.GSA)
 		}
 		u.Stats = append(u.Stats, st)
 		if o.AfterPass != nil {

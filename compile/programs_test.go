@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"son/cfg"
+	"son/gsa"
 	"son/ref"
 	"son/son"
 	"son/syntax"
@@ -333,7 +334,8 @@ func testProgram(t *testing.T, file string) {
 		}
 	}
 
-	// The results after every pass, from one compilation.
+	// The results after every pass, from one compilation, with the passes
+	// of GSAPasses, and the GSA interpreter after pass gsa.
 	after := func(u *Unit, pass string) error {
 		if want, ok := d.IRAfter[pass]; ok {
 			if got := son.Print(u.Graph); got != want {
@@ -351,15 +353,21 @@ func testProgram(t *testing.T, file string) {
 					t.Errorf("%s:%d: pass %s, cfg.Run: arg %d: %s", file, r.Line, pass, r.Arg, diff)
 				}
 			}
+			if pass == "gsa" {
+				got, err := gsa.Run(u.GSA, r.Arg, cfg.Limits{Steps: lim.Steps})
+				if diff := checkRun(r, got, err); diff != "" {
+					t.Errorf("%s:%d: pass gsa, gsa.Run: arg %d: %s", file, r.Line, r.Arg, diff)
+				}
+			}
 		}
 		return nil
 	}
-	u, err := compileWithin(t, file, src, Options{Check: true, AfterPass: after})
+	u, err := compileWithin(t, file, src, Options{Check: true, AfterPass: after, GSA: true})
 	if err != nil {
 		t.Fatalf("%s: compile: %v", file, err)
 	}
-	if len(u.Stats) != len(PassNames()) {
-		t.Fatalf("%s: %d passes ran, want %d", file, len(u.Stats), len(PassNames()))
+	if want := len(PassNames()) + len(GSAPasses); len(u.Stats) != want {
+		t.Fatalf("%s: %d passes ran, want %d", file, len(u.Stats), want)
 	}
 
 	// The final graph: its print, the same whatever the worklist order, and

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"son/cfg"
+	"son/gsa"
 	"son/internal/gen"
 	"son/internal/shrink"
 	"son/ref"
@@ -168,7 +169,8 @@ const levelStepFactor = 4
 // levelsFailure runs src in the reference semantics (ref.Run) with each
 // argument, then compiles it with every check on and runs it after every
 // pass, and returns what fails, or nil. Every level (son.Run after every
-// pass, and cfg.Run once there are blocks) must give the reference's
+// pass, cfg.Run once there are blocks, gsa.Run after pass gsa: the
+// pipeline runs with Options.GSA) must give the reference's
 // result: the same value, or a division by zero at the same position. A
 // source error is no failure (the program is not one); an argument whose
 // reference run hits the step limit is left out of the comparison, and a
@@ -220,6 +222,12 @@ func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
 					run  func() (int64, error)
 				}{"cfg.Run", func() (int64, error) { return cfg.Run(u.Func, arg, cfg.Limits{Steps: lim}) }})
 			}
+			if pass == "gsa" {
+				runs = append(runs, struct {
+					name string
+					run  func() (int64, error)
+				}{"gsa.Run", func() (int64, error) { return gsa.Run(u.GSA, arg, cfg.Limits{Steps: lim}) }})
+			}
 			for _, r := range runs {
 				stage = r.name + " after " + pass
 				v, err := r.run()
@@ -238,7 +246,7 @@ func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
 		stage = "pass " + nextPass(pass)
 		return nil
 	}
-	_, err = Compile("random.smp", src, Options{Check: true, AfterPass: after})
+	_, err = Compile("random.smp", src, Options{Check: true, AfterPass: after, GSA: true})
 	var (
 		list syntax.ErrorList
 		se   *stageError
@@ -261,9 +269,13 @@ func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
 	return &levelFailure{Kind: kind, Msg: kind + ": " + err.Error()}
 }
 
-// nextPass is the name of the pass after pass, or "(end)".
+// nextPass is the name of the pass after pass, or "(end)", in the
+// pipeline with the passes of GSAPasses.
 func nextPass(pass string) string {
-	names := PassNames()
+	var names []string
+	for _, p := range pipeline(Options{GSA: true}) {
+		names = append(names, p.Name)
+	}
 	if i := slices.Index(names, pass); i >= 0 && i+1 < len(names) {
 		return names[i+1]
 	}

@@ -83,22 +83,31 @@ func checkByTesting(u *Unit) error {
 		} else {
 			v, err = son.Run(u.Graph, r.arg, son.Limits{Steps: testFactor * testSteps})
 		}
-		got := fmt.Sprint(v)
-		var se *son.RuntimeError
-		var ce *cfg.RuntimeError
-		switch {
-		case errors.As(err, &se) && se.Msg == "division by zero":
-			got = fmt.Sprintf("%s at %v", se.Msg, se.Pos)
-		case errors.As(err, &ce) && ce.Msg == "division by zero":
-			got = fmt.Sprintf("%s at %v", ce.Msg, ce.Pos)
-		case errors.As(err, &se) || errors.As(err, &ce):
-			got = fmt.Sprintf("no result within %d times the reference's steps", testFactor)
-		case err != nil:
-			got = "internal error: " + err.Error()
+		if err := compareRun(r, level, v, err); err != nil {
+			return err
 		}
-		if want := r.String(); got != want {
-			return fmt.Errorf("validation by testing: arg %d: %s gives %s, the reference semantics %s", r.arg, level, got, want)
-		}
+	}
+	return nil
+}
+
+// compareRun compares the result of one level's run with the
+// reference's, r: the value, or the division by zero at its position.
+func compareRun(r testRun, level string, v int64, err error) error {
+	got := fmt.Sprint(v)
+	var se *son.RuntimeError
+	var ce *cfg.RuntimeError
+	switch {
+	case errors.As(err, &se) && se.Msg == "division by zero":
+		got = fmt.Sprintf("%s at %v", se.Msg, se.Pos)
+	case errors.As(err, &ce) && ce.Msg == "division by zero":
+		got = fmt.Sprintf("%s at %v", ce.Msg, ce.Pos)
+	case errors.As(err, &se) || errors.As(err, &ce):
+		got = fmt.Sprintf("no result within %d times the reference's steps", testFactor)
+	case err != nil:
+		got = "internal error: " + err.Error()
+	}
+	if want := r.String(); got != want {
+		return fmt.Errorf("validation by testing: arg %d: %s gives %s, the reference semantics %s", r.arg, level, got, want)
 	}
 	return nil
 }

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"son/cfg"
+	"son/gsa"
 	"son/son"
 )
 
@@ -64,12 +65,20 @@ func runGraph(s *session, cmd *command, args []string) int {
 		return code
 	}
 	title := u.Name + " after " + u.Stats[len(u.Stats)-1].Name
-	level, code, ok := s.level(cmd, f, u)
+	g, code, ok := s.gsaLevel(cmd, f, u)
 	if !ok {
 		return code
 	}
+	level := "gsa"
+	if g == nil {
+		if level, code, ok = s.level(cmd, f, u); !ok {
+			return code
+		}
+	}
 	var text string
-	if fn := levelFunc(u, level); fn != nil {
+	if g != nil {
+		text = gsa.DOT(g, title)
+	} else if fn := levelFunc(u, level); fn != nil {
 		text = cfg.DOT(fn, title)
 	} else {
 		text = son.DOT(u.Graph, son.DOTOptions{Title: title})

@@ -110,7 +110,7 @@ func TestRun(t *testing.T) {
 		{name: "ir cfg before gcm", args: []string{"ir", "-level", "cfg", "-after", "cleanup", "add.smp"}, code: 2,
 			stderr: "son: ir: -level cfg: there are no basic blocks before pass gcm (stopped after cleanup)\n" + hint("ir")},
 		{name: "bad level", args: []string{"ir", "-level", "asm", "add.smp"}, code: 2,
-			stderr: "son: ir: -level: want son, cfg or rtl, not \"asm\"\n" + hint("ir")},
+			stderr: "son: ir: -level: want son, cfg, rtl or gsa, not \"asm\"\n" + hint("ir")},
 		{name: "run cfg", args: []string{"run", "-level", "cfg", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "run cfg division by zero", args: []string{"run", "-level", "cfg", "div.smp"}, code: 1,
 			stderr: "div.smp:2:11: runtime error: division by zero\n"},
@@ -128,8 +128,18 @@ func TestRun(t *testing.T) {
 			stderr: "son: run: -after build cannot go with -level ast, which runs the syntax tree before any pass\n" + hint("run")},
 		{name: "run ast missing file", args: []string{"run", "-level", "ast", "nofile.smp"}, code: 2,
 			stderr: "son: run: cannot read nofile.smp: no such file or directory\n" + hint("run")},
+		{name: "run gsa", args: []string{"run", "-level", "gsa", "-check", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "run via gsa", args: []string{"run", "-via", "gsa", "-level", "rtl", "-check", "loop.smp", "3"}, stdout: "6\n"},
+		{name: "run gsa before gsa", args: []string{"run", "-level", "gsa", "-after", "gvn", "loop.smp"}, code: 2,
+			stderr: "son: run: -level gsa: there is no gated SSA before pass gsa (stopped after gvn)\n" + hint("run")},
+		{name: "ir after gsa", args: []string{"ir", "-after", "gsa", "loop.smp"}, stdout: "func loop.smp level GSA\n; predicates: size 6 over 5 blocks, 1.20 per block\n" +
+			"b1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Const 0\n\tv17 = Const 2\n\tjump b2\n" +
+			"b2:  ; preds b1 b3, depth 1\n\tv10 = μ(v7, v19)\n\tv11 = μ(v7, v20)\n\tv12 = Lt v11 v4          ; line 4\n\tbranch v12 b3 b5         ; line 4\n" +
+			"b3:  ; preds b2, depth 1\n\tv19 = Add v10 v17        ; line 5\n\tv20 = Add v11 v6         ; line 7\n\tjump b2\n" +
+			"b5:  ; preds b2, depth 0, predicate size 6\n\tv21 = η(¬(v11 < v4): v10)\n\tv22 = η(¬(v11 < v4): v10)\n\tv23 = η(¬(v11 < v4): v11)\n\tjump b4\n" +
+			"b4:  ; preds b5, depth 0\n\treturn v21               ; line 9\n"},
 		{name: "run bad level", args: []string{"run", "-level", "asm", "add.smp"}, code: 2,
-			stderr: "son: run: -level: want son, cfg, rtl, native or ast, not \"asm\"\n" + hint("run")},
+			stderr: "son: run: -level: want son, cfg, rtl, gsa, native or ast, not \"asm\"\n" + hint("run")},
 
 		{name: "source errors", args: []string{"run", "undef.smp"}, code: 2,
 			stderr: "undef.smp:2:8: undefined name 'y'\nundef.smp:3:4: undefined name 'z'\n"},

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"son/cfg"
+	"son/gsa"
 	"son/ref"
 	"son/son"
 	"son/syntax"
@@ -24,7 +25,9 @@ an integer literal, decimal or hexadecimal, optionally preceded by a minus
 sign (42, -7, 0x2A, -9223372036854775808); no '+' and no leading zero
 (007 is an error, as it is in a program).
 
--level cfg runs the SSA basic blocks instead (from pass gcm on), -level rtl
+-level cfg runs the SSA basic blocks instead (from pass gcm on), -level gsa
+their gated SSA form in its interpreter (gsa.Run: the passes loops and gsa
+run after gvn, as with -via gsa), -level rtl
 the RTL blocks of pass outssa (the last pass), -level native the x86-64
 executable that son build writes (built to a temporary file; Linux x86-64
 only). -level ast
@@ -53,7 +56,7 @@ unassigned) are reported at their line, with exit status 2.`,
 		afterFlag(fs, f)
 		fs.Int64Var(&f.steps, "steps", son.DefaultSteps, "stop with a runtime error after `N` steps, one per operation performed (see son help run)")
 		checkFlag(fs, f)
-		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa), native (the x86-64 executable) or ast (the syntax tree, before any pass)")
+		fs.StringVar(&f.level, "level", "son", "the level to run: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa), gsa (gated SSA, in its interpreter), native (the x86-64 executable) or ast (the syntax tree, before any pass)")
 		sccpFlag(fs, f)
 		seedFlag(fs, f)
 		viaFlags(fs, f)
@@ -87,13 +90,20 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "-after %s cannot go with -level native, which runs every pass", f.after)
 		}
 		return s.runNative(cmd, args[0], f, arg)
-	case "", "son", "cfg", "rtl":
+	case "", "son", "cfg", "rtl", "gsa":
 	default:
-		return s.usageError(cmd.name, "-level: want son, cfg, rtl, native or ast, not %q", f.level)
+		return s.usageError(cmd.name, "-level: want son, cfg, rtl, gsa, native or ast, not %q", f.level)
 	}
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {
 		return code
+	}
+	if g, code, ok := s.gsaLevel(cmd, f, u); g != nil || !ok {
+		if !ok {
+			return code
+		}
+		v, err := gsa.Run(g, arg, cfg.Limits{Steps: f.steps})
+		return s.runResult(u.Name, v, err)
 	}
 	level, code, ok := s.level(cmd, f, u)
 	if !ok {

@@ -56,7 +56,8 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	if f.trace {
 		o.Trace = s.stdout
 	}
-	if f.via != "" || isRTLFile(path) {
+	o.GSA = f.via == "gsa" || f.level == "gsa"
+	if f.via != "" && f.via != "gsa" || isRTLFile(path) {
 		if code, ok := s.viaOptions(cmd, f, name, src, &o); !ok {
 			return nil, code, false
 		}

@@ -92,6 +92,9 @@ The passes, in order, as named by -after PASS:
 	for _, p := range compile.Passes {
 		fmt.Fprintf(&b, "\t%-*s  %s\n", width, p.Name, p.Doc)
 	}
+	for _, p := range compile.GSAPasses {
+		fmt.Fprintf(&b, "\t%-*s  %s\n", width, p.Name, p.Doc)
+	}
 	b.WriteString(`
 Exit status:
 
@@ -197,6 +200,11 @@ func isPass(name string) bool {
 			return true
 		}
 	}
+	for _, p := range compile.GSAPasses {
+		if p.Name == name {
+			return true
+		}
+	}
 	return false
 }
 
@@ -226,7 +234,7 @@ func checkFlag(fs *flag.FlagSet, f *flags) {
 }
 
 func levelFlag(fs *flag.FlagSet, f *flags, def string) {
-	fs.StringVar(&f.level, "level", def, "the IR to use: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on) or rtl (after outssa)")
+	fs.StringVar(&f.level, "level", def, "the IR to use: `son` (the Sea of Nodes), cfg (SSA basic blocks, from pass gcm on), rtl (after outssa) or gsa (gated SSA, with -via gsa)")
 }
 
 // level returns the IR a command works on: the one asked for, or, when
@@ -255,7 +263,7 @@ func (s *session) level(c *command, f *flags, u *compile.Unit) (level string, co
 		}
 		return "rtl", exitOK, true
 	}
-	return "", s.usageError(c.name, "-level: want son, cfg or rtl, not %q", f.level), false
+	return "", s.usageError(c.name, "-level: want son, cfg, rtl or gsa, not %q", f.level), false
 }
 
 // levelFunc is the function of level cfg (the SSA blocks) or rtl, or nil

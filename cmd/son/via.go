@@ -26,7 +26,7 @@ const defaultFlavour = "pruned"
 
 // viaFlags adds -via and -ssa to a command's flags.
 func viaFlags(fs *flag.FlagSet, f *flags) {
-	fs.StringVar(&f.via, "via", "", "`rtl`: build the graph the second way in, through RTL and SSA basic blocks (validated)")
+	fs.StringVar(&f.via, "via", "", "`rtl`: build the graph the second way in, through RTL and SSA basic blocks (validated); gsa: take the SSA blocks through gated SSA and back")
 	fs.StringVar(&f.ssa, "ssa", defaultFlavour, "with -via rtl, the SSA `flavour`: minimal, semi-pruned or pruned")
 }
 

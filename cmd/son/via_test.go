@@ -44,7 +44,7 @@ func TestVia(t *testing.T) {
 		{name: "ir rtl", args: []string{"ir", "-via", "rtl", "-level", "via-rtl", "add.smp"},
 			stdout: "func add.smp level RTL\nb1:  ; entry, depth 0\n\tv1 = Arg\n\tv2 = Const 1\n\tv3 = Add v1 v2           ; line 1\n\treturn v3                ; line 1\n"},
 		{name: "ir via-rtl without via", args: []string{"ir", "-level", "via-rtl", "add.smp"}, code: 2,
-			stderr: "son: ir: -level: want son, cfg or rtl, not \"via-rtl\"\n" + hint("ir")},
+			stderr: "son: ir: -level: want son, cfg, rtl or gsa, not \"via-rtl\"\n" + hint("ir")},
 		{name: "run after build", args: []string{"run", "-via", "rtl", "-after", "build", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "check", args: []string{"check", "-via", "rtl", "-ssa", "semi-pruned", "add.smp"},
 			stdout: "build: verified (7 nodes)\npeephole: verified (7 nodes)\nsccp: verified (7 nodes)\nzerocheck: verified (7 nodes)\ncleanup: verified (7 nodes)\ngcm: verified (7 nodes)\ngvn: verified (7 nodes)\noutssa: verified (7 nodes)\nregalloc: checked (0 moves left, 0 registers spilled)\nOK\n"},

@@ -1,0 +1,407 @@
+package gsa
+
+import (
+	"errors"
+	"fmt"
+
+	"son/cfg"
+	"son/loops"
+	"son/pred"
+)
+
+// The validator of the construction (paper 004, Definition 5.1), apart
+// from the construction: Check compares an SSA function f with the GSA
+// function g built from it. Its structural part, here, needs no solver:
+//
+//   - the code correspondence of Definition 5.6: the same blocks, edges,
+//     instructions and terminators, registers renamed by R exactly where
+//     the renaming applies; each Phi of a loop header a μ of the same
+//     arguments, each Phi of another junction a γ whose k-th argument is
+//     guarded by P(d, Preds[k]) for one strict dominator d of the
+//     junction; each η at an empty block l (an Inop) guarded by P(h, l)
+//     for one strict dominator h of l; the one-argument Phis of f at such
+//     a block (loop-closed form) as ηs of the same registers;
+//   - the validity of R (Definition 5.7): each r with R(r) = [(rη, lη)...]
+//     is defined by a μ at a block that strictly dominates every lη, is
+//     not fresh in f, and every rη is fresh in f and defined at lη by
+//     rη = η(p, r).
+//
+// The semantic part, coherence of the matrix (Definition 5.2) and
+// well-exclusivity (Definition 5.5), needs a decision procedure for
+// three-valued implication: CheckPredicates asks it of a Solver.
+
+// Solver decides the questions of the semantic part, in three-valued
+// logic (figure 6). Implies(p, q): whenever p evaluates to 1, q does.
+// Disjoint(p, q): p and q never both evaluate to 1. An error is a failure
+// to decide (a certificate that does not check, say), not a "no".
+type Solver interface {
+	Implies(p, q *pred.Pred) (bool, error)
+	Disjoint(p, q *pred.Pred) (bool, error)
+}
+
+// Check validates g against f structurally (Definitions 5.6 and 5.7) and
+// returns every problem found, each naming the block and the rule.
+func Check(f *cfg.Func, g *Func) error {
+	a, err := loops.Analyze(f)
+	if err != nil {
+		return err
+	}
+	c := &checker{f: f, g: g, a: a}
+	c.code()
+	c.renaming()
+	return errors.Join(c.errs...)
+}
+
+type checker struct {
+	f    *cfg.Func
+	g    *Func
+	a    *loops.Forest
+	errs []error
+}
+
+func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
+	c.errs = append(c.errs, fmt.Errorf("gsa: %v: %s: %s", b, rule, fmt.Sprintf(format, args...)))
+}
+
+// renamed is what R makes of a use of r at position at: the register of
+// the η of R(r) at a block that dominates at (strictly, if strict).
+func (c *checker) renamed(r cfg.Reg, at int, strict bool) cfg.Reg {
+	for _, e := range c.g.Rename[r] {
+		if e.At >= 0 && e.At < len(c.f.Blocks) && c.a.Tree.Dominates(e.At, at) && (!strict || e.At != at) {
+			return e.Reg
+		}
+	}
+	return r
+}
+
+// code checks Definition 5.6 block by block.
+func (c *checker) code() {
+	f, g, a := c.f, c.g, c.a
+	if len(g.Code.Blocks) != len(f.Blocks) || len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
+		c.bad(nil, "code", "%d blocks in f, %d in the code, %d merge and %d η blocks", len(f.Blocks), len(g.Code.Blocks), len(g.Merges), len(g.Etas))
+		return
+	}
+	gpos := make(map[*cfg.Block]int, len(g.Code.Blocks))
+	for i, b := range g.Code.Blocks {
+		gpos[b] = i
+	}
+	for i, b := range f.Blocks {
+		tb := g.Code.Blocks[i]
+		// Regular instructions: equal, up to the renaming.
+		if tb.ID != b.ID || len(tb.Succs) != len(b.Succs) || len(tb.Preds) != len(b.Preds) || len(tb.Instrs) != len(b.Instrs) {
+			c.bad(b, "code", "the block differs in shape from %v of the code", tb)
+			continue
+		}
+		for k, s := range b.Succs {
+			if gpos[tb.Succs[k]] != a.Pos[s] {
+				c.bad(b, "code", "successor %d is %v, not %v", k, tb.Succs[k], s)
+			}
+		}
+		for k, p := range b.Preds {
+			if gpos[tb.Preds[k]] != a.Pos[p] {
+				c.bad(b, "code", "predecessor %d is %v, not %v", k, tb.Preds[k], p)
+			}
+		}
+		for k, in := range b.Instrs {
+			tin := tb.Instrs[k]
+			ok := tin.Op == in.Op && tin.Dst == in.Dst && tin.Aux == in.Aux && len(tin.Args) == len(in.Args)
+			for x := 0; ok && x < len(in.Args); x++ {
+				ok = tin.Args[x] == c.renamed(in.Args[x], i, true)
+			}
+			if !ok {
+				c.bad(b, "code", "instruction %d is %v in the code, %v in f", k, tin, in)
+			}
+		}
+		tr := b.Term.Reg
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			tr = c.renamed(tr, i, true)
+		}
+		if tb.Term.Kind != b.Term.Kind || tb.Term.Reg != tr {
+			c.bad(b, "code", "terminator %q in the code, %q in f", tb.TermString(), b.TermString())
+		}
+		c.merges(i)
+		c.etas(i)
+	}
+}
+
+// merges checks the merge block at position i against f's Phis.
+func (c *checker) merges(i int) {
+	f, g, a := c.f, c.g, c.a
+	b := f.Blocks[i]
+	ms := g.Merges[i]
+	if len(b.Preds) < 2 {
+		if len(ms) > 0 {
+			c.bad(b, "merge", "%d merge instructions at a block that is not a junction", len(ms))
+		}
+		return
+	}
+	if len(ms) != len(b.Phis) {
+		c.bad(b, "merge", "%d merge instructions for %d Phis", len(ms), len(b.Phis))
+		return
+	}
+	for k, phi := range b.Phis {
+		m := ms[k]
+		if m.Dst != phi.Dst || len(m.Args) != len(phi.Args) {
+			c.bad(b, "merge", "%s does not match %v", m.Format(regAtom), phi)
+			continue
+		}
+		for x, r := range phi.Args {
+			want := c.renamed(r, a.Pos[b.Preds[x]], false)
+			if m.Kind == Gamma {
+				break // γ arguments are matched with their predicates below
+			}
+			if m.Args[x] != want {
+				c.bad(b, "merge", "%s: argument %d is %v, want %v", m.Format(regAtom), x, m.Args[x], want)
+			}
+		}
+		switch m.Kind {
+		case Mu:
+			if len(m.Args) != 2 {
+				c.bad(b, "merge", "%s: a μ of %d arguments", m.Format(regAtom), len(m.Args))
+			}
+		case Gamma:
+			if len(m.Preds) != len(m.Args) {
+				c.bad(b, "merge", "%s: %d predicates for %d arguments", m.Format(regAtom), len(m.Preds), len(m.Args))
+				continue
+			}
+			if c.gammaRow(i, m) < 0 {
+				c.bad(b, "merge", "%s: no strict dominator d of %v gives P(d, Preds[k]) for every argument k", m.Format(regAtom), b)
+			}
+		default:
+			c.bad(b, "merge", "%v: unknown kind %d", m.Dst, m.Kind)
+		}
+	}
+}
+
+// gammaRow returns the strict dominator d of position j such that the
+// γ m guards its k-th argument, the renamed k-th Phi argument, by
+// P(d, Preds[k]); -1 if there is none. The immediate dominator is tried
+// first, then each dominator above.
+func (c *checker) gammaRow(j int, m *Merge) int {
+	f, a := c.f, c.a
+	b := f.Blocks[j]
+	phi := m.Phi
+	for d := a.Tree.Idom(j); d >= 0; d = a.Tree.Idom(d) {
+		ok := true
+		for k, p := range b.Preds {
+			pk := a.Pos[p]
+			ok = Equal(m.Preds[k], c.g.Matrix.At(d, pk))
+			if ok && phi != nil && k < len(phi.Args) {
+				ok = m.Args[k] == c.renamed(phi.Args[k], pk, false)
+			}
+			if !ok {
+				break
+			}
+		}
+		if ok {
+			return d
+		}
+		if d == 0 {
+			break
+		}
+	}
+	return -1
+}
+
+// etas checks the η block at position i: only at an empty block, all
+// guarded by P(h, i) for one strict dominator h, f's one-argument Phis
+// there among them.
+func (c *checker) etas(i int) {
+	f, g, a := c.f, c.g, c.a
+	b := f.Blocks[i]
+	es := g.Etas[i]
+	if len(b.Preds) == 1 {
+		for _, phi := range b.Phis {
+			found := false
+			for _, e := range es {
+				found = found || e.Dst == phi.Dst && len(phi.Args) == 1 && e.Src == c.renamed(phi.Args[0], a.Pos[b.Preds[0]], false)
+			}
+			if !found {
+				c.bad(b, "eta", "%v has no η of the same registers", phi)
+			}
+		}
+	}
+	if len(es) == 0 {
+		return
+	}
+	if len(b.Instrs) != 0 || b.Term.Kind != cfg.TermJump || len(b.Preds) != 1 {
+		c.bad(b, "eta", "η instructions at a block that is not an empty block with one predecessor that jumps")
+		return
+	}
+	for h := a.Tree.Idom(i); h >= 0; h = a.Tree.Idom(h) {
+		want := g.Matrix.At(h, i)
+		all := true
+		for _, e := range es {
+			all = all && Equal(e.Pred, want)
+		}
+		if all {
+			return
+		}
+		if h == 0 {
+			break
+		}
+	}
+	c.bad(b, "eta", "no strict dominator h of %v gives P(h, %v) for every η of the block", b, b)
+}
+
+// renaming checks Definition 5.7.
+func (c *checker) renaming() {
+	f, g, a := c.f, c.g, c.a
+	inF := map[cfg.Reg]bool{}
+	muAt := map[cfg.Reg]int{}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			inF[p.Dst] = true
+			for _, r := range p.Args {
+				inF[r] = true
+			}
+		}
+		for _, in := range b.Instrs {
+			inF[in.Dst] = true
+			for _, r := range in.Args {
+				inF[r] = true
+			}
+		}
+		inF[b.Term.Reg] = true
+		for _, m := range g.Merges[min(i, len(g.Merges)-1)] {
+			if m.Kind == Mu {
+				muAt[m.Dst] = i
+			}
+		}
+	}
+	for r, list := range g.Rename {
+		lmu, isMu := muAt[r]
+		var at *cfg.Block
+		if isMu {
+			at = f.Blocks[lmu]
+		}
+		switch {
+		case !isMu:
+			c.bad(at, "renaming", "R(%v) is set but no μ defines %v", r, r)
+			continue
+		case !inF[r]:
+			c.bad(at, "renaming", "R(%v) is set but %v is fresh in f", r, r)
+		}
+		for _, e := range list {
+			if e.At < 0 || e.At >= len(f.Blocks) {
+				c.bad(at, "renaming", "R(%v) holds (%v, block %d): no such block", r, e.Reg, e.At)
+				continue
+			}
+			lb := f.Blocks[e.At]
+			if inF[e.Reg] {
+				c.bad(lb, "renaming", "R(%v) holds %v, which is not fresh in f", r, e.Reg)
+			}
+			if !a.Tree.Dominates(lmu, e.At) || lmu == e.At {
+				c.bad(lb, "renaming", "R(%v) holds (%v, %v), but the μ's block %v does not strictly dominate %v", r, e.Reg, lb, at, lb)
+			}
+			found := false
+			for _, x := range g.Etas[e.At] {
+				found = found || x.Dst == e.Reg && x.Src == r
+			}
+			if !found {
+				c.bad(lb, "renaming", "R(%v) holds (%v, %v), but %v has no %v = η(p, %v)", r, e.Reg, lb, lb, e.Reg, r)
+			}
+		}
+	}
+}
+
+// regAtom prints an atom as its register, for messages.
+func regAtom(r cfg.Reg) string { return r.String() }
+
+// CheckPredicates is the semantic part of the validator, with s deciding
+// three-valued implications:
+//
+//   - coherence (Definition 5.2) of each row d of the matrix that the code
+//     uses, at every block j that d strictly dominates: the disjunction of
+//     P(d, k) ∧ c(k → j) over the predecessors k of j that d dominates,
+//     projected at j, implies P(d, j);
+//   - well-exclusivity (Definition 5.5) of each γ block, at the row the
+//     γs use: the predicates of two different predecessors are disjoint.
+//
+// It costs, in solver calls, the number of blocks under each used row in
+// the dominator tree (at most the blocks times the tree's depth), plus the
+// pairs of predecessors of each junction.
+func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
+	a, err := loops.Analyze(f)
+	if err != nil {
+		return err
+	}
+	var errs []error
+	bad := func(b *cfg.Block, rule, format string, args ...any) {
+		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s", b, rule, fmt.Sprintf(format, args...)))
+	}
+	// A solver's failure is wrapped, for errors.Is and errors.As.
+	failed := func(b *cfg.Block, rule, what string, err error) {
+		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s: %w", b, rule, what, err))
+	}
+	m := g.Matrix
+	defAt := map[cfg.Reg]int{}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			defAt[p.Dst] = i
+		}
+		for _, in := range b.Instrs {
+			defAt[in.Dst] = i
+		}
+	}
+	rows := map[int]bool{}
+	for _, e := range m.Entries() {
+		rows[e.I] = true
+	}
+	for _, d := range a.RPO {
+		if !rows[d] {
+			continue
+		}
+		// The blocks d strictly dominates: its subtree of the dominator tree.
+		var under []int
+		for work := append([]int(nil), a.Tree.Children(d)...); len(work) > 0; {
+			j := work[len(work)-1]
+			work = work[:len(work)-1]
+			under = append(under, j)
+			work = append(work, a.Tree.Children(j)...)
+		}
+		for _, j := range under {
+			b := f.Blocks[j]
+			var alts []*pred.Pred
+			for _, p := range b.Preds {
+				pk := a.Pos[p]
+				if pk == d || a.Tree.Dominates(d, pk) {
+					alts = append(alts, and(m.At(d, pk), edgeCond(p, b)))
+				}
+			}
+			lhs := Project(or(alts...), func(r cfg.Reg) bool { at, ok := defAt[r]; return ok && at == j })
+			ok, err := s.Implies(lhs, m.At(d, j))
+			switch {
+			case err != nil:
+				failed(b, "coherence", fmt.Sprintf("P(%v, %v)", f.Blocks[d], b), err)
+			case !ok:
+				bad(b, "coherence", "the paths from %v to its predecessors do not imply P(%v, %v) = %v", f.Blocks[d], f.Blocks[d], b, m.At(d, j))
+			}
+		}
+	}
+	c := &checker{f: f, g: g, a: a}
+	for j, ms := range g.Merges {
+		if len(ms) == 0 || ms[0].Kind != Gamma || j >= len(f.Blocks) {
+			continue
+		}
+		b := f.Blocks[j]
+		d := c.gammaRow(j, ms[0])
+		if d < 0 {
+			bad(b, "exclusivity", "the γs use no row of the matrix")
+			continue
+		}
+		for x := range b.Preds {
+			for y := x + 1; y < len(b.Preds); y++ {
+				p, q := m.At(d, a.Pos[b.Preds[x]]), m.At(d, a.Pos[b.Preds[y]])
+				ok, err := s.Disjoint(p, q)
+				switch {
+				case err != nil:
+					failed(b, "exclusivity", fmt.Sprintf("%v and %v", b.Preds[x], b.Preds[y]), err)
+				case !ok:
+					bad(b, "exclusivity", "the predicates of %v and %v may both hold: %v and %v", b.Preds[x], b.Preds[y], p, q)
+				}
+			}
+		}
+	}
+	return errors.Join(errs...)
+}

@@ -1,0 +1,233 @@
+package gsa
+
+import (
+	"sort"
+
+	"son/cfg"
+	"son/loops"
+	"son/pred"
+)
+
+// Path predicates (paper 004, section 5.2). P(d, n), for d dominating n,
+// must hold after every path from d to n. Tarjan's path expressions give
+// it as a regular expression over the edges, Kleene stars dropped (a loop
+// not entered is one of the paths already); we compute the same sum of
+// paths without the regular expressions, by dominators:
+//
+//   - every path from d to n passes through each block x on the dominator
+//     tree path from d down to n, so P(d, n) is the conjunction of the
+//     local predicates Local(x) = P(idom(x), x) of those blocks
+//     (concatenation of path expressions);
+//   - the paths from idom(x) to x are those to each predecessor p of x,
+//     extended by the edge p → x: Local(x) = ∨ₚ P(idom(x), p) ∧ c(p → x),
+//     with c the branch condition of p (negated on its false edge, True
+//     after a jump) (union of path expressions);
+//   - back edges are left out, which drops the stars: a loop between d
+//     and n contributes the paths of its last iteration, from its header
+//     to its exit.
+//
+// Each Local(x) refers only to predicates of blocks dominated by idom(x)
+// and earlier in reverse postorder, so one pass in reverse postorder
+// computes them all, and a predicate is a DAG that shares them.
+
+// Matrix is the predicate matrix P over block positions, with the entries
+// the GSA code uses recorded (Definition 5.3 needs only those rows).
+type Matrix struct {
+	a     *loops.Forest
+	local []*pred.Pred // Local(x), nil for the entry and unreachable blocks
+	defAt map[cfg.Reg]int
+	paths map[[2]int]*pred.Pred // P(d, n) unprojected
+	proj  map[[2]int]*pred.Pred // P(d, n)↓n, as At returns it
+	used  map[[2]int]*pred.Pred // the projected entries the code uses
+}
+
+// Entry is one entry P(I, J) of the matrix, projected at J.
+type Entry struct {
+	I, J int
+	P    *pred.Pred
+}
+
+// newMatrix computes the local predicates of every block of a's function.
+func newMatrix(a *loops.Forest) *Matrix {
+	f := a.F
+	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
+		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{}}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			m.defAt[p.Dst] = i
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				m.defAt[in.Dst] = i
+			}
+		}
+	}
+	for _, x := range a.RPO[1:] {
+		d := a.Tree.Idom(x)
+		var alts []*pred.Pred
+		for _, p := range f.Blocks[x].Preds {
+			pp := a.Pos[p]
+			if a.IsBackEdge(pp, x) {
+				continue
+			}
+			alts = append(alts, and(m.path(d, pp), edgeCond(p, f.Blocks[x])))
+		}
+		m.local[x] = or(alts...)
+	}
+	return m
+}
+
+// Local returns P(idom(x), x), unprojected, or nil for the entry.
+func (m *Matrix) Local(x int) *pred.Pred { return m.local[x] }
+
+// path is P(d, n) unprojected: the conjunction of the local predicates
+// on the dominator tree path from d (excluded) down to n.
+func (m *Matrix) path(d, n int) *pred.Pred {
+	if d == n {
+		return pred.Const(pred.True)
+	}
+	key := [2]int{d, n}
+	if p, ok := m.paths[key]; ok {
+		return p
+	}
+	var factors []*pred.Pred
+	for x := n; x != d; x = m.a.Tree.Idom(x) {
+		if x <= 0 && d != 0 {
+			return nil // d does not dominate n
+		}
+		factors = append(factors, m.local[x])
+		if x == 0 {
+			break
+		}
+	}
+	for i, j := 0, len(factors)-1; i < j; i, j = i+1, j-1 {
+		factors[i], factors[j] = factors[j], factors[i]
+	}
+	p := and(factors...)
+	m.paths[key] = p
+	return p
+}
+
+// At returns P(i, j)↓j: the path predicate from i to j with every atom
+// over a register defined in block j replaced by True (the projection of
+// Definition 5.2); True when i = j; nil when i does not dominate j.
+// Entries are computed once: the same (i, j) gives the same *Pred.
+func (m *Matrix) At(i, j int) *pred.Pred {
+	if i < 0 || j < 0 || i >= len(m.local) || j >= len(m.local) || !m.a.Tree.Dominates(i, j) {
+		return nil
+	}
+	key := [2]int{i, j}
+	if p, ok := m.proj[key]; ok {
+		return p
+	}
+	p := m.path(i, j)
+	if p != nil {
+		p = project(p, func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+	}
+	m.proj[key] = p
+	return p
+}
+
+// use returns At(i, j) and records it as an entry the code uses.
+func (m *Matrix) use(i, j int) *pred.Pred {
+	p := m.At(i, j)
+	m.used[[2]int{i, j}] = p
+	return p
+}
+
+// Entries lists the entries the code uses, by row then column.
+func (m *Matrix) Entries() []Entry {
+	es := make([]Entry, 0, len(m.used))
+	for k, p := range m.used {
+		es = append(es, Entry{I: k[0], J: k[1], P: p})
+	}
+	sort.Slice(es, func(x, y int) bool {
+		if es[x].I != es[y].I {
+			return es[x].I < es[y].I
+		}
+		return es[x].J < es[y].J
+	})
+	return es
+}
+
+// Project returns p↓ with every atom whose register def says is defined
+// at the node replaced by True (paper 004, Definition 5.2).
+func Project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred { return project(p, def) }
+
+func project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred {
+	memo := map[*pred.Pred]*pred.Pred{}
+	var walk func(p *pred.Pred) *pred.Pred
+	walk = func(p *pred.Pred) *pred.Pred {
+		if q, ok := memo[p]; ok {
+			return q
+		}
+		q := p
+		switch p.Kind {
+		case pred.Atom:
+			if def(p.Reg) {
+				q = pred.Const(pred.True)
+			}
+		case pred.Not, pred.And, pred.Or:
+			args := make([]*pred.Pred, len(p.Args))
+			changed := false
+			for i, a := range p.Args {
+				args[i] = walk(a)
+				changed = changed || args[i] != a
+			}
+			if changed {
+				switch p.Kind {
+				case pred.Not:
+					q = pred.NewNot(args[0])
+				case pred.And:
+					q = and(args...)
+				default:
+					q = or(args...)
+				}
+			}
+		}
+		memo[p] = q
+		return q
+	}
+	return walk(p)
+}
+
+// edgeCond is the condition under which control goes from p to s: p's
+// branch register, negated on the false edge; True after a jump.
+func edgeCond(p, s *cfg.Block) *pred.Pred {
+	if p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2 {
+		return pred.Const(pred.True)
+	}
+	c := pred.Cond(p.Term.Reg)
+	if p.Succs[0] == s {
+		return c
+	}
+	return pred.NewNot(c)
+}
+
+// and is the conjunction of ps, flattened, without True operands; False
+// if one is False. Sound in three-valued logic: True is the unit of min
+// and False its zero.
+func and(ps ...*pred.Pred) *pred.Pred { return nary(pred.And, pred.True, pred.False, ps) }
+
+// or is the disjunction of ps, the dual of and.
+func or(ps ...*pred.Pred) *pred.Pred { return nary(pred.Or, pred.False, pred.True, ps) }
+
+func nary(k, unit, zero pred.Kind, ps []*pred.Pred) *pred.Pred {
+	var args []*pred.Pred
+	for _, p := range ps {
+		switch {
+		case p == nil:
+		case p.Kind == zero:
+			return pred.Const(zero)
+		case p.Kind == unit:
+		case p.Kind == k:
+			args = append(args, p.Args...)
+		default:
+			args = append(args, p)
+		}
+	}
+	if k == pred.And {
+		return pred.NewAnd(args...)
+	}
+	return pred.NewOr(args...)
+}
