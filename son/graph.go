@@ -30,6 +30,9 @@ type Graph struct {
 	// seed. The fixpoint must not depend on it.
 	Seed int64
 
+	// check, when set, checks every peephole step (rewritecheck.go).
+	check *rewriteChecker
+
 	// Stats counts work done, for benchmarks and -stats.
 	Stats struct {
 		Peepholes int // peephole attempts

@@ -67,7 +67,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		}
 	case t.IsConst():
 		g.Stats.Rewrites++
-		return g.Con(t.Value())
+		return g.rewritten(n, g.Con(t.Value()), "constant type")
 	case t.IsTop():
 		g.Stats.Rewrites++
 		return g.topCon()
@@ -81,14 +81,14 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++
-			return m
+			return g.rewritten(n, m, "value numbering")
 		}
 		g.gvn[k] = n
 		n.inGVN = true
 	}
 
 	n.keep++ // a rule may take away n's last use; n must live until replaced
-	m := g.idealize(n)
+	m := g.idealizeChecked(n)
 	n.keep--
 	if m != nil {
 		g.Stats.Rewrites++
