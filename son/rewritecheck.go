@@ -47,6 +47,8 @@ type rewriteChecker struct {
 
 	// Stats counts the checks, for tests and -stats.
 	Stats RewriteStats
+
+	progs [2]evalProgram // reused: the first cut, and a deeper one
 }
 
 // RewriteStats counts what the checker of the peepholes did.
@@ -130,7 +132,7 @@ func (c *rewriteChecker) typed(n *Node, t types.Type) {
 // other than a rule of idealize: a constant type or value numbering.
 func (g *Graph) rewritten(n, m *Node, why string) *Node {
 	if g.check != nil {
-		g.check.replaced(n, snapshot(n), m, why)
+		g.check.replaced(n, shapeOf(n), m, why)
 	}
 	return m
 }
@@ -140,7 +142,7 @@ func (g *Graph) idealizeChecked(n *Node) *Node {
 	if g.check == nil {
 		return g.idealize(n)
 	}
-	old := snapshot(n)
+	old := shapeOf(n)
 	m := g.idealize(n)
 	if m != nil {
 		g.check.replaced(n, old, m, "rewrite")
@@ -148,18 +150,40 @@ func (g *Graph) idealizeChecked(n *Node) *Node {
 	return m
 }
 
-// snapshot is a detached copy of n's op and inputs: what n computed before
-// a rule changed it in place. It is never put in the graph.
-func snapshot(n *Node) *Node {
-	return &Node{ID: n.ID, Op: n.Op, Aux: n.Aux, In: append([]*Node(nil), n.In...), Type: n.Type, Pos: n.Pos}
+// shape is what a data node computes: its op, aux and operands, recorded
+// before a rule may change them in place. Other nodes record nothing.
+type shape struct {
+	op  Op
+	aux int64
+	x   [2]*Node
 }
 
-// replaced checks that old, a snapshot of n, computes what m computes.
-func (c *rewriteChecker) replaced(n, old, m *Node, why string) {
-	if len(c.probs) == maxProblems || !old.Op.IsBinary() && !old.Op.IsUnary() {
+func shapeOf(n *Node) shape {
+	switch {
+	case n.Op.IsBinary() && len(n.In) == 3:
+		return shape{op: n.Op, aux: n.Aux, x: [2]*Node{n.In[1], n.In[2]}}
+	case n.Op.IsUnary() && len(n.In) == 2:
+		return shape{op: n.Op, aux: n.Aux, x: [2]*Node{n.In[1]}}
+	}
+	return shape{}
+}
+
+// node is a detached node computing s, positioned as n: never put in the
+// graph.
+func (s shape) node(n *Node) *Node {
+	in := []*Node{nil, s.x[0], s.x[1]}
+	if s.op.IsUnary() {
+		in = in[:2]
+	}
+	return &Node{ID: n.ID, Op: s.op, Aux: s.aux, In: in, Pos: n.Pos}
+}
+
+// replaced checks that n as it was (s) computes what m computes.
+func (c *rewriteChecker) replaced(n *Node, s shape, m *Node, why string) {
+	if len(c.probs) == maxProblems || s.op == OpInvalid {
 		return
 	}
-	if m == n && sameShape(old, n) {
+	if m == n && s == shapeOf(n) {
 		return // changed nothing it computes (a division unpinned, say)
 	}
 	if m.IsControl() || m.Op == OpScope {
@@ -167,13 +191,14 @@ func (c *rewriteChecker) replaced(n, old, m *Node, why string) {
 		return
 	}
 	c.Stats.Rewrites++
+	old := s.node(n)
 	if why == "value numbering" {
 		if !sameShape(old, m) && !(commutes(old.Op) && swapped(old, m)) {
 			c.bad(n, why, "%s is merged with %v = %s, which is not the same computation", exprOf(old), m, exprOf(m))
 		}
 		return
 	}
-	p := newEvalProgram(old, m)
+	p := c.progs[0].layout(old, m, maxTerms, maxDepth)
 	if p == nil {
 		return // too tangled to check (a cycle while the graph is built)
 	}
@@ -181,7 +206,19 @@ func (c *rewriteChecker) replaced(n, old, m *Node, why string) {
 		c.Stats.Proved++
 		return
 	}
-	if msg := p.test(&c.Stats); msg != "" {
+	msg := p.test(&c.Stats)
+	if msg != "" {
+		// Before reporting, look deeper: two leaves may have been
+		// related by what lies beyond the cut.
+		if q := c.progs[1].layout(old, m, 8*maxTerms, 4*maxDepth); q != nil {
+			if q.linearEqual() {
+				c.Stats.Proved++
+				return
+			}
+			msg = q.test(&c.Stats)
+		}
+	}
+	if msg != "" {
 		to := "to " + exprOf(m)
 		switch {
 		case m == n:
@@ -244,9 +281,10 @@ func exprOf(n *Node) string {
 // ---- the two sides as a program over their leaves ----
 
 const (
-	maxTerms  = 48 // nodes of both sides expanded, beyond which nodes are leaves
-	maxDepth  = 6  // depth from either root beyond which nodes are leaves
-	maxEvals  = 512
+	maxTerms  = 48  // nodes of both sides computed from their operands; the others are leaves
+	maxDepth  = 6   // depth from either root beyond which nodes are leaves
+	maxEvals  = 256 // evaluations drawn when every combination of points would be more than maxAll
+	maxAll    = 1024
 	randomPts = 4 // pseudo-random points within each leaf's type, besides its corners
 )
 
@@ -255,17 +293,17 @@ const (
 // a leaf (a free value drawn from its node's type), or an op of earlier
 // terms.
 type evalProgram struct {
-	terms      []term
-	leaves     []int // indices of the leaf terms
-	old, new   int   // the terms of the two roots
-	index      map[*Node]int
-	state      map[*Node]uint8
-	depth      map[*Node]int
-	cyclic     bool
-	vals       []int64
-	undefined  bool
-	oldRoot    *Node
-	nodesShown []*Node // for messages: the node of each leaf
+	terms     []term
+	leaves    []int // indices of the leaf terms
+	old, new  int   // the terms of the two roots
+	index     map[*Node]int
+	state     map[*Node]uint8
+	expand    map[*Node]bool // the nodes computed from their operands
+	depth     map[*Node]int
+	queue     []*Node
+	cyclic    bool
+	vals      []int64
+	undefined bool
 }
 
 type term struct {
@@ -275,40 +313,53 @@ type term struct {
 	n    *Node
 }
 
-// newEvalProgram lays out both sides; old is a detached snapshot whose
-// operands are graph nodes.
-func newEvalProgram(old, m *Node) *evalProgram {
-	p := &evalProgram{index: map[*Node]int{}, state: map[*Node]uint8{}, depth: map[*Node]int{}, oldRoot: old}
-	// Breadth first from both roots: a node's depth is its least.
-	queue := []*Node{old, m}
-	p.depth[old], p.depth[m] = 0, 0
-	for i := 0; i < len(queue); i++ {
+// layout lays out both sides; old is a detached node whose
+// operands are graph nodes. The nodes computed from their operands are
+// the first maxTerms found breadth first from both roots at once, within
+// maxDepth of one: the structure a rule looks at is near its roots.
+// It reuses p's tables, which may be empty.
+func (p *evalProgram) layout(old, m *Node, maxTerms, maxDepth int) *evalProgram {
+	if p.index == nil {
+		p.index, p.state, p.expand, p.depth = map[*Node]int{}, map[*Node]uint8{}, map[*Node]bool{}, map[*Node]int{}
+	}
+	clear(p.index)
+	clear(p.state)
+	clear(p.expand)
+	clear(p.depth)
+	p.terms, p.leaves, p.cyclic = p.terms[:0], p.leaves[:0], false
+	depth := p.depth
+	depth[old], depth[m] = 0, 0
+	queue := append(p.queue[:0], old, m)
+	for i := 0; i < len(queue) && len(p.expand) < maxTerms; i++ {
 		x := queue[i]
-		if !p.expandable(x) || len(p.depth) > 4*maxTerms {
+		if !computable(x) || depth[x] >= maxDepth {
 			continue
 		}
+		p.expand[x] = true
 		for _, y := range x.In[1:] {
-			if _, ok := p.depth[y]; !ok && y != nil {
-				p.depth[y] = p.depth[x] + 1
+			if _, ok := depth[y]; !ok {
+				depth[y] = depth[x] + 1
 				queue = append(queue, y)
 			}
 		}
 	}
+	p.queue = queue[:0]
 	p.old = p.lay(old)
 	p.new = p.lay(m)
 	if p.cyclic {
 		return nil
 	}
-	p.vals = make([]int64, len(p.terms))
+	if cap(p.vals) < len(p.terms) {
+		p.vals = make([]int64, len(p.terms))
+	}
+	p.vals = p.vals[:len(p.terms)]
 	return p
 }
 
-// expandable reports whether x is computed from its operands in the
-// program rather than drawn as a leaf.
-func (p *evalProgram) expandable(x *Node) bool {
-	d, ok := p.depth[x]
-	return ok && d < maxDepth && !x.dead && (x.Op.IsBinary() && len(x.In) == 3 || x.Op.IsUnary() && len(x.In) == 2) &&
-		x.In[1] != nil && (x.Op.IsUnary() || x.In[2] != nil)
+// computable reports whether x is a data op whose value the program can
+// compute from its operands.
+func computable(x *Node) bool {
+	return !x.dead && (x.Op.IsBinary() && len(x.In) == 3 && x.In[2] != nil || x.Op.IsUnary() && len(x.In) == 2) && x.In[1] != nil
 }
 
 // lay appends the terms of x and returns the index of x's term.
@@ -325,7 +376,7 @@ func (p *evalProgram) lay(x *Node) int {
 	switch {
 	case x.Op == OpConstant && x.Type.IsConst():
 		t.op, t.c = OpConstant, x.Aux
-	case p.expandable(x) && len(p.terms) < maxTerms:
+	case p.expand[x]:
 		t.op = x.Op
 		t.args[0] = p.lay(x.In[1])
 		if x.Op.IsBinary() {
@@ -366,9 +417,17 @@ func (p *evalProgram) run() {
 func (p *evalProgram) test(st *RewriteStats) string {
 	k := len(p.leaves)
 	pts := make([][]int64, k)
+	// The points where a comparison of two leaves, or of a leaf and a
+	// constant, changes value: the ends of the other leaves' types and
+	// the constants, with their neighbours.
 	var near []types.Type
 	for _, l := range p.leaves {
 		near = append(near, p.terms[l].n.Type)
+	}
+	for _, t := range p.terms {
+		if t.op == OpConstant {
+			near = append(near, types.Const(t.c))
+		}
 	}
 	rng := uint64(0x9e3779b97f4a7c15)
 	next := func() uint64 { // xorshift64: the same points on every run
@@ -408,12 +467,12 @@ func (p *evalProgram) test(st *RewriteStats) string {
 	}
 	total := 1
 	for j := range pts {
-		if total > maxEvals {
+		if total > maxAll {
 			break
 		}
 		total *= len(pts[j])
 	}
-	if total <= maxEvals { // every combination
+	if total <= maxAll { // every combination
 		for {
 			if msg := try(); msg != "" {
 				return msg

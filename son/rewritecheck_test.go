@@ -44,6 +44,8 @@ func TestRewriteCheckRejects(t *testing.T) {
 		{"a<<64 → a", bin(OpShl, a, con(64)), a, "", true},
 		{"!(a<b) → b<=a", g.NewNode(OpNot, 0, nil, bin(OpLt, a, b)), bin(OpLe, b, a), "", false},
 		{"!(a<b) → b<a", g.NewNode(OpNot, 0, nil, bin(OpLt, a, b)), bin(OpLt, b, a), "the old gives 1 and the new 0", false},
+		{"!(a<3) → 3<a", g.NewNode(OpNot, 0, nil, bin(OpLt, a, con(3))), bin(OpLt, con(3), a), "at Proj#3=3, the old gives 1 and the new 0", false},
+		{"!(a<3) → 3<=a", g.NewNode(OpNot, 0, nil, bin(OpLt, a, con(3))), bin(OpLe, con(3), a), "", false},
 		{"a<a → 0", bin(OpLt, a, a), con(0), "", false},
 		{"a<a → 1", bin(OpLt, a, a), con(1), "the old gives 0 and the new 1", false},
 		{"a/a → 1", bin(OpDiv, a, a), con(1), "", false},
@@ -52,7 +54,7 @@ func TestRewriteCheckRejects(t *testing.T) {
 	}
 	for _, c := range cases {
 		before := g.check.Stats
-		g.check.replaced(c.n, snapshot(c.n), c.m, "rewrite")
+		g.check.replaced(c.n, shapeOf(c.n), c.m, "rewrite")
 		err := g.RewriteError()
 		switch {
 		case c.want == "" && err != nil:
@@ -66,7 +68,7 @@ func TestRewriteCheckRejects(t *testing.T) {
 }
 
 // TestRewriteCheckInPlace: a rule that swaps the operands of a node in
-// place is checked against a snapshot of what the node computed before.
+// place is checked against a record of what the node computed before.
 func TestRewriteCheckInPlace(t *testing.T) {
 	g, a, _ := checkedGraph()
 	for _, c := range []struct {
@@ -78,7 +80,7 @@ func TestRewriteCheckInPlace(t *testing.T) {
 		{OpSub, "rewritten in place to Proj#3 - 3"},
 	} {
 		n := g.NewNode(c.op, 0, nil, g.NewNode(OpConstant, 3), a)
-		old := snapshot(n)
+		old := shapeOf(n)
 		g.SetIn(n, 1, a)
 		g.SetIn(n, 2, g.Con(3))
 		g.check.replaced(n, old, n, "rewrite")
