@@ -77,6 +77,9 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 		n.Type = types.Const(aux)
 	} else {
 		n.Type = g.Compute(n)
+		if g.check != nil {
+			g.check.typed(n, n.Type)
+		}
 	}
 	return n
 }

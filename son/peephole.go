@@ -46,6 +46,9 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	g.Stats.Peepholes++
 	old := n.Type
 	t := g.Compute(n)
+	if g.check != nil {
+		g.check.typed(n, t)
+	}
 	if n.Op == OpPhi && !t.Equal(old) && t.IsInt() && !t.IsConst() {
 		// A loop Phi's range may narrow step by step around its cycle;
 		// after maxNarrow steps it keeps the (sound) type it has.
@@ -88,7 +91,12 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 
 	n.keep++ // a rule may take away n's last use; n must live until replaced
-	m := g.idealizeChecked(n)
+	var m *Node
+	if g.check != nil {
+		m = g.check.idealize(n) // the rules, checked
+	} else {
+		m = g.idealize(n)
+	}
 	n.keep--
 	if m != nil {
 		g.Stats.Rewrites++

@@ -14,10 +14,11 @@ import (
 // iterates peepholes — so that a wrong rewrite is seen even when the node
 // it produced is later rewritten again or dies.
 //
-//   - Each type Compute gives is checked by the type soundness rule
-//     (soundness.go), the op's own semantics on sample points of its
-//     inputs' types: a wrong transfer function is seen where it first
-//     gives a wrong type, before a fold or a branch uses it.
+//   - Each type Compute gives a node the peephole makes or revisits is
+//     checked by the type soundness rule (soundness.go), the op's own
+//     semantics on sample points of its inputs' types: a wrong transfer
+//     function is seen where it first gives a wrong type, before a fold
+//     or a branch uses it.
 //   - Each replacement of a data node n by m, and each change of n's
 //     operands in place, is checked n ≡ m: first by proof, when both
 //     sides are linear combinations (mod 2^64) of the same atoms over
@@ -31,12 +32,15 @@ import (
 //     and inputs, or the operands swapped for an op commutative by this
 //     file's own table.
 //
-// What it trusts: the types stored in the leaves (each checked in turn
-// where it was computed, and by son.Verify's rules after each pass), and,
-// for Phi values, which predecessors control takes. It does not check
-// the rewrites of control nodes and Phis, whose faults break the graph's
-// shape and are son.Verify's. Cost: a constant per peephole step — at
-// most maxTerms nodes per side and a bounded number of evaluations — and
+// What it trusts: the types stored in the nodes a rewrite's two sides are
+// computed from (each checked in turn where it was computed, and by
+// son.Verify's rules after each pass): leaves take values only within
+// their types, and a point where an inner node computes a value outside
+// its type is not a run; and, for Phi values, which predecessors control
+// takes. It does not check the rewrites of control nodes and Phis, whose
+// faults break the graph's shape and are son.Verify's. Cost: a constant
+// per peephole step — at most maxTerms nodes per side (a second look, 8
+// times that, only before reporting) and at most maxAll evaluations — and
 // one nil check per step when checking is off.
 
 // rewriteChecker holds what the checks found.
@@ -132,20 +136,20 @@ func (c *rewriteChecker) typed(n *Node, t types.Type) {
 // other than a rule of idealize: a constant type or value numbering.
 func (g *Graph) rewritten(n, m *Node, why string) *Node {
 	if g.check != nil {
-		g.check.replaced(n, shapeOf(n), m, why)
+		g.check.replacedAsIs(n, m, why)
 	}
 	return m
 }
 
-// idealizeChecked runs idealize and, when checking, checks what it did.
-func (g *Graph) idealizeChecked(n *Node) *Node {
-	if g.check == nil {
-		return g.idealize(n)
-	}
+// replacedAsIs checks the replacement of n, unchanged, by m.
+func (c *rewriteChecker) replacedAsIs(n, m *Node, why string) { c.replaced(n, shapeOf(n), m, why) }
+
+// idealize runs the rules on n and checks what they did.
+func (c *rewriteChecker) idealize(n *Node) *Node {
 	old := shapeOf(n)
-	m := g.idealize(n)
+	m := c.g.idealize(n)
 	if m != nil {
-		g.check.replaced(n, old, m, "rewrite")
+		c.replaced(n, old, m, "rewrite")
 	}
 	return m
 }
@@ -301,16 +305,19 @@ type evalProgram struct {
 	expand    map[*Node]bool // the nodes computed from their operands
 	depth     map[*Node]int
 	queue     []*Node
+	roots     [2]*Node
 	cyclic    bool
 	vals      []int64
 	undefined bool
 }
 
 type term struct {
-	op   Op // OpConstant, OpInvalid for a leaf, else the data op
-	c    int64
-	args [2]int
-	n    *Node
+	op     Op // OpConstant, OpInvalid for a leaf, else the data op
+	c      int64
+	args   [2]int
+	n      *Node
+	lo, hi int64 // an inner term's stored type: a value outside it cannot happen
+	inner  bool
 }
 
 // layout lays out both sides; old is a detached node whose
@@ -344,6 +351,7 @@ func (p *evalProgram) layout(old, m *Node, maxTerms, maxDepth int) *evalProgram 
 		}
 	}
 	p.queue = queue[:0]
+	p.roots = [2]*Node{old, m}
 	p.old = p.lay(old)
 	p.new = p.lay(m)
 	if p.cyclic {
@@ -382,6 +390,13 @@ func (p *evalProgram) lay(x *Node) int {
 		if x.Op.IsBinary() {
 			t.args[1] = p.lay(x.In[2])
 		}
+		if x != p.roots[0] && x != p.roots[1] {
+			// An inner node's type is trusted as a leaf's is: a point
+			// where it computes a value outside it is not a run (its
+			// type may be older than a wider replacement of an
+			// operand, and a fold may rest on it).
+			t.lo, t.hi, t.inner = intRangeOrEmpty(x.Type)
+		}
 	default:
 		t.op = OpInvalid
 		p.leaves = append(p.leaves, len(p.terms))
@@ -409,7 +424,20 @@ func (p *evalProgram) run() {
 			}
 			p.vals[i] = v
 		}
+		if t.inner && (p.vals[i] < t.lo || p.vals[i] > t.hi) {
+			p.undefined = true
+		}
 	}
+}
+
+// intRangeOrEmpty is intRange with an empty range (lo > hi) for a type
+// that holds no integer, and inner set.
+func intRangeOrEmpty(t types.Type) (lo, hi int64, inner bool) {
+	lo, hi, ok := intRange(t)
+	if !ok {
+		return 1, 0, true
+	}
+	return lo, hi, true
 }
 
 // test evaluates both sides on the sample points of the leaves and returns
@@ -460,7 +488,7 @@ func (p *evalProgram) test(st *RewriteStats) string {
 		}
 		p.run()
 		st.Evals++
-		if !p.undefined && p.vals[p.old] != p.vals[p.new] {
+		if !p.undefined && p.vals[p.old] != p.vals[p.new] { // undefined: not a run
 			return p.describe()
 		}
 		return ""
