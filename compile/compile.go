@@ -26,7 +26,8 @@ import (
 // Options configures a compilation.
 type Options struct {
 	// Check runs the verifier after every pass (and the pass's checker,
-	// for passes that have one), and validates each pass by testing
+	// for passes that have one), checks every peephole step as it happens
+	// (son.Graph.CheckRewrites), and validates each pass by testing
 	// (testruns.go). Tests always set it.
 	Check bool
 	// StopAfter names the last pass to run; "" runs them all.
@@ -268,9 +269,17 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		}
 		start := time.Now()
 		if err := runPass(p, u); err != nil {
+			if rerr := rewriteError(u); rerr != nil {
+				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: rerr} // it came first
+			}
 			return nil, err
 		}
 		elapsed := time.Since(start)
+		if o.Check {
+			if err := rewriteError(u); err != nil {
+				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: err}
+			}
+		}
 		if o.Check && p.check != nil {
 			if err := p.check(u); err != nil {
 				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: err}
@@ -317,6 +326,16 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		}
 	}
 	return u, nil
+}
+
+// rewriteError returns what the checker of the peepholes (on with
+// checking, son.Graph.CheckRewrites) found during the pass: each
+// peephole step that changed a value, and each unsound type.
+func rewriteError(u *Unit) error {
+	if u.Graph == nil {
+		return nil
+	}
+	return u.Graph.RewriteError()
 }
 
 // Stats counts the live nodes of g by op.
@@ -367,7 +386,7 @@ func build(u *Unit) error {
 	if u.Opt.Via != "" {
 		return buildVia(u)
 	}
-	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN})
+	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN, Check: u.Opt.Check})
 	u.Graph.Seed = u.Opt.Seed
 	return nil
 }

@@ -48,6 +48,9 @@ func buildVia(u *Unit) error {
 		return fail(GuardPass, err)
 	}
 	g.Seed = u.Opt.Seed
+	if u.Opt.Check {
+		g.CheckRewrites() // the peepholes of the passes after build
+	}
 	u.InRTL, u.InSSA, u.Graph = rtl, res.Func, g
 	return nil
 }

@@ -17,9 +17,11 @@ import (
 // no control node is claimed reachable without a reason.
 //
 // It trusts in to be well formed (son.Verify passed on it) and the
-// transfer functions of son.Compute, which the solver uses too: a wrong
-// fold there is not seen here (son.Verify's type rule and the
-// differential tests look for those). The equations of each mode are
+// transfer functions of son.Compute, which the solver uses too, for the
+// fixpoint rule; the type-sound rule checks each data claim apart from
+// them (son.CheckTransfer: the op's own semantics on sample points of its
+// inputs' claims), so a wrong fold there is seen where a sample shows it.
+// The equations of each mode are
 // written out here again, apart from the solver's:
 //
 //   - combined: every node's equation is son.Compute of its inputs'
@@ -37,6 +39,8 @@ import (
 //   - fixpoint: each node's claim holds every value its equation gives
 //     from its inputs' claims (the equation's value is at or above the
 //     claim in the lattice);
+//   - type-sound: each data claim holds what the op, by its own
+//     semantics, computes on sample points of its inputs' claims;
 //   - reason (combined and reach): each control node claimed reachable has
 //     a reachable way in, by the rules of paper 001 (tables IV and VI): a
 //     region through a reachable predecessor (a loop through its entry), a
@@ -59,6 +63,8 @@ func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 		claim := s.Value(n)
 		if eq := equation(n, mode, s.Value); !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
+		} else if msg := son.CheckTransfer(n, claim, s.Value); msg != "" {
+			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
 		}
 		if mode != ConstOnly {
 			checkReason(n, s, bad)

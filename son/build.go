@@ -34,12 +34,17 @@ type BuildOptions struct {
 	ShowGraph func(g *Graph, scopes []*Node, names [][]string, pos syntax.Pos)
 	// NoGVN sets Graph.NoGVN from the start.
 	NoGVN bool
+	// Check turns on Graph.CheckRewrites from the first node.
+	Check bool
 }
 
 // Build makes the Sea of Nodes of a resolved program.
 func Build(f *syntax.File, opt BuildOptions) *Graph {
 	g := NewGraph(f.Name)
 	g.NoGVN = opt.NoGVN
+	if opt.Check {
+		g.CheckRewrites()
+	}
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))

@@ -30,6 +30,9 @@ type Graph struct {
 	// seed. The fixpoint must not depend on it.
 	Seed int64
 
+	// check, when set, checks every peephole step (rewritecheck.go).
+	check *rewriteChecker
+
 	// Stats counts work done, for benchmarks and -stats.
 	Stats struct {
 		Peepholes int // peephole attempts
@@ -74,6 +77,9 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 		n.Type = types.Const(aux)
 	} else {
 		n.Type = g.Compute(n)
+		if g.check != nil {
+			g.check.typed(n, n.Type)
+		}
 	}
 	return n
 }

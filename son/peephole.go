@@ -46,6 +46,9 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	g.Stats.Peepholes++
 	old := n.Type
 	t := g.Compute(n)
+	if g.check != nil {
+		g.check.typed(n, t)
+	}
 	if n.Op == OpPhi && !t.Equal(old) && t.IsInt() && !t.IsConst() {
 		// A loop Phi's range may narrow step by step around its cycle;
 		// after maxNarrow steps it keeps the (sound) type it has.
@@ -67,7 +70,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		}
 	case t.IsConst():
 		g.Stats.Rewrites++
-		return g.Con(t.Value())
+		return g.rewritten(n, g.Con(t.Value()), "constant type")
 	case t.IsTop():
 		g.Stats.Rewrites++
 		return g.topCon()
@@ -81,14 +84,19 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++
-			return m
+			return g.rewritten(n, m, "value numbering")
 		}
 		g.gvn[k] = n
 		n.inGVN = true
 	}
 
 	n.keep++ // a rule may take away n's last use; n must live until replaced
-	m := g.idealize(n)
+	var m *Node
+	if g.check != nil {
+		m = g.check.idealize(n) // the rules, checked
+	} else {
+		m = g.idealize(n)
+	}
 	n.keep--
 	if m != nil {
 		g.Stats.Rewrites++

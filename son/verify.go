@@ -32,7 +32,10 @@ import (
 //     so that control has passed the check whenever the division is
 //     evaluated;
 //   - type: each stored type is sound for its inputs: the type Compute
-//     gives from the inputs' types is at or above it.
+//     gives from the inputs' types is at or above it;
+//   - type-sound: the same claim checked apart from Compute: the op,
+//     evaluated by its own semantics on sample points of its inputs'
+//     types, gives only values within the stored type (soundness.go).
 func Verify(g *Graph) error {
 	v := verify(g)
 	if len(v.probs) == 0 {
@@ -58,6 +61,7 @@ func verify(g *Graph) *verifier {
 		v.shape(n)
 		v.successors(n)
 		v.typ(n)
+		v.sound(n)
 	}
 	v.dataAcyclic()
 	v.ctrlAcyclic()
@@ -314,7 +318,7 @@ func (v *verifier) typ(n *Node) {
 			return // reported by edges
 		}
 	}
-	if t := v.g.Compute(n); !t.IsA(n.Type) {
+	if t := Compute(n, nodeType); !t.IsA(n.Type) {
 		v.bad(n, "type", "stored type %v, but the inputs give %v, which is not within it", n.Type, t)
 	}
 }

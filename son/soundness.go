@@ -1,0 +1,272 @@
+package son
+
+import (
+	"fmt"
+	"math"
+
+	"son/types"
+)
+
+// The type soundness rule, and the semantics it checks types against.
+//
+// A node's type claims that every value the node can compute lies within
+// it. Verify's "type" rule checks the claim with Compute, the transfer
+// functions the peepholes and SCCP use; a wrong transfer function makes a
+// wrong claim that rule cannot see. This rule owes nothing to Compute or
+// arith.go: the semantics of each op is written again below from
+// docs/LANGUAGE.md ("Arithmetic"), and the op is evaluated on sample
+// points of its inputs' types — each end of a range and the points next
+// to it, its middle, 0, ±1, ±2, the ends of int, the ends of the other
+// operand's range and the points on either side of them (where a
+// comparison changes value), and for a shift count 31 to 33 and 63, 64 — every result must
+// lie within the node's type. That is a test of each transfer function at
+// the corners of its inputs, not a proof: a result wrong only between the
+// sample points passes. Cost: at most maxSamples² evaluations per node,
+// and none when the type is all of the op's possible results.
+
+// maxSamples bounds the sample points of one operand's type.
+const maxSamples = 24
+
+// semBinary is the value of a binary data op on a and b, written from
+// docs/LANGUAGE.md; ok is false when the op computes nothing (a division
+// or remainder by 0 traps before it).
+func semBinary(op Op, a, b int64) (v int64, ok bool) {
+	ua, ub := uint64(a), uint64(b)
+	switch op {
+	case OpAdd:
+		return int64(ua + ub), true
+	case OpSub:
+		return int64(ua - ub), true
+	case OpMul:
+		return int64(ua * ub), true
+	case OpDiv, OpMod:
+		if b == 0 {
+			return 0, false
+		}
+		// Truncating division on magnitudes, the sign restored; the one
+		// quotient that does not fit, MinInt/-1, wraps to MinInt.
+		ma, mb := ua, ub
+		if a < 0 {
+			ma = -ua
+		}
+		if b < 0 {
+			mb = -ub
+		}
+		q, r := ma/mb, ma%mb
+		if op == OpMod {
+			if a < 0 {
+				return int64(-r), true // the remainder has the dividend's sign
+			}
+			return int64(r), true
+		}
+		if (a < 0) != (b < 0) {
+			return int64(-q), true
+		}
+		return int64(q), true
+	case OpAnd:
+		return int64(ua & ub), true
+	case OpOr:
+		return int64(ua | ub), true
+	case OpXor:
+		return int64(ua ^ ub), true
+	case OpShl:
+		return int64(ua << (ub % 64)), true
+	case OpSar:
+		return a >> (ub % 64), true
+	case OpShr:
+		return int64(ua >> (ub % 64)), true
+	case OpEq:
+		return truth(a == b), true
+	case OpNe:
+		return truth(a != b), true
+	case OpLt:
+		return truth(a < b), true
+	case OpLe:
+		return truth(a <= b), true
+	}
+	return 0, false
+}
+
+// semUnary is the value of a unary data op on a.
+func semUnary(op Op, a int64) int64 {
+	switch op {
+	case OpMinus:
+		return int64(-uint64(a))
+	case OpNot:
+		return truth(a == 0)
+	}
+	return 0
+}
+
+func truth(b bool) int64 {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+// intRange is the set of integers a type holds: lo..hi, or nothing (ok
+// false) for Top and control. Bottom and any other non-integer value are
+// every integer.
+func intRange(t types.Type) (lo, hi int64, ok bool) {
+	switch {
+	case t.IsInt():
+		return t.Lo(), t.Hi(), true
+	case t.IsTop(), t.IsCtrl(), t.IsXCtrl(), t.IsTuple():
+		return 0, 0, false
+	}
+	return math.MinInt64, math.MaxInt64, true
+}
+
+// samplePoints lists the sample points of type t (nil when t holds no
+// integer), with the ends of each type in near and the points next to
+// them when they fall within t, and the special counts of a shift when
+// shift is set. Each point appears once.
+func samplePoints(t types.Type, shift bool, near ...types.Type) []int64 {
+	lo, hi, ok := intRange(t)
+	if !ok {
+		return nil
+	}
+	pts := make([]int64, 0, maxSamples)
+	add := func(v int64) {
+		if v < lo || v > hi || len(pts) == maxSamples {
+			return
+		}
+		for _, p := range pts {
+			if p == v {
+				return
+			}
+		}
+		pts = append(pts, v)
+	}
+	// The ends and their neighbours first, as the cap may cut the rest.
+	add(lo)
+	add(hi)
+	if lo < hi {
+		add(lo + 1)
+		add(hi - 1)
+	}
+	add(lo + int64((uint64(hi)-uint64(lo))/2))
+	for _, u := range near {
+		if ulo, uhi, ok := intRange(u); ok {
+			add(ulo)
+			add(uhi)
+			if ulo > math.MinInt64 {
+				add(ulo - 1)
+			}
+			if uhi < math.MaxInt64 {
+				add(uhi + 1)
+			}
+			if ulo < uhi {
+				add(ulo + 1)
+				add(uhi - 1)
+			}
+		}
+	}
+	for _, v := range []int64{0, 1, -1, 2, -2, math.MinInt64, math.MaxInt64} {
+		add(v)
+	}
+	if shift {
+		for _, v := range []int64{31, 32, 33, 63, 64} {
+			add(v)
+		}
+	}
+	return pts
+}
+
+// allResults reports whether t holds every value op can give, so that no
+// sample can fall outside it.
+func allResults(op Op, t types.Type) bool {
+	lo, hi, ok := intRange(t)
+	if !ok {
+		return false
+	}
+	if op.IsCompare() || op == OpNot {
+		return lo <= 0 && hi >= 1
+	}
+	return lo == math.MinInt64 && hi == math.MaxInt64
+}
+
+// checkSound returns why type t is not sound for data node n whose inputs
+// have the types typ gives, or "" when every sample lies within t (or n
+// is not a data op this rule judges). A division under control that is
+// not reachable computes nothing.
+func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	switch {
+	case n.Op == OpPhi:
+		return checkSoundPhi(n, t, typ)
+	case !n.Op.IsBinary() && !n.Op.IsUnary():
+		return ""
+	}
+	for _, x := range n.In[1:] {
+		if x == nil || x.dead {
+			return ""
+		}
+	}
+	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ(c).IsCtrl() {
+		return ""
+	}
+	if allResults(n.Op, t) {
+		return ""
+	}
+	if n.Op.IsUnary() {
+		ta := typ(n.In[1])
+		for _, a := range samplePoints(ta, false) {
+			if v := semUnary(n.Op, a); !t.Contains(v) {
+				return fmt.Sprintf("typed %v, but %s%d is %d (%v within %v)", t, n.Op.Symbol(), a, v, n.In[1], ta)
+			}
+		}
+		return ""
+	}
+	ta, tb := typ(n.In[1]), typ(n.In[2])
+	shift := n.Op == OpShl || n.Op == OpSar || n.Op == OpShr
+	as := samplePoints(ta, false, tb)
+	bs := samplePoints(tb, shift, ta)
+	for _, a := range as {
+		for _, b := range bs {
+			if v, ok := semBinary(n.Op, a, b); ok && !t.Contains(v) {
+				return fmt.Sprintf("typed %v, but %d %s %d is %d (%v within %v, %v within %v)",
+					t, a, n.Op.Symbol(), b, v, n.In[1], ta, n.In[2], tb)
+			}
+		}
+	}
+	return ""
+}
+
+// checkSoundPhi: a value arriving through a predecessor that control may
+// take lies within the Phi's type. Which predecessors control takes is
+// read from their types (reachability, not arithmetic, is trusted here).
+func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	r := n.In[0]
+	if r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ(r).IsCtrl() {
+		return ""
+	}
+	if r.Op == OpLoop && !typ(r.In[1]).IsCtrl() {
+		return ""
+	}
+	for i := 1; i < len(n.In) && i < len(r.In); i++ {
+		c, x := r.In[i], n.In[i]
+		if c == nil || x == nil || x.dead || !typ(c).IsCtrl() {
+			continue
+		}
+		lo, hi, ok := intRange(typ(x))
+		if ok && (!t.Contains(lo) || !t.Contains(hi)) {
+			return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v", t, i, x, c, typ(x))
+		}
+	}
+	return ""
+}
+
+// CheckTransfer returns why the type t claimed for n is not sound for the
+// types typ gives its inputs, or "": the type soundness rule for a
+// checker that holds its own lattice values (opt.CheckSCCP).
+func CheckTransfer(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	return checkSound(n, t, typ)
+}
+
+// sound is the verifier's type soundness rule.
+func (v *verifier) sound(n *Node) {
+	if msg := checkSound(n, n.Type, nodeType); msg != "" {
+		v.bad(n, "type-sound", "%s", msg)
+	}
+}
