@@ -34,12 +34,18 @@ type BuildOptions struct {
 	ShowGraph func(g *Graph, scopes []*Node, names [][]string, pos syntax.Pos)
 	// NoGVN sets Graph.NoGVN from the start.
 	NoGVN bool
+	// Raw builds the graph with no rewrite at all: every node the builder
+	// makes keeps its op and inputs (types are still computed), and no node
+	// is killed, not even an unused one. The translation validator
+	// (package buildcheck) checks that graph against the program.
+	Raw bool
 }
 
 // Build makes the Sea of Nodes of a resolved program.
 func Build(f *syntax.File, opt BuildOptions) *Graph {
 	g := NewGraph(f.Name)
 	g.NoGVN = opt.NoGVN
+	g.raw = opt.Raw
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
@@ -53,8 +59,10 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	}
 	b.scope.keep--
 	g.Kill(b.scope)
-	_, live := g.keepInfiniteLoops()
-	g.sweep(live)
+	if !opt.Raw {
+		_, live := g.keepInfiniteLoops()
+		g.sweep(live)
+	}
 	return g
 }
 
