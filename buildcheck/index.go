@@ -1,7 +1,7 @@
-// The index of the raw graph: which control is dead by construction, a
-// canonical node for every class of structurally equal nodes, and tables
-// to find a node from the nodes it must have as inputs. Cost: O(n + m),
-// one pass over the nodes in ID order.
+// The index of the raw graph: a canonical node for every class of nodes
+// that compute the same value by their structure, and tables to find a
+// node from the nodes it must have as inputs. Cost: O(n + m), one pass
+// over the nodes in ID order.
 
 package buildcheck
 

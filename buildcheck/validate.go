@@ -128,7 +128,7 @@ func (v *validator) want(pos syntax.Pos, rule string, op son.Op, aux int64, in .
 	return nil
 }
 
-// describe is a node the graph should have: "Lt(nil, arg#3, Constant#7)".
+// describe is a node the graph should have: "Lt(nil, Proj#4, Constant#7=3)".
 func describe(op son.Op, aux int64, in []*son.Node) string {
 	s := op.String()
 	if op == son.OpConstant || op == son.OpCProj || op == son.OpProj {
@@ -144,6 +144,7 @@ func describe(op son.Op, aux int64, in []*son.Node) string {
 	return s + ")"
 }
 
+// name is a node in messages, a constant with its value: "Constant#7=3".
 func name(n *son.Node) string {
 	if n == nil {
 		return "nil"
@@ -170,19 +171,16 @@ func (v *validator) program(f *syntax.File) {
 	v.define(f.Arg, v.want(pos, "start", son.OpProj, 1, g.Start), pos)
 	v.block(f.Body.List)
 	if v.ctrl != nil {
-		// Falling off the end returns 0, unless the types prove the end
-		// is never reached.
-		zero := v.x.find(son.OpConstant, 0)
+		// Falling off the end (where the types do not rule it out)
+		// returns 0.
 		var r *son.Node
-		if zero != nil {
+		if zero := v.x.find(son.OpConstant, 0); zero != nil {
 			r = v.x.find(son.OpReturn, 0, v.ctrl, zero)
 		}
-		switch {
-		case r != nil:
-			v.reaches(r, pos)
-		case v.ctrl.Type.IsCtrl():
+		if r == nil {
 			v.fail(pos, "return", "the program may fall off its end at %v, but no Return(%v, 0)", v.ctrl, v.ctrl)
 		}
+		v.reaches(r, pos)
 	}
 	for _, r := range g.Stop.In {
 		switch {
@@ -329,7 +327,12 @@ func live(c *son.Node) *son.Node {
 // false projections.
 func (v *validator) branch(cond *son.Node, pos syntax.Pos, what string) (t, f *son.Node) {
 	iff := v.want(pos, what, son.OpIf, 0, v.ctrl, cond)
-	return v.want(pos, what, son.OpCProj, 0, iff), v.want(pos, what, son.OpCProj, 1, iff)
+	t, f = v.want(pos, what, son.OpCProj, 0, iff), v.want(pos, what, son.OpCProj, 1, iff)
+	if isDead(t) && isDead(f) {
+		v.fail(pos, "types", "control reaches %v but neither of its sides is typed reached (its condition %v has type %v)",
+			iff, cond, cond.Type)
+	}
+	return t, f
 }
 
 // since checks the assignments made since log position mark to variables

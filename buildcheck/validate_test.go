@@ -199,7 +199,15 @@ func TestValidateRejects(t *testing.T) {
 				r := node(t, g, son.OpReturn, nil)
 				g.AddReturn(g.NewNode(son.OpReturn, 0, r.In[0], g.Con(3)))
 			},
-			"buildcheck: t.smp: at the end: return: Stop holds Return#",
+			"buildcheck: t.smp: at the end: return: Stop holds Return#20, Return(CProj#7, Constant#19=3), which no return of the program makes",
+		},
+		{
+			"the final return 0 left out of Stop",
+			"if (arg) return 1;",
+			func(t *testing.T, g *son.Graph) {
+				g.DelIn(g.Stop, len(g.Stop.In)-1)
+			},
+			"buildcheck: t.smp: at the end: return: Return#17 is not an input of Stop",
 		},
 		{
 			"a loop that never comes back",
@@ -208,7 +216,7 @@ func TestValidateRejects(t *testing.T) {
 				loop := node(t, g, son.OpLoop, nil)
 				g.SetIn(loop, 2, node(t, g, son.OpXCtrl, nil))
 			},
-			"buildcheck: t.smp:2:1: loop: the back edge of Loop#",
+			"buildcheck: t.smp:2:1: loop: the back edge of Loop#7 is XCtrl#17, not CProj#11 where the body ends",
 		},
 	}
 	for _, tt := range tests {
@@ -224,6 +232,22 @@ func TestValidateRejects(t *testing.T) {
 		case !strings.HasPrefix(err.Error(), tt.want):
 			t.Errorf("%s: got\n\t%v\nwant\n\t%s", tt.name, err, tt.want)
 		}
+	}
+}
+
+// TestValidateAssignedUnmerged: an if whose Assigned list (the
+// resolver's) leaves out a variable an arm assigns is not trusted: the
+// builder does not merge the variable, and the validator says so.
+func TestValidateAssignedUnmerged(t *testing.T) {
+	f, err := syntax.Parse("t.smp", []byte("int x = 1;\nif (arg) x = 2;\nreturn x;"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.Body.List[1].(*syntax.IfStmt).Assigned = nil
+	err = Validate(f, son.Build(f, son.BuildOptions{Raw: true}))
+	want := "buildcheck: t.smp:2:10: assigned: x is assigned in the if at 2:1, which does not merge it"
+	if err == nil || err.Error() != want {
+		t.Errorf("got %v, want %s", err, want)
 	}
 }
 
