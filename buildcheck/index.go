@@ -87,6 +87,34 @@ func newIndex(g *son.Graph) *index {
 	return x
 }
 
+// fork returns a live control node that passes control to two successors
+// (an If or Start to two projections of one index), or nil: control is
+// deterministic.
+func (x *index) fork() (c, a, b *son.Node) {
+	g := x.g
+	for id := 1; id < g.MaxID(); id++ {
+		c := g.Node(id)
+		if c == nil || !c.IsControl() || isDead(c) || c.Op == son.OpStop {
+			continue
+		}
+		var seen [2]*son.Node // the successor, or for a tuple the projections 0 and 1
+		for _, u := range c.Out {
+			if !u.IsControl() {
+				continue
+			}
+			k := 0
+			if c.Op.IsMulti() && u.Op == son.OpCProj && u.Aux == 1 {
+				k = 1
+			}
+			if seen[k] != nil {
+				return c, seen[k], u
+			}
+			seen[k] = u
+		}
+	}
+	return nil, nil, nil
+}
+
 // isDead reports whether control c never arrives: its type is XCtrl (the
 // types son.Compute stored, which the validator trusts for this). XCtrl
 // itself, control only it reaches, and the side of an If its condition's
@@ -106,9 +134,13 @@ func (x *index) c(v *son.Node) *son.Node {
 // inputs compute the same value (the raw graph has no value numbering, so
 // the program's two a+b are two nodes). A Region with one live input is
 // that input, and a Phi whose values on live paths are all one node is
-// that node: dead paths bring nothing.
+// that node: dead paths bring nothing. (That Phi equals the node only
+// where its Region dominates the use; the validator does not check that a
+// use of such a Phi is there — see Validate.)
 func (x *index) classify(v *son.Node) *son.Node {
 	switch {
+	case (v.Op == son.OpRegion || v.Op == son.OpLoop) && len(v.In) > 0 && v.In[0] != nil:
+		return v // not a merge: In[0] of a Region or Loop is nil
 	case v.Op == son.OpRegion:
 		var live []*son.Node
 		for _, c := range v.In[1:] {

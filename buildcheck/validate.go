@@ -25,6 +25,14 @@
 // the order in which it made the nodes beyond their IDs, not its labels
 // but to tell Phis apart.
 //
+// What it does not check: that a Phi whose values on the live paths are
+// all one node is used only where its Region dominates the use. It takes
+// such a Phi for that node (the builder makes one where the values differ
+// on a dead path only, or are equal nodes it cannot tell apart), which is
+// right below the Region and wrong elsewhere; a graph that reads it
+// elsewhere (a back edge taking an exit's Phi) is accepted. Strictness is
+// son.Verify's rule on the built graph, not run on the raw one.
+//
 // Cost: O(n + m) to index the graph, then one walk of the program, each
 // step a table look-up, plus, at each if and loop, the variables it
 // assigns, as the builder's.
@@ -65,8 +73,9 @@ func Validate(f *syntax.File, raw *son.Graph) (err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
-			if !ok {
-				panic(r)
+			if !ok { // a bug of the validator: an error, not a crash
+				err = fmt.Errorf("buildcheck: %s: internal error: %v", f.Name, r)
+				return
 			}
 			err = e
 		}
@@ -166,6 +175,9 @@ func (v *validator) program(f *syntax.File) {
 	var pos syntax.Pos // the start and the end of the program
 	if g.Start == nil || g.Stop == nil {
 		v.fail(pos, "start", "the graph has no Start or Stop")
+	}
+	if c, a, b := v.x.fork(); c != nil {
+		v.fail(pos, "control", "%v passes control to both %v and %v", c, a, b)
 	}
 	v.ctrl = live(v.want(pos, "start", son.OpCProj, 0, g.Start))
 	v.define(f.Arg, v.want(pos, "start", son.OpProj, 1, g.Start), pos)
@@ -381,7 +393,7 @@ func (v *validator) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned 
 	x := v.x
 	entry := v.ctrl
 	loop := x.loopOf[entry.ID]
-	if loop == nil || loop == ambiguous {
+	if loop == nil || loop == ambiguous || len(loop.In) != 3 {
 		v.fail(pos, "loop", "no Loop (or more than one) entered from %v", entry)
 	}
 	// The head: a Phi for each variable the loop assigns, its first value
@@ -543,7 +555,7 @@ func (v *validator) join(paths []path, nv int, pos syntax.Pos, what string, labe
 // each path's value on its input.
 func (v *validator) phi(r *son.Node, ins []*path, j int, pos syntax.Pos, what, label string) *son.Node {
 	in := make([]*son.Node, len(ins))
-	in[0] = r
+	in[0] = v.x.c(r)
 	var same *son.Node
 	one := true
 	for i := 1; i < len(ins); i++ {

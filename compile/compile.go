@@ -325,16 +325,25 @@ func build(u *Unit) error {
 // check that graph against the syntax tree. The rewrites the build's
 // peepholes make are not its business (see docs/ASSURANCE.md). The second
 // way in (Options.Via) does not use the builder.
-func checkBuild(u *Unit) (err error) {
+func checkBuild(u *Unit) error {
 	if u.File == nil || u.Opt.Via != "" {
 		return nil
 	}
+	raw, err := rawBuild(u.File)
+	if err != nil {
+		return err
+	}
+	return buildcheck.Validate(u.File, raw)
+}
+
+// rawBuild builds f with no rewrite; a panic of the builder is an error.
+func rawBuild(f *syntax.File) (g *son.Graph, err error) {
 	defer func() {
 		if r := recover(); r != nil {
 			err = fmt.Errorf("buildcheck: the raw build panicked: %v", r)
 		}
 	}()
-	return buildcheck.Validate(u.File, son.Build(u.File, son.BuildOptions{Raw: true}))
+	return son.Build(f, son.BuildOptions{Raw: true}), nil
 }
 
 func peephole(u *Unit) error {
