@@ -37,7 +37,8 @@ type BuildOptions struct {
 	// Raw builds the graph with no rewrite at all: every node the builder
 	// makes keeps its op and inputs (types are still computed), and no node
 	// is killed, not even an unused one. The translation validator
-	// (package buildcheck) checks that graph against the program.
+	// (package buildcheck) checks that graph against the program; it is
+	// for that only, not for the passes.
 	Raw bool
 }
 
