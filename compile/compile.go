@@ -12,6 +12,7 @@ import (
 	"sort"
 	"time"
 
+	"son/buildcheck"
 	"son/cfg"
 	"son/gcm"
 	"son/gsa"
@@ -79,7 +80,7 @@ type Pass struct {
 
 // Passes is the pipeline, in order.
 var Passes = []Pass{
-	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build},
+	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build, check: checkBuild},
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
@@ -389,6 +390,32 @@ func build(u *Unit) error {
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN, Check: u.Opt.Check})
 	u.Graph.Seed = u.Opt.Seed
 	return nil
+}
+
+// checkBuild validates the builder on the program: it builds the graph
+// again with no rewrite (son.BuildOptions.Raw) and has buildcheck.Validate
+// check that graph against the syntax tree. The rewrites the build's
+// peepholes make are not its business (see docs/ASSURANCE.md). The second
+// way in (Options.Via) does not use the builder.
+func checkBuild(u *Unit) error {
+	if u.File == nil || u.Opt.Via != "" {
+		return nil
+	}
+	raw, err := rawBuild(u.File)
+	if err != nil {
+		return err
+	}
+	return buildcheck.Validate(u.File, raw)
+}
+
+// rawBuild builds f with no rewrite; a panic of the builder is an error.
+func rawBuild(f *syntax.File) (g *son.Graph, err error) {
+	defer func() {
+		if r := recover(); r != nil {
+			err = fmt.Errorf("buildcheck: the raw build panicked: %v", r)
+		}
+	}()
+	return son.Build(f, son.BuildOptions{Raw: true}), nil
 }
 
 func peephole(u *Unit) error {

@@ -36,6 +36,12 @@ type BuildOptions struct {
 	NoGVN bool
 	// Check turns on Graph.CheckRewrites from the first node.
 	Check bool
+	// Raw builds the graph with no rewrite at all: every node the builder
+	// makes keeps its op and inputs (types are still computed), and no node
+	// is killed, not even an unused one. The translation validator
+	// (package buildcheck) checks that graph against the program; it is
+	// for that only, not for the passes.
+	Raw bool
 }
 
 // Build makes the Sea of Nodes of a resolved program.
@@ -45,6 +51,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	if opt.Check {
 		g.CheckRewrites()
 	}
+	g.raw = opt.Raw
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
@@ -58,8 +65,10 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	}
 	b.scope.keep--
 	g.Kill(b.scope)
-	_, live := g.keepInfiniteLoops()
-	g.sweep(live)
+	if !opt.Raw {
+		_, live := g.keepInfiniteLoops()
+		g.sweep(live)
+	}
 	return g
 }
 

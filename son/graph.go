@@ -25,6 +25,10 @@ type Graph struct {
 	// package gvn finds without it.
 	NoGVN bool
 
+	// raw: a graph built with BuildOptions.Raw, where Peephole rewrites
+	// nothing and Kill removes nothing.
+	raw bool
+
 	// Seed picks the order in which Iterate pulls nodes off the worklist:
 	// 0 is last-in first-out, anything else a pseudo-random order from that
 	// seed. The fixpoint must not depend on it.
@@ -242,6 +246,9 @@ func (g *Graph) Subsume(old, m *Node) {
 // Kill removes an unused node from the graph, and with it every input that
 // this leaves unused.
 func (g *Graph) Kill(n *Node) {
+	if g.raw {
+		return
+	}
 	if !n.Unused() {
 		panic(fmt.Sprintf("son: kill of %v which is in use", n))
 	}

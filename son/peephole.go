@@ -18,6 +18,9 @@ import (
 // on: n itself, or a replacement. n is killed if it was replaced and is
 // unused.
 func (g *Graph) Peephole(n *Node) *Node {
+	if g.raw {
+		return n
+	}
 	m := g.peepholeOpt(n)
 	if m == nil {
 		return n
