@@ -55,6 +55,10 @@ type Options struct {
 	// RTL, with Via "rtl", is the RTL function to start from instead of
 	// the source (an .rtl file).
 	RTL *cfg.Func
+	// BlockStats fills PassStats.Blocks (son ir -stats): the ops of every
+	// block after every pass at the cfg level, a copy of each function
+	// that nothing else needs and that stays until the end.
+	BlockStats bool
 }
 
 // Pass is one step of the pipeline.
@@ -139,7 +143,7 @@ type PassStats struct {
 	// statistics; in JSON, in nanoseconds.
 	Time   time.Duration  `json:"time_ns"`
 	Ops    map[string]int `json:"ops"`
-	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
+	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level, with Options.BlockStats
 	Moves  *MoveStats     `json:"moves,omitempty"`  // for outssa
 }
 
@@ -249,7 +253,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
 		st := Stats(u.Graph)
-		if u.Func != nil {
+		if u.Func != nil && o.BlockStats {
 			st.Blocks = blockStats(u.Func)
 		}
 		st.Name, st.Time = p.Name, elapsed

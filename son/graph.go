@@ -306,10 +306,13 @@ func (g *Graph) changed(n *Node) {
 }
 
 func (g *Graph) moveDeps(n *Node) {
-	for _, d := range n.deps {
+	if n.deps == nil {
+		return
+	}
+	for _, d := range *n.deps {
 		g.push(d)
 	}
-	n.deps = n.deps[:0]
+	*n.deps = (*n.deps)[:0]
 }
 
 // ---- worklist ----
