@@ -13,7 +13,7 @@ package son
 // allocation each rather than five per node: a checked compilation takes a
 // record of a graph of millions of nodes before each checked pass.
 func (g *Graph) Clone() *Graph {
-	c := &Graph{Name: g.Name, nodes: make([]*Node, len(g.nodes)), gvn: map[gvnKey]*Node{}, Seed: g.Seed}
+	c := &Graph{Name: g.Name, nodes: make([]*Node, len(g.nodes)), Seed: g.Seed}
 	count, ins, outs := 0, 0, 0
 	for _, n := range g.nodes {
 		if n != nil {

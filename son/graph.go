@@ -17,7 +17,7 @@ type Graph struct {
 	Stop  *Node
 
 	nodes []*Node // by ID; nil for killed nodes and for ID 0
-	gvn   map[gvnKey]*Node
+	gvn   gvnTable
 	work  worklist
 
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
@@ -40,7 +40,7 @@ type Graph struct {
 
 // NewGraph returns a graph holding only Start and Stop.
 func NewGraph(name string) *Graph {
-	g := &Graph{Name: name, nodes: make([]*Node, 1, 64), gvn: map[gvnKey]*Node{}}
+	g := &Graph{Name: name, nodes: make([]*Node, 1, 64)}
 	g.Start = g.NewNode(OpStart, 0)
 	g.Stop = g.NewNode(OpStop, 0)
 	g.Start.keep++
@@ -80,7 +80,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 
 // Con finds or makes the integer constant v.
 func (g *Graph) Con(v int64) *Node {
-	if n := g.gvn[gvnKey{op: OpConstant, aux: v}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpConstant, v))
@@ -89,7 +89,7 @@ func (g *Graph) Con(v int64) *Node {
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
 func (g *Graph) topCon() *Node {
-	if n := g.gvn[gvnKey{op: OpConstant, top: true}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
@@ -99,7 +99,7 @@ func (g *Graph) topCon() *Node {
 
 // xctrl finds or makes the dead-control node.
 func (g *Graph) xctrl() *Node {
-	if n := g.gvn[gvnKey{op: OpXCtrl}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpXCtrl, 0))
