@@ -18,6 +18,7 @@ type Graph struct {
 
 	nodes []*Node // by ID; nil for killed nodes and for ID 0
 	gvn   gvnTable
+	edges edgeArena
 	work  worklist
 
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
@@ -60,10 +61,15 @@ func (g *Graph) Node(id int) *Node {
 // indexed by node ID.
 func (g *Graph) MaxID() int { return len(g.nodes) }
 
-// NewNode makes a node with the given inputs and computes its type. It does
-// not run the peephole: call Peephole for that.
+// NewNode makes a node with the given inputs (copied: the caller keeps in)
+// and computes its type. It does not run the peephole: call Peephole for
+// that.
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
-	n := &Node{ID: len(g.nodes), Op: op, Aux: aux, In: in, inPos: make([]int32, len(in))}
+	n := &Node{ID: len(g.nodes), Op: op, Aux: aux}
+	if len(in) > 0 {
+		n.In, n.inPos = g.edges.cut(len(in))
+		copy(n.In, in)
+	}
 	g.nodes = append(g.nodes, n)
 	for i, x := range in {
 		if x != nil {
@@ -138,6 +144,17 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 // AddIn appends m to the inputs of n.
 func (g *Graph) AddIn(n *Node, m *Node) {
 	g.unlock(n)
+	if len(n.In) == cap(n.In) {
+		// Grow by hand, clearing the old list: it may be in a chunk of
+		// the edge arena, where it would keep its inputs from the
+		// collector.
+		in := make([]*Node, len(n.In), 2*len(n.In)+2)
+		copy(in, n.In)
+		clear(n.In)
+		pos := make([]int32, len(n.inPos), cap(in))
+		copy(pos, n.inPos)
+		n.In, n.inPos = in, pos
+	}
 	n.In = append(n.In, m)
 	n.inPos = append(n.inPos, 0)
 	if m != nil {
@@ -313,6 +330,31 @@ func (g *Graph) moveDeps(n *Node) {
 		g.push(d)
 	}
 	*n.deps = (*n.deps)[:0]
+}
+
+// edgeArena hands out the input lists of new nodes, and their positions,
+// from chunks: two allocations per thousand inputs rather than two per
+// node. Each list is full to its capacity, so that AddIn's append copies
+// it out; a killed node's list stays in its chunk until the chunk is
+// unreachable, a few bytes per input.
+type edgeArena struct {
+	in  []*Node
+	pos []int32
+}
+
+const edgeChunk = 1024
+
+// cut returns k nil inputs and their k positions.
+func (a *edgeArena) cut(k int) ([]*Node, []int32) {
+	if k > edgeChunk/8 {
+		return make([]*Node, k), make([]int32, k) // a wide join: its own arrays
+	}
+	if len(a.in) < k {
+		a.in, a.pos = make([]*Node, edgeChunk), make([]int32, edgeChunk)
+	}
+	in, pos := a.in[:k:k], a.pos[:k:k]
+	a.in, a.pos = a.in[k:], a.pos[k:]
+	return in, pos
 }
 
 // ---- worklist ----
