@@ -98,8 +98,12 @@ func PassNames() []string {
 
 // Unit is a program going through the pipeline.
 type Unit struct {
-	Name  string
-	Src   []byte
+	Name string
+	Src  []byte
+	// File is the syntax tree, until the build pass and the reference
+	// runs of checking (testruns.go) are done with it; then nil, so that
+	// the tree, as large as the graph for some programs, is not kept
+	// through the other passes.
 	File  *syntax.File
 	Graph *son.Graph
 	Opt   Options
@@ -252,6 +256,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			}
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
+		u.File = nil                    // built, and the reference has run
 		st := Stats(u.Graph)
 		if u.Func != nil && o.BlockStats {
 			st.Blocks = blockStats(u.Func)
