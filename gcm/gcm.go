@@ -466,11 +466,11 @@ func (a *arena) instr(n *son.Node) *cfg.Instr {
 		i.Op, i.Aux = cfg.OpConst, n.Aux
 	case n.Op == son.OpProj:
 		i.Op = cfg.OpArg
-	case n.Op == son.OpMinus, n.Op == son.OpNot:
+	case n.Op == son.OpMinus:
 		i.Op, i.Args = cfg.OpNeg, a.regs(1)
-		if n.Op == son.OpNot {
-			i.Op = cfg.OpNot
-		}
+		i.Args[0] = cfg.Reg(n.In[1].ID)
+	case n.Op == son.OpNot:
+		i.Op, i.Args = cfg.OpNot, a.regs(1)
 		i.Args[0] = cfg.Reg(n.In[1].ID)
 	default:
 		i.Op, i.Args = binaryOps[n.Op], a.regs(2)

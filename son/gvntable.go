@@ -64,12 +64,12 @@ func (k *gvnKey) hash() uint64 {
 
 // matches reports whether n has key k.
 func (k *gvnKey) matches(n *Node) bool {
-	if n.Op != k.op || n.Aux != k.aux || len(n.In) != len(k.in) || (n.Op == OpConstant && n.Type.IsTop()) != k.top {
+	nk := keyOf(n)
+	if nk.op != k.op || nk.aux != k.aux || nk.top != k.top || len(nk.in) != len(k.in) {
 		return false
 	}
-	nk := keyOf(n)
 	sn, sk := nk.swapped(), k.swapped()
-	for i, x := range n.In {
+	for i, x := range nk.in {
 		j := i
 		if sn != sk && (i == 1 || i == 2) {
 			j = 3 - i
