@@ -4,48 +4,107 @@ import "son/cfg"
 
 // cloneFunc returns a deep copy of f, blocks, Phis and instructions, so
 // that a checker sees the function as it was before a pass even if the
-// pass modifies it. O(size of f).
+// pass modifies it. O(size of f). The copy's blocks, Phis, instructions
+// and argument lists are cut from one array each (every list full to its
+// capacity, so that an append copies it out): a few allocations instead
+// of several per instruction, for a record taken before each checked pass.
 func cloneFunc(f *cfg.Func) *cfg.Func {
 	c := &cfg.Func{Name: f.Name, Level: f.Level, Blocks: make([]*cfg.Block, len(f.Blocks))}
 	of := make(map[*cfg.Block]*cfg.Block, len(f.Blocks))
-	for i, b := range f.Blocks {
-		if b != nil {
-			c.Blocks[i] = &cfg.Block{ID: b.ID, Term: b.Term, LoopDepth: b.LoopDepth}
-			of[b] = c.Blocks[i]
+	nblocks, nphis, ninstrs, nregs, nedges := 0, 0, 0, 0, 0
+	for _, b := range f.Blocks {
+		if b == nil {
+			continue
 		}
-	}
-	blocks := func(list []*cfg.Block) []*cfg.Block {
-		out := make([]*cfg.Block, len(list))
-		for i, b := range list {
-			if out[i] = of[b]; out[i] == nil {
-				out[i] = b // not a block of f: keep it, so that the verifier says so
+		nblocks++
+		nphis += len(b.Phis)
+		ninstrs += len(b.Instrs)
+		nedges += len(b.Preds) + len(b.Succs)
+		for _, p := range b.Phis {
+			if p != nil {
+				nregs += len(p.Args)
 			}
 		}
-		return out
+		for _, in := range b.Instrs {
+			if in != nil {
+				nregs += len(in.Args)
+			}
+		}
+	}
+	blocks := make([]cfg.Block, nblocks)
+	phis := make([]cfg.Phi, nphis)
+	instrs := make([]cfg.Instr, ninstrs)
+	regs := make([]cfg.Reg, nregs)
+	edges := make([]*cfg.Block, 0, nedges)
+	phiList := make([]*cfg.Phi, 0, nphis)
+	instrList := make([]*cfg.Instr, 0, ninstrs)
+	args := func(a []cfg.Reg) []cfg.Reg {
+		if len(a) == 0 {
+			return nil
+		}
+		r := regs[:len(a):len(a)]
+		regs = regs[len(a):]
+		copy(r, a)
+		return r
+	}
+	for i, b := range f.Blocks {
+		if b != nil {
+			nb := &blocks[0]
+			blocks = blocks[1:]
+			*nb = cfg.Block{ID: b.ID, Term: b.Term, LoopDepth: b.LoopDepth}
+			c.Blocks[i] = nb
+			of[b] = nb
+		}
+	}
+	list := func(bs []*cfg.Block) []*cfg.Block {
+		if bs == nil {
+			return nil
+		}
+		start := len(edges)
+		for _, b := range bs {
+			x := of[b]
+			if x == nil {
+				x = b // not a block of f: keep it, so that the verifier says so
+			}
+			edges = append(edges, x)
+		}
+		return edges[start:len(edges):len(edges)]
 	}
 	for i, b := range f.Blocks {
 		if b == nil {
 			continue
 		}
 		nb := c.Blocks[i]
-		nb.Preds, nb.Succs = blocks(b.Preds), blocks(b.Succs)
-		for _, p := range b.Phis {
-			if p == nil {
-				nb.Phis = append(nb.Phis, nil)
-				continue
+		nb.Preds, nb.Succs = list(b.Preds), list(b.Succs)
+		if b.Phis != nil {
+			start := len(phiList)
+			for _, p := range b.Phis {
+				if p == nil {
+					phiList = append(phiList, nil)
+					continue
+				}
+				q := &phis[0]
+				phis = phis[1:]
+				*q = *p
+				q.Args = args(p.Args)
+				phiList = append(phiList, q)
 			}
-			q := *p
-			q.Args = append([]cfg.Reg(nil), p.Args...)
-			nb.Phis = append(nb.Phis, &q)
+			nb.Phis = phiList[start:len(phiList):len(phiList)]
 		}
-		for _, in := range b.Instrs {
-			if in == nil {
-				nb.Instrs = append(nb.Instrs, nil)
-				continue
+		if b.Instrs != nil {
+			start := len(instrList)
+			for _, in := range b.Instrs {
+				if in == nil {
+					instrList = append(instrList, nil)
+					continue
+				}
+				x := &instrs[0]
+				instrs = instrs[1:]
+				*x = *in
+				x.Args = args(in.Args)
+				instrList = append(instrList, x)
 			}
-			x := *in
-			x.Args = append([]cfg.Reg(nil), in.Args...)
-			nb.Instrs = append(nb.Instrs, &x)
+			nb.Instrs = instrList[start:len(instrList):len(instrList)]
 		}
 	}
 	return c

@@ -62,6 +62,10 @@ type Options struct {
 	// through gated SSA and back before outssa (gsa.go). A StopAfter
 	// naming one of them sets it.
 	GSA bool
+	// BlockStats fills PassStats.Blocks (son ir -stats): the ops of every
+	// block after every pass at the cfg level, a copy of each function
+	// that nothing else needs and that stays until the end.
+	BlockStats bool
 }
 
 // Pass is one step of the pipeline.
@@ -127,8 +131,12 @@ func PassNames() []string {
 
 // Unit is a program going through the pipeline.
 type Unit struct {
-	Name  string
-	Src   []byte
+	Name string
+	Src  []byte
+	// File is the syntax tree, until the build pass and the reference
+	// runs of checking (testruns.go) are done with it; then nil, so that
+	// the tree, as large as the graph for some programs, is not kept
+	// through the other passes.
 	File  *syntax.File
 	Graph *son.Graph
 	Opt   Options
@@ -175,7 +183,7 @@ type PassStats struct {
 	// statistics; in JSON, in nanoseconds.
 	Time   time.Duration  `json:"time_ns"`
 	Ops    map[string]int `json:"ops"`
-	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level
+	Blocks []BlockStats   `json:"blocks,omitempty"` // for the passes at the cfg level, with Options.BlockStats
 	Moves  *MoveStats     `json:"moves,omitempty"`  // for outssa
 	// Predicates, for gsa, is the size of the GSA form's predicates
 	// (gsa.Sizes): in all, and per block of the function.
@@ -308,8 +316,9 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			}
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
+		u.File = nil                    // built, and the reference has run
 		st := Stats(u.Graph)
-		if u.Func != nil {
+		if u.Func != nil && o.BlockStats {
 			st.Blocks = blockStats(u.Func)
 		}
 		st.Name, st.Time = p.Name, elapsed

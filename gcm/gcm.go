@@ -283,11 +283,14 @@ func (s *scheduler) scheduleLate() {
 // Phis, its instructions in an order that respects every dependency, and
 // its terminator.
 func (s *scheduler) emit() (*Result, error) {
-	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA}
+	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
+	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
 	for i, b := range s.sk.blocks {
-		b.b = &cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
+		b.b = &slab[i]
+		*b.b = cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
 		f.Blocks = append(f.Blocks, b.b)
 	}
+	var a arena
 	perm := s.sk.sortPreds()
 	placed := make([][]*son.Node, s.n)
 	for _, n := range s.data {
@@ -305,26 +308,25 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	for _, b := range s.sk.blocks {
 		cb := b.b
-		for _, p := range b.preds {
-			cb.Preds = append(cb.Preds, p.b)
-		}
-		for _, x := range b.succs {
-			cb.Succs = append(cb.Succs, x.b)
-		}
+		cb.Preds = cfgBlocks(b.preds)
+		cb.Succs = cfgBlocks(b.succs)
 		if b.head.Op.IsRegion() {
 			for _, phi := range phisOf(b.head) {
 				if !s.need[phi.ID] {
 					continue
 				}
-				args := make([]cfg.Reg, len(b.preds))
+				args := a.regs(len(b.preds))
 				for i, k := range perm[b] {
 					args[i] = cfg.Reg(phi.In[1+k].ID)
 				}
 				cb.Phis = append(cb.Phis, &cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID})
 			}
 		}
-		for _, n := range s.order(b, placed[b.index]) {
-			cb.Instrs = append(cb.Instrs, instr(n))
+		if order := s.order(b, placed[b.index]); len(order) > 0 {
+			cb.Instrs = make([]*cfg.Instr, len(order))
+			for i, n := range order {
+				cb.Instrs[i] = a.instr(n)
+			}
 		}
 		switch l := b.last; {
 		case l != nil && l.Op == son.OpIf:
@@ -416,21 +418,63 @@ var binaryOps = map[son.Op]cfg.Op{
 }
 
 // instr is the instruction of a scheduled node: its register is its ID.
-func instr(n *son.Node) *cfg.Instr {
-	i := &cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}
+// cfgBlocks is the cfg blocks of bs, in one allocation of the exact size
+// (nil for none, as an append would leave it).
+func cfgBlocks(bs []*block) []*cfg.Block {
+	if len(bs) == 0 {
+		return nil
+	}
+	l := make([]*cfg.Block, len(bs))
+	for i, b := range bs {
+		l[i] = b.b
+	}
+	return l
+}
+
+// arena hands out the instructions of the function and the registers of
+// their arguments from chunks, a few allocations per thousand
+// instructions instead of two per instruction. Each argument list is full
+// to its capacity, so that a pass appending to one copies it out.
+type arena struct {
+	instrs []cfg.Instr
+	args   []cfg.Reg
+}
+
+// regs returns k zero registers.
+func (a *arena) regs(k int) []cfg.Reg {
+	if len(a.args) < k {
+		a.args = make([]cfg.Reg, max(k, 1024))
+	}
+	r := a.args[:k:k]
+	a.args = a.args[k:]
+	return r
+}
+
+// instr makes the instruction of n.
+func (a *arena) instr(n *son.Node) *cfg.Instr {
+	if len(a.instrs) == 0 {
+		a.instrs = make([]cfg.Instr, 256)
+	}
+	i := &a.instrs[0]
+	a.instrs = a.instrs[1:]
+	*i = cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}
 	switch {
 	case n.Op == son.OpZeroCheck:
-		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, a.regs(1)
+		i.Args[0] = cfg.Reg(n.In[1].ID)
 	case n.Op == son.OpConstant:
 		i.Op, i.Aux = cfg.OpConst, n.Aux
 	case n.Op == son.OpProj:
 		i.Op = cfg.OpArg
 	case n.Op == son.OpMinus:
-		i.Op, i.Args = cfg.OpNeg, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+		i.Op, i.Args = cfg.OpNeg, a.regs(1)
+		i.Args[0] = cfg.Reg(n.In[1].ID)
 	case n.Op == son.OpNot:
-		i.Op, i.Args = cfg.OpNot, []cfg.Reg{cfg.Reg(n.In[1].ID)}
+		i.Op, i.Args = cfg.OpNot, a.regs(1)
+		i.Args[0] = cfg.Reg(n.In[1].ID)
 	default:
-		i.Op, i.Args = binaryOps[n.Op], []cfg.Reg{cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)}
+		i.Op, i.Args = binaryOps[n.Op], a.regs(2)
+		i.Args[0], i.Args[1] = cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)
 	}
 	return i
 }

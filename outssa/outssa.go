@@ -407,28 +407,53 @@ func (t *translation) emit() (*Result, error) {
 	rename := func(r cfg.Reg) cfg.Reg { return name[t.find(t.slot[r])] }
 
 	res := &Result{Func: &cfg.Func{Name: f.Name, Level: cfg.RTL}}
+	// The blocks, instructions and argument lists are cut from one array
+	// each, a few allocations rather than two per instruction; each list
+	// is full to its capacity, so that an append copies it out.
+	nins, nargs := 0, 0
+	for _, b := range f.Blocks {
+		nins += len(b.Instrs)
+		for _, in := range b.Instrs {
+			nargs += len(in.Args)
+		}
+	}
+	slab := make([]cfg.Block, len(f.Blocks))
+	instrs := make([]cfg.Instr, nins)
+	regs := make([]cfg.Reg, nargs)
 	out := make([]*cfg.Block, len(f.Blocks))
 	for i, b := range f.Blocks {
-		out[i] = &cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth}
+		slab[i] = cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth}
+		out[i] = &slab[i]
+	}
+	blocks := func(bs []*cfg.Block) []*cfg.Block {
+		if len(bs) == 0 {
+			return nil
+		}
+		l := make([]*cfg.Block, len(bs))
+		for k, x := range bs {
+			l[k] = out[t.pos[x]]
+		}
+		return l
 	}
 	for i, b := range f.Blocks {
 		nb := out[i]
-		for _, p := range b.Preds {
-			nb.Preds = append(nb.Preds, out[t.pos[p]])
-		}
-		for _, s := range b.Succs {
-			nb.Succs = append(nb.Succs, out[t.pos[s]])
+		nb.Preds, nb.Succs = blocks(b.Preds), blocks(b.Succs)
+		if len(b.Instrs) > 0 {
+			nb.Instrs = make([]*cfg.Instr, 0, len(b.Instrs))
 		}
 		for _, in := range b.Instrs {
-			c := *in
+			c := &instrs[0]
+			instrs = instrs[1:]
+			*c = *in
 			if in.Op.HasDst() {
 				c.Dst = rename(in.Dst)
 			}
-			c.Args = make([]cfg.Reg, len(in.Args))
+			c.Args = regs[:len(in.Args):len(in.Args)]
+			regs = regs[len(in.Args):]
 			for k, a := range in.Args {
 				c.Args[k] = rename(a)
 			}
-			nb.Instrs = append(nb.Instrs, &c)
+			nb.Instrs = append(nb.Instrs, c)
 		}
 		nb.Term = b.Term
 		if b.Term.Kind != cfg.TermJump {

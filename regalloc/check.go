@@ -127,8 +127,14 @@ func (c *checker) run() error {
 		if err := c.block(b, s); err != nil {
 			return err
 		}
+		given := false // s itself became the entry state of a successor
 		for _, t := range f.Blocks[b].Succs {
 			switch {
+			case in[t] == nil && !given:
+				// The first successor reached for the first time takes s,
+				// which nothing else changes: one copy fewer per block, of a
+				// state as wide as the stack slots.
+				in[t], given = s, true
 			case in[t] == nil:
 				in[t] = s.copy()
 			case !in[t].meet(s):

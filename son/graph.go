@@ -17,7 +17,8 @@ type Graph struct {
 	Stop  *Node
 
 	nodes []*Node // by ID; nil for killed nodes and for ID 0
-	gvn   map[gvnKey]*Node
+	gvn   gvnTable
+	edges edgeArena
 	work  worklist
 
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
@@ -47,7 +48,7 @@ type Graph struct {
 
 // NewGraph returns a graph holding only Start and Stop.
 func NewGraph(name string) *Graph {
-	g := &Graph{Name: name, nodes: make([]*Node, 1, 64), gvn: map[gvnKey]*Node{}}
+	g := &Graph{Name: name, nodes: make([]*Node, 1, 64)}
 	g.Start = g.NewNode(OpStart, 0)
 	g.Stop = g.NewNode(OpStop, 0)
 	g.Start.keep++
@@ -67,10 +68,15 @@ func (g *Graph) Node(id int) *Node {
 // indexed by node ID.
 func (g *Graph) MaxID() int { return len(g.nodes) }
 
-// NewNode makes a node with the given inputs and computes its type. It does
-// not run the peephole: call Peephole for that.
+// NewNode makes a node with the given inputs (copied: the caller keeps in)
+// and computes its type. It does not run the peephole: call Peephole for
+// that.
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
-	n := &Node{ID: len(g.nodes), Op: op, Aux: aux, In: in, inPos: make([]int32, len(in))}
+	n := &Node{ID: len(g.nodes), Op: op, Aux: aux}
+	if len(in) > 0 {
+		n.In, n.inPos = g.edges.cut(len(in))
+		copy(n.In, in)
+	}
 	g.nodes = append(g.nodes, n)
 	for i, x := range in {
 		if x != nil {
@@ -90,7 +96,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 
 // Con finds or makes the integer constant v.
 func (g *Graph) Con(v int64) *Node {
-	if n := g.gvn[gvnKey{op: OpConstant, aux: v}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpConstant, v))
@@ -99,7 +105,7 @@ func (g *Graph) Con(v int64) *Node {
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
 func (g *Graph) topCon() *Node {
-	if n := g.gvn[gvnKey{op: OpConstant, top: true}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
@@ -109,7 +115,7 @@ func (g *Graph) topCon() *Node {
 
 // xctrl finds or makes the dead-control node.
 func (g *Graph) xctrl() *Node {
-	if n := g.gvn[gvnKey{op: OpXCtrl}]; n != nil {
+	if n := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpXCtrl, 0))
@@ -148,6 +154,17 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 // AddIn appends m to the inputs of n.
 func (g *Graph) AddIn(n *Node, m *Node) {
 	g.unlock(n)
+	if len(n.In) == cap(n.In) {
+		// Grow by hand, clearing the old list: it may be in a chunk of
+		// the edge arena, where it would keep its inputs from the
+		// collector.
+		in := make([]*Node, len(n.In), 2*len(n.In)+2)
+		copy(in, n.In)
+		clear(n.In)
+		pos := make([]int32, len(n.inPos), cap(in))
+		copy(pos, n.inPos)
+		n.In, n.inPos = in, pos
+	}
 	n.In = append(n.In, m)
 	n.inPos = append(n.inPos, 0)
 	if m != nil {
@@ -319,10 +336,38 @@ func (g *Graph) changed(n *Node) {
 }
 
 func (g *Graph) moveDeps(n *Node) {
-	for _, d := range n.deps {
+	if n.deps == nil {
+		return
+	}
+	for _, d := range *n.deps {
 		g.push(d)
 	}
-	n.deps = n.deps[:0]
+	*n.deps = (*n.deps)[:0]
+}
+
+// edgeArena hands out the input lists of new nodes, and their positions,
+// from chunks: two allocations per thousand inputs rather than two per
+// node. Each list is full to its capacity, so that AddIn's append copies
+// it out; a killed node's list stays in its chunk until the chunk is
+// unreachable, a few bytes per input.
+type edgeArena struct {
+	in  []*Node
+	pos []int32
+}
+
+const edgeChunk = 1024
+
+// cut returns k nil inputs and their k positions.
+func (a *edgeArena) cut(k int) ([]*Node, []int32) {
+	if k > edgeChunk/8 {
+		return make([]*Node, k), make([]int32, k) // a wide join: its own arrays
+	}
+	if len(a.in) < k {
+		a.in, a.pos = make([]*Node, edgeChunk), make([]int32, edgeChunk)
+	}
+	in, pos := a.in[:k:k], a.pos[:k:k]
+	a.in, a.pos = a.in[k:], a.pos[k:]
+	return in, pos
 }
 
 // ---- worklist ----

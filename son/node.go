@@ -14,7 +14,6 @@ import (
 // than Type and Label must not be changed directly.
 type Node struct {
 	ID    int        // unique in the graph, never reused
-	Op    Op         //
 	In    []*Node    // inputs (definitions), some may be nil
 	Out   []*Node    // users; a user appears once per input edge
 	Type  types.Type // current lattice value
@@ -25,11 +24,16 @@ type Node struct {
 	inPos   []int32 // inPos[i] is where this node stands in In[i].Out
 	outSlot []int32 // outSlot[k] is which input of Out[k] this node is
 
-	keep     int32   // holds from the builder; a kept node does not die unused
-	narrowed uint8   // times a Phi's range has narrowed (see maxNarrow)
-	inGVN    bool    // entered in the value-numbering table
-	dead     bool    // killed: no inputs, no users, out of the graph
-	deps     []*Node // nodes whose peephole looked at this node beyond one edge
+	// deps lists the nodes whose peephole looked at this node beyond one
+	// edge; nil until one does, which few nodes see (a pointer, not a
+	// slice: every node pays for the field, a few for the list).
+	deps *[]*Node
+
+	Op       Op    // (here, to share a word with the flags below)
+	narrowed uint8 // times a Phi's range has narrowed (see maxNarrow)
+	inGVN    bool  // entered in the value-numbering table
+	dead     bool  // killed: no inputs, no users, out of the graph
+	keep     int32 // holds from the builder; a kept node does not die unused
 }
 
 // IsDead reports whether n was killed.
@@ -91,8 +95,14 @@ func (n *Node) String() string {
 // for duplicates, which the worklist ignores anyway: a node like arg may
 // have thousands of users.
 func (n *Node) addDep(d *Node) {
-	if d == n || n.Op == OpConstant || len(n.deps) > 0 && n.deps[len(n.deps)-1] == d {
+	if d == n || n.Op == OpConstant {
 		return
 	}
-	n.deps = append(n.deps, d)
+	if n.deps == nil {
+		n.deps = new([]*Node)
+	}
+	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == d {
+		return
+	}
+	*n.deps = append(*n.deps, d)
 }

@@ -1,7 +1,6 @@
 package son
 
 import (
-	"encoding/binary"
 	"fmt"
 	"strings"
 
@@ -81,15 +80,14 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 
 	// Global value numbering.
 	if !g.NoGVN && !n.inGVN && hashable(n) {
-		k := keyOf(n)
-		if m := g.gvn[k]; m != nil {
+		if m := g.gvn.get(keyOf(n)); m != nil {
 			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++
 			return g.rewritten(n, m, "value numbering")
 		}
-		g.gvn[k] = n
+		g.gvn.put(n)
 		n.inGVN = true
 	}
 
@@ -204,17 +202,6 @@ func (g *Graph) PushAll() {
 
 // ---- value numbering ----
 
-// gvnKey identifies a node by op, aux and inputs. Commutative ops sort
-// their two operands, so that a+b and b+a meet.
-type gvnKey struct {
-	op   Op
-	top  bool // the Top constant, apart from the constant 0
-	aux  int64
-	n    int
-	in   [3]int
-	more string // IDs of inputs beyond the third
-}
-
 // hashable: data nodes and dead control can be shared; other control
 // nodes are unique by nature.
 func hashable(n *Node) bool {
@@ -229,36 +216,12 @@ func hashable(n *Node) bool {
 	return true
 }
 
-func keyOf(n *Node) gvnKey {
-	k := gvnKey{op: n.Op, aux: n.Aux, n: len(n.In), top: n.Op == OpConstant && n.Type.IsTop()}
-	var more []byte // one buffer: a Phi of a long chain's exit has many inputs
-	for i, x := range n.In {
-		id := 0
-		if x != nil {
-			id = x.ID
-		}
-		if i < len(k.in) {
-			k.in[i] = id
-		} else {
-			more = binary.AppendUvarint(more, uint64(id))
-		}
-	}
-	k.more = string(more)
-	if n.Op.IsCommutative() && k.in[1] > k.in[2] {
-		k.in[1], k.in[2] = k.in[2], k.in[1]
-	}
-	return k
-}
-
 // unlock takes n out of the value-numbering table before its inputs
 // change.
 func (g *Graph) unlock(n *Node) {
 	if !n.inGVN {
 		return
 	}
-	k := keyOf(n)
-	if g.gvn[k] == n {
-		delete(g.gvn, k)
-	}
+	g.gvn.remove(n)
 	n.inGVN = false
 }

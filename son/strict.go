@@ -156,16 +156,20 @@ func (v *verifier) deeper(a, b *Node) (_ *Node, ok bool) {
 // pinned node dominate c. k is the Phi value's index, or -1 for the data
 // input of an If, Return or ZeroCheck.
 func (v *verifier) use(u *Node, k int, x, c *Node) {
+	// what and where the use is, for a message: made only on a failure,
+	// as the verifier checks every use of every graph.
+	where := func() (what, at string) {
+		if k >= 0 {
+			return fmt.Sprintf("has as value %d", k), fmt.Sprintf("at the end of predecessor %d, %v", k, c)
+		}
+		return "uses", "at " + c.String()
+	}
 	v.work++
 	if x.dead || x.ID >= len(v.state) || v.state[x.ID] == strictBroken || !v.ct.reached(c) {
 		return // reported elsewhere
 	}
-	what, at := "uses", "at "+c.String()
-	if k >= 0 {
-		what = fmt.Sprintf("has as value %d", k)
-		at = fmt.Sprintf("at the end of predecessor %d, %v", k, c)
-	}
 	if p := v.phiDep[x.ID]; p != nil && !v.ct.dominates(p.In[0], c) {
+		what, at := where()
 		if p == x {
 			v.bad(u, "strict", "%s %v of %v, which does not dominate its use %s", what, x, p.In[0], at)
 		} else {
@@ -173,6 +177,7 @@ func (v *verifier) use(u *Node, k int, x, c *Node) {
 		}
 	}
 	if p := v.pinDep[x.ID]; p != nil && !v.ct.dominates(p.In[0], c) {
+		what, at := where()
 		if p == x {
 			v.bad(u, "zerocheck-dom", "%s %v, pinned under %v, which does not dominate its use %s", what, x, p.In[0], at)
 		} else {

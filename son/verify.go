@@ -2,6 +2,7 @@ package son
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -268,8 +269,10 @@ func (v *verifier) shape(n *Node) {
 }
 
 // ctrlUsers lists the control nodes that take control from n.
-func ctrlUsers(n *Node) []*Node {
-	var us []*Node
+// buf is scratch space for the list, which a node with at most two
+// control users (all but a broken one) then fills without allocating.
+func ctrlUsers(n *Node, buf *[2]*Node) []*Node {
+	us := buf[:0]
 	for _, u := range n.Out {
 		if u.IsControl() && u.Op != OpStop {
 			us = append(us, u)
@@ -283,19 +286,20 @@ func (v *verifier) successors(n *Node) {
 	if !n.IsControl() {
 		return
 	}
-	us := ctrlUsers(n)
+	var buf [2]*Node
+	us := ctrlUsers(n, &buf)
 	switch n.Op {
 	case OpStart:
 		if len(us) != 1 || us[0].Op != OpCProj || us[0].Aux != 0 {
-			v.bad(n, "determinism", "needs exactly one control projection, has %v", us)
+			v.bad(n, "determinism", "needs exactly one control projection, has %v", slices.Clone(us))
 		}
 	case OpIf, OpNever:
 		if len(us) != 2 || us[0].Op != OpCProj || us[1].Op != OpCProj || us[0].Aux == us[1].Aux {
-			v.bad(n, "determinism", "needs one true and one false projection, has %v", us)
+			v.bad(n, "determinism", "needs one true and one false projection, has %v", slices.Clone(us))
 		}
 	case OpCProj, OpRegion, OpLoop, OpZeroCheck:
 		if len(us) != 1 {
-			v.bad(n, "determinism", "needs exactly one control successor, has %v", us)
+			v.bad(n, "determinism", "needs exactly one control successor, has %v", slices.Clone(us))
 		} else if count(n.Out, us[0]) != 1 { // = uses of n by us[0], as Out mirrors In
 			v.bad(n, "determinism", "enters %v more than once", us[0])
 		}

@@ -8,7 +8,15 @@ import "math/rand"
 // is garbage.
 func (g *Graph) Live() []*Node {
 	seen := make([]bool, g.MaxID())
-	var order []*Node
+	// Every live node is in g.nodes: sized once, the order is not copied
+	// as it grows (Live runs after every pass, and in every checker).
+	n := 0
+	for _, x := range g.nodes {
+		if x != nil {
+			n++
+		}
+	}
+	order := make([]*Node, 0, n)
 	type frame struct {
 		n *Node
 		i int
@@ -70,6 +78,7 @@ func (g *Graph) sweep(live []bool) {
 		}
 	}
 	for _, n := range garbage {
+		clear(n.In) // its array may be in the edge arena: let its inputs go
 		n.In, n.Out, n.deps, n.inPos, n.outSlot = nil, nil, nil, nil, nil
 		n.dead = true
 		g.nodes[n.ID] = nil

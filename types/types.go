@@ -37,21 +37,36 @@ const (
 )
 
 // Type is a lattice element. It is a small value; compare with Equal.
+// Three words: its kind is a pointer to a shared descriptor (nil for Top,
+// so that the zero Type is Top), and a tuple's descriptor holds its
+// elements. Every node and instruction holds a Type: a separate kind
+// field would make it four words.
 type Type struct {
-	kind   Kind
-	lo, hi int64   // KInt: inclusive bounds, lo <= hi
-	tup    *[]Type // KTuple: the elements
+	d      *desc // kind, and a tuple's elements; nil: Top
+	lo, hi int64 // KInt: inclusive bounds, lo <= hi
 }
 
+// desc is what a Type is beyond an integer range.
+type desc struct {
+	kind  Kind
+	elems []Type // KTuple: the elements
+}
+
+// kinds are the descriptors of every kind but KTop and KTuple.
+var kinds = [...]desc{KInt: {kind: KInt}, KXCtrl: {kind: KXCtrl}, KCtrl: {kind: KCtrl}, KBottom: {kind: KBottom}}
+
+// of is the Type of kind k (not KTop, not KTuple) with bounds lo, hi.
+func of(k Kind, lo, hi int64) Type { return Type{d: &kinds[k], lo: lo, hi: hi} }
+
 var (
-	Top    = Type{kind: KTop}
-	Bottom = Type{kind: KBottom}
-	Ctrl   = Type{kind: KCtrl}
-	XCtrl  = Type{kind: KXCtrl}
+	Top    = Type{}
+	Bottom = of(KBottom, 0, 0)
+	Ctrl   = of(KCtrl, 0, 0)
+	XCtrl  = of(KXCtrl, 0, 0)
 	// Int is every 64-bit integer: the type of arg and of unknown values.
-	Int = Type{kind: KInt, lo: math.MinInt64, hi: math.MaxInt64}
+	Int = of(KInt, math.MinInt64, math.MaxInt64)
 	// Bool is {0, 1}: the type of comparisons and of !x.
-	Bool  = Type{kind: KInt, lo: 0, hi: 1}
+	Bool  = of(KInt, 0, 1)
 	Zero  = Const(0)
 	One   = Const(1)
 	True  = One
@@ -59,38 +74,42 @@ var (
 )
 
 // Const is the integer constant v.
-func Const(v int64) Type { return Type{kind: KInt, lo: v, hi: v} }
+func Const(v int64) Type { return of(KInt, v, v) }
 
 // Range is the integers from lo to hi inclusive; lo > hi is Top (empty).
 func Range(lo, hi int64) Type {
 	if lo > hi {
 		return Top
 	}
-	return Type{kind: KInt, lo: lo, hi: hi}
+	return of(KInt, lo, hi)
 }
 
 // Tuple is the type of a multi-output node.
 func Tuple(elems ...Type) Type {
-	e := append([]Type(nil), elems...)
-	return Type{kind: KTuple, tup: &e}
+	return Type{d: &desc{kind: KTuple, elems: append([]Type(nil), elems...)}}
 }
 
 // Kind returns the shape of t.
-func (t Type) Kind() Kind { return t.kind }
+func (t Type) Kind() Kind {
+	if t.d == nil {
+		return KTop
+	}
+	return t.d.kind
+}
 
-func (t Type) IsTop() bool    { return t.kind == KTop }
-func (t Type) IsBottom() bool { return t.kind == KBottom }
-func (t Type) IsInt() bool    { return t.kind == KInt }
-func (t Type) IsTuple() bool  { return t.kind == KTuple }
+func (t Type) IsTop() bool    { return t.d == nil }
+func (t Type) IsBottom() bool { return t.d == &kinds[KBottom] }
+func (t Type) IsInt() bool    { return t.d == &kinds[KInt] }
+func (t Type) IsTuple() bool  { return t.d != nil && t.d.kind == KTuple }
 
 // IsCtrl reports whether t is reachable control.
-func (t Type) IsCtrl() bool { return t.kind == KCtrl }
+func (t Type) IsCtrl() bool { return t.d == &kinds[KCtrl] }
 
 // IsXCtrl reports whether t is unreachable control.
-func (t Type) IsXCtrl() bool { return t.kind == KXCtrl }
+func (t Type) IsXCtrl() bool { return t.d == &kinds[KXCtrl] }
 
 // IsConst reports whether t is a single integer.
-func (t Type) IsConst() bool { return t.kind == KInt && t.lo == t.hi }
+func (t Type) IsConst() bool { return t.IsInt() && t.lo == t.hi }
 
 // Value is the integer of a constant type.
 func (t Type) Value() int64 {
@@ -106,18 +125,18 @@ func (t Type) Hi() int64 { return t.hi }
 
 // Len is the number of elements of a tuple.
 func (t Type) Len() int {
-	if t.kind != KTuple {
+	if t.Kind() != KTuple {
 		return 0
 	}
-	return len(*t.tup)
+	return len(t.d.elems)
 }
 
 // Elem is the i-th element of a tuple.
-func (t Type) Elem(i int) Type { return (*t.tup)[i] }
+func (t Type) Elem(i int) Type { return t.d.elems[i] }
 
 // Contains reports whether the integer v is a value of t.
 func (t Type) Contains(v int64) bool {
-	switch t.kind {
+	switch t.Kind() {
 	case KInt:
 		return t.lo <= v && v <= t.hi
 	case KBottom:
@@ -128,21 +147,21 @@ func (t Type) Contains(v int64) bool {
 
 // ExcludesZero reports whether t is an integer type without 0: a divisor
 // of this type needs no zero check.
-func (t Type) ExcludesZero() bool { return t.kind == KInt && !t.Contains(0) }
+func (t Type) ExcludesZero() bool { return t.Kind() == KInt && !t.Contains(0) }
 
 // Equal reports whether t and u are the same lattice element.
 func (t Type) Equal(u Type) bool {
-	if t.kind != u.kind {
+	if t.Kind() != u.Kind() {
 		return false
 	}
-	switch t.kind {
+	switch t.Kind() {
 	case KInt:
 		return t.lo == u.lo && t.hi == u.hi
 	case KTuple:
 		if t.Len() != u.Len() {
 			return false
 		}
-		for i := range *t.tup {
+		for i := range t.d.elems {
 			if !t.Elem(i).Equal(u.Elem(i)) {
 				return false
 			}
@@ -155,33 +174,29 @@ func (t Type) Equal(u Type) bool {
 // value of both.
 func Meet(t, u Type) Type {
 	switch {
-	case t.kind == KTop:
+	case t.Kind() == KTop:
 		return u
-	case u.kind == KTop:
+	case u.Kind() == KTop:
 		return t
-	case t.kind == KBottom || u.kind == KBottom:
+	case t.Kind() == KBottom || u.Kind() == KBottom:
 		return Bottom
 	}
-	switch t.kind {
+	switch t.Kind() {
 	case KInt:
-		if u.kind == KInt {
-			return Type{kind: KInt, lo: min(t.lo, u.lo), hi: max(t.hi, u.hi)}
+		if u.Kind() == KInt {
+			return of(KInt, min(t.lo, u.lo), max(t.hi, u.hi))
 		}
 	case KXCtrl:
-		if u.kind == KXCtrl || u.kind == KCtrl {
+		if u.Kind() == KXCtrl || u.Kind() == KCtrl {
 			return u
 		}
 	case KCtrl:
-		if u.kind == KXCtrl || u.kind == KCtrl {
+		if u.Kind() == KXCtrl || u.Kind() == KCtrl {
 			return Ctrl
 		}
 	case KTuple:
-		if u.kind == KTuple && t.Len() == u.Len() {
-			e := make([]Type, t.Len())
-			for i := range e {
-				e[i] = Meet(t.Elem(i), u.Elem(i))
-			}
-			return Type{kind: KTuple, tup: &e}
+		if u.Kind() == KTuple && t.Len() == u.Len() {
+			return elementwise(t, u, Meet)
 		}
 	}
 	return Bottom
@@ -194,7 +209,7 @@ func (t Type) IsA(u Type) bool { return Meet(t, u).Equal(u) }
 // String formats t the way the printers show it: Top, Bot, Ctrl, XCtrl,
 // int, bool, 42, [0..9], [Ctrl, int].
 func (t Type) String() string {
-	switch t.kind {
+	switch t.Kind() {
 	case KTop:
 		return "Top"
 	case KBottom:
@@ -227,33 +242,53 @@ func (t Type) String() string {
 // Two nodes found equal by value numbering keep the join of their types.
 func Join(t, u Type) Type {
 	switch {
-	case t.kind == KBottom:
+	case t.Kind() == KBottom:
 		return u
-	case u.kind == KBottom:
+	case u.Kind() == KBottom:
 		return t
-	case t.kind == KTop || u.kind == KTop:
+	case t.Kind() == KTop || u.Kind() == KTop:
 		return Top
 	}
-	switch t.kind {
+	switch t.Kind() {
 	case KInt:
-		if u.kind == KInt {
+		if u.Kind() == KInt {
 			return Range(max(t.lo, u.lo), min(t.hi, u.hi))
 		}
 	case KXCtrl, KCtrl:
-		if u.kind == KXCtrl || u.kind == KCtrl {
-			if t.kind == KXCtrl || u.kind == KXCtrl {
+		if u.Kind() == KXCtrl || u.Kind() == KCtrl {
+			if t.Kind() == KXCtrl || u.Kind() == KXCtrl {
 				return XCtrl
 			}
 			return Ctrl
 		}
 	case KTuple:
-		if u.kind == KTuple && t.Len() == u.Len() {
-			e := make([]Type, t.Len())
-			for i := range e {
-				e[i] = Join(t.Elem(i), u.Elem(i))
-			}
-			return Type{kind: KTuple, tup: &e}
+		if u.Kind() == KTuple && t.Len() == u.Len() {
+			return elementwise(t, u, Join)
 		}
 	}
 	return Top
+}
+
+// elementwise applies f to the elements of tuples t and u of one length.
+// When the result is t or u it returns that tuple itself, allocating
+// nothing: IsA meets every If's tuple with its stored type on each check,
+// and that meet is nearly always one of the two.
+func elementwise(t, u Type, f func(a, b Type) Type) Type {
+	isT, isU := true, true
+	for i := range t.d.elems {
+		e := f(t.Elem(i), u.Elem(i))
+		isT = isT && e.Equal(t.Elem(i))
+		isU = isU && e.Equal(u.Elem(i))
+	}
+	switch {
+	case isT:
+		return t
+	case isU:
+		return u
+	}
+	e := make([]Type, t.Len())
+	for i := range e {
+		e[i] = f(t.Elem(i), u.Elem(i))
+	}
+	return Type{d: &desc{kind: KTuple, elems: e}}
 }

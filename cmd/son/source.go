@@ -47,11 +47,12 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	}
 	mode, _ := opt.ParseMode(f.sccp) // checked with the flags
 	o := compile.Options{
-		Check:     check,
-		StopAfter: f.after,
-		Seed:      f.seed,
-		SCCP:      mode,
-		ShowGraph: s.showGraph(),
+		Check:      check,
+		StopAfter:  f.after,
+		Seed:       f.seed,
+		SCCP:       mode,
+		ShowGraph:  s.showGraph(),
+		BlockStats: f.stats,
 	}
 	if f.trace {
 		o.Trace = s.stdout

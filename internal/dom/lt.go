@@ -7,6 +7,11 @@ package dom
 //
 // T. Lengauer and R. E. Tarjan, "A fast algorithm for finding dominators in
 // a flowgraph", TOPLAS 1(1), 1979.
+//
+// Its arrays are of int32 (a graph has fewer than 2^31 vertices and
+// edges): it runs on every graph of millions of nodes several times per
+// compilation, and its dozen arrays are then a large part of the peak
+// memory.
 func LengauerTarjan(succ [][]int) []int {
 	nv := len(succ)
 	idom := make([]int, nv)
@@ -20,36 +25,36 @@ func LengauerTarjan(succ [][]int) []int {
 	// Depth-first search from 0. Everything below works on preorder
 	// numbers: num[v] is the number of vertex v (-1 if unreachable) and
 	// vertex[i] the vertex numbered i.
-	num := make([]int, nv)
+	num := make([]int32, nv)
 	for v := range num {
 		num[v] = -1
 	}
-	vertex := make([]int, 0, nv)
-	parent := make([]int, 0, nv) // parent[i]: preorder number of i's DFS parent
-	type frame struct{ v, e int }
+	vertex := make([]int32, 0, nv)
+	parent := make([]int32, 0, nv) // parent[i]: preorder number of i's DFS parent
+	type frame struct{ v, e int32 }
 	stack := []frame{{0, 0}}
 	num[0] = 0
 	vertex = append(vertex, 0)
 	parent = append(parent, -1)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.e == len(succ[top.v]) {
+		if int(top.e) == len(succ[top.v]) {
 			stack = stack[:len(stack)-1]
 			continue
 		}
 		w := succ[top.v][top.e]
 		top.e++
 		if num[w] < 0 {
-			num[w] = len(vertex)
-			vertex = append(vertex, w)
+			num[w] = int32(len(vertex))
+			vertex = append(vertex, int32(w))
 			parent = append(parent, num[top.v])
-			stack = append(stack, frame{w, 0})
+			stack = append(stack, frame{int32(w), 0})
 		}
 	}
 	n := len(vertex)
 
 	// Predecessors, by preorder number, of the reachable vertices.
-	predStart := make([]int, n+1)
+	predStart := make([]int32, n+1)
 	for _, v := range vertex {
 		for _, w := range succ[v] {
 			predStart[num[w]+1]++
@@ -58,35 +63,35 @@ func LengauerTarjan(succ [][]int) []int {
 	for i := 1; i <= n; i++ {
 		predStart[i] += predStart[i-1]
 	}
-	pred := make([]int, predStart[n])
-	fill := make([]int, n)
+	pred := make([]int32, predStart[n])
+	fill := make([]int32, n)
 	copy(fill, predStart[:n])
 	for i, v := range vertex {
 		for _, w := range succ[v] {
 			j := num[w]
-			pred[fill[j]] = i
+			pred[fill[j]] = int32(i)
 			fill[j]++
 		}
 	}
 
-	semi := make([]int, n)     // semidominator, then its number
-	label := make([]int, n)    // vertex of least semi on the compressed path
-	ancestor := make([]int, n) // forest of linked vertices; -1 for roots
-	dom := make([]int, n)      // (relative) dominator
-	bucket := make([]int, n)   // head of the list of vertices with semi i
-	next := make([]int, n)     // next vertex in the same bucket
-	for i := range n {
+	semi := make([]int32, n)     // semidominator, then its number
+	label := make([]int32, n)    // vertex of least semi on the compressed path
+	ancestor := make([]int32, n) // forest of linked vertices; -1 for roots
+	dom := make([]int32, n)      // (relative) dominator
+	bucket := make([]int32, n)   // head of the list of vertices with semi i
+	next := make([]int32, n)     // next vertex in the same bucket
+	for i := range int32(n) {
 		semi[i] = i
 		label[i] = i
 		ancestor[i] = -1
 		bucket[i] = -1
 	}
-	var path []int
+	var path []int32
 
 	// eval returns the vertex of least semidominator on the forest path
 	// from v up to (not including) its root, or v itself if v is a root,
 	// compressing the path on the way.
-	eval := func(v int) int {
+	eval := func(v int32) int32 {
 		if ancestor[v] < 0 {
 			return v
 		}
@@ -105,7 +110,7 @@ func LengauerTarjan(succ [][]int) []int {
 		return label[v]
 	}
 
-	for w := n - 1; w > 0; w-- {
+	for w := int32(n - 1); w > 0; w-- {
 		for _, v := range pred[predStart[w]:predStart[w+1]] {
 			if u := eval(v); semi[u] < semi[w] {
 				semi[w] = semi[u]
@@ -132,7 +137,7 @@ func LengauerTarjan(succ [][]int) []int {
 
 	idom[0] = 0
 	for w := 1; w < n; w++ {
-		idom[vertex[w]] = vertex[dom[w]]
+		idom[vertex[w]] = int(vertex[dom[w]])
 	}
 	return idom
 }

@@ -3,15 +3,18 @@ package dom
 import "fmt"
 
 // A Tree is a dominator tree, numbered so that dominance queries take O(1).
+//
+// The arrays the queries alone read are of int32, half the memory of int:
+// trees of millions of vertices are built several times per compilation.
 type Tree struct {
 	idom       []int
-	childStart []int // children of v are child[childStart[v]:childStart[v+1]]
+	childStart []int32 // children of v are child[childStart[v]:childStart[v+1]]
 	child      []int
-	pre        []int // preorder number of v in the tree; -1 if unreachable
-	last       []int // greatest preorder number in the subtree of v
-	depth      []int // depth of v; 0 for the entry, -1 if unreachable
-	jump       []int // an ancestor of v, for O(log n) climbs (see Jump)
-	preorder   []int // reachable vertices in preorder
+	pre        []int32 // preorder number of v in the tree; -1 if unreachable
+	last       []int32 // greatest preorder number in the subtree of v
+	depth      []int32 // depth of v; 0 for the entry, -1 if unreachable
+	jump       []int32 // an ancestor of v, for O(log n) climbs (see Jump)
+	preorder   []int   // reachable vertices in preorder
 }
 
 // NewTree returns the dominator tree described by idom, as returned by
@@ -21,11 +24,11 @@ func NewTree(idom []int) *Tree {
 	n := len(idom)
 	t := &Tree{
 		idom:       idom,
-		childStart: make([]int, n+1),
-		pre:        make([]int, n),
-		last:       make([]int, n),
-		depth:      make([]int, n),
-		jump:       make([]int, n),
+		childStart: make([]int32, n+1),
+		pre:        make([]int32, n),
+		last:       make([]int32, n),
+		depth:      make([]int32, n),
+		jump:       make([]int32, n),
 	}
 	if n > 0 && idom[0] != 0 {
 		panic(fmt.Sprintf("dom: idom[0] = %d, want 0", idom[0]))
@@ -48,7 +51,7 @@ func NewTree(idom []int) *Tree {
 		t.childStart[v+1] += t.childStart[v]
 	}
 	t.child = make([]int, t.childStart[n])
-	fill := make([]int, n)
+	fill := make([]int32, n)
 	copy(fill, t.childStart[:n])
 	for v, d := range idom {
 		if v != 0 && d >= 0 {
@@ -73,9 +76,9 @@ func NewTree(idom []int) *Tree {
 	for len(stack) > 0 {
 		v := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
-		t.pre[v] = len(t.preorder)
+		t.pre[v] = int32(len(t.preorder))
 		t.preorder = append(t.preorder, v)
-		t.jump[v] = t.skewJump(v)
+		t.jump[v] = int32(t.skewJump(v))
 		kids := t.Children(v)
 		for i := len(kids) - 1; i >= 0; i-- {
 			c := kids[i]
@@ -91,7 +94,7 @@ func NewTree(idom []int) *Tree {
 	for i := len(t.preorder) - 1; i >= 0; i-- {
 		v := t.preorder[i]
 		if t.last[v] < 0 {
-			t.last[v] = i // a leaf
+			t.last[v] = int32(i) // a leaf
 		}
 		if v != 0 {
 			if d := idom[v]; t.last[v] > t.last[d] {
@@ -111,7 +114,7 @@ func (t *Tree) skewJump(v int) int {
 	}
 	p := t.idom[v]
 	if j := t.jump[p]; t.depth[p]-t.depth[j] == t.depth[j]-t.depth[t.jump[j]] {
-		return t.jump[j]
+		return int(t.jump[j])
 	}
 	return p
 }
@@ -134,7 +137,7 @@ func (t *Tree) Children(v int) []int {
 
 // Depth returns the depth of v in the tree: 0 for the entry, -1 if v is
 // unreachable.
-func (t *Tree) Depth(v int) int { return t.depth[v] }
+func (t *Tree) Depth(v int) int { return int(t.depth[v]) }
 
 // Preorder returns the reachable vertices in preorder of the tree, children
 // in increasing order: every vertex comes after its dominators. The caller
@@ -156,13 +159,13 @@ func (t *Tree) Dominates(a, b int) bool {
 // holds of all ancestors above some depth is found in O(log depth) steps
 // by taking the jump when it does not overshoot and the parent otherwise,
 // with O(1) space per vertex.
-func (t *Tree) Jump(v int) int { return t.jump[v] }
+func (t *Tree) Jump(v int) int { return int(t.jump[v]) }
 
 // LCA returns the nearest common dominator of the reachable vertices a and
 // b, in O(log n) steps.
 func (t *Tree) LCA(a, b int) int {
 	for !t.Dominates(a, b) {
-		if j := t.jump[a]; !t.Dominates(j, b) {
+		if j := int(t.jump[a]); !t.Dominates(j, b) {
 			a = j
 		} else {
 			a = t.idom[a]

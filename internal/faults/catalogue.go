@@ -207,17 +207,17 @@ var Catalogue = []Fault{
 		What: "a Phi's type meets all its values but the last (a loop's back edge): an off-by-one",
 	},
 
-	// ---- the peephole driver and value numbering (son/peephole.go) ----
+	// ---- the peephole driver and value numbering (son/peephole.go, son/gvntable.go) ----
 	{
-		Name: "peep-gvn-ignores-aux", Pass: "peephole", File: "son/peephole.go",
-		Old:  "k := gvnKey{op: n.Op, aux: n.Aux, n: len(n.In)",
-		New:  "k := gvnKey{op: n.Op, n: len(n.In)",
+		Name: "peep-gvn-ignores-aux", Pass: "peephole", File: "son/gvntable.go",
+		Old:  "aux: n.Aux, in: n.In}",
+		New:  "in: n.In}",
 		What: "value numbering ignores Aux: nodes differing only in it are merged",
 	},
 	{
-		Name: "peep-gvn-sorts-every-op", Pass: "peephole", File: "son/peephole.go",
-		Old:  "if n.Op.IsCommutative() && k.in[1] > k.in[2] {",
-		New:  "if k.in[1] > k.in[2] {",
+		Name: "peep-gvn-sorts-every-op", Pass: "peephole", File: "son/gvntable.go",
+		Old:  "k.op.IsCommutative() && nodeID(k.in[1])",
+		New:  "nodeID(k.in[1])",
 		What: "value numbering sorts the operands of every op, so a-b and b-a meet",
 	},
 	{
@@ -392,8 +392,8 @@ var Catalogue = []Fault{
 	// ---- cfg emission (gcm/gcm.go: emit and instr) ----
 	{
 		Name: "emit-operands-swapped", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "[]cfg.Reg{cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)}",
-		New:  "[]cfg.Reg{cfg.Reg(n.In[2].ID), cfg.Reg(n.In[1].ID)}",
+		Old:  "i.Args[0], i.Args[1] = cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)",
+		New:  "i.Args[0], i.Args[1] = cfg.Reg(n.In[2].ID), cfg.Reg(n.In[1].ID)",
 		What: "every binary instruction gets its operands in reverse order",
 	},
 	{
@@ -410,14 +410,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "emit-no-position", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "i := &cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}",
-		New:  "i := &cfg.Instr{Dst: cfg.Reg(n.ID), Node: n.ID}",
+		Old:  "*i = cfg.Instr{Dst: cfg.Reg(n.ID), Pos: n.Pos, Node: n.ID}",
+		New:  "*i = cfg.Instr{Dst: cfg.Reg(n.ID), Node: n.ID}",
 		What: "instructions lose their source position: a division by zero is reported nowhere",
 	},
 	{
 		Name: "emit-neg-as-not", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "i.Op, i.Args = cfg.OpNeg, []cfg.Reg{cfg.Reg(n.In[1].ID)}",
-		New:  "i.Op, i.Args = cfg.OpNot, []cfg.Reg{cfg.Reg(n.In[1].ID)}",
+		Old:  "i.Op, i.Args = cfg.OpNeg, a.regs(1)",
+		New:  "i.Op, i.Args = cfg.OpNot, a.regs(1)",
 		What: "-x is emitted as !x",
 	},
 

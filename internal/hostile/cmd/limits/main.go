@@ -64,8 +64,8 @@ func main() {
 		fail("%v", err)
 	}
 	defer os.RemoveAll(dir)
-	fmt.Println("| shape | size | time | peak RSS | bytes per source byte |")
-	fmt.Println("|---|---:|---:|---:|---:|")
+	fmt.Println("| shape | size | time | CPU time | peak RSS | bytes per source byte |")
+	fmt.Println("|---|---:|---:|---:|---:|---:|")
 	for _, s := range list {
 		for _, n := range ns {
 			src := s.Program(n)
@@ -73,35 +73,38 @@ func main() {
 			if err := os.WriteFile(path, []byte(src), 0o644); err != nil {
 				fail("%v", err)
 			}
-			wall, rss, err := measure(*son, path, *limit)
+			wall, cpu, rss, err := measure(*son, path, *limit)
 			status := ""
 			if err != nil {
 				status = " (" + err.Error() + ")"
 			}
-			fmt.Printf("| %s | %.1f MB | %.2f s | %.0f MB | %.0f |%s\n", s.Name, float64(len(src))/1e6,
-				wall.Seconds(), float64(rss)/1e6, float64(rss)/float64(len(src)), status)
+			fmt.Printf("| %s | %.1f MB | %.2f s | %.2f s | %.0f MB | %.0f |%s\n", s.Name, float64(len(src))/1e6,
+				wall.Seconds(), cpu.Seconds(), float64(rss)/1e6, float64(rss)/float64(len(src)), status)
 		}
 	}
 }
 
-// measure runs son check on path and returns its wall time and peak
-// resident set in bytes.
-func measure(son, path string, limit time.Duration) (time.Duration, int64, error) {
+// measure runs son check on path and returns its wall time, its CPU time
+// (user and system: on a shared machine the wall time measures the load
+// as much as son) and its peak resident set in bytes.
+func measure(son, path string, limit time.Duration) (time.Duration, time.Duration, int64, error) {
 	cmd := exec.Command(son, "check", path)
 	cmd.Stderr = os.Stderr
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
-		return 0, 0, err
+		return 0, 0, 0, err
 	}
 	timer := time.AfterFunc(limit, func() { cmd.Process.Kill() })
 	err := cmd.Wait()
 	timer.Stop()
 	wall := time.Since(start)
 	var rss int64
+	var cpu time.Duration
 	if ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage); ok {
 		rss = ru.Maxrss * 1024 // kilobytes on Linux
+		cpu = time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 	}
-	return wall, rss, err
+	return wall, cpu, rss, err
 }
 
 func fail(format string, args ...any) {
