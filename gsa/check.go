@@ -49,8 +49,40 @@ func Check(f *cfg.Func, g *Func) error {
 	}
 	c := &checker{f: f, g: g, a: a}
 	c.code()
+	c.exits()
 	c.renaming()
 	return errors.Join(c.errs...)
+}
+
+// exits checks that every edge leaving a loop ends at a landing pad (an
+// empty block with that one predecessor, section 6.2) whose η block holds
+// an η of each μ of each loop the edge leaves (section 5.4): the values
+// of the loop's variables past it.
+func (c *checker) exits() {
+	f, g, a := c.f, c.g, c.a
+	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
+		return // reported by code
+	}
+	for u, ub := range f.Blocks {
+		for _, vb := range ub.Succs {
+			v := a.Pos[vb]
+			for l := a.Of[u]; l != nil && !a.Contains(l, v); l = l.Parent {
+				if len(vb.Preds) != 1 || len(vb.Instrs) != 0 || vb.Term.Kind != cfg.TermJump {
+					c.bad(vb, "exit", "the edge from %v leaves the loop of %v but %v is not a landing pad", ub, l.Header, vb)
+					break
+				}
+				for _, mu := range g.Merges[a.Pos[l.Header]] {
+					found := false
+					for _, e := range g.Etas[v] {
+						found = found || e.Src == mu.Dst
+					}
+					if !found {
+						c.bad(vb, "exit", "no η of %v, the μ of %v, at the loop's exit", mu.Dst, l.Header)
+					}
+				}
+			}
+		}
+	}
 }
 
 type checker struct {
@@ -435,7 +467,7 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			var alts []*pred.Pred
 			for _, p := range b.Preds {
 				pk := a.Pos[p]
-				alts = append(alts, and(m.At(d, pk), edgeCond(p, b)))
+				alts = append(alts, and(m.At(d, pk), branchCond(p, b)))
 				if pk != d && seen[pk] != n+1 {
 					seen[pk] = n + 1
 					work = append(work, pk)
@@ -475,4 +507,18 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// branchCond is the validator's own condition of the edge p → s (the
+// construction's is edgeCond): p's branch register, negated on the false
+// edge, True after a jump.
+func branchCond(p, s *cfg.Block) *pred.Pred {
+	switch {
+	case p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2:
+		return pred.Const(pred.True)
+	case p.Succs[0] == s:
+		return pred.Cond(p.Term.Reg)
+	default:
+		return pred.NewNot(pred.Cond(p.Term.Reg))
+	}
 }
