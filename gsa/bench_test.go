@@ -53,9 +53,11 @@ func benchSets(b *testing.B) []benchSet {
 }
 
 // BenchmarkGSA times, on each set, the construction (gsa.Build) and the
-// validation with every certificate checked (gsa.Check, then
-// gsa.CheckPredicates with gsa.Certified), and reports the questions
-// asked and the predicates' size per block. docs/PERFORMANCE.md gives
+// validation with every answer proved (gsa.Check, then
+// gsa.CheckPredicates with gsa.Certified; -norules without the structural
+// rules, every question to tables or to the solver with its certificate
+// checked), and reports the questions asked, how they were decided, and
+// the predicates' size per block. docs/PERFORMANCE.md gives
 // the table:
 //
 //	go test ./gsa -run '^$' -bench GSA -benchtime 20x
@@ -84,23 +86,29 @@ func BenchmarkGSA(b *testing.B) {
 			}
 			b.ReportMetric(float64(size)/float64(blocks), "predsize/block")
 		})
-		b.Run(s.name+"/validate", func(b *testing.B) {
-			var st gsa.SolverStats
-			for b.Loop() {
-				st = gsa.SolverStats{}
-				for i, f := range s.funcs {
-					if err := gsa.Check(f, gs[i]); err != nil {
-						b.Fatal(err)
-					}
-					if err := gsa.CheckPredicates(f, gs[i], gsa.Certified{Stats: &st, Prover: pred.NewProver()}); err != nil {
-						b.Fatal(err)
+		for _, v := range []struct {
+			name    string
+			noRules bool
+		}{{"validate", false}, {"validate-norules", true}} {
+			b.Run(s.name+"/"+v.name, func(b *testing.B) {
+				var st gsa.SolverStats
+				for b.Loop() {
+					st = gsa.SolverStats{}
+					for i, f := range s.funcs {
+						if err := gsa.Check(f, gs[i]); err != nil {
+							b.Fatal(err)
+						}
+						if err := gsa.CheckPredicates(f, gs[i], gsa.Certified{Stats: &st, Prover: pred.NewProver(), NoRules: v.noRules}); err != nil {
+							b.Fatal(err)
+						}
 					}
 				}
-			}
-			b.ReportMetric(float64(st.Questions), "questions")
-			b.ReportMetric(float64(st.ByRUP), "certificates")
-			b.ReportMetric(float64(st.ByRule), "byrule")
-			b.ReportMetric(float64(blocks), "blocks")
-		})
+				b.ReportMetric(float64(st.Questions), "questions")
+				b.ReportMetric(float64(st.ByRule), "byrule")
+				b.ReportMetric(float64(st.ByTable), "bytable")
+				b.ReportMetric(float64(st.ByRUP), "certificates")
+				b.ReportMetric(float64(blocks), "blocks")
+			})
+		}
 	}
 }
