@@ -50,6 +50,7 @@ func Check(f *cfg.Func, g *Func) error {
 	c := &checker{f: f, g: g, a: a}
 	c.code()
 	c.exits()
+	c.closed()
 	c.renaming()
 	return errors.Join(c.errs...)
 }
@@ -285,6 +286,52 @@ func (c *checker) etaRow(i int) int {
 		}
 	}
 	return -1
+}
+
+// closed checks that f is in loop-closed form (section 6.2, which the
+// construction takes as given): a register defined in a loop is used only
+// inside it — a Phi argument at the end of the predecessor it comes from,
+// so a pad's one-argument Phi, read on the exit edge, counts as inside.
+// Outside, the value must come through a pad, as an η.
+func (c *checker) closed() {
+	f, a := c.f, c.a
+	loopOf := map[cfg.Reg]*loops.Loop{}
+	for i, b := range f.Blocks {
+		l := a.Of[i]
+		if l == nil {
+			continue
+		}
+		for _, p := range b.Phis {
+			loopOf[p.Dst] = l
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				loopOf[in.Dst] = l
+			}
+		}
+	}
+	outside := func(r cfg.Reg, at int, b *cfg.Block, what string) {
+		if l, ok := loopOf[r]; ok && !a.Contains(l, at) {
+			c.bad(b, "closed", "%s uses %v, defined in the loop of %v, outside it", what, r, l.Header)
+		}
+	}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			for k, r := range p.Args {
+				if k < len(b.Preds) {
+					outside(r, a.Pos[b.Preds[k]], b, fmt.Sprintf("%v", p))
+				}
+			}
+		}
+		for _, in := range b.Instrs {
+			for _, r := range in.Args {
+				outside(r, i, b, fmt.Sprintf("%v", in))
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			outside(b.Term.Reg, i, b, "the terminator")
+		}
+	}
 }
 
 // renaming checks Definition 5.7.

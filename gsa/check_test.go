@@ -167,6 +167,17 @@ func TestCheckRejects(t *testing.T) {
 			structural: "gsa: b11: exit: no η of v9, the μ of b2, at the loop's exit",
 		},
 		{
+			name: "f not loop-closed: the return reads the μ, not its η",
+			code: func(f *cfg.Func, g *Func) {
+				for i, b := range f.Blocks {
+					if b.Term.Kind == cfg.TermReturn && b.Term.Reg == 40 {
+						b.Term.Reg, g.Code.Blocks[i].Term.Reg = 8, 41
+					}
+				}
+			},
+			structural: "gsa: b10: closed: the terminator uses v8, defined in the loop of b2, outside it",
+		},
+		{
 			name:       "a use renamed where R does not apply",
 			code:       func(f *cfg.Func, g *Func) { g.Code.Blocks[pos(f, 9)].Instrs[0].Args[0] = 42 },
 			structural: "gsa: b9: code: instruction 0 is v39 = Add v42 v6 in the code, v39 = Add v9 v6 in f",

@@ -6,10 +6,11 @@ import (
 	"son/pred"
 )
 
-// Certified is the Solver of the pipeline. A question is first tried by
-// pred's structural rules (pred.Entails, pred.Excludes: a derivation
-// from figure 6 at the value 1, enough for most coherence questions);
-// otherwise it goes to pred's questions, whose answers carry their
+// Certified is the Solver of the pipeline. A question over at most six
+// atoms goes to pred's truth tables; a wider one is first tried by pred's
+// structural rules (pred.Entails, pred.Excludes: a derivation from figure
+// 6 at the value 1, enough for most coherence questions); otherwise it
+// goes to pred's questions, whose answers carry their
 // evidence — a truth table over every
 // state for at most six atoms, beyond that gophersat's answer, an UNSAT
 // one counting only once pred.CheckRUP accepts its certificate and a SAT
@@ -59,7 +60,7 @@ func (s Certified) count(r pred.Result) {
 
 // Implies asks pred.Implies: whenever p evaluates to 1, q does.
 func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
-	if !s.NoRules && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
+	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
 		s.rule()
 		return true, nil
 	}
@@ -73,7 +74,7 @@ func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
 
 // Disjoint asks pred.Disjoint: p and q never both evaluate to 1.
 func (s Certified) Disjoint(p, q *pred.Pred) (bool, error) {
-	if !s.NoRules && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
+	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
 		s.rule()
 		return true, nil
 	}

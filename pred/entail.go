@@ -192,3 +192,11 @@ func (s *structural) equal(p, q *Pred) bool {
 	s.eq[key] = true
 	return true
 }
+
+// Small reports whether a question over ps is small enough for truth
+// tables (at most six atoms in all): then the tables, a few microseconds,
+// are the cheaper proof, and the structural rules need not be tried.
+func Small(ps ...*Pred) bool {
+	regs, err := scan(ps)
+	return err == nil && len(regs) <= tableLimit
+}

@@ -511,9 +511,9 @@ var Catalogue = []Fault{
 		What: "R places the η register of a μ at the loop header, not at the exit: uses inside the loop are renamed to it",
 	},
 	{
-		Name: "loops-no-pad-multi-exit", Pass: "loops", File: "loops/pads.go",
-		Old:  "if left == 0 || isPad(vb) {",
-		New:  "if left != 1 || isPad(vb) {",
-		What: "an edge that leaves several loops at once (a break or return in an inner loop) gets no landing pad",
+		Name: "loops-close-skips-phis", Pass: "loops", File: "loops/close.go",
+		Old:  "for _, p := range b.Phis {\n\t\t\tdefs = append(defs, p.Dst)\n\t\t}\n",
+		New:  "",
+		What: "loop-closing forgets the registers a loop's Phis define: a μ is read after the loop directly, not through a pad",
 	},
 }
