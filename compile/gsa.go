@@ -6,6 +6,7 @@ import (
 	"son/cfg"
 	"son/gsa"
 	"son/loops"
+	"son/pred"
 )
 
 // The passes of Options.GSA (GSAPasses): the SSA function prepared for
@@ -53,11 +54,18 @@ func checkGSAByTesting(u *Unit) error {
 	return nil
 }
 
-// checkGSA validates the GSA function of the gsa pass structurally
-// against the function recorded before it (gsa.Check, Definitions 5.6
-// and 5.7); coherence and well-exclusivity (gsa.CheckPredicates) need a
-// solver, which the pipeline does not have yet.
-func checkGSA(u *Unit) error { return gsa.Check(u.InputFunc, u.GSA) }
+// checkGSA validates the GSA function of the gsa pass against the
+// function recorded before it: structurally (gsa.Check, Definitions 5.6
+// and 5.7), then semantically (gsa.CheckPredicates: coherence and
+// well-exclusivity) with gsa.Certified, whose every answer is checked —
+// a certificate by pred.CheckRUP, a model by evaluation — so the SAT
+// solver is not trusted.
+func checkGSA(u *Unit) error {
+	if err := gsa.Check(u.InputFunc, u.GSA); err != nil {
+		return err
+	}
+	return gsa.CheckPredicates(u.InputFunc, u.GSA, gsa.Certified{Prover: pred.NewProver()})
+}
 
 // predStats sums the predicate sizes of g (gsa.Sizes).
 func predStats(g *gsa.Func) *PredStats {

@@ -2,6 +2,7 @@ package gsa
 
 import (
 	"fmt"
+	"slices"
 
 	"son/cfg"
 	"son/internal/dom"
@@ -66,7 +67,68 @@ func ToSSA(g *Func) (*cfg.Func, error) {
 			b.Instrs = append(b.Instrs, &cfg.Instr{Op: cfg.OpCopy, Dst: e.Dst, Args: []cfg.Reg{e.Src}})
 		}
 	}
+	dropDeadEtas(f, g)
 	return f, nil
+}
+
+// dropDeadEtas removes the Copies of ηs whose register nothing uses: the
+// ηs of μs at each exit, which section 5.4 adds for the renaming but
+// which loop-closed form leaves unused, so that the round trip does not
+// grow the code. Uses are counted once; a Copy removed releases its
+// source, which may make another η's Copy dead.
+func dropDeadEtas(f *cfg.Func, g *Func) {
+	uses := map[cfg.Reg]int{}
+	for _, b := range f.Blocks {
+		for _, p := range b.Phis {
+			for _, r := range p.Args {
+				uses[r]++
+			}
+		}
+		for _, in := range b.Instrs {
+			for _, r := range in.Args {
+				uses[r]++
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			uses[b.Term.Reg]++
+		}
+	}
+	eta := map[cfg.Reg]*cfg.Instr{} // the Copy of each η, by register
+	for i, b := range f.Blocks {
+		if len(g.Etas) <= i {
+			break
+		}
+		n := len(g.Etas[i])
+		for _, in := range b.Instrs[len(b.Instrs)-n:] {
+			eta[in.Dst] = in
+		}
+	}
+	var work []cfg.Reg
+	for r := range eta {
+		if uses[r] == 0 {
+			work = append(work, r)
+		}
+	}
+	dead := map[*cfg.Instr]bool{}
+	for len(work) > 0 {
+		r := work[len(work)-1]
+		work = work[:len(work)-1]
+		in := eta[r]
+		if dead[in] {
+			continue
+		}
+		dead[in] = true
+		src := in.Args[0]
+		if uses[src]--; uses[src] == 0 && eta[src] != nil {
+			work = append(work, src)
+		}
+	}
+	if len(dead) == 0 {
+		return
+	}
+	for _, b := range f.Blocks {
+		b.Instrs = slices.DeleteFunc(b.Instrs, func(in *cfg.Instr) bool { return dead[in] })
+	}
 }
 
 // Equal reports whether p and q are the same predicate, node for node.

@@ -3,6 +3,7 @@ package gsa
 import (
 	"errors"
 	"fmt"
+	"slices"
 
 	"son/cfg"
 	"son/loops"
@@ -48,8 +49,41 @@ func Check(f *cfg.Func, g *Func) error {
 	}
 	c := &checker{f: f, g: g, a: a}
 	c.code()
+	c.exits()
+	c.closed()
 	c.renaming()
 	return errors.Join(c.errs...)
+}
+
+// exits checks that every edge leaving a loop ends at a landing pad (an
+// empty block with that one predecessor, section 6.2) whose η block holds
+// an η of each μ of each loop the edge leaves (section 5.4): the values
+// of the loop's variables past it.
+func (c *checker) exits() {
+	f, g, a := c.f, c.g, c.a
+	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
+		return // reported by code
+	}
+	for u, ub := range f.Blocks {
+		for _, vb := range ub.Succs {
+			v := a.Pos[vb]
+			for l := a.Of[u]; l != nil && !a.Contains(l, v); l = l.Parent {
+				if len(vb.Preds) != 1 || len(vb.Instrs) != 0 || vb.Term.Kind != cfg.TermJump {
+					c.bad(vb, "exit", "the edge from %v leaves the loop of %v but %v is not a landing pad", ub, l.Header, vb)
+					break
+				}
+				for _, mu := range g.Merges[a.Pos[l.Header]] {
+					found := false
+					for _, e := range g.Etas[v] {
+						found = found || e.Src == mu.Dst
+					}
+					if !found {
+						c.bad(vb, "exit", "no η of %v, the μ of %v, at the loop's exit", mu.Dst, l.Header)
+					}
+				}
+			}
+		}
+	}
 }
 
 type checker struct {
@@ -228,20 +262,76 @@ func (c *checker) etas(i int) {
 		c.bad(b, "eta", "η instructions at a block that is not an empty block with one predecessor that jumps")
 		return
 	}
-	for h := a.Tree.Idom(i); h >= 0; h = a.Tree.Idom(h) {
-		want := g.Matrix.At(h, i)
-		all := true
+	if c.etaRow(i) < 0 {
+		c.bad(b, "eta", "no strict dominator h of %v gives P(h, %v) for every η of the block", b, b)
+	}
+}
+
+// etaRow returns the strict dominator h of position i such that every η
+// of i is guarded by P(h, i); -1 if there is none. The immediate
+// dominator is tried first, then each dominator above.
+func (c *checker) etaRow(i int) int {
+	es := c.g.Etas[i]
+	for h := c.a.Tree.Idom(i); h >= 0; h = c.a.Tree.Idom(h) {
+		want := c.g.Matrix.At(h, i)
+		all := want != nil
 		for _, e := range es {
 			all = all && Equal(e.Pred, want)
 		}
 		if all {
-			return
+			return h
 		}
 		if h == 0 {
 			break
 		}
 	}
-	c.bad(b, "eta", "no strict dominator h of %v gives P(h, %v) for every η of the block", b, b)
+	return -1
+}
+
+// closed checks that f is in loop-closed form (section 6.2, which the
+// construction takes as given): a register defined in a loop is used only
+// inside it — a Phi argument at the end of the predecessor it comes from,
+// so a pad's one-argument Phi, read on the exit edge, counts as inside.
+// Outside, the value must come through a pad, as an η.
+func (c *checker) closed() {
+	f, a := c.f, c.a
+	loopOf := map[cfg.Reg]*loops.Loop{}
+	for i, b := range f.Blocks {
+		l := a.Of[i]
+		if l == nil {
+			continue
+		}
+		for _, p := range b.Phis {
+			loopOf[p.Dst] = l
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				loopOf[in.Dst] = l
+			}
+		}
+	}
+	outside := func(r cfg.Reg, at int, b *cfg.Block, what string) {
+		if l, ok := loopOf[r]; ok && !a.Contains(l, at) {
+			c.bad(b, "closed", "%s uses %v, defined in the loop of %v, outside it", what, r, l.Header)
+		}
+	}
+	for i, b := range f.Blocks {
+		for _, p := range b.Phis {
+			for k, r := range p.Args {
+				if k < len(b.Preds) {
+					outside(r, a.Pos[b.Preds[k]], b, fmt.Sprintf("%v", p))
+				}
+			}
+		}
+		for _, in := range b.Instrs {
+			for _, r := range in.Args {
+				outside(r, i, b, fmt.Sprintf("%v", in))
+			}
+		}
+		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+			outside(b.Term.Reg, i, b, "the terminator")
+		}
+	}
 }
 
 // renaming checks Definition 5.7.
@@ -309,18 +399,28 @@ func (c *checker) renaming() {
 func regAtom(r cfg.Reg) string { return r.String() }
 
 // CheckPredicates is the semantic part of the validator, with s deciding
-// three-valued implications:
+// three-valued implications. The rows it checks, and the blocks it checks
+// them at, come from the code, not from the construction's records:
 //
-//   - coherence (Definition 5.2) of each row d of the matrix that the code
-//     uses, at every block j that d strictly dominates: the disjunction of
-//     P(d, k) ∧ c(k → j) over the predecessors k of j that d dominates,
-//     projected at j, implies P(d, j);
-//   - well-exclusivity (Definition 5.5) of each γ block, at the row the
-//     γs use: the predicates of two different predecessors are disjoint.
+//   - the row d of each γ block is the strict dominator gammaRow finds
+//     (the one whose entries guard its arguments), its targets the
+//     junction's predecessors; the row h of each η block is the strict
+//     dominator etaRow finds, its target the pad;
+//   - coherence (Definition 5.2): COHEQ, P(d, d) is valid, and COHSDOM at
+//     each block x of the region of d, the blocks other than d from which
+//     a target is reached without passing through d (all strictly
+//     dominated by d): the disjunction of P(d, k) ∧ c(k → x) over the
+//     predecessors k of x, projected at x, implies P(d, x);
+//   - well-exclusivity (Definition 5.5) of each γ block, at its row: the
+//     predicates of two different predecessors are disjoint.
 //
-// It costs, in solver calls, the number of blocks under each used row in
-// the dominator tree (at most the blocks times the tree's depth), plus the
-// pairs of predecessors of each junction.
+// Coherence at the region is what the proof of a γ or an η uses
+// (docs/GSA.md, "Coherence where it is used"): an execution from the
+// last visit of d to a target stays in the region, so the invariant
+// "P(d, x) is 1 at x" is only ever needed there. The solver is asked one
+// question per block of each region (the size of the γ or loop between d
+// and its targets, so the blocks times the nesting depth), one per row,
+// and one per pair of predecessors of each junction.
 func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	a, err := loops.Analyze(f)
 	if err != nil {
@@ -334,6 +434,9 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	failed := func(b *cfg.Block, rule, what string, err error) {
 		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s: %w", b, rule, what, err))
 	}
+	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
+		return fmt.Errorf("gsa: %d blocks in f, %d merge and %d η blocks", len(f.Blocks), len(g.Merges), len(g.Etas))
+	}
 	m := g.Matrix
 	defAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
@@ -341,55 +444,102 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			defAt[p.Dst] = i
 		}
 		for _, in := range b.Instrs {
-			defAt[in.Dst] = i
+			if in.Op.HasDst() {
+				defAt[in.Dst] = i
+			}
 		}
 	}
-	rows := map[int]bool{}
-	for _, e := range m.Entries() {
-		rows[e.I] = true
+	pj := newProjector(defAt)
+	// The rows the code uses, each with its targets, from the code.
+	c := &checker{f: f, g: g, a: a}
+	targets := map[int][]int{}
+	var rows []int
+	addTarget := func(d, x int) {
+		if _, ok := targets[d]; !ok {
+			rows = append(rows, d)
+		}
+		targets[d] = append(targets[d], x)
 	}
-	for _, d := range a.RPO {
-		if !rows[d] {
+	gammaRows := make([]int, len(f.Blocks))
+	for j, ms := range g.Merges {
+		gammaRows[j] = -1
+		if len(ms) == 0 || ms[0].Kind != Gamma {
 			continue
 		}
-		// The blocks d strictly dominates: its subtree of the dominator tree.
-		var under []int
-		for work := append([]int(nil), a.Tree.Children(d)...); len(work) > 0; {
+		d := c.gammaRow(j, ms[0])
+		gammaRows[j] = d
+		if d < 0 {
+			bad(f.Blocks[j], "exclusivity", "the γs use no row of the matrix")
+			continue
+		}
+		for _, p := range f.Blocks[j].Preds {
+			addTarget(d, a.Pos[p])
+		}
+	}
+	for i, es := range g.Etas {
+		if len(es) == 0 {
+			continue
+		}
+		if h := c.etaRow(i); h >= 0 {
+			addTarget(h, i)
+		} else {
+			bad(f.Blocks[i], "coherence", "the ηs use no row of the matrix")
+		}
+	}
+	// COHEQ and COHSDOM of each row over its region.
+	seen := make([]int, len(f.Blocks)) // row index + 1 of the last region holding the block
+	for n, d := range rows {
+		if p := m.At(d, d); p == nil {
+			bad(f.Blocks[d], "coherence", "no entry P(%v, %v)", f.Blocks[d], f.Blocks[d])
+		} else if ok, err := s.Implies(pred.Const(pred.True), p); err != nil {
+			failed(f.Blocks[d], "coherence", fmt.Sprintf("P(%v, %v) valid", f.Blocks[d], f.Blocks[d]), err)
+		} else if !ok {
+			bad(f.Blocks[d], "coherence", "P(%v, %v) = %v is not valid", f.Blocks[d], f.Blocks[d], p)
+		}
+		var work []int
+		for _, x := range targets[d] {
+			if x != d && seen[x] != n+1 {
+				seen[x] = n + 1
+				work = append(work, x)
+			}
+		}
+		for len(work) > 0 {
 			j := work[len(work)-1]
 			work = work[:len(work)-1]
-			under = append(under, j)
-			work = append(work, a.Tree.Children(j)...)
-		}
-		for _, j := range under {
 			b := f.Blocks[j]
+			if !a.Tree.Dominates(d, j) {
+				bad(b, "coherence", "%v is reached from %v but not dominated by it", b, f.Blocks[d])
+				continue
+			}
 			var alts []*pred.Pred
 			for _, p := range b.Preds {
 				pk := a.Pos[p]
-				if pk == d || a.Tree.Dominates(d, pk) {
-					alts = append(alts, and(m.At(d, pk), edgeCond(p, b)))
+				alts = append(alts, and(m.At(d, pk), branchCond(p, b)))
+				if pk != d && seen[pk] != n+1 {
+					seen[pk] = n + 1
+					work = append(work, pk)
 				}
 			}
-			lhs := Project(or(alts...), func(r cfg.Reg) bool { at, ok := defAt[r]; return ok && at == j })
-			ok, err := s.Implies(lhs, m.At(d, j))
+			pdj := m.At(d, j)
+			if pdj == nil || slices.Contains(alts, nil) {
+				bad(b, "coherence", "an entry of row %v is missing", f.Blocks[d])
+				continue
+			}
+			lhs := pj.at(or(alts...), j)
+			ok, err := s.Implies(lhs, pdj)
 			switch {
 			case err != nil:
 				failed(b, "coherence", fmt.Sprintf("P(%v, %v)", f.Blocks[d], b), err)
 			case !ok:
-				bad(b, "coherence", "the paths from %v to its predecessors do not imply P(%v, %v) = %v", f.Blocks[d], f.Blocks[d], b, m.At(d, j))
+				bad(b, "coherence", "the paths from %v to its predecessors do not imply P(%v, %v) = %v", f.Blocks[d], f.Blocks[d], b, pdj)
 			}
 		}
 	}
-	c := &checker{f: f, g: g, a: a}
-	for j, ms := range g.Merges {
-		if len(ms) == 0 || ms[0].Kind != Gamma || j >= len(f.Blocks) {
+	for j, d := range gammaRows {
+		if d < 0 {
 			continue
 		}
 		b := f.Blocks[j]
-		d := c.gammaRow(j, ms[0])
-		if d < 0 {
-			bad(b, "exclusivity", "the γs use no row of the matrix")
-			continue
-		}
 		for x := range b.Preds {
 			for y := x + 1; y < len(b.Preds); y++ {
 				p, q := m.At(d, a.Pos[b.Preds[x]]), m.At(d, a.Pos[b.Preds[y]])
@@ -404,4 +554,18 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 		}
 	}
 	return errors.Join(errs...)
+}
+
+// branchCond is the validator's own condition of the edge p → s (the
+// construction's is edgeCond): p's branch register, negated on the false
+// edge, True after a jump.
+func branchCond(p, s *cfg.Block) *pred.Pred {
+	switch {
+	case p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2:
+		return pred.Const(pred.True)
+	case p.Succs[0] == s:
+		return pred.Cond(p.Term.Reg)
+	default:
+		return pred.NewNot(pred.Cond(p.Term.Reg))
+	}
 }

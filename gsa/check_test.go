@@ -158,6 +158,26 @@ func TestCheckRejects(t *testing.T) {
 			structural: "gsa: b9: renaming: R(v9) holds (v42, b9), but b9 has no v42 = η(p, v9)",
 		},
 		{
+			name: "no η of a μ at a loop exit",
+			code: func(f *cfg.Func, g *Func) {
+				i := pos(f, 11)
+				g.Etas[i] = g.Etas[i][:2]
+				delete(g.Rename, 9)
+			},
+			structural: "gsa: b11: exit: no η of v9, the μ of b2, at the loop's exit",
+		},
+		{
+			name: "f not loop-closed: the return reads the μ, not its η",
+			code: func(f *cfg.Func, g *Func) {
+				for i, b := range f.Blocks {
+					if b.Term.Kind == cfg.TermReturn && b.Term.Reg == 40 {
+						b.Term.Reg, g.Code.Blocks[i].Term.Reg = 8, 41
+					}
+				}
+			},
+			structural: "gsa: b10: closed: the terminator uses v8, defined in the loop of b2, outside it",
+		},
+		{
 			name:       "a use renamed where R does not apply",
 			code:       func(f *cfg.Func, g *Func) { g.Code.Blocks[pos(f, 9)].Instrs[0].Args[0] = 42 },
 			structural: "gsa: b9: code: instruction 0 is v39 = Add v42 v6 in the code, v39 = Add v9 v6 in f",
@@ -186,6 +206,10 @@ func TestCheckRejects(t *testing.T) {
 			if c.semantic != "" {
 				if got := errText(CheckPredicates(f, g, brute{})); !strings.Contains(got, c.semantic) {
 					t.Errorf("CheckPredicates:\ngot  %s\nwant %s", got, c.semantic)
+				}
+				// The pipeline's solver finds the same.
+				if got := errText(CheckPredicates(f, g, Certified{Prover: pred.NewProver()})); !strings.Contains(got, c.semantic) {
+					t.Errorf("CheckPredicates, certified:\ngot  %s\nwant %s", got, c.semantic)
 				}
 			}
 		})

@@ -13,7 +13,10 @@
 //   - run.go: Run, the interpreter of figure 7.
 //   - back.go: ToSSA, GSA back to SSA.
 //   - print.go: Print and DOT.
-//   - check.go: Check, the structural part of the validator.
+//   - check.go: Check, the structural part of the validator, and
+//     CheckPredicates, the semantic part (coherence, well-exclusivity).
+//   - project.go: the projection ↓x at many blocks over shared DAGs.
+//   - solver.go: Certified, the pipeline's Solver, every answer proved.
 //
 // The function Build takes must be prepared by package loops (one entry
 // and one latch per loop, a landing pad on every exit, loop-closed form).

@@ -1,7 +1,6 @@
 package gsa_test
 
 import (
-	"errors"
 	"testing"
 	"time"
 
@@ -10,13 +9,14 @@ import (
 	"son/gsa"
 	"son/internal/gen"
 	"son/loops"
+	"son/pred"
 )
 
 // TestLarge builds the GSA form of random programs of 10,000 statements,
 // of each shape: the construction stays fast and its predicates small
 // (sizes logged per block, as docs/GSA.md reports them), the semantic
-// validator with the brute-force solver finds nothing wrong in what it can
-// decide, and the GSA form runs to the SSA form's result.
+// validator with the certified solver accepts them in a number of questions
+// linear in the blocks, and the GSA form runs to the SSA form's result.
 func TestLarge(t *testing.T) {
 	if testing.Short() {
 		t.Skip("large programs")
@@ -44,17 +44,17 @@ func TestLarge(t *testing.T) {
 			t.Fatal(err)
 		}
 		check := time.Since(start)
-		asked := 0
-		err = gsa.CheckPredicates(f, g, countingSolver{gsa.Brute{MaxAtoms: 8}, &asked})
-		tooLarge := 0
-		for _, e := range unwrap(err) {
-			if errors.Is(e, gsa.ErrTooLarge) {
-				tooLarge++
-				continue
-			}
-			t.Errorf("%v: %v", shape, e)
+		start = time.Now()
+		var st gsa.SolverStats
+		if err := gsa.CheckPredicates(f, g, gsa.Certified{Stats: &st, Prover: pred.NewProver()}); err != nil {
+			t.Errorf("%v: %v", shape, err)
 		}
-		t.Logf("%v: %d questions to the brute-force solver, %d too large", shape, asked, tooLarge)
+		sem := time.Since(start)
+		t.Logf("%v: %d questions (%d by rules, %d by tables, %d by certificates of %d lemmas, %d by models); validation %.1f× the construction",
+			shape, st.Questions, st.ByRule, st.ByTable, st.ByRUP, st.Lemmas, st.ByModel, float64(check+sem)/float64(took))
+		if st.Questions > 8*len(f.Blocks) {
+			t.Errorf("%v: %d questions for %d blocks", shape, st.Questions, len(f.Blocks))
+		}
 		total, most := 0, 0
 		for _, n := range gsa.Sizes(g) {
 			total += n

@@ -119,6 +119,26 @@ func checkQuestions(t *testing.T, data []byte) {
 			}
 		}
 	}
+	// The structural rules are sound: a derivation only where the
+	// question holds.
+	for _, pq := range [][2]*Pred{{p, q}, {q, p}, {p, NewOr(p, q)}, {NewAnd(p, q), q}} {
+		if Entails(pq[0], pq[1]) {
+			bruteForce(pq[:], func(st map[cfg.Reg]Val, v []Val) bool {
+				if v[0] == V1 && v[1] != V1 {
+					t.Fatalf("Entails(%v, %v) but not in %v", pq[0], pq[1], st)
+				}
+				return true
+			})
+		}
+		if Excludes(pq[0], pq[1]) {
+			bruteForce(pq[:], func(st map[cfg.Reg]Val, v []Val) bool {
+				if v[0] == V1 && v[1] == V1 {
+					t.Fatalf("Excludes(%v, %v) but both 1 in %v", pq[0], pq[1], st)
+				}
+				return true
+			})
+		}
+	}
 	gates := []*Pred{p, q, NewNot(p)}
 	want := true
 	bruteForce(gates, func(_ map[cfg.Reg]Val, v []Val) bool {

@@ -18,7 +18,12 @@ var cmdCheck = &command{
 checking on: after each pass, the pass's own checker where it has one
 (sccp's rewrite, zerocheck, gcm, gvn's rewrite and outssa; sccp's analysis
 and gvn's numbering are checked within the pass, always), then the verifier of the graph, son.Verify, and from gcm on the
-verifier of the basic blocks, cfg.Verify. After the last pass it also
+verifier of the basic blocks, cfg.Verify. With -via gsa the passes loops
+and gsa run after gvn, and gsa's checker is the GSA validator: the code
+correspondence and the renaming map structurally (paper 004, Definitions
+5.6 and 5.7), then coherence and well-exclusivity of the predicates with
+every answer proved (a structural derivation, a truth table, or the SAT
+solver's certificate checked by pred.CheckRUP). After the last pass it also
 selects x86-64 instructions and allocates their registers, and checks the
 allocation with its own checker, independent of the allocator
 (regalloc.Check). It prints one line per pass checked, with the live nodes

@@ -484,4 +484,36 @@ var Catalogue = []Fault{
 		New:  "moves = append(moves, Move{Dst: dst, Const: t.constVal[d]})",
 		What: "a constant source is moved with the constant of the destination's slot (0), not its own",
 	},
+
+	// ---- gated SSA (loops/, gsa/), run with Options.GSA by the probe ----
+	{
+		Name: "gsa-gamma-overlap", Pass: "gsa", File: "gsa/paths.go",
+		Old:  "return pred.NewNot(c)",
+		New:  "return pred.NewOr(c, pred.NewNot(c))",
+		What: "the false edge of a branch is guarded by c ∨ ¬c: the predicates of the two sides of a γ overlap",
+	},
+	{
+		Name: "gsa-pred-missing-condition", Pass: "gsa", File: "gsa/paths.go",
+		Old:  "return pred.NewNot(c)",
+		New:  "return pred.Const(pred.True)",
+		What: "a path predicate misses the condition of a false edge: a γ's else side is guarded by its dominator's path alone",
+	},
+	{
+		Name: "gsa-eta-wrong-exit-pred", Pass: "gsa", File: "gsa/build.go",
+		Old:  "p := m.use(a.Pos[outer[i].Header], i)",
+		New:  "p := m.use(a.Pos[outer[i].Header], a.Pos[f.Blocks[i].Preds[0]])",
+		What: "the η of a μ at a loop exit is guarded by the path to the exit's source, without the exit condition",
+	},
+	{
+		Name: "gsa-rename-at-header", Pass: "gsa", File: "gsa/build.go",
+		Old:  "Renamed{Reg: r, At: i}",
+		New:  "Renamed{Reg: r, At: a.Pos[l.Header]}",
+		What: "R places the η register of a μ at the loop header, not at the exit: uses inside the loop are renamed to it",
+	},
+	{
+		Name: "loops-close-skips-phis", Pass: "loops", File: "loops/close.go",
+		Old:  "for _, p := range b.Phis {\n\t\t\tdefs = append(defs, p.Dst)\n\t\t}\n",
+		New:  "",
+		What: "loop-closing forgets the registers a loop's Phis define: a μ is read after the loop directly, not through a pad",
+	},
 }

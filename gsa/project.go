@@ -1,0 +1,83 @@
+package gsa
+
+import (
+	"son/cfg"
+	"son/pred"
+)
+
+// projector computes p↓x (Project) at many blocks x over predicates that
+// share their subterms, as the validator's questions do: mask[p] has bit
+// x%64 set when p holds an atom over a register defined at some block x,
+// computed once per node, so the walk for x enters only the subterms an
+// atom of x may be under and returns the others as they are. The result
+// is Project's: a subterm without such an atom is unchanged by it.
+type projector struct {
+	defAt map[cfg.Reg]int
+	mask  map[*pred.Pred]uint64
+}
+
+func newProjector(defAt map[cfg.Reg]int) *projector {
+	return &projector{defAt: defAt, mask: map[*pred.Pred]uint64{}}
+}
+
+func (pj *projector) maskOf(p *pred.Pred) uint64 {
+	if p == nil {
+		return 0
+	}
+	if m, ok := pj.mask[p]; ok {
+		return m
+	}
+	var m uint64
+	if p.Kind == pred.Atom {
+		if at, ok := pj.defAt[p.Reg]; ok {
+			m = 1 << (uint(at) % 64)
+		}
+	}
+	for _, a := range p.Args {
+		m |= pj.maskOf(a)
+	}
+	pj.mask[p] = m
+	return m
+}
+
+// at returns p↓x.
+func (pj *projector) at(p *pred.Pred, x int) *pred.Pred {
+	bit := uint64(1) << (uint(x) % 64)
+	memo := map[*pred.Pred]*pred.Pred{}
+	var walk func(p *pred.Pred) *pred.Pred
+	walk = func(p *pred.Pred) *pred.Pred {
+		if p == nil || pj.maskOf(p)&bit == 0 {
+			return p
+		}
+		if q, ok := memo[p]; ok {
+			return q
+		}
+		q := p
+		switch p.Kind {
+		case pred.Atom:
+			if at, ok := pj.defAt[p.Reg]; ok && at == x {
+				q = pred.Const(pred.True)
+			}
+		case pred.Not, pred.And, pred.Or:
+			args := make([]*pred.Pred, len(p.Args))
+			changed := false
+			for i, a := range p.Args {
+				args[i] = walk(a)
+				changed = changed || args[i] != a
+			}
+			if changed {
+				switch p.Kind {
+				case pred.Not:
+					q = pred.NewNot(args[0])
+				case pred.And:
+					q = and(args...)
+				default:
+					q = or(args...)
+				}
+			}
+		}
+		memo[p] = q
+		return q
+	}
+	return walk(p)
+}
