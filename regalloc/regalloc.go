@@ -61,6 +61,13 @@ type Func struct {
 type Block struct {
 	Instrs []Instr
 	Succs  []int
+	// Cold marks a block off the common path that reads and writes
+	// physical registers only (a division's case of a divisor -1), laid
+	// out after the blocks it comes from and goes back to. Its jump back
+	// makes no loop: the virtual registers live through it are live at
+	// both ends of its detour, and get no physical register it writes as
+	// those are written on the common path too (Check proves it).
+	Cold bool
 }
 
 // Instr is what the allocator knows of an instruction. A register both
@@ -168,6 +175,15 @@ func (a *alloc) init() error {
 			}
 			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
 				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
+			}
+			if blk.Cold {
+				for _, list := range [2][]Reg{in.Uses, in.Defs} {
+					for _, r := range list {
+						if int(r) >= f.NumPhys {
+							return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
+						}
+					}
+				}
 			}
 			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i}
 		}
@@ -397,6 +413,9 @@ func (a *alloc) widen(bstart, bend []int32) {
 	type span struct{ s, e int }
 	var spans []span
 	for b := range nb {
+		if a.f.Blocks[b].Cold {
+			continue
+		}
 		for _, t := range a.f.Blocks[b].Succs {
 			if t <= b {
 				spans = append(spans, span{t, b})

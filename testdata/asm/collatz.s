@@ -8,7 +8,6 @@ L21:
 	jne L23
 	; 18: n = n / 2;
 	mov rcx, rdi
-	sar rcx, 0x3f
 	shr rcx, 0x3f
 	add rcx, rdi
 	sar rcx, 0x1
