@@ -41,6 +41,9 @@ func toC(src string) (string, error) {
 		c.stmt(s)
 	}
 	c.line("return 0;")
+	if c.err != nil {
+		return "", c.err
+	}
 	c.b.WriteString(`}
 
 int main(int argc, char **argv) {
@@ -55,6 +58,14 @@ type cgen struct {
 	b      strings.Builder
 	indent int
 	tmps   int // temporaries of comparison chains made so far
+	err    error
+}
+
+// fail records the first construct the translation does not know.
+func (c *cgen) fail(format string, args ...any) {
+	if c.err == nil {
+		c.err = fmt.Errorf("gensrc: no C for "+format, args...)
+	}
 }
 
 func (c *cgen) line(format string, args ...any) {
@@ -133,7 +144,7 @@ func (c *cgen) stmt(s syntax.Stmt) {
 	case *syntax.EmptyStmt, *syntax.ShowGraphStmt:
 		c.line(";")
 	default:
-		panic(fmt.Sprintf("gensrc: no C for statement %T", s))
+		c.fail("statement %T", s)
 	}
 }
 
@@ -239,5 +250,6 @@ func (c *cgen) expr(e syntax.Expr) string {
 	case *syntax.CondExpr:
 		return "(" + c.expr(e.Cond) + " ? " + c.expr(e.Then) + " : " + c.expr(e.Else) + ")"
 	}
-	panic(fmt.Sprintf("gensrc: no C for expression %T", e))
+	c.fail("expression %T", e)
+	return "0"
 }

@@ -69,4 +69,3 @@ func program(seed int64, lines int) string {
 }
 
 func abs(x int) int { return max(x, -x) }
-
