@@ -18,8 +18,11 @@ import "fmt"
 // stack slot must hold a single register of f throughout (which makes the
 // invalidation of stale slots cheap). An instruction res drops must be
 // Pure, and the registers it would have written count as overwritten.
-// The cost is linear in the code times the machine's registers, plus the
-// slots per block at block entries.
+// The slots a state knows are a persistent set (pset.go): a block shares
+// its predecessor's set until it stores or kills, and a meet costs what
+// differs between the two sets, so the cost is linear in the code times
+// the machine's registers, times the depth of the set's tree, plus the
+// differences met at joins; not the slots times the blocks.
 func Check(f *Func, res *Result) error {
 	c := &checker{f: f, res: res}
 	return c.run()
@@ -33,18 +36,18 @@ type checker struct {
 }
 
 // state: regs[p] is the register of f physical register p holds, or -1;
-// slot k holds slotName[k] when bit k of slots is set.
+// slot k holds slotName[k] when k is in slots.
 type state struct {
 	regs  []Reg
-	slots []uint64
+	slots pset
 }
 
 func (c *checker) newState() *state {
-	return &state{regs: make([]Reg, c.f.NumPhys), slots: make([]uint64, (c.res.Slots+63)/64)}
+	return &state{regs: make([]Reg, c.f.NumPhys), slots: newPset(c.res.Slots)}
 }
 
 func (s *state) copy() *state {
-	return &state{regs: append([]Reg(nil), s.regs...), slots: append([]uint64(nil), s.slots...)}
+	return &state{regs: append([]Reg(nil), s.regs...), slots: s.slots}
 }
 
 // meet keeps in s what t also holds, and reports whether s changed.
@@ -55,10 +58,8 @@ func (s *state) meet(t *state) bool {
 			s.regs[p], changed = -1, true
 		}
 	}
-	for k := range s.slots {
-		if n := s.slots[k] & t.slots[k]; n != s.slots[k] {
-			s.slots[k], changed = n, true
-		}
+	if n := s.slots.and(t.slots); n.root != s.slots.root {
+		s.slots, changed = n, true
 	}
 	return changed
 }
@@ -216,7 +217,7 @@ func (c *checker) validLoc(l Loc) error {
 func (c *checker) get(s *state, l Loc) Reg {
 	if l.IsSlot() {
 		k := l.Slot()
-		if s.slots[k/64]>>(k%64)&1 == 1 {
+		if s.slots.has(k) {
 			return c.slotName[k]
 		}
 		return -1
@@ -232,7 +233,7 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	}
 	k := l.Slot()
 	if r < 0 {
-		s.slots[k/64] &^= 1 << (k % 64)
+		s.slots = s.slots.with(k, false)
 		return nil
 	}
 	switch c.slotName[k] {
@@ -243,7 +244,7 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	default:
 		return fmt.Errorf("%s holds both %s and %s", l, c.name(c.slotName[k]), c.name(r))
 	}
-	s.slots[k/64] |= 1 << (k % 64)
+	s.slots = s.slots.with(k, true)
 	return nil
 }
 
@@ -255,7 +256,7 @@ func (c *checker) kill(s *state, r Reg) {
 		}
 	}
 	for _, k := range c.slotsOf[r] {
-		s.slots[k/64] &^= 1 << (k % 64)
+		s.slots = s.slots.with(k, false)
 	}
 }
 
