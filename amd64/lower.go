@@ -20,9 +20,10 @@ type Program struct {
 	Entry int    // the offset of _start
 	Func  *VFunc
 	Alloc *regalloc.Result
-	// Listing is the program's code in assembly, with the source lines it
-	// comes from as comments, and the labels of the branches' targets.
-	Listing string
+	// listing holds what Listing prints, made into text only when asked
+	// (son build never does), with the source its comments quote.
+	listing []listed
+	src     []byte
 }
 
 // Compile selects instructions for the RTL function f, allocates their
@@ -60,15 +61,13 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	for b := range labels {
 		labels[b] = a.NewLabel()
 	}
-	lines := bytes.Split(src, []byte("\n"))
-	var list strings.Builder
+	nlines := bytes.Count(src, []byte("\n")) + 1
+	var list []listed
 	lastLine := int32(0)
 	var stubs []string // the division stubs, for the listing
 	emit := func(in Inst) {
 		a.Emit(in)
-		list.WriteString("\t")
-		list.WriteString(in.String())
-		list.WriteString("\n")
+		list = append(list, listed{inst: in})
 	}
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
@@ -96,7 +95,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	for b, blk := range vf.Blocks {
 		a.Bind(labels[b])
 		if targeted[b] {
-			fmt.Fprintf(&list, "%s:\n", labels[b])
+			list = append(list, listed{kind: listLabel, label: labels[b]})
 		}
 		for i, vi := range blk.Insts {
 			p := res.Blocks[b][i]
@@ -105,8 +104,8 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			}
 			if l := vi.Pos.Line; l > 0 && l != lastLine {
 				lastLine = l
-				if int(l) <= len(lines) {
-					fmt.Fprintf(&list, "\t; %d: %s\n", l, strings.TrimSpace(string(lines[l-1])))
+				if len(src) > 0 && int(l) <= nlines {
+					list = append(list, listed{kind: listLine, line: l})
 				}
 			}
 			for _, e := range p.Before {
@@ -135,7 +134,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		}
 	}
 	for _, st := range stubs {
-		fmt.Fprintln(&list, st)
+		list = append(list, listed{kind: listStub, stub: st})
 	}
 	rt.Finish()
 	code, _, err := a.Assemble()
@@ -143,7 +142,47 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		return nil, err
 	}
 	entry, _ := a.Offset(rt.Entry)
-	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, Listing: list.String()}, nil
+	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src}, nil
+}
+
+// listed is one line of the listing: an instruction, a label, a source
+// line's comment or a division stub.
+type listed struct {
+	kind  uint8
+	inst  Inst
+	label Label
+	line  int32
+	stub  string
+}
+
+const (
+	listInst = iota
+	listLabel
+	listLine
+	listStub
+)
+
+// Listing is the program's code in assembly (Intel syntax), each run of
+// instructions under a comment with the source line it comes from (when
+// Compile was given the source), and the labels of the branches' targets.
+func (p *Program) Listing() string {
+	var b strings.Builder
+	lines := bytes.Split(p.src, []byte("\n"))
+	for _, e := range p.listing {
+		switch e.kind {
+		case listInst:
+			b.WriteString("\t")
+			b.WriteString(e.inst.String())
+			b.WriteString("\n")
+		case listLabel:
+			fmt.Fprintf(&b, "%s:\n", e.label)
+		case listLine:
+			fmt.Fprintf(&b, "\t; %d: %s\n", e.line, strings.TrimSpace(string(lines[e.line-1])))
+		case listStub:
+			fmt.Fprintln(&b, e.stub)
+		}
+	}
+	return b.String()
 }
 
 // resolve is the machine instruction of vi with the registers p gives.

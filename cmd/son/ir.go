@@ -142,6 +142,6 @@ func (s *session) irMachine(cmd *command, path string, f *flags) int {
 	if !ok {
 		return code
 	}
-	io.WriteString(s.stdout, p.Listing)
+	io.WriteString(s.stdout, p.Listing())
 	return exitOK
 }
