@@ -72,10 +72,14 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
-	for _, blk := range vf.Blocks {
+	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
+	for b, blk := range vf.Blocks {
 		for _, vi := range blk.Insts {
 			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == nil {
 				targeted[vi.Target] = true
+				if vi.Target <= b && !blk.Cold {
+					loopHead[vi.Target] = true
+				}
 			}
 		}
 	}
@@ -93,6 +97,10 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		}
 	}
 	for b, blk := range vf.Blocks {
+		if loopHead[b] {
+			a.AlignNext()
+			list = append(list, listed{kind: listAlign})
+		}
 		a.Bind(labels[b])
 		if targeted[b] {
 			list = append(list, listed{kind: listLabel, label: labels[b]})
@@ -160,6 +168,7 @@ const (
 	listLabel
 	listLine
 	listStub
+	listAlign
 )
 
 // Listing is the program's code in assembly (Intel syntax), each run of
@@ -180,6 +189,8 @@ func (p *Program) Listing() string {
 			fmt.Fprintf(&b, "\t; %d: %s\n", e.line, strings.TrimSpace(string(lines[e.line-1])))
 		case listStub:
 			fmt.Fprintln(&b, e.stub)
+		case listAlign:
+			fmt.Fprintf(&b, "\t.p2align 4,,%d\n", maxPad)
 		}
 	}
 	return b.String()

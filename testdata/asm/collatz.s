@@ -2,6 +2,7 @@
 	; 16: while (n > 1) {
 	cmp rdi, 0x1
 	jle L25
+	.p2align 4,,10
 L21:
 	; 17: if (n % 2 == 0)
 	test rdi, 0x1

@@ -2,6 +2,7 @@
 	; 13: while (b != 0) {
 	test rcx, rcx
 	je L24
+	.p2align 4,,10
 L21:
 	; 14: int t = a % b;
 	mov rax, rdi
