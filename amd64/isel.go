@@ -61,8 +61,10 @@ type selector struct {
 	skip  map[*cfg.Instr]bool
 	// checked maps a division by a register to the Check just before it,
 	// which its test of the divisor takes over (divide).
-	checked map[*cfg.Instr]*cfg.Instr
-	colds   []cold
+	checked  map[*cfg.Instr]*cfg.Instr
+	last     map[cfg.Reg]int // combine's: the last instruction writing each register
+	combined *cfg.Block      // the block combine saw last
+	colds    []cold
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
@@ -557,9 +559,25 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 // their argument: that result must be read only there, and nothing in
 // between may write it or the producer's own arguments.
 func (s *selector) combine(b *cfg.Block) {
-	s.combo, s.skip = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}
-	s.checked = map[*cfg.Instr]*cfg.Instr{}
-	last := map[cfg.Reg]int{}
+	// The maps are made once, and what the block combined before put in
+	// them is deleted: new maps per block cost more than the selection on
+	// functions of many small blocks, and clearing a map costs its
+	// capacity, which the largest block sets.
+	if s.combo == nil {
+		s.combo, s.skip, s.checked, s.last = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}, map[*cfg.Instr]*cfg.Instr{}, map[cfg.Reg]int{}
+	}
+	if p := s.combined; p != nil {
+		for _, in := range p.Instrs {
+			delete(s.combo, in)
+			delete(s.skip, in)
+			delete(s.checked, in)
+			if in.Op.HasDst() {
+				delete(s.last, in.Dst)
+			}
+		}
+	}
+	s.combined = b
+	last := s.last
 	for k, in := range b.Instrs {
 		if in.Op == cfg.OpCheck && k+1 < len(b.Instrs) {
 			next := b.Instrs[k+1]
