@@ -117,27 +117,33 @@ func (c *checker) run() error {
 		entry.regs[p] = Reg(p) // on entry each physical register holds its own value
 	}
 	in[0] = entry
-	work := []int{0}
-	queued := make([]bool, len(f.Blocks))
-	queued[0] = true
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		queued[b] = false
-		s := in[b].copy()
-		if err := c.block(b, s); err != nil {
-			return err
-		}
-		for _, t := range f.Blocks[b].Succs {
-			switch {
-			case in[t] == nil:
-				in[t] = s.copy()
-			case !in[t].meet(s):
+	// Sweeps over the blocks in layout order, each running the blocks whose
+	// entry state changed: a forward edge is taken in the same sweep, a
+	// back edge in the next, so the sweeps are about the loop nesting
+	// depth (a worklist taken last-in first-out walked each loop's body
+	// again for each change at its head).
+	dirty := make([]bool, len(f.Blocks))
+	dirty[0] = true
+	for again := true; again; {
+		again = false
+		for b := range f.Blocks {
+			if !dirty[b] {
 				continue
 			}
-			if !queued[t] {
-				queued[t] = true
-				work = append(work, t)
+			dirty[b] = false
+			s := in[b].copy()
+			if err := c.block(b, s); err != nil {
+				return err
+			}
+			for _, t := range f.Blocks[b].Succs {
+				switch {
+				case in[t] == nil:
+					in[t] = s.copy()
+				case !in[t].meet(s):
+					continue
+				}
+				dirty[t] = true
+				again = again || t <= b
 			}
 		}
 	}
