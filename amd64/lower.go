@@ -24,6 +24,8 @@ type Program struct {
 	// (son build never does), with the source its comments quote.
 	listing []listed
 	src     []byte
+	asm     *Asm     // the instructions listed, as emitted (branches to labels)
+	stubs   []string // the division stubs' lines
 }
 
 // Compile selects instructions for the RTL function f, allocates their
@@ -67,7 +69,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	var stubs []string // the division stubs, for the listing
 	emit := func(in Inst) {
 		a.Emit(in)
-		list = append(list, listed{inst: in})
+		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 	}
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
@@ -103,7 +105,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		}
 		a.Bind(labels[b])
 		if targeted[b] {
-			list = append(list, listed{kind: listLabel, label: labels[b]})
+			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
 		for i, vi := range blk.Insts {
 			p := res.Blocks[b][i]
@@ -113,7 +115,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			if l := vi.Pos.Line; l > 0 && l != lastLine {
 				lastLine = l
 				if len(src) > 0 && int(l) <= nlines {
-					list = append(list, listed{kind: listLine, line: l})
+					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
 			for _, e := range p.Before {
@@ -141,8 +143,8 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			}
 		}
 	}
-	for _, st := range stubs {
-		list = append(list, listed{kind: listStub, stub: st})
+	for k := range stubs {
+		list = append(list, listed{kind: listStub, n: int32(k)})
 	}
 	rt.Finish()
 	code, _, err := a.Assemble()
@@ -150,17 +152,14 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		return nil, err
 	}
 	entry, _ := a.Offset(rt.Entry)
-	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src}, nil
+	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src, asm: &a, stubs: stubs}, nil
 }
 
 // listed is one line of the listing: an instruction, a label, a source
 // line's comment or a division stub.
 type listed struct {
-	kind  uint8
-	inst  Inst
-	label Label
-	line  int32
-	stub  string
+	kind uint8
+	n    int32 // the instruction's index in asm, the label, the line or the stub's index
 }
 
 const (
@@ -181,14 +180,14 @@ func (p *Program) Listing() string {
 		switch e.kind {
 		case listInst:
 			b.WriteString("\t")
-			b.WriteString(e.inst.String())
+			b.WriteString(p.asm.insts[e.n].String())
 			b.WriteString("\n")
 		case listLabel:
-			fmt.Fprintf(&b, "%s:\n", e.label)
+			fmt.Fprintf(&b, "%s:\n", Label(e.n))
 		case listLine:
-			fmt.Fprintf(&b, "\t; %d: %s\n", e.line, strings.TrimSpace(string(lines[e.line-1])))
+			fmt.Fprintf(&b, "\t; %d: %s\n", e.n, strings.TrimSpace(string(lines[e.n-1])))
 		case listStub:
-			fmt.Fprintln(&b, e.stub)
+			fmt.Fprintln(&b, p.stubs[e.n])
 		case listAlign:
 			fmt.Fprintf(&b, "\t.p2align 4,,%d\n", maxPad)
 		}
