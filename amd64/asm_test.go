@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"math/rand/v2"
 	"testing"
+
+	"golang.org/x/arch/x86/x86asm"
 )
 
 // fill emits n one-byte instructions.
@@ -23,6 +25,9 @@ func assemble(t *testing.T, a *Asm) ([]byte, []Inst) {
 	}
 	pos := 0
 	for k, in := range final {
+		if a.align[k] {
+			pos = skipPad(t, code, pos)
+		}
 		enc, err := in.Encode(nil)
 		if err != nil {
 			t.Fatal(err)
@@ -40,6 +45,54 @@ func assemble(t *testing.T, a *Asm) ([]byte, []Inst) {
 		}
 	}
 	return code, final
+}
+
+// skipPad checks the padding AlignNext asks for at pos: up to the next
+// 16-byte boundary when that is at most maxPad bytes away, every byte of
+// it in no-ops as x86asm decodes them. It returns where the padding ends.
+func skipPad(t *testing.T, code []byte, pos int) int {
+	t.Helper()
+	end := pos + (-pos & 15)
+	if end-pos > maxPad {
+		return pos
+	}
+	for pos < end {
+		d, err := x86asm.Decode(code[pos:end], 64)
+		if err != nil || d.Op != x86asm.NOP {
+			t.Fatalf("padding at %d: % x decodes as %v, %v; want a nop", pos, code[pos:end], d, err)
+		}
+		pos += d.Len
+	}
+	return pos
+}
+
+// TestAlignNext: a loop head after 0 to 31 bytes of code starts on a
+// 16-byte boundary when that takes at most maxPad bytes of no-ops, and the
+// branches across the padding, back to the head and forward over it, reach
+// their labels.
+func TestAlignNext(t *testing.T) {
+	for n := range 32 {
+		var a Asm
+		head, exit := a.NewLabel(), a.NewLabel()
+		fill(&a, n)
+		a.Emit(Jcc(CondE, To(exit)))
+		a.AlignNext()
+		a.Bind(head)
+		a.Emit(I2(ADD, R(RAX), Imm(1)))
+		a.Emit(Jcc(CondNE, To(head)))
+		a.Bind(exit)
+		a.Emit(I0(RET))
+		assemble(t, &a)
+		before := n + 2 // the fill and the short jcc
+		off, _ := a.Offset(head)
+		want := before
+		if p := -before & 15; p <= maxPad {
+			want = before + p
+		}
+		if off != want {
+			t.Errorf("after %d bytes: the head is at %d, want %d", before, off, want)
+		}
+	}
 }
 
 // TestBranchSizes: a branch is short exactly when its displacement fits

@@ -59,6 +59,12 @@ type selector struct {
 	// a % 2^k == 0); skip holds the instructions absorbed.
 	combo map[*cfg.Instr]*cfg.Instr
 	skip  map[*cfg.Instr]bool
+	// checked maps a division by a register to the Check just before it,
+	// which its test of the divisor takes over (divide).
+	checked  map[*cfg.Instr]*cfg.Instr
+	last     map[cfg.Reg]int // combine's: the last instruction writing each register
+	combined *cfg.Block      // the block combine saw last
+	colds    []cold
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
@@ -214,6 +220,7 @@ func (s *selector) run() {
 			return
 		}
 	}
+	s.emitColds()
 	for _, fx := range s.fix {
 		s.vf.Blocks[fx.block].Insts[fx.inst].Target = s.first[fx.rtl]
 	}
@@ -386,9 +393,8 @@ func (s *selector) instr(in *cfg.Instr) {
 		if c, ok := s.konst[in.Args[0]]; ok && c != 0 {
 			return
 		}
-		msg := fmt.Sprintf("%s:%d:%d: runtime error: division by zero\n", s.file, in.Pos.Line, in.Pos.Col)
 		s.op2(TEST, vr(v), vr(v))
-		s.emit(VInst{Op: JCC, Cond: CondE, Stub: []byte(msg)})
+		s.emit(VInst{Op: JCC, Cond: CondE, Stub: s.divZeroMsg(in)})
 	case cfg.OpDiv, cfg.OpMod:
 		s.divide(in)
 	default:
@@ -553,9 +559,34 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 // their argument: that result must be read only there, and nothing in
 // between may write it or the producer's own arguments.
 func (s *selector) combine(b *cfg.Block) {
-	s.combo, s.skip = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}
-	last := map[cfg.Reg]int{}
+	// The maps are made once, and what the block combined before put in
+	// them is deleted: new maps per block cost more than the selection on
+	// functions of many small blocks, and clearing a map costs its
+	// capacity, which the largest block sets.
+	if s.combo == nil {
+		s.combo, s.skip, s.checked, s.last = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}, map[*cfg.Instr]*cfg.Instr{}, map[cfg.Reg]int{}
+	}
+	if p := s.combined; p != nil {
+		for _, in := range p.Instrs {
+			delete(s.combo, in)
+			delete(s.skip, in)
+			delete(s.checked, in)
+			if in.Op.HasDst() {
+				delete(s.last, in.Dst)
+			}
+		}
+	}
+	s.combined = b
+	last := s.last
 	for k, in := range b.Instrs {
+		if in.Op == cfg.OpCheck && k+1 < len(b.Instrs) {
+			next := b.Instrs[k+1]
+			if (next.Op == cfg.OpDiv || next.Op == cfg.OpMod) && next.Args[1] == in.Args[0] {
+				if _, ok := s.konst[in.Args[0]]; !ok {
+					s.checked[next], s.skip[in] = in, true
+				}
+			}
+		}
 		if in.Op == cfg.OpAdd || in.Op == cfg.OpEq || in.Op == cfg.OpNe {
 			for ai, a := range in.Args {
 				j, ok := last[a]
@@ -623,8 +654,9 @@ func (s *selector) shift(in *cfg.Instr) {
 // divide selects d = a / b or a % b; a Check before it has made sure b
 // is not 0. By a constant: 1 and -1 need no division, a power of two
 // (or its negation) takes shifts with the sign fix-up, MinInt idiv, which
-// cannot trap as b is not -1; others (divMagic) a multiplication. By a register: b = -1 is tested first, as
-// idiv traps on MinInt / -1, whose result is MinInt (and remainder 0).
+// cannot trap as b is not -1; others (divMagic) a multiplication. By a
+// register: b = -1 branches out of line, as idiv traps on MinInt / -1,
+// whose result is MinInt (and remainder 0).
 func (s *selector) divide(in *cfg.Instr) {
 	mod := in.Op == cfg.OpMod
 	d, va := s.reg(in.Dst), s.reg(in.Args[0])
@@ -644,37 +676,92 @@ func (s *selector) divide(in *cfg.Instr) {
 		s.mov(d, result)
 		return
 	}
-	// cmp b, -1; jne L1; (neg rax | xor edx, edx); jmp L2; L1: cqo; idiv b; L2:
+	// The common case falls through to cqo; idiv b. The rare one, b = -1
+	// (and b = 0 when the Check before the division is merged into this
+	// test), branches to a block out of line, after the function's code:
+	//	mov rax, a; lea rdx, [b+1]; cmp rdx, 1; jbe cold; cqo; idiv b; join:
+	//	cold: je stub; (neg rax | xor edx, edx); jmp join
+	// b+1 <= 1 unsigned holds for b in {-1, 0}; in the cold block the
+	// flags still tell them apart (b = 0 when b+1 = 1). Without a Check to
+	// merge, cmp b, -1; je cold. rdx is free before cqo writes it.
 	s.mov(VReg(RAX), va)
-	s.op2(CMP, vr(vb), vimm(-1))
-	here := len(s.vf.Blocks) - 1
-	neg, div, join := here+1, here+2, here+3
-	s.emit(VInst{Op: JCC, Cond: CondNE, Target: div})
-	s.cur.Succs = []int{neg, div}
-	s.newBlock()
-	if mod {
-		s.op2(XORL, vr(VReg(RDX)), vr(VReg(RDX)))
+	chk := s.checked[in]
+	if chk != nil {
+		s.op2(LEA, vr(VReg(RDX)), vmem(vb, NoVReg, 0, 1))
+		s.op2(CMP, vr(VReg(RDX)), vimm(1))
+		s.emit(VInst{Op: JCC, Cond: CondBE})
 	} else {
-		s.op1(NEG, vr(VReg(RAX)))
+		s.op2(CMP, vr(vb), vimm(-1))
+		s.emit(VInst{Op: JCC, Cond: CondE})
 	}
-	s.emit(VInst{Op: JMP, Target: join})
-	s.cur.Succs = []int{join}
+	here := len(s.vf.Blocks) - 1
+	cb := cold{block: here, inst: len(s.cur.Insts) - 1, join: here + 2, mod: mod}
+	if chk != nil {
+		cb.msg = s.divZeroMsg(chk)
+		cb.pos = chk.Pos
+	}
+	s.colds = append(s.colds, cb)
+	s.cur.Succs = []int{0, here + 1} // the cold block's index is set by emitColds
 	s.newBlock()
 	s.emit(VInst{Op: CQO})
 	s.op1(IDIV, vr(vb))
-	s.cur.Succs = []int{join}
+	s.cur.Succs = []int{here + 2}
 	s.newBlock()
 	s.mov(d, result)
+}
+
+// cold is the out-of-line block of a division by a register, for a
+// divisor of -1 or 0 (docs/BACKEND.md): the branch to it is instruction
+// inst of block block, it returns to block join.
+type cold struct {
+	block, inst, join int
+	mod               bool
+	msg               []byte // the division-by-zero message, when a Check was merged
+	pos               syntax.Pos
+}
+
+// emitColds lays out the cold blocks after the function's code.
+func (s *selector) emitColds() {
+	for _, c := range s.colds {
+		b := s.newBlock()
+		s.vf.Blocks[c.block].Insts[c.inst].Target = b
+		s.vf.Blocks[c.block].Succs[0] = b
+		s.cur.Cold = true
+		s.pos = c.pos
+		if c.msg != nil {
+			s.emit(VInst{Op: JCC, Cond: CondE, Stub: c.msg})
+		}
+		if c.mod {
+			s.op2(XORL, vr(VReg(RDX)), vr(VReg(RDX)))
+		} else {
+			s.op1(NEG, vr(VReg(RAX)))
+		}
+		s.emit(VInst{Op: JMP, Target: c.join})
+		s.cur.Succs = []int{c.join}
+	}
+}
+
+// divZeroMsg is the runtime error of Check chk.
+func (s *selector) divZeroMsg(chk *cfg.Instr) []byte {
+	return []byte(fmt.Sprintf("%s:%d:%d: runtime error: division by zero\n", s.file, chk.Pos.Line, chk.Pos.Col))
 }
 
 // divMagic selects a / c or a % c for a constant c that is not 0, ±1,
 // MinInt or ±2^k, as a multiplication by a magic number and shifts
 // (Granlund and Montgomery, PLDI 1994; Warren, Hacker's Delight, 10-1):
 // q = hi(M*a) (+ a or - a when M's sign differs from c's) >> s, plus
-// one when that is negative; a % c = a - q*c.
+// one when a is negative (c > 0) or that is (c < 0); a % c = a - q*c.
 func (s *selector) divMagic(mod bool, d, a VReg, c int64) {
 	m, sh := magic(c)
 	rax, rdx := VReg(RAX), VReg(RDX)
+	var sign VReg
+	if c > 0 {
+		// For c > 0 the fix-up is a's sign, computed beside the multiply
+		// instead of after it: q = (hi >> s) - (a >> 63).
+		sign = s.tmp()
+		s.mov(sign, a)
+		s.op2(SAR, vr(sign), vimm(63))
+	}
 	s.movConst(rax, m)
 	s.op1(IMUL1, vr(a))
 	switch {
@@ -686,11 +773,17 @@ func (s *selector) divMagic(mod bool, d, a VReg, c int64) {
 	if sh > 0 {
 		s.op2(SAR, vr(rdx), vimm(int64(sh)))
 	}
-	q, t := s.tmp(), s.tmp()
-	s.mov(q, rdx)
-	s.mov(t, rdx)
-	s.op2(SHR, vr(t), vimm(63))
-	s.op2(ADD, vr(q), vr(t))
+	q := s.tmp()
+	if c > 0 {
+		s.op2(SUB, vr(rdx), vr(sign))
+		s.mov(q, rdx)
+	} else {
+		t := s.tmp()
+		s.mov(q, rdx)
+		s.mov(t, rdx)
+		s.op2(SHR, vr(t), vimm(63))
+		s.op2(ADD, vr(q), vr(t))
+	}
 	if !mod {
 		s.mov(d, q)
 		return
@@ -768,10 +861,13 @@ func (s *selector) divConst(mod bool, d, a VReg, c int64) bool {
 		return true
 	}
 	k := int64(mbits.TrailingZeros64(uint64(abs)))
-	// t = a + (a < 0 ? abs-1 : 0): the bias that makes the shift truncate.
+	// t = a + (a < 0 ? abs-1 : 0): the bias that makes the shift truncate;
+	// for abs = 2 it is a's sign bit alone.
 	t := s.tmp()
 	s.mov(t, a)
-	s.op2(SAR, vr(t), vimm(63))
+	if k > 1 {
+		s.op2(SAR, vr(t), vimm(63))
+	}
 	s.op2(SHR, vr(t), vimm(64-k))
 	s.op2(ADD, vr(t), vr(a))
 	if !mod {

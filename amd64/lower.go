@@ -20,9 +20,12 @@ type Program struct {
 	Entry int    // the offset of _start
 	Func  *VFunc
 	Alloc *regalloc.Result
-	// Listing is the program's code in assembly, with the source lines it
-	// comes from as comments, and the labels of the branches' targets.
-	Listing string
+	// listing holds what Listing prints, made into text only when asked
+	// (son build never does), with the source its comments quote.
+	listing []listed
+	src     []byte
+	asm     *Asm     // the instructions listed, as emitted (branches to labels)
+	stubs   []string // the division stubs' lines
 }
 
 // Compile selects instructions for the RTL function f, allocates their
@@ -60,23 +63,25 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	for b := range labels {
 		labels[b] = a.NewLabel()
 	}
-	lines := bytes.Split(src, []byte("\n"))
-	var list strings.Builder
+	nlines := bytes.Count(src, []byte("\n")) + 1
+	var list []listed
 	lastLine := int32(0)
 	var stubs []string // the division stubs, for the listing
 	emit := func(in Inst) {
 		a.Emit(in)
-		list.WriteString("\t")
-		list.WriteString(in.String())
-		list.WriteString("\n")
+		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 	}
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
-	for _, blk := range vf.Blocks {
+	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
+	for b, blk := range vf.Blocks {
 		for _, vi := range blk.Insts {
 			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == nil {
 				targeted[vi.Target] = true
+				if vi.Target <= b && !blk.Cold {
+					loopHead[vi.Target] = true
+				}
 			}
 		}
 	}
@@ -94,9 +99,13 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		}
 	}
 	for b, blk := range vf.Blocks {
+		if loopHead[b] {
+			a.AlignNext()
+			list = append(list, listed{kind: listAlign})
+		}
 		a.Bind(labels[b])
 		if targeted[b] {
-			fmt.Fprintf(&list, "%s:\n", labels[b])
+			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
 		for i, vi := range blk.Insts {
 			p := res.Blocks[b][i]
@@ -105,8 +114,8 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			}
 			if l := vi.Pos.Line; l > 0 && l != lastLine {
 				lastLine = l
-				if int(l) <= len(lines) {
-					fmt.Fprintf(&list, "\t; %d: %s\n", l, strings.TrimSpace(string(lines[l-1])))
+				if len(src) > 0 && int(l) <= nlines {
+					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
 			for _, e := range p.Before {
@@ -134,8 +143,8 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			}
 		}
 	}
-	for _, st := range stubs {
-		fmt.Fprintln(&list, st)
+	for k := range stubs {
+		list = append(list, listed{kind: listStub, n: int32(k)})
 	}
 	rt.Finish()
 	code, _, err := a.Assemble()
@@ -143,7 +152,47 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		return nil, err
 	}
 	entry, _ := a.Offset(rt.Entry)
-	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, Listing: list.String()}, nil
+	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src, asm: &a, stubs: stubs}, nil
+}
+
+// listed is one line of the listing: an instruction, a label, a source
+// line's comment or a division stub.
+type listed struct {
+	kind uint8
+	n    int32 // the instruction's index in asm, the label, the line or the stub's index
+}
+
+const (
+	listInst = iota
+	listLabel
+	listLine
+	listStub
+	listAlign
+)
+
+// Listing is the program's code in assembly (Intel syntax), each run of
+// instructions under a comment with the source line it comes from (when
+// Compile was given the source), and the labels of the branches' targets.
+func (p *Program) Listing() string {
+	var b strings.Builder
+	lines := bytes.Split(p.src, []byte("\n"))
+	for _, e := range p.listing {
+		switch e.kind {
+		case listInst:
+			b.WriteString("\t")
+			b.WriteString(p.asm.insts[e.n].String())
+			b.WriteString("\n")
+		case listLabel:
+			fmt.Fprintf(&b, "%s:\n", Label(e.n))
+		case listLine:
+			fmt.Fprintf(&b, "\t; %d: %s\n", e.n, strings.TrimSpace(string(lines[e.n-1])))
+		case listStub:
+			fmt.Fprintln(&b, p.stubs[e.n])
+		case listAlign:
+			fmt.Fprintf(&b, "\t.p2align 4,,%d\n", maxPad)
+		}
+	}
+	return b.String()
 }
 
 // resolve is the machine instruction of vi with the registers p gives.

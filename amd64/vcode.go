@@ -53,6 +53,9 @@ type VInst struct {
 type VBlock struct {
 	Insts []VInst
 	Succs []int
+	// Cold marks a block laid out after the function's code, off the
+	// common path, that touches physical registers only (regalloc.Block).
+	Cold bool
 }
 
 // VFunc is a function in machine code before register allocation, its
@@ -128,7 +131,7 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 	}
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]
-		rb.Succs = blk.Succs
+		rb.Succs, rb.Cold = blk.Succs, blk.Cold
 		rb.Instrs = make([]regalloc.Instr, len(blk.Insts))
 		for i := range blk.Insts {
 			u, d, mv, pure := blk.Insts[i].operands()

@@ -230,9 +230,10 @@ func BenchmarkScaling(b *testing.B) {
 			})
 		}
 		// The backend after the last pass: instruction selection, register
-		// allocation and assembly (amd64), and the allocation's checker
-		// alone (regcheck).
-		for _, stage := range []string{"amd64", "regcheck"} {
+		// allocation and assembly (amd64); instruction selection alone
+		// (isel), register allocation alone (regalloc), and the
+		// allocation's checker alone (regcheck).
+		for _, stage := range []string{"amd64", "isel", "regalloc", "regcheck"} {
 			b.Run(fmt.Sprintf("%s/%d", stage, target), func(b *testing.B) {
 				program(b)
 				b.StopTimer()
@@ -242,7 +243,7 @@ func BenchmarkScaling(b *testing.B) {
 				}
 				var rf *regalloc.Func
 				var res *regalloc.Result
-				if stage == "regcheck" {
+				if stage == "regalloc" || stage == "regcheck" {
 					vf, err := amd64.Select(u.Func, u.Name)
 					if err != nil {
 						b.Fatal(err)
@@ -258,9 +259,14 @@ func BenchmarkScaling(b *testing.B) {
 				runtime.ReadMemStats(&before)
 				b.StartTimer()
 				for range b.N {
-					if stage == "amd64" {
+					switch stage {
+					case "amd64":
 						_, err = amd64.Compile(u.Func, u.Name, nil, false)
-					} else {
+					case "isel":
+						_, err = amd64.Select(u.Func, u.Name)
+					case "regalloc":
+						_, err = regalloc.Allocate(rf)
+					default:
 						err = regalloc.Check(rf, res)
 					}
 					if err != nil {

@@ -179,7 +179,7 @@ func TestGoldenAsm(t *testing.T) {
 		}
 		golden := filepath.Join("..", "testdata", "asm", name+".s")
 		if *update {
-			if err := os.WriteFile(golden, []byte(p.Listing), 0o666); err != nil {
+			if err := os.WriteFile(golden, []byte(p.Listing()), 0o666); err != nil {
 				t.Fatal(err)
 			}
 			continue
@@ -188,8 +188,8 @@ func TestGoldenAsm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if p.Listing != string(want) {
-			t.Errorf("%s: the code changed; want\n%s\ngot\n%s", name, want, p.Listing)
+		if p.Listing() != string(want) {
+			t.Errorf("%s: the code changed; want\n%s\ngot\n%s", name, want, p.Listing())
 		}
 	}
 }

@@ -18,8 +18,11 @@ import "fmt"
 // stack slot must hold a single register of f throughout (which makes the
 // invalidation of stale slots cheap). An instruction res drops must be
 // Pure, and the registers it would have written count as overwritten.
-// The cost is linear in the code times the machine's registers, plus the
-// slots per block at block entries.
+// The slots a state knows are a persistent set (pset.go): a block shares
+// its predecessor's set until it stores or kills, and a meet costs what
+// differs between the two sets, so the cost is linear in the code times
+// the machine's registers, times the depth of the set's tree, plus the
+// differences met at joins; not the slots times the blocks.
 func Check(f *Func, res *Result) error {
 	c := &checker{f: f, res: res}
 	return c.run()
@@ -33,18 +36,18 @@ type checker struct {
 }
 
 // state: regs[p] is the register of f physical register p holds, or -1;
-// slot k holds slotName[k] when bit k of slots is set.
+// slot k holds slotName[k] when k is in slots.
 type state struct {
 	regs  []Reg
-	slots []uint64
+	slots pset
 }
 
 func (c *checker) newState() *state {
-	return &state{regs: make([]Reg, c.f.NumPhys), slots: make([]uint64, (c.res.Slots+63)/64)}
+	return &state{regs: make([]Reg, c.f.NumPhys), slots: newPset(c.res.Slots)}
 }
 
 func (s *state) copy() *state {
-	return &state{regs: append([]Reg(nil), s.regs...), slots: append([]uint64(nil), s.slots...)}
+	return &state{regs: append([]Reg(nil), s.regs...), slots: s.slots}
 }
 
 // meet keeps in s what t also holds, and reports whether s changed.
@@ -55,10 +58,8 @@ func (s *state) meet(t *state) bool {
 			s.regs[p], changed = -1, true
 		}
 	}
-	for k := range s.slots {
-		if n := s.slots[k] & t.slots[k]; n != s.slots[k] {
-			s.slots[k], changed = n, true
-		}
+	if n := s.slots.and(t.slots); n.root != s.slots.root {
+		s.slots, changed = n, true
 	}
 	return changed
 }
@@ -116,33 +117,33 @@ func (c *checker) run() error {
 		entry.regs[p] = Reg(p) // on entry each physical register holds its own value
 	}
 	in[0] = entry
-	work := []int{0}
-	queued := make([]bool, len(f.Blocks))
-	queued[0] = true
-	for len(work) > 0 {
-		b := work[len(work)-1]
-		work = work[:len(work)-1]
-		queued[b] = false
-		s := in[b].copy()
-		if err := c.block(b, s); err != nil {
-			return err
-		}
-		given := false // s itself became the entry state of a successor
-		for _, t := range f.Blocks[b].Succs {
-			switch {
-			case in[t] == nil && !given:
-				// The first successor reached for the first time takes s,
-				// which nothing else changes: one copy fewer per block, of a
-				// state as wide as the stack slots.
-				in[t], given = s, true
-			case in[t] == nil:
-				in[t] = s.copy()
-			case !in[t].meet(s):
+	// Sweeps over the blocks in layout order, each running the blocks whose
+	// entry state changed: a forward edge is taken in the same sweep, a
+	// back edge in the next, so the sweeps are about the loop nesting
+	// depth (a worklist taken last-in first-out walked each loop's body
+	// again for each change at its head).
+	dirty := make([]bool, len(f.Blocks))
+	dirty[0] = true
+	for again := true; again; {
+		again = false
+		for b := range f.Blocks {
+			if !dirty[b] {
 				continue
 			}
-			if !queued[t] {
-				queued[t] = true
-				work = append(work, t)
+			dirty[b] = false
+			s := in[b].copy()
+			if err := c.block(b, s); err != nil {
+				return err
+			}
+			for _, t := range f.Blocks[b].Succs {
+				switch {
+				case in[t] == nil:
+					in[t] = s.copy()
+				case !in[t].meet(s):
+					continue
+				}
+				dirty[t] = true
+				again = again || t <= b
 			}
 		}
 	}
@@ -222,7 +223,7 @@ func (c *checker) validLoc(l Loc) error {
 func (c *checker) get(s *state, l Loc) Reg {
 	if l.IsSlot() {
 		k := l.Slot()
-		if s.slots[k/64]>>(k%64)&1 == 1 {
+		if s.slots.has(k) {
 			return c.slotName[k]
 		}
 		return -1
@@ -238,7 +239,7 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	}
 	k := l.Slot()
 	if r < 0 {
-		s.slots[k/64] &^= 1 << (k % 64)
+		s.slots = s.slots.with(k, false)
 		return nil
 	}
 	switch c.slotName[k] {
@@ -249,7 +250,7 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	default:
 		return fmt.Errorf("%s holds both %s and %s", l, c.name(c.slotName[k]), c.name(r))
 	}
-	s.slots[k/64] |= 1 << (k % 64)
+	s.slots = s.slots.with(k, true)
 	return nil
 }
 
@@ -261,7 +262,7 @@ func (c *checker) kill(s *state, r Reg) {
 		}
 	}
 	for _, k := range c.slotsOf[r] {
-		s.slots[k/64] &^= 1 << (k % 64)
+		s.slots = s.slots.with(k, false)
 	}
 }
 

@@ -61,6 +61,13 @@ type Func struct {
 type Block struct {
 	Instrs []Instr
 	Succs  []int
+	// Cold marks a block off the common path that reads and writes
+	// physical registers only (a division's case of a divisor -1), laid
+	// out after the blocks it comes from and goes back to. Its jump back
+	// makes no loop: the virtual registers live through it are live at
+	// both ends of its detour, and get no physical register it writes as
+	// those are written on the common path too (Check proves it).
+	Cold bool
 }
 
 // Instr is what the allocator knows of an instruction. A register both
@@ -169,6 +176,15 @@ func (a *alloc) init() error {
 			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
 				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
 			}
+			if blk.Cold {
+				for _, list := range [2][]Reg{in.Uses, in.Defs} {
+					for _, r := range list {
+						if int(r) >= f.NumPhys {
+							return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
+						}
+					}
+				}
+			}
 			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i}
 		}
 		a.blocks[b] = ws
@@ -220,25 +236,51 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	for changed := true; changed; {
-		changed = false
+	// The writers of each register, for the worklist of what may die
+	// when a read goes: each instruction is looked at once, and again
+	// each time a register it writes loses its last read.
+	deadable := func(w *winstr) bool {
+		if w.dead || !w.pure || len(w.defs) == 0 {
+			return false
+		}
+		for _, d := range w.defs {
+			if int(d) < np || reads[d] > 0 {
+				return false
+			}
+		}
+		return true
+	}
+	var writers [][]*winstr // by register, only for virtual registers that are read
+	var work []*winstr
+	for _, ws := range a.blocks {
+		for _, w := range ws {
+			if deadable(w) {
+				work = append(work, w)
+			}
+		}
+	}
+	if len(work) > 0 {
+		writers = make([][]*winstr, a.nregs)
 		for _, ws := range a.blocks {
 			for _, w := range ws {
-				if w.dead || !w.pure || len(w.defs) == 0 {
-					continue
-				}
-				dead := true
-				for _, d := range w.defs {
-					if int(d) < np || reads[d] > 0 {
-						dead = false
+				if !w.dead && w.pure {
+					for _, d := range w.defs {
+						writers[d] = append(writers[d], w)
 					}
 				}
-				if dead {
-					w.dead, changed = true, true
-					for _, u := range w.uses {
-						reads[u]--
-					}
-				}
+			}
+		}
+	}
+	for len(work) > 0 {
+		w := work[len(work)-1]
+		work = work[:len(work)-1]
+		if !deadable(w) {
+			continue
+		}
+		w.dead = true
+		for _, u := range w.uses {
+			if reads[u]--; reads[u] == 0 && int(u) >= np {
+				work = append(work, writers[u]...)
 			}
 		}
 	}
@@ -266,39 +308,50 @@ func (a *alloc) liveness() {
 	liveIn := make([][]Reg, nb)
 	defStamp := make([]int32, nb)
 	inStamp := make([]int32, nb)
-	for r := range np {
-		var ue []int32
-		st := int32(r + 1)
-		for b, ws := range a.blocks {
-			written := false
-			for _, w := range ws {
-				if w.dead {
-					continue
+	// One pass finds, for each physical register, the blocks that read
+	// it before writing it (ues) and those that write it (defsIn).
+	ues, defsIn := make([][]int32, np), make([][]int32, np)
+	wrote := make([]int32, np) // b+1 once block b has written the register
+	for b, ws := range a.blocks {
+		for _, w := range ws {
+			if w.dead {
+				continue
+			}
+			for _, u := range w.uses {
+				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
+					ues[u] = append(ues[u], int32(b))
 				}
-				if !written && contains(w.uses, Reg(r)) && (len(ue) == 0 || ue[len(ue)-1] != int32(b)) {
-					ue = append(ue, int32(b))
-				}
-				if contains(w.defs, Reg(r)) {
-					written = true
-					defStamp[b] = st
+			}
+			for _, d := range w.defs {
+				if int(d) < np && wrote[d] != int32(b+1) {
+					wrote[d] = int32(b + 1)
+					defsIn[d] = append(defsIn[d], int32(b))
 				}
 			}
 		}
-		work := append([]int32(nil), ue...)
+	}
+	var bwork []int32
+	for r := range np {
+		ue := ues[r]
+		st := int32(r + 1)
+		for _, b := range defsIn[r] {
+			defStamp[b] = st
+		}
+		bwork = append(bwork[:0], ue...)
 		for _, b := range ue {
 			if inStamp[b] != st {
 				inStamp[b] = st
 				liveIn[b] = append(liveIn[b], Reg(r))
 			}
 		}
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
+		for len(bwork) > 0 {
+			b := bwork[len(bwork)-1]
+			bwork = bwork[:len(bwork)-1]
 			for _, p := range a.preds[b] {
 				if defStamp[p] != st && inStamp[p] != st {
 					inStamp[p] = st
 					liveIn[p] = append(liveIn[p], Reg(r))
-					work = append(work, int32(p))
+					bwork = append(bwork, int32(p))
 				}
 			}
 		}
@@ -397,6 +450,9 @@ func (a *alloc) widen(bstart, bend []int32) {
 	type span struct{ s, e int }
 	var spans []span
 	for b := range nb {
+		if a.f.Blocks[b].Cold {
+			continue
+		}
 		for _, t := range a.f.Blocks[b].Succs {
 			if t <= b {
 				spans = append(spans, span{t, b})

@@ -109,7 +109,7 @@ func runAsm(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	io.WriteString(s.stdout, p.Listing)
+	io.WriteString(s.stdout, p.Listing())
 	return exitOK
 }
 

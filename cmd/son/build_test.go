@@ -117,3 +117,22 @@ func TestAsm(t *testing.T) {
 		}
 	}
 }
+
+// TestIRAfterAmd64: son ir -after amd64 prints what son asm does, and
+// refuses the flags of the levels before it.
+func TestIRAfterAmd64(t *testing.T) {
+	inDir(t)
+	_, asm, _ := runSon("", "asm", "loop.smp")
+	code, out, errs := runSon("", "ir", "-after", "amd64", "loop.smp")
+	if code != 0 || errs != "" || out != asm || !strings.Contains(out, "\tret\n") {
+		t.Fatalf("exit %d, stderr %q; want the listing of son asm:\n%s\ngot\n%s", code, errs, asm, out)
+	}
+	code, _, errs = runSon("", "ir", "-after", "amd64", "-nodes", "loop.smp")
+	if want := "son: ir: -after amd64 prints the machine code: it takes no -nodes, -stats, -trace, -level or -via\n"; code != 2 || !strings.HasPrefix(errs, want) {
+		t.Errorf("-nodes: exit %d, stderr %q; want 2, %q", code, errs, want)
+	}
+	code, _, errs = runSon("", "check", "-after", "amd64", "loop.smp")
+	if code != 2 || !strings.Contains(errs, `unknown pass "amd64"`) {
+		t.Errorf("check -after amd64: exit %d, stderr %q; want 2, unknown pass", code, errs)
+	}
+}

@@ -60,7 +60,10 @@ to RTL, put in SSA form in the flavour of -ssa (minimal, semi-pruned or
 pruned, the default), validated, and translated into the Sea of Nodes;
 the other passes run as usual. Then -level via-rtl prints that RTL and
 -level via-ssa its SSA form. A file named *.rtl holds an RTL function in cfg's text
-form and takes that way from SSA generation on.`,
+form and takes that way from SSA generation on.
+
+-after amd64 goes past the passes to the machine level: the x86-64 code
+after instruction selection and register allocation, as son asm prints it.`,
 	flags: func(fs *flag.FlagSet, f *flags) {
 		afterFlag(fs, f)
 		fs.BoolVar(&f.nodes, "nodes", false, "list every node of the Sea of Nodes instead")
@@ -79,6 +82,9 @@ func runIR(s *session, cmd *command, args []string) int {
 	f, args, code, ok := s.parseFlags(cmd, args)
 	if !ok {
 		return code
+	}
+	if f.after == machineLevel {
+		return s.irMachine(cmd, args[0], f)
 	}
 	switch {
 	case f.nodes && f.stats:
@@ -126,5 +132,24 @@ func runIR(s *session, cmd *command, args []string) int {
 			fmt.Fprintln(s.stdout, son.Print(u.Graph))
 		}
 	}
+	return exitOK
+}
+
+// machineLevel is the -after of ir that prints the machine code.
+const machineLevel = "amd64"
+
+// irMachine prints the machine code of the program at path, as son asm
+// does: ir's other flags are about the levels before it.
+func (s *session) irMachine(cmd *command, path string, f *flags) int {
+	switch {
+	case f.nodes, f.stats, f.trace, f.level != "", f.via != "":
+		return s.usageError(cmd.name, "-after %s prints the machine code: it takes no -nodes, -stats, -trace, -level or -via", machineLevel)
+	}
+	f.after = ""
+	_, p, code, ok := s.native(cmd, path, f)
+	if !ok {
+		return code
+	}
+	io.WriteString(s.stdout, p.Listing())
 	return exitOK
 }

@@ -200,7 +200,7 @@ func TestRun(t *testing.T) {
 		{name: "too many files", args: []string{"ir", "add.smp", "loop.smp"}, code: 2,
 			stderr: "son: ir: too many arguments: want one program file\n" + hint("ir")},
 		{name: "unknown pass", args: []string{"ir", "-after", "nope", "add.smp"}, code: 2,
-			stderr: "son: ir: unknown pass \"nope\" for -after (passes: " + strings.Join(compile.PassNames(), ", ") + ")\n" + hint("ir")},
+			stderr: "son: ir: unknown pass \"nope\" for -after (passes: " + strings.Join(compile.PassNames(), ", ") + ", amd64)\n" + hint("ir")},
 		{name: "nodes and stats", args: []string{"ir", "-nodes", "-stats", "add.smp"}, code: 2,
 			stderr: "son: ir: -nodes and -stats cannot be used together\n" + hint("ir")},
 		{name: "unknown output format", args: []string{"graph", "-o", "x.txt", "add.smp"}, code: 2,

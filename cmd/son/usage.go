@@ -175,9 +175,13 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 	if _, err := opt.ParseMode(f.sccp); f.sccp != "" && err != nil {
 		return nil, nil, s.usageError(c.name, "-sccp: %v", err), false
 	}
-	if f.after != "" && !isPass(f.after) {
+	if f.after != "" && !isPass(f.after) && !(c.name == "ir" && f.after == machineLevel) {
+		names := compile.PassNames()
+		if c.name == "ir" {
+			names = append(names, machineLevel)
+		}
 		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s)",
-			f.after, strings.Join(compile.PassNames(), ", ")), false
+			f.after, strings.Join(names, ", ")), false
 	}
 	switch rest := fs.Args(); {
 	case len(rest) == 0:

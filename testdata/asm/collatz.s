@@ -2,13 +2,13 @@
 	; 16: while (n > 1) {
 	cmp rdi, 0x1
 	jle L25
+	.p2align 4,,10
 L21:
 	; 17: if (n % 2 == 0)
 	test rdi, 0x1
 	jne L23
 	; 18: n = n / 2;
 	mov rcx, rdi
-	sar rcx, 0x3f
 	shr rcx, 0x3f
 	add rcx, rdi
 	sar rcx, 0x1

@@ -1,27 +1,29 @@
 	mov ecx, 0x42f
 	; 13: while (b != 0) {
 	test rcx, rcx
-	je L25
+	je L24
+	.p2align 4,,10
 L21:
 	; 14: int t = a % b;
-	test rcx, rcx
-	je L26
 	mov rax, rdi
-	cmp rcx, -0x1
-	jne L23
-	xor edx, edx
-	jmp L24
-L23:
+	lea rdx, [rcx+0x1]
+	cmp rdx, 0x1
+	jbe L25
 	cqo
 	idiv rcx
-L24:
+L23:
 	mov rdi, rcx
 	mov rcx, rdx
 	; 13: while (b != 0) {
 	test rcx, rcx
 	jne L21
-L25:
+L24:
 	; 18: return a;
 	mov rax, rdi
 	ret
+L25:
+	; 14: int t = a % b;
+	je L26
+	xor edx, edx
+	jmp L23
 L26:	; examples/gcd.smp:14:15: runtime error: division by zero

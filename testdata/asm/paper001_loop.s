@@ -2,6 +2,7 @@
 	; 16: while (arg) {
 	test rdi, rdi
 	je L22
+	.p2align 4,,10
 L21:
 	; 19: arg = arg - 1;
 	sub rdi, 0x1
