@@ -319,11 +319,17 @@ func build(u *Unit) error {
 	return nil
 }
 
+// peephole runs the peepholes to their fixpoint, then splits the merged
+// returns that folded nothing (son.SplitReturns): the build merged them so
+// that the peepholes see equal returns together; split, the graph is no
+// larger than the program's own returns and the code has no jumps to a
+// shared return.
 func peephole(u *Unit) error {
 	u.Graph.PushAll()
 	if err := u.Graph.Iterate(); err != nil {
 		return &CheckError{Pass: "peephole", Guard: GuardPass, Err: err}
 	}
+	u.Graph.SplitReturns()
 	return nil
 }
 

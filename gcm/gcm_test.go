@@ -30,6 +30,7 @@ func optimized(t *testing.T, src string) *son.Graph {
 	if err := g.Iterate(); err != nil {
 		t.Fatal(err)
 	}
+	g.SplitReturns() // as the pipeline's cleanup pass leaves the returns
 	return g
 }
 

@@ -51,6 +51,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	if b.ctrl().Type.IsCtrl() { // falling off the end returns 0
 		b.ret(g.Con(0), syntax.Pos{})
 	}
+	b.mergeReturns()
 	b.scope.keep--
 	g.Kill(b.scope)
 	_, live := g.keepInfiniteLoops()
@@ -305,6 +306,57 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 		g.KillIfUnused(r)
 	}
 	b.setCtrl(g.xctrl())
+}
+
+// mergeReturns leaves the program one Return: the paths that return join
+// at a Region (a tree of them past maxJoin) and their values at a Phi, as
+// in Simple's function return, so that equal returns fold into one and a
+// branch that only chooses between them goes (the empty diamond).
+// SplitReturns undoes what folded nothing before code is laid out. The
+// Returns the statements made hold the paths until then: peepholes that
+// replace a path's control or value update them.
+func (b *builder) mergeReturns() {
+	g := b.g
+	if len(g.Stop.In) < 2 {
+		return
+	}
+	var ctrls, vals []*Node
+	for _, r := range g.Stop.In {
+		ctrls = append(ctrls, b.hold(r.In[0]))
+		vals = append(vals, b.hold(r.In[1]))
+	}
+	pos := g.Stop.In[0].Pos
+	for len(g.Stop.In) > 0 {
+		g.DelIn(g.Stop, len(g.Stop.In)-1) // kills the Return
+	}
+	for len(ctrls) > 1 {
+		var nc, nv []*Node
+		for i := 0; i < len(ctrls); i += maxJoin {
+			cs, vs := ctrls[i:min(i+maxJoin, len(ctrls))], vals[i:min(i+maxJoin, len(vals))]
+			if len(cs) == 1 {
+				nc, nv = append(nc, cs[0]), append(nv, vs[0])
+				continue
+			}
+			phi := b.join(cs, vs, cs, pos)
+			if c := b.ctrl(); c.Op == OpRegion && c.Aux == 0 && len(c.In) == len(cs)+1 {
+				c.Aux = regionOfReturns
+			}
+			nc, nv = append(nc, b.hold(b.ctrl())), append(nv, b.hold(phi))
+			for _, v := range vs {
+				b.release(v)
+				g.KillIfUnused(v)
+			}
+			for _, c := range cs {
+				g.KillIfUnused(c)
+			}
+		}
+		ctrls, vals = nc, nv
+	}
+	c, x := ctrls[0], vals[0]
+	b.setCtrl(c)
+	b.release(c)
+	b.release(x)
+	b.ret(x, pos)
 }
 
 // showGraph hands the graph and the scopes to BuildOptions.ShowGraph.

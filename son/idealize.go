@@ -336,10 +336,66 @@ func (g *Graph) idealRegion(n *Node) *Node {
 			return a.In[0].In[0] // if (c) {} else {} does nothing
 		}
 	}
+	if n.Op == OpRegion && g.mergeBothSides(n) {
+		return n
+	}
 	if changed {
 		return n
 	}
 	return nil
+}
+
+// mergeBothSides: when both sides of one If enter region n and every Phi
+// of n has the same value on the two, which side ran makes no difference
+// after n: the two inputs become one, the If's own control (the If then
+// dies). The empty diamond above is the case of a Region of just the two.
+// Linear in the region's inputs and Phis.
+func (g *Graph) mergeBothSides(n *Node) bool {
+	var phis []*Node
+	for i := 1; i < len(n.In); i++ {
+		c := n.In[i]
+		if c.Op != OpCProj || c.In[0].Op != OpIf || c.Aux != 0 {
+			continue
+		}
+		other := c.In[0].Proj(1)
+		if other == nil {
+			continue
+		}
+		j := -1
+		for k, u := range other.Out {
+			if u == n {
+				j = other.UseIndex(k)
+			}
+		}
+		if j < 0 {
+			continue
+		}
+		if phis == nil {
+			phis = n.Phis()
+		}
+		agree := true
+		for _, p := range phis {
+			if p.In[i] != p.In[j] {
+				p.addDep(n) // the Phi's inputs may become equal
+				agree = false
+				break
+			}
+		}
+		if !agree {
+			continue
+		}
+		g.SetIn(n, i, c.In[0].In[0])
+		del := make([]bool, len(n.In))
+		del[j] = true
+		for _, p := range phis {
+			if !p.dead {
+				g.delIns(p, del)
+			}
+		}
+		g.delIns(n, del)
+		return true
+	}
+	return false
 }
 
 // Phis lists the Phis of a region, in the order of its users.
