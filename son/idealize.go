@@ -336,7 +336,7 @@ func (g *Graph) idealRegion(n *Node) *Node {
 			return a.In[0].In[0] // if (c) {} else {} does nothing
 		}
 	}
-	if n.Op == OpRegion && g.mergeBothSides(n) {
+	if n.Op == OpRegion && (g.mergeBothSides(n) || g.flattenRegion(n)) {
 		return n
 	}
 	if changed {
@@ -396,6 +396,106 @@ func (g *Graph) mergeBothSides(n *Node) bool {
 		return true
 	}
 	return false
+}
+
+// flattenRegion merges into region n an input Region r that only n uses,
+// but for r's Phis, each used only by Phis of n at r's place: n takes r's
+// inputs in r's place, each Phi of n the inputs of r's Phi there (or its
+// value there, once per input of r), and r and its Phis die (paper 002's
+// nested ifs become one merge of four values). In place, so the result is
+// the same whichever Region flattens first; no wider than maxJoin, which
+// bounds the work of a Phi's evaluation.
+func (g *Graph) flattenRegion(n *Node) bool {
+	for i := 1; i < len(n.In); i++ {
+		r := n.In[i]
+		if r.Op != OpRegion || r == n || r.InProgress() || len(n.In)+len(r.In)-3 > maxJoin {
+			continue
+		}
+		r.addDep(n) // its users matter
+		if !onlyFeeds(r, n, i) {
+			continue
+		}
+		phis := n.Phis()
+		for _, p := range phis {
+			p.keep++
+		}
+		r.keep++ // until the Phis have taken their values from r's
+		g.setInputs(n, splice(n.In, i, r.In[1:]))
+		for _, p := range phis {
+			p.keep--
+			if p.dead {
+				continue
+			}
+			v := p.In[i]
+			var vs []*Node
+			if v.Op == OpPhi && v.In[0] == r {
+				vs = v.In[1:]
+			} else {
+				vs = make([]*Node, len(r.In)-1)
+				for k := range vs {
+					vs[k] = v
+				}
+			}
+			g.setInputs(p, splice(p.In, i, vs))
+		}
+		r.keep--
+		g.KillIfUnused(r)
+		return true
+	}
+	return false
+}
+
+// onlyFeeds reports whether region r is used only as input i of region n
+// and by Phis used only as input i of Phis of n.
+func onlyFeeds(r, n *Node, i int) bool {
+	uses := 0
+	for k, u := range r.Out {
+		switch {
+		case u == n && r.UseIndex(k) == i:
+			uses++
+		case u.Op == OpPhi && u.In[0] == r && r.UseIndex(k) == 0 && !u.InProgress():
+			u.addDep(n)
+			for k2, w := range u.Out {
+				if w.Op != OpPhi || w.In[0] != n || u.UseIndex(k2) != i {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return uses == 1
+}
+
+// splice is in with in[i] replaced by the nodes vs.
+func splice(in []*Node, i int, vs []*Node) []*Node {
+	out := make([]*Node, 0, len(in)+len(vs)-1)
+	out = append(out, in[:i]...)
+	out = append(out, vs...)
+	return append(out, in[i+1:]...)
+}
+
+// setInputs gives x the inputs in, in order; inputs x no longer uses die
+// if nothing else does.
+func (g *Graph) setInputs(x *Node, in []*Node) {
+	old := append([]*Node(nil), x.In...)
+	for _, o := range old {
+		if o != nil {
+			o.keep++
+		}
+	}
+	for len(x.In) > 0 {
+		g.DelIn(x, len(x.In)-1)
+	}
+	for _, m := range in {
+		g.AddIn(x, m)
+	}
+	for _, o := range old {
+		if o != nil {
+			o.keep--
+			g.KillIfUnused(o)
+		}
+	}
 }
 
 // Phis lists the Phis of a region, in the order of its users.
