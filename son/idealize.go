@@ -40,6 +40,12 @@ func (g *Graph) idealize(n *Node) *Node {
 		return g.idealRegion(n)
 	case OpCProj:
 		return g.idealCProj(n)
+	case OpIf:
+		// An If tests for "not 0" itself: if (x != 0) branches on x.
+		if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {
+			g.SetIn(n, 1, c.In[1])
+			return n
+		}
 	case OpZeroCheck:
 		if n.In[1].Type.ExcludesZero() {
 			return n.In[0] // the divisor cannot be zero: no check
