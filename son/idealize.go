@@ -242,8 +242,10 @@ func (g *Graph) idealBitwise(n *Node) *Node {
 		switch {
 		case n.Op == OpAnd && c == -1, n.Op != OpAnd && c == 0:
 			return x // x&-1, x|0, x^0 → x
-		case n.Op == OpAnd && c > 0 && c&(c+1) == 0 && x.Type.IsInt() && x.Type.Lo() >= 0 && x.Type.Hi() <= c:
-			return x // a mask that keeps every bit x can have
+		case n.Op == OpAnd && x.Type.IsInt() && ^x.Type.Zeros()&^uint64(c) == 0:
+			return x // a mask that keeps every bit x can have (known bits)
+		case n.Op == OpOr && x.Type.IsInt() && uint64(c)&^x.Type.Ones() == 0:
+			return x // x has every bit of c already
 		}
 	}
 	return g.reassociate(n)

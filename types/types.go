@@ -1,8 +1,9 @@
 // Package types is the lattice of values the Sea of Nodes computes over:
 // Top (no value yet), integer ranges with constants as one-value ranges,
-// reachable and unreachable control, tuples for multi-output nodes, and
-// Bottom (any value). It is Click's lattice from "Combining Analyses,
-// Combining Optimizations" (paper 001), with Simple's integer ranges.
+// each with the bits known to be 0 or 1 beside it (bits.go), reachable and
+// unreachable control, tuples for multi-output nodes, and Bottom (any
+// value). It is Click's lattice from "Combining Analyses, Combining
+// Optimizations" (paper 001), with Simple's integer ranges.
 //
 // Order: a type higher in the lattice stands for fewer run-time values.
 // Top is above everything, Bottom below everything; Meet is the greatest
@@ -39,8 +40,11 @@ const (
 // Type is a lattice element. It is a small value; compare with Equal.
 type Type struct {
 	kind   Kind
-	lo, hi int64   // KInt: inclusive bounds, lo <= hi
-	tup    *[]Type // KTuple: the elements
+	lo, hi int64 // KInt: inclusive bounds, lo <= hi
+	// KInt: the bits every value has 0 (zeros) and 1 (ones); disjoint,
+	// and holding at least the bits the range implies (reduce).
+	zeros, ones uint64
+	tup         *[]Type // KTuple: the elements
 }
 
 var (
@@ -51,7 +55,7 @@ var (
 	// Int is every 64-bit integer: the type of arg and of unknown values.
 	Int = Type{kind: KInt, lo: math.MinInt64, hi: math.MaxInt64}
 	// Bool is {0, 1}: the type of comparisons and of !x.
-	Bool  = Type{kind: KInt, lo: 0, hi: 1}
+	Bool  = Range(0, 1)
 	Zero  = Const(0)
 	One   = Const(1)
 	True  = One
@@ -59,14 +63,14 @@ var (
 )
 
 // Const is the integer constant v.
-func Const(v int64) Type { return Type{kind: KInt, lo: v, hi: v} }
+func Const(v int64) Type { return Type{kind: KInt, lo: v, hi: v, zeros: ^uint64(v), ones: uint64(v)} }
 
 // Range is the integers from lo to hi inclusive; lo > hi is Top (empty).
 func Range(lo, hi int64) Type {
 	if lo > hi {
 		return Top
 	}
-	return Type{kind: KInt, lo: lo, hi: hi}
+	return reduce(lo, hi, 0, 0)
 }
 
 // Tuple is the type of a multi-output node.
@@ -119,7 +123,7 @@ func (t Type) Elem(i int) Type { return (*t.tup)[i] }
 func (t Type) Contains(v int64) bool {
 	switch t.kind {
 	case KInt:
-		return t.lo <= v && v <= t.hi
+		return t.lo <= v && v <= t.hi && uint64(v)&t.zeros == 0 && ^uint64(v)&t.ones == 0
 	case KBottom:
 		return true
 	}
@@ -137,7 +141,7 @@ func (t Type) Equal(u Type) bool {
 	}
 	switch t.kind {
 	case KInt:
-		return t.lo == u.lo && t.hi == u.hi
+		return t.lo == u.lo && t.hi == u.hi && t.zeros == u.zeros && t.ones == u.ones
 	case KTuple:
 		if t.Len() != u.Len() {
 			return false
@@ -165,7 +169,7 @@ func Meet(t, u Type) Type {
 	switch t.kind {
 	case KInt:
 		if u.kind == KInt {
-			return Type{kind: KInt, lo: min(t.lo, u.lo), hi: max(t.hi, u.hi)}
+			return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones&u.ones)
 		}
 	case KXCtrl:
 		if u.kind == KXCtrl || u.kind == KCtrl {
@@ -207,12 +211,16 @@ func (t Type) String() string {
 		switch {
 		case t.lo == t.hi:
 			return fmt.Sprint(t.lo)
-		case t.lo == math.MinInt64 && t.hi == math.MaxInt64:
-			return "int"
-		case t.lo == 0 && t.hi == 1:
-			return "bool"
 		}
-		return fmt.Sprintf("[%d..%d]", t.lo, t.hi)
+		r, b := fmt.Sprintf("[%d..%d]", t.lo, t.hi), t.bitsString()
+		blo, bhi := bitsBounds(t.zeros, t.ones)
+		switch {
+		case t.lo == math.MinInt64 && t.hi == math.MaxInt64, b != "" && t.lo == blo && t.hi == bhi && t.lo < 0 && t.hi >= 0:
+			r = "int" // no bound but the bits' own, which the bits show
+		case t.lo == 0 && t.hi == 1:
+			r = "bool"
+		}
+		return r + b
 	case KTuple:
 		s := make([]string, t.Len())
 		for i := range s {
@@ -237,7 +245,10 @@ func Join(t, u Type) Type {
 	switch t.kind {
 	case KInt:
 		if u.kind == KInt {
-			return Range(max(t.lo, u.lo), min(t.hi, u.hi))
+			if t.lo > u.hi || u.lo > t.hi {
+				return Top
+			}
+			return reduce(max(t.lo, u.lo), min(t.hi, u.hi), t.zeros|u.zeros, t.ones|u.ones)
 		}
 	case KXCtrl, KCtrl:
 		if u.kind == KXCtrl || u.kind == KCtrl {

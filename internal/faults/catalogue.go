@@ -134,9 +134,9 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-mask-off-by-one", Pass: "peephole", File: "son/idealize.go",
-		Old:  "x.Type.Hi() <= c:",
-		New:  "x.Type.Hi() <= c+1:",
-		What: "x & (2^k-1) folds to x when x may be 2^k: an off-by-one range",
+		Old:  "^x.Type.Zeros()&^uint64(c) == 0:",
+		New:  "(^x.Type.Zeros()&^uint64(c))>>1 == 0:",
+		What: "x & c folds to x when the one bit x may have and c clears is bit 0: an off-by-one mask",
 	},
 	{
 		Name: "peep-self-compare-lt", Pass: "peephole", File: "son/idealize.go",
@@ -155,6 +155,31 @@ var Catalogue = []Fault{
 		Old:  "y.Aux&63 == 0",
 		New:  "y.Aux&31 == 0",
 		What: "x << 32 folds to x: shift counts taken mod 32",
+	},
+
+	{
+		Name: "peep-if-on-eq-value", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		New:  "if c := n.lookIn(1); (c.Op == OpNe || c.Op == OpEq) && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		What: "an If on x == 0, too, branches on x itself: its sides swapped",
+	},
+	{
+		Name: "peep-both-sides-phis-ignored", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if p.In[i] != p.In[j] {\n\t\t\t\tp.addDep(n)",
+		New:  "if false {\n\t\t\t\tp.addDep(n)",
+		What: "both sides of an If entering a Region merge even when a Phi tells them apart",
+	},
+	{
+		Name: "peep-flatten-phi-repeats", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if v.Op == OpPhi && v.In[0] == r {\n\t\t\t\tvs = v.In[1:]",
+		New:  "if false {\n\t\t\t\tvs = v.In[1:]",
+		What: "a flattened Region's Phi repeats the inner Phi instead of taking its values",
+	},
+	{
+		Name: "peep-split-returns-first-value", Pass: "peephole", File: "son/returns.go",
+		Old:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[i]",
+		New:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[1]",
+		What: "split returns all return the value of the first path",
 	},
 
 	// ---- types of the peephole and of sccp (son/compute.go) ----
@@ -205,6 +230,31 @@ var Catalogue = []Fault{
 		Old:  "for i := 1; i < len(n.In) && i < len(r.In); i++ {",
 		New:  "for i := 1; i < len(n.In)-1 && i < len(r.In); i++ {",
 		What: "a Phi's type meets all its values but the last (a loop's back edge): an off-by-one",
+	},
+
+	{
+		Name: "type-bits-and-ones-either", Pass: "peephole", File: "son/compute.go",
+		Old:  "z, o = az|bz, ao&bo",
+		New:  "z, o = az|bz, ao|bo",
+		What: "known bits: a bit known 1 in either operand of & is taken as 1 in the result",
+	},
+	{
+		Name: "type-bits-shl-fill", Pass: "peephole", File: "son/compute.go",
+		Old:  "z, o = az<<s|lowMask(int(s)), ao<<s",
+		New:  "z, o = az<<s|lowMask(int(s)+1), ao<<s",
+		What: "known bits: x<<k claims one low bit too many known 0",
+	},
+	{
+		Name: "type-bits-eq-conflict", Pass: "peephole", File: "son/compute.go",
+		Old:  "if ao&bz != 0 || az&bo != 0 {",
+		New:  "if ao&bz != 0 || az&bo == 0 {",
+		What: "known bits: == is folded to false unless a known bit conflicts",
+	},
+	{
+		Name: "type-bits-meet-keeps-ones", Pass: "peephole", File: "types/types.go",
+		Old:  "return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones&u.ones)",
+		New:  "return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones|u.ones)",
+		What: "known bits: the meet of two types keeps the bits known 1 on either side, not on both",
 	},
 
 	// ---- the peephole driver and value numbering (son/peephole.go) ----
