@@ -127,10 +127,10 @@ func (g *Graph) idealAdd(n *Node) *Node {
 		return g.binary(OpSub, y, x.In[1]) // (-x)+y → y-x
 	}
 	// Move a constant up so it meets other constants: (a+k)+y → (a+y)+k.
-	if a, k, ok := constOffset(x); ok {
+	if a, k, ok := constOffset(x); ok && soleUse(x) {
 		return g.addConst(g.Peephole(g.binary(OpAdd, a, y)), k)
 	}
-	if a, k, ok := constOffset(y); ok {
+	if a, k, ok := constOffset(y); ok && soleUse(y) {
 		return g.addConst(g.Peephole(g.binary(OpAdd, x, a)), k)
 	}
 	return nil
@@ -193,14 +193,20 @@ func (g *Graph) reassociate(n *Node) *Node {
 		}
 		return nil
 	}
-	if x.Op == op && x.In[2].IsConst() {
+	if x.Op == op && x.In[2].IsConst() && soleUse(x) {
 		return g.binary(op, g.Peephole(g.binary(op, x.In[1], y)), x.In[2])
 	}
-	if y.Op == op && y.In[2].IsConst() {
+	if y.Op == op && y.In[2].IsConst() && soleUse(y) {
 		return g.binary(op, g.Peephole(g.binary(op, x, y.In[1])), y.In[2])
 	}
 	return nil
 }
+
+// soleUse reports whether x has one user, so that a rewrite of that user
+// which stops using x removes it. Moving a constant up out of a shared
+// x (a op k) op y → (a op y) op k would compute a op y beside x, which
+// stays for its other users: more work, not less (issue 18, point 6).
+func soleUse(x *Node) bool { return len(x.Out) == 1 && x.keep == 0 }
 
 func (g *Graph) idealDiv(n *Node) *Node {
 	x, y := n.In[1], n.In[2]
