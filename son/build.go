@@ -66,6 +66,7 @@ type builder struct {
 	vars  []*syntax.Var           // the live variable of each slot
 	loop  *loopCtx                // the innermost loop being built
 	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
+	refs  []refined               // the variables refined by the branches around, innermost last
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -382,7 +383,22 @@ func (b *builder) showGraph(pos syntax.Pos) {
 // jump saves the control and the values of the variables the loop assigns,
 // for a break or continue; the current path ends.
 func (b *builder) jump() *Node {
+	// A variable refined by an enclosing branch leaves with its own value:
+	// the Refine adds nothing at the merge the jump goes to, where it
+	// would make a Phi of the refined and the unrefined value.
+	var held []refined
+	for _, r := range b.refs {
+		if b.scope.In[r.slot] == r.ref {
+			held = append(held, r)
+			b.hold(r.ref)
+			b.g.SetIn(b.scope, r.slot, r.x)
+		}
+	}
 	s := b.save(b.loop.vars)
+	for _, r := range held {
+		b.g.SetIn(b.scope, r.slot, r.ref)
+		b.release(r.ref)
+	}
 	b.setCtrl(b.g.xctrl())
 	return s
 }
@@ -402,19 +418,101 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 }
 
 func (b *builder) ifStmt(s *syntax.IfStmt) {
-	t, f := b.branch(b.expr(s.Cond), s.If)
+	cond := b.hold(b.expr(s.Cond))
+	t, f := b.branch(cond, s.If)
 	before := b.save(s.Assigned)
 	b.setCtrl(t)
 	b.release(t)
+	rs := b.refine(cond, 0)
 	b.stmt(s.Then)
+	b.unrefine(rs)
 	then := b.save(s.Assigned)
 	b.restore(before)
 	b.setCtrl(f)
 	b.release(f)
+	rs = b.refine(cond, 1)
 	if s.Else != nil {
 		b.stmt(s.Else)
 	}
+	b.unrefine(rs)
+	b.release(cond)
+	b.g.KillIfUnused(cond)
 	b.merge([]*Node{then, b.save(s.Assigned)}, s.Assigned, s.If)
+}
+
+// refined is a variable a Refine narrowed: its slot and its value before.
+type refined struct {
+	slot   int
+	x, ref *Node
+}
+
+// maxRefineUses bounds the users of a tested value searched for the
+// variables that hold it, so that a value tested by many branches (arg in
+// a long program) does not make the builder quadratic.
+const maxRefineUses = 64
+
+// refine gives every variable holding a value that cond tests, on side
+// (0 true, 1 false) of the branch on cond, a Refine pinned to the current
+// control: the value narrowed by what the branch proves (refine.go).
+func (b *builder) refine(cond *Node, side int64) []refined {
+	g := b.g
+	ctrl := b.ctrl()
+	if cond.IsConst() || !ctrl.Type.IsCtrl() || ctrl.Op != OpCProj {
+		return nil
+	}
+	type pair struct{ x, y *Node }
+	var tests []pair
+	switch {
+	case cond.Op == OpNot:
+		tests = []pair{{cond.In[1], nil}}
+	case cond.Op.IsCompare():
+		tests = []pair{{cond.In[1], cond.In[2]}, {cond.In[2], cond.In[1]}}
+	default:
+		tests = []pair{{cond, nil}}
+	}
+	var rs []refined
+	for _, p := range tests {
+		if p.x.IsConst() || len(p.x.Out) > maxRefineUses {
+			continue
+		}
+		y := p.y
+		if y == nil {
+			y = g.Con(0)
+		}
+		var slots []int
+		for k, u := range p.x.Out {
+			if u == b.scope && p.x.UseIndex(k) > 0 {
+				slots = append(slots, p.x.UseIndex(k))
+			}
+		}
+		if len(slots) == 0 {
+			continue
+		}
+		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
+		if r == p.x {
+			continue
+		}
+		for _, i := range slots {
+			g.SetIn(b.scope, i, r)
+			rs = append(rs, refined{i, p.x, r})
+		}
+	}
+	b.refs = append(b.refs, rs...)
+	return rs
+}
+
+// unrefine ends the refinements rs (the last made): the variables that
+// still hold the Refine get their value back. Those the statement does
+// not assign have one value on every path, and the Refine holds only on
+// this one; those it assigns on other paths only would merge the refined
+// and the unrefined value in a Phi where one value does.
+func (b *builder) unrefine(rs []refined) {
+	b.refs = b.refs[:len(b.refs)-len(rs)]
+	for _, r := range rs {
+		if b.scope.In[r.slot] == r.ref {
+			b.g.SetIn(b.scope, r.slot, r.x)
+		}
+	}
 }
 
 // loopStmt builds while (cond) body, and for loops with next run after the
@@ -439,16 +537,23 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 	} else {
 		c = g.Con(1)
 	}
+	b.hold(c)
 	t, f := b.branch(c, pos)
 	ctx := &loopCtx{outer: b.loop, vars: assigned}
 	b.loop = ctx
 	b.setCtrl(f)
 	b.release(f)
+	rs := b.refine(c, 1)                              // the exit: only the loop's variables leave with the fact
 	ctx.breaks = append(ctx.breaks, b.save(assigned)) // the exit when the test fails
+	b.unrefine(rs)
 	b.setCtrl(t)
 	b.release(t)
+	rs = b.refine(c, 0)
+	b.release(c)
+	b.g.KillIfUnused(c)
 
 	b.stmt(body)
+	b.unrefine(rs)
 	if len(ctx.continues) > 0 {
 		b.merge(append([]*Node{b.save(assigned)}, ctx.continues...), assigned, pos)
 	}

@@ -69,6 +69,8 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 		return ctrlType(typ(n.In[0]))
 	case OpPhi:
 		return phiType(n, typ)
+	case OpRefine:
+		return refineType(n, typ)
 	case OpDiv, OpMod:
 		if c := n.In[0]; c != nil && !typ(c).IsCtrl() {
 			return types.Top

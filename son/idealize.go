@@ -36,6 +36,8 @@ func (g *Graph) idealize(n *Node) *Node {
 		}
 	case OpPhi:
 		return g.idealPhi(n)
+	case OpRefine:
+		return g.idealRefine(n)
 	case OpRegion, OpLoop:
 		return g.idealRegion(n)
 	case OpCProj:
@@ -47,7 +49,7 @@ func (g *Graph) idealize(n *Node) *Node {
 			return n
 		}
 	case OpZeroCheck:
-		if n.In[1].Type.ExcludesZero() {
+		if n.In[1].Type.ExcludesZero() || refinedNonZero(n.In[1]) {
 			return n.In[0] // the divisor cannot be zero: no check
 		}
 	case OpStop:

@@ -92,8 +92,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[1].Type.ExcludesZero() {",
-		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 {",
+		Old:  "if n.In[1].Type.ExcludesZero() || refinedNonZero(n.In[1]) {",
+		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 || refinedNonZero(n.In[1]) {",
 		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
 	},
 	{
@@ -180,6 +180,44 @@ var Catalogue = []Fault{
 		Old:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[i]",
 		New:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[1]",
 		What: "split returns all return the value of the first path",
+	},
+
+	// ---- facts from the branch taken (son/refine.go, son/build.go) ----
+	{
+		Name: "refine-le-off-by-one", Pass: "peephole", File: "son/refine.go",
+		Old:  "return types.Join(t, types.Range(math.MinInt64, y.Hi()))",
+		New:  "return types.Join(t, types.Range(math.MinInt64, y.Hi()-1))",
+		What: "below a branch proving x <= y, x is taken to be below y",
+	},
+	{
+		Name: "refine-negation-lt", Pass: "peephole", File: "son/refine.go",
+		Old:  "var negation = [...]rel{relNe, relEq, relGe, relGt, relLe, relLt}",
+		New:  "var negation = [...]rel{relNe, relEq, relGt, relGt, relLe, relLt}",
+		What: "the false side of x < y is taken to prove x > y, not x >= y",
+	},
+	{
+		Name: "refine-converse-lt", Pass: "peephole", File: "son/refine.go",
+		Old:  "var converse = [...]rel{relEq, relNe, relGt, relGe, relLt, relLe}",
+		New:  "var converse = [...]rel{relEq, relNe, relLt, relGe, relLt, relLe}",
+		What: "y < x is read as y-side fact x < y: the operands of a comparison swapped",
+	},
+	{
+		Name: "build-refine-leaks", Pass: "build", File: "son/build.go",
+		Old:  "b.refs = b.refs[:len(b.refs)-len(rs)]\n\tfor _, r := range rs {",
+		New:  "b.refs = b.refs[:len(b.refs)-len(rs)]\n\tfor _, r := range rs[:0] {",
+		What: "a variable refined in an arm keeps its Refine after the if: the fact leaks to the other path",
+	},
+	{
+		Name: "strip-refine-unpinned-division", Pass: "peephole", File: "son/refine.go",
+		Old:  "g.SetIn(u, 0, r.In[0])",
+		New:  "_ = u",
+		What: "a division by a Refine is left floating when the Refine goes: nothing keeps it below the branch",
+	},
+	{
+		Name: "zerocheck-any-refine", Pass: "peephole", File: "son/refine.go",
+		Old:  "return y.Op == OpRefine && y.In[1].Type.Contains(0) && branchExcludesZero(y.In[0], y.In[1])",
+		New:  "return y.Op == OpRefine",
+		What: "a ZeroCheck of any Refine goes, whatever its branch proves",
 	},
 
 	// ---- types of the peephole and of sccp (son/compute.go) ----
