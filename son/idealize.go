@@ -49,7 +49,7 @@ func (g *Graph) idealize(n *Node) *Node {
 			return n
 		}
 	case OpZeroCheck:
-		if n.In[1].Type.ExcludesZero() || refinedNonZero(n.In[1]) {
+		if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {
 			return n.In[0] // the divisor cannot be zero: no check
 		}
 	case OpStop:
@@ -212,7 +212,7 @@ func soleUse(x *Node) bool { return len(x.Out) == 1 && x.keep == 0 }
 
 func (g *Graph) idealDiv(n *Node) *Node {
 	x, y := n.In[1], n.In[2]
-	if n.In[0] != nil && y.Type.ExcludesZero() {
+	if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {
 		g.SetIn(n, 0, nil) // no check needed any more: the division floats
 		return n
 	}

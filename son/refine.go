@@ -225,8 +225,10 @@ func branchExcludesZero(c, y *Node) bool {
 // have used the facts: a division by a Refine is pinned to the Refine's
 // branch (which proves its divisor is not 0, as son.Verify checks), and
 // the types that rested on the facts fall back to what the inputs give
-// (a loop Phi whose type keeps falling goes to int at once). Linear, but
-// for the Phis' bounded falls.
+// (a loop Phi whose type keeps falling goes to int at once). A division
+// by a value computed from a Refine kept its ZeroCheck (restsOnRefine),
+// so no division needs a fact that is gone. Linear, but for the Phis'
+// bounded falls.
 func (g *Graph) StripRefines() {
 	var refs []*Node
 	for _, n := range g.Live() {
@@ -234,24 +236,57 @@ func (g *Graph) StripRefines() {
 			refs = append(refs, n)
 		}
 	}
-	if len(refs) == 0 {
-		return
-	}
 	var work []*Node
 	for _, r := range refs {
-		for _, u := range r.Out {
-			if (u.Op == OpDiv || u.Op == OpMod) && u.In[2] == r && u.In[0] == nil {
-				g.SetIn(u, 0, r.In[0])
+		if r.dead {
+			continue
+		}
+		for _, d := range r.Out {
+			if (d.Op == OpDiv || d.Op == OpMod) && d.In[2] == r {
+				if c := d.In[0]; c == nil || c.Op != OpZeroCheck || c.In[1] != r {
+					g.SetIn(d, 0, r.In[0])
+				}
 			}
-			work = append(work, u)
 		}
-	}
-	for _, r := range refs {
-		if !r.dead {
-			g.Subsume(r, r.In[1])
-		}
+		work = append(work, r.Out...)
+		g.Subsume(r, r.In[1])
 	}
 	g.relax(work)
+}
+
+// restsOnRefine reports whether y, not itself a Refine, is computed from
+// one (through its data inputs, Phis too, to a bounded depth): its type
+// may rest on a fact that StripRefines will take away, so a division by
+// y keeps its ZeroCheck. Past the bound it answers no, as the types of
+// such deep values rarely exclude 0 on the strength of a fact.
+func restsOnRefine(y *Node) bool {
+	if y.Op == OpRefine || y.Op == OpConstant {
+		return false
+	}
+	const maxDepth = 4
+	var seen []*Node
+	var walk func(n *Node, depth int) bool
+	walk = func(n *Node, depth int) bool {
+		if n == nil || depth > maxDepth || n.Op == OpConstant || n.IsControl() {
+			return false
+		}
+		if n.Op == OpRefine {
+			return true
+		}
+		for _, s := range seen {
+			if s == n {
+				return false
+			}
+		}
+		seen = append(seen, n)
+		for _, x := range n.In[1:] {
+			if walk(x, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(y, 0)
 }
 
 // relax lowers the types of the nodes in work, and of their users in

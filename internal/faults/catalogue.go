@@ -86,14 +86,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-div-unpinned", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() {",
-		New:  "if n.In[0] != nil && y.Type.IsInt() {",
+		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {",
+		New:  "if n.In[0] != nil && y.Type.IsInt() && !restsOnRefine(y) {",
 		What: "a division floats free of its ZeroCheck whenever its divisor is an integer, zero or not",
 	},
 	{
 		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[1].Type.ExcludesZero() || refinedNonZero(n.In[1]) {",
-		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 || refinedNonZero(n.In[1]) {",
+		Old:  "if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
+		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
 		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
 	},
 	{
@@ -209,9 +209,15 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "strip-refine-unpinned-division", Pass: "peephole", File: "son/refine.go",
-		Old:  "g.SetIn(u, 0, r.In[0])",
-		New:  "_ = u",
+		Old:  "g.SetIn(d, 0, r.In[0])",
+		New:  "_ = d",
 		What: "a division by a Refine is left floating when the Refine goes: nothing keeps it below the branch",
+	},
+	{
+		Name: "zerocheck-rests-on-refine-ignored", Pass: "peephole", File: "son/refine.go",
+		Old:  "if y.Op == OpRefine || y.Op == OpConstant {\n\t\treturn false",
+		New:  "if true {\n\t\treturn false",
+		What: "a division by a value computed from a Refine loses its ZeroCheck on the strength of a fact that cleanup drops",
 	},
 	{
 		Name: "zerocheck-any-refine", Pass: "peephole", File: "son/refine.go",
