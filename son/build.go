@@ -54,6 +54,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.mergeReturns()
 	b.scope.keep--
 	g.Kill(b.scope)
+	b.foldOneSidedIfs()
 	_, live := g.keepInfiniteLoops()
 	g.sweep(live)
 	return g
@@ -309,6 +310,24 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 	b.setCtrl(g.xctrl())
 }
 
+// foldOneSidedIfs replaces the one projection left to an If by the If's
+// control. A side whose projection nothing uses leads nowhere: it is dead
+// (a loop exit whose Refine went when the loop turned out to end by
+// returning, before the If's condition was folded). Linear.
+func (b *builder) foldOneSidedIfs() {
+	g := b.g
+	for _, n := range g.Live() {
+		if n.Op != OpIf || n.dead || len(n.Out) != 1 || n.Out[0].Op != OpCProj {
+			continue
+		}
+		p := n.Out[0]
+		p.keep++
+		g.Subsume(p, n.In[0])
+		p.keep--
+		g.KillIfUnused(p)
+	}
+}
+
 // mergeReturns leaves the program one Return: the paths that return join
 // at a Region (a tree of them past maxJoin) and their values at a Phi, as
 // in Simple's function return, so that equal returns fold into one and a
@@ -488,6 +507,7 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 		if len(slots) == 0 {
 			continue
 		}
+		g.Stats.Refines++
 		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
 		if r == p.x {
 			continue

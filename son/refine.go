@@ -71,10 +71,10 @@ func branchFacts(cond *Node, side int64, x *Node, f func(r rel, y *Node)) {
 	if !ok {
 		return
 	}
-	if cond.In[1] == x && cond.In[2] != x {
+	if cond.In[1] == x {
 		f(pick(r, side), cond.In[2])
 	}
-	if cond.In[2] == x && cond.In[1] != x {
+	if cond.In[2] == x {
 		f(pick(converse[r], side), cond.In[1])
 	}
 }
@@ -97,6 +97,14 @@ func refineType(n *Node, typ func(*Node) types.Type) types.Type {
 	p := n.In[0]
 	if t.IsTop() || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
 		return t
+	}
+	// A condition known by now (its type one side only, the If not yet
+	// folded) decides: the side not taken is never reached; on the side
+	// taken the condition's form may be gone, and the fact with it.
+	if ct := typ(p.In[0].In[1]); ct.IsInt() && (ct.IsConst() || !ct.Contains(0)) {
+		if taken := !ct.Contains(0); taken != (p.Aux == 0) {
+			return types.Top
+		}
 	}
 	branchFacts(p.In[0].In[1], p.Aux, n.In[1], func(r rel, y *Node) {
 		yt := types.Zero

@@ -4,8 +4,6 @@
 	je L25
 L21:
 	; 14: int t = a % b;
-	test rcx, rcx
-	je L26
 	mov rax, rdi
 	cmp rcx, -0x1
 	jne L23
@@ -24,4 +22,3 @@ L25:
 	; 18: return a;
 	mov rax, rdi
 	ret
-L26:	; examples/gcd.smp:14:15: runtime error: division by zero
