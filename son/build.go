@@ -57,6 +57,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.foldOneSidedIfs()
 	_, live := g.keepInfiniteLoops()
 	g.sweep(live)
+	b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	return g
 }
 
