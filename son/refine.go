@@ -98,11 +98,13 @@ func refineType(n *Node, typ func(*Node) types.Type) types.Type {
 	if t.IsTop() || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
 		return t
 	}
-	// A condition known by now (its type one side only, the If not yet
-	// folded) decides: the side not taken is never reached; on the side
-	// taken the condition's form may be gone, and the fact with it.
-	if ct := typ(p.In[0].In[1]); ct.IsInt() && (ct.IsConst() || !ct.Contains(0)) {
-		if taken := !ct.Contains(0); taken != (p.Aux == 0) {
+	// A condition folded to a constant (the If not yet folded) decides:
+	// the side not taken is never reached; on the side taken the
+	// condition's form is gone, and the fact with it. (The Constant node,
+	// not the condition's type, which the analyses would not revisit the
+	// Refine for.)
+	if c := p.In[0].In[1]; c.IsConst() {
+		if taken := c.Aux != 0; taken != (p.Aux == 0) {
 			return types.Top
 		}
 	}
