@@ -62,13 +62,14 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 }
 
 type builder struct {
-	g     *Graph
-	opt   BuildOptions
-	scope *Node                   // the current scope: control, then every live variable by slot
-	vars  []*syntax.Var           // the live variable of each slot
-	loop  *loopCtx                // the innermost loop being built
-	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
-	refs  []refined               // the variables refined by the branches around, innermost last
+	g      *Graph
+	opt    BuildOptions
+	scope  *Node                   // the current scope: control, then every live variable by slot
+	vars   []*syntax.Var           // the live variable of each slot
+	loop   *loopCtx                // the innermost loop being built
+	saved  map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
+	refs   []refined               // the variables refined by the branches around, innermost last
+	refIfs []*Node                 // the Ifs Refines were pinned below (foldOneSidedIfs)
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -314,10 +315,11 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // foldOneSidedIfs replaces the one projection left to an If by the If's
 // control. A side whose projection nothing uses leads nowhere: it is dead
 // (a loop exit whose Refine went when the loop turned out to end by
-// returning, before the If's condition was folded). Linear.
+// returning, before the If's condition was folded). Only the Ifs that
+// Refines were pinned below can be so: refine lists them.
 func (b *builder) foldOneSidedIfs() {
 	g := b.g
-	for _, n := range g.Live() {
+	for _, n := range b.refIfs {
 		if n.Op != OpIf || n.dead || len(n.Out) != 1 || n.Out[0].Op != OpCProj {
 			continue
 		}
@@ -509,6 +511,9 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 			continue
 		}
 		g.Stats.Refines++
+		if len(b.refIfs) == 0 || b.refIfs[len(b.refIfs)-1] != ctrl.In[0] {
+			b.refIfs = append(b.refIfs, ctrl.In[0])
+		}
 		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
 		if r == p.x {
 			continue

@@ -67,6 +67,9 @@ func bitsBounds(zeros, ones uint64) (lo, hi int64) {
 // ones, each component narrowed by the other until neither changes (at
 // most once per bit), or Top when no value is left.
 func reduce(lo, hi int64, zeros, ones uint64) Type {
+	if zeros|ones == 0 && lo < 0 && hi >= 0 && lo <= hi {
+		return Type{kind: KInt, lo: lo, hi: hi} // across 0, no bit known: nothing to narrow
+	}
 	for {
 		if lo > hi || zeros&ones != 0 {
 			return Top
