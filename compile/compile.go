@@ -88,7 +88,7 @@ var Passes = []Pass{
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
 	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
-	{Name: "cleanup", Doc: "run peepholes to a fixpoint again", run: peephole},
+	{Name: "cleanup", Doc: "run peepholes to a fixpoint again, then drop the Refines, whose facts have served", run: cleanup},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
 	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering, check: checkNumbering, inputFunc: true},
 	{Name: "outssa", Doc: "out of SSA: Phis to sequentialized parallel moves, registers coalesced (RTL level)", run: outOfSSA, check: checkOutOfSSA, inputFunc: true},
@@ -432,6 +432,25 @@ func peephole(u *Unit) error {
 	if err := u.Graph.Iterate(); err != nil {
 		return &CheckError{Pass: "peephole", Guard: GuardPass, Err: err}
 	}
+	return nil
+}
+
+// cleanup is the last graph pass: peepholes; then the Refines replaced
+// by their values (son.StripRefines: their facts have served, and each
+// would cost a copy) and peepholes on what used them; then the merged
+// returns that folded nothing split again (son.SplitReturns): the build
+// merged them so that the peepholes see equal returns together; split,
+// the graph is no larger than the program's own returns and the code has
+// no jumps to a shared return.
+func cleanup(u *Unit) error {
+	if err := peephole(u); err != nil {
+		return err
+	}
+	u.Graph.StripRefines()
+	if err := u.Graph.Iterate(); err != nil {
+		return &CheckError{Pass: "cleanup", Guard: GuardPass, Err: err}
+	}
+	u.Graph.SplitReturns()
 	return nil
 }
 

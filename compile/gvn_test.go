@@ -81,15 +81,15 @@ func TestGVNValidatorCatchesFaults(t *testing.T) {
 		{"two ops in one class", func(f *cfg.Func, p *gvn.Proposal) {
 			lt, mod := find(f, "Lt")[0], find(f, "Mod")[0]
 			p.N[mod] = p.N.Of(lt)
-		}, "spec-op: v11 and v17 have number v11, but they are defined by v11 = Lt v10 v4 (b2 instr 0) and v17 = Mod v10 v16 (b3 instr 0)"},
+		}, "spec-op: v11 and v21 have number v11, but they are defined by v11 = Lt v10 v4 (b2 instr 0) and v21 = Mod v10 v20 (b3 instr 0)"},
 		{"Phis of different blocks", func(f *cfg.Func, p *gvn.Proposal) {
 			phis := find(f, "Phi") // s, j, i of the first loop, its if's join, then t, k of the second
 			p.N[phis[len(phis)-1]] = p.N.Of(phis[1])
-		}, "spec-phi-block: v9 and v37 have number v9, but they are Phis of different blocks: v9 = Phi v6 v33 (b2 phi 1) and v37 = Phi v6 v44 (b8 phi 1)"},
+		}, "spec-phi-block: v9 and v41 have number v9, but they are Phis of different blocks: v9 = Phi v6 v37 (b2 phi 1) and v41 = Phi v6 v52 (b8 phi 1)"},
 		{"a replacement that does not dominate", func(f *cfg.Func, p *gvn.Proposal) {
 			muls := find(f, "Mul") // i*3 and j*3, one in each arm
 			p.Replace = append(p.Replace, gvn.Replacement{Dst: muls[1], By: muls[0]})
-		}, "replace-dom: v27 is replaced by v24, whose definition v24 = Mul v10 v23 (b4 instr 0) does not strictly dominate v27 = Mul v9 v23 (b5 instr 0)"},
+		}, "replace-dom: v31 is replaced by v28, whose definition v28 = Mul v10 v27 (b4 instr 0) does not strictly dominate v31 = Mul v9 v27 (b5 instr 0)"},
 	}
 	for _, c := range faults {
 		t.Run(c.name, func(t *testing.T) {

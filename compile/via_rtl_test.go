@@ -205,7 +205,11 @@ func TestViaRTLPipeline(t *testing.T) {
 			default:
 				larger[fl]++
 			}
-			if b > a+viaMargin {
+			// The facts from the branches (Refines, issue 18) are the
+			// builder's: the second way, from RTL, has none, and may be
+			// larger by what they fold.
+			refined := first.Graph.Stats.Refines > 0
+			if b > a+viaMargin && !refined {
 				t.Errorf("%s: via rtl %v: the final graph has %d nodes, the first way's %d: more than %d more", file, fl, b, a, viaMargin)
 			}
 			if a != b {

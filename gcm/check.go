@@ -506,7 +506,10 @@ func (c *checker) data() {
 					c.bad(b, "dominance", "%v uses %v before it is defined", n, x)
 				}
 			}
-			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) {
+			// A division is below its check, or in the block a branch
+			// starts (one that proves its divisor is not 0) or below it.
+			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) &&
+				!(ctl.Op == son.OpCProj && c.blockOf[ctl] != nil && (c.blockOf[ctl] == b || tree.StrictlyDominates(c.index[c.blockOf[ctl]], c.index[b]))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}

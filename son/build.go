@@ -63,22 +63,29 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	if b.ctrl().Type.IsCtrl() { // falling off the end returns 0
 		b.ret(g.Con(0), syntax.Pos{})
 	}
+	if !opt.Raw {
+		b.mergeReturns()
+	}
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
+		b.foldOneSidedIfs()
 		_, live := g.keepInfiniteLoops()
 		g.sweep(live)
+		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
 	return g
 }
 
 type builder struct {
-	g     *Graph
-	opt   BuildOptions
-	scope *Node                   // the current scope: control, then every live variable by slot
-	vars  []*syntax.Var           // the live variable of each slot
-	loop  *loopCtx                // the innermost loop being built
-	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
+	g      *Graph
+	opt    BuildOptions
+	scope  *Node                   // the current scope: control, then every live variable by slot
+	vars   []*syntax.Var           // the live variable of each slot
+	loop   *loopCtx                // the innermost loop being built
+	saved  map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
+	refs   []refined               // the variables refined by the branches around, innermost last
+	refIfs []*Node                 // the Ifs Refines were pinned below (foldOneSidedIfs)
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -321,6 +328,76 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 	b.setCtrl(g.xctrl())
 }
 
+// foldOneSidedIfs replaces the one projection left to an If by the If's
+// control. A side whose projection nothing uses leads nowhere: it is dead
+// (a loop exit whose Refine went when the loop turned out to end by
+// returning, before the If's condition was folded). Only the Ifs that
+// Refines were pinned below can be so: refine lists them.
+func (b *builder) foldOneSidedIfs() {
+	g := b.g
+	for _, n := range b.refIfs {
+		if n.Op != OpIf || n.dead || len(n.Out) != 1 || n.Out[0].Op != OpCProj {
+			continue
+		}
+		p := n.Out[0]
+		p.keep++
+		g.Subsume(p, n.In[0])
+		p.keep--
+		g.KillIfUnused(p)
+	}
+}
+
+// mergeReturns leaves the program one Return: the paths that return join
+// at a Region (a tree of them past maxJoin) and their values at a Phi, as
+// in Simple's function return, so that equal returns fold into one and a
+// branch that only chooses between them goes (the empty diamond).
+// SplitReturns undoes what folded nothing before code is laid out. The
+// Returns the statements made hold the paths until then: peepholes that
+// replace a path's control or value update them.
+func (b *builder) mergeReturns() {
+	g := b.g
+	if len(g.Stop.In) < 2 {
+		return
+	}
+	var ctrls, vals []*Node
+	for _, r := range g.Stop.In {
+		ctrls = append(ctrls, b.hold(r.In[0]))
+		vals = append(vals, b.hold(r.In[1]))
+	}
+	pos := g.Stop.In[0].Pos
+	for len(g.Stop.In) > 0 {
+		g.DelIn(g.Stop, len(g.Stop.In)-1) // kills the Return
+	}
+	for len(ctrls) > 1 {
+		var nc, nv []*Node
+		for i := 0; i < len(ctrls); i += maxJoin {
+			cs, vs := ctrls[i:min(i+maxJoin, len(ctrls))], vals[i:min(i+maxJoin, len(vals))]
+			if len(cs) == 1 {
+				nc, nv = append(nc, cs[0]), append(nv, vs[0])
+				continue
+			}
+			phi := b.join(cs, vs, cs, pos)
+			if c := b.ctrl(); c.Op == OpRegion && c.Aux == 0 && len(c.In) == len(cs)+1 {
+				c.Aux = regionOfReturns
+			}
+			nc, nv = append(nc, b.hold(b.ctrl())), append(nv, b.hold(phi))
+			for _, v := range vs {
+				b.release(v)
+				g.KillIfUnused(v)
+			}
+			for _, c := range cs {
+				g.KillIfUnused(c)
+			}
+		}
+		ctrls, vals = nc, nv
+	}
+	c, x := ctrls[0], vals[0]
+	b.setCtrl(c)
+	b.release(c)
+	b.release(x)
+	b.ret(x, pos)
+}
+
 // showGraph hands the graph and the scopes to BuildOptions.ShowGraph.
 func (b *builder) showGraph(pos syntax.Pos) {
 	scopes := []*Node{b.scope}
@@ -344,7 +421,22 @@ func (b *builder) showGraph(pos syntax.Pos) {
 // jump saves the control and the values of the variables the loop assigns,
 // for a break or continue; the current path ends.
 func (b *builder) jump() *Node {
+	// A variable refined by an enclosing branch leaves with its own value:
+	// the Refine adds nothing at the merge the jump goes to, where it
+	// would make a Phi of the refined and the unrefined value.
+	var held []refined
+	for _, r := range b.refs {
+		if b.scope.In[r.slot] == r.ref {
+			held = append(held, r)
+			b.hold(r.ref)
+			b.g.SetIn(b.scope, r.slot, r.x)
+		}
+	}
 	s := b.save(b.loop.vars)
+	for _, r := range held {
+		b.g.SetIn(b.scope, r.slot, r.ref)
+		b.release(r.ref)
+	}
 	b.setCtrl(b.g.xctrl())
 	return s
 }
@@ -364,19 +456,105 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 }
 
 func (b *builder) ifStmt(s *syntax.IfStmt) {
-	t, f := b.branch(b.expr(s.Cond), s.If)
+	cond := b.hold(b.expr(s.Cond))
+	t, f := b.branch(cond, s.If)
 	before := b.save(s.Assigned)
 	b.setCtrl(t)
 	b.release(t)
+	rs := b.refine(cond, 0)
 	b.stmt(s.Then)
+	b.unrefine(rs)
 	then := b.save(s.Assigned)
 	b.restore(before)
 	b.setCtrl(f)
 	b.release(f)
+	rs = b.refine(cond, 1)
 	if s.Else != nil {
 		b.stmt(s.Else)
 	}
+	b.unrefine(rs)
+	b.release(cond)
+	b.g.KillIfUnused(cond)
 	b.merge([]*Node{then, b.save(s.Assigned)}, s.Assigned, s.If)
+}
+
+// refined is a variable a Refine narrowed: its slot and its value before.
+type refined struct {
+	slot   int
+	x, ref *Node
+}
+
+// maxRefineUses bounds the users of a tested value searched for the
+// variables that hold it, so that a value tested by many branches (arg in
+// a long program) does not make the builder quadratic.
+const maxRefineUses = 64
+
+// refine gives every variable holding a value that cond tests, on side
+// (0 true, 1 false) of the branch on cond, a Refine pinned to the current
+// control: the value narrowed by what the branch proves (refine.go).
+func (b *builder) refine(cond *Node, side int64) []refined {
+	g := b.g
+	ctrl := b.ctrl()
+	if g.raw || cond.IsConst() || !ctrl.Type.IsCtrl() || ctrl.Op != OpCProj {
+		return nil // a raw graph has only what the program says: no facts
+	}
+	type pair struct{ x, y *Node }
+	var tests []pair
+	switch {
+	case cond.Op == OpNot:
+		tests = []pair{{cond.In[1], nil}}
+	case cond.Op.IsCompare():
+		tests = []pair{{cond.In[1], cond.In[2]}, {cond.In[2], cond.In[1]}}
+	default:
+		tests = []pair{{cond, nil}}
+	}
+	var rs []refined
+	for _, p := range tests {
+		if p.x.IsConst() || len(p.x.Out) > maxRefineUses {
+			continue
+		}
+		y := p.y
+		if y == nil {
+			y = g.Con(0)
+		}
+		var slots []int
+		for k, u := range p.x.Out {
+			if u == b.scope && p.x.UseIndex(k) > 0 {
+				slots = append(slots, p.x.UseIndex(k))
+			}
+		}
+		if len(slots) == 0 {
+			continue
+		}
+		g.Stats.Refines++
+		if len(b.refIfs) == 0 || b.refIfs[len(b.refIfs)-1] != ctrl.In[0] {
+			b.refIfs = append(b.refIfs, ctrl.In[0])
+		}
+		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
+		if r == p.x {
+			continue
+		}
+		for _, i := range slots {
+			g.SetIn(b.scope, i, r)
+			rs = append(rs, refined{i, p.x, r})
+		}
+	}
+	b.refs = append(b.refs, rs...)
+	return rs
+}
+
+// unrefine ends the refinements rs (the last made): the variables that
+// still hold the Refine get their value back. Those the statement does
+// not assign have one value on every path, and the Refine holds only on
+// this one; those it assigns on other paths only would merge the refined
+// and the unrefined value in a Phi where one value does.
+func (b *builder) unrefine(rs []refined) {
+	b.refs = b.refs[:len(b.refs)-len(rs)]
+	for _, r := range rs {
+		if b.scope.In[r.slot] == r.ref {
+			b.g.SetIn(b.scope, r.slot, r.x)
+		}
+	}
 }
 
 // loopStmt builds while (cond) body, and for loops with next run after the
@@ -401,16 +579,23 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 	} else {
 		c = g.Con(1)
 	}
+	b.hold(c)
 	t, f := b.branch(c, pos)
 	ctx := &loopCtx{outer: b.loop, vars: assigned}
 	b.loop = ctx
 	b.setCtrl(f)
 	b.release(f)
+	rs := b.refine(c, 1)                              // the exit: only the loop's variables leave with the fact
 	ctx.breaks = append(ctx.breaks, b.save(assigned)) // the exit when the test fails
+	b.unrefine(rs)
 	b.setCtrl(t)
 	b.release(t)
+	rs = b.refine(c, 0)
+	b.release(c)
+	b.g.KillIfUnused(c)
 
 	b.stmt(body)
+	b.unrefine(rs)
 	if len(ctx.continues) > 0 {
 		b.merge(append([]*Node{b.save(assigned)}, ctx.continues...), assigned, pos)
 	}
@@ -518,7 +703,9 @@ func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 		x, y = y, x
 	}
 	var ctrl *Node
-	if (op == OpDiv || op == OpMod) && !y.Type.ExcludesZero() {
+	// (A divisor whose type excludes 0 only by a Refine's fact gets its
+	// check, which the peephole removes or keeps: restsOnRefine.)
+	if (op == OpDiv || op == OpMod) && (!y.Type.ExcludesZero() || restsOnRefine(y)) {
 		b.hold(x)
 		b.hold(y)
 		zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)

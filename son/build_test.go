@@ -119,7 +119,8 @@ func TestNever(t *testing.T) {
 		{`while(1){ arg++; }`, 1, "return Top;"},
 		{`while(1){ while(1){} }`, 1, "return Top;"},
 		{`if (arg) { while(1) {} } return 3;`, 1, "Stop[ return 3; return Top; ]"},
-		{`while(arg){arg--;} return arg;`, 0, "return Phi(Loop,arg,(Phi_arg-1));"},
+		{`while(arg){arg--;} return arg;`, 0, "return 0;"}, // the loop ends when arg is 0
+		{`int n=0; while(arg){arg--; n++;} return n;`, 0, "return Phi(Loop,0,(Phi_n+1));"},
 		{`while(1){ if(arg) break; } return 1;`, 0, "return 1;"},
 		{`while(1){ if(arg) return 2; }`, 0, "return 2;"},
 		{`for(;;){ if(arg==3) return 4; arg++; }`, 0, "return 4;"},
@@ -127,7 +128,7 @@ func TestNever(t *testing.T) {
 		// second needs a Never.
 		{`while(arg){arg--;} while(1){}`, 1, "return Top;"},
 		{`int i=0; while(i<10){ i=i+1; } while(1){} return i;`, 1, "return Top;"},
-		{`while(arg){arg--;} if (arg) { while(1){} } return 1;`, 1, "Stop[ return 1; return Top; ]"},
+		{`int k=arg; while(arg){arg--;} if (k) { while(1){} } return 1;`, 1, "Stop[ return 1; return Top; ]"},
 	}
 	for _, tt := range tests {
 		g := buildSrc(t, tt.src)

@@ -69,6 +69,8 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 		return ctrlType(typ(n.In[0]))
 	case OpPhi:
 		return phiType(n, typ)
+	case OpRefine:
+		return refineType(n, typ)
 	case OpDiv, OpMod:
 		if c := n.In[0]; c != nil && !typ(c).IsCtrl() {
 			return types.Top
@@ -160,6 +162,15 @@ func binaryType(op Op, a, b types.Type) types.Type {
 		}
 		return types.Int
 	}
+	r := rangeType(op, a, b)
+	if r.IsInt() && !r.IsConst() {
+		r = knownBits(op, r, a, b)
+	}
+	return r
+}
+
+// rangeType is the range part of binaryType, for integer a and b.
+func rangeType(op Op, a, b types.Type) types.Type {
 	if (op == OpDiv || op == OpMod) && b.IsConst() && b.Value() == 0 {
 		// Never computed: the ZeroCheck before it stops the program. Not
 		// Top, though: a Top condition would make the code after the check
@@ -256,6 +267,66 @@ func binaryType(op Op, a, b types.Type) types.Type {
 		return types.Bool
 	}
 	return types.Int
+}
+
+// knownBits narrows r, the range of a op b, by the bits of the result
+// that the known bits of a and b fix (types/bits.go): a 0 in either
+// operand of & is a 0, a 1 in either of | a 1, and so on; a shift by a
+// constant moves the known bits and fills with known bits; a product has
+// the trailing zeros of both factors; == is false, != true, when a bit is
+// known 1 on one side and 0 on the other.
+func knownBits(op Op, r, a, b types.Type) types.Type {
+	az, ao, bz, bo := a.Zeros(), a.Ones(), b.Zeros(), b.Ones()
+	var z, o uint64
+	switch op {
+	case OpAnd:
+		z, o = az|bz, ao&bo
+	case OpOr:
+		z, o = az&bz, ao|bo
+	case OpXor:
+		known := (az | ao) & (bz | bo)
+		o = (ao ^ bo) & known
+		z = known &^ o
+	case OpMul:
+		tz := bits.TrailingZeros64(^az) + bits.TrailingZeros64(^bz)
+		z = lowMask(tz)
+	case OpShl:
+		if !b.IsConst() {
+			z = lowMask(bits.TrailingZeros64(^az)) // 0 << x is 0, 8*y << x a multiple of 8
+			break
+		}
+		s := uint64(b.Value()) & 63
+		z, o = az<<s|lowMask(int(s)), ao<<s
+	case OpSar:
+		if b.IsConst() {
+			s := uint64(b.Value()) & 63
+			z, o = uint64(int64(az)>>s), uint64(int64(ao)>>s)
+		}
+	case OpShr:
+		if b.IsConst() {
+			s := uint64(b.Value()) & 63
+			z, o = az>>s|^(math.MaxUint64>>s), ao>>s
+		}
+	case OpEq, OpNe:
+		if ao&bz != 0 || az&bo != 0 {
+			if op == OpEq {
+				return types.False
+			}
+			return types.True
+		}
+		return r
+	default:
+		return r
+	}
+	return types.WithBits(r, z, o)
+}
+
+// lowMask has the k low bits set (all for k >= 64).
+func lowMask(k int) uint64 {
+	if k >= 64 {
+		return math.MaxUint64
+	}
+	return 1<<uint(k) - 1
 }
 
 func unaryType(op Op, a types.Type) types.Type {

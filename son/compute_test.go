@@ -291,13 +291,22 @@ func TestBinaryTypePrecision(t *testing.T) {
 		{OpAnd, types.Int, c(255), r(0, 255)},
 		{OpAnd, types.Int, types.Int, types.Int},
 		{OpOr, r(4, 5), r(0, 3), r(4, 7)},
-		{OpOr, types.Int, c(1), types.Int},
+		{OpOr, types.Int, c(1), types.Bits(0, 1)}, // odd: its known bit 0
+		{OpAnd, types.Bool, c(18), c(0)},          // a bool has no bit 1 or 4
+		{OpShl, c(0), types.Int, c(0)},
+		{OpShl, types.Bits(0x7, 0), types.Int, types.Bits(0x7, 0)},
+		{OpShr, types.Int, c(60), r(0, 15)},
+		{OpSar, types.Bits(0, 1<<63), c(63), c(-1)},
+		{OpXor, types.Bits(0, 1), types.Bits(0, 1), types.Bits(1, 0)},
+		{OpMul, types.Bits(0x1, 0), types.Bits(0x3, 0), types.Bits(0x7, 0)},
+		{OpEq, types.Bits(0, 1), c(0), c(0)},
+		{OpNe, types.Bits(0x1, 0), c(7), c(1)},
 		{OpXor, r(0, 5), r(0, 8), r(0, 15)},
-		{OpShl, r(0, 3), c(4), r(0, 48)},
-		{OpShl, r(-2, 3), c(1), r(-4, 6)},
-		{OpShl, r(0, 3), c(68), r(0, 48)}, // count mod 64
+		{OpShl, r(0, 3), c(4), types.WithBits(r(0, 48), 0xf, 0)},
+		{OpShl, r(-2, 3), c(1), types.WithBits(r(-4, 6), 0x1, 0)},
+		{OpShl, r(0, 3), c(68), types.WithBits(r(0, 48), 0xf, 0)}, // count mod 64
 		{OpShl, r(0, 3), c(64), r(0, 3)},
-		{OpShl, r(0, maxInt), c(1), types.Int},
+		{OpShl, r(0, maxInt), c(1), types.Bits(0x1, 0)},
 		{OpSar, r(-16, 16), c(2), r(-4, 4)},
 		{OpSar, types.Int, c(63), r(-1, 0)},
 		{OpSar, r(-16, 16), types.Int, r(-16, 16)},
@@ -420,7 +429,7 @@ func TestComputeNodes(t *testing.T) {
 		{&Node{Op: OpNever, In: []*Node{dead}}, "[XCtrl, XCtrl]"},
 		// A Phi meets only the inputs whose region input is reachable.
 		{&Node{Op: OpPhi, In: []*Node{region, p1, p2}}, "3"},
-		{&Node{Op: OpPhi, In: []*Node{&Node{ID: 13, Op: OpRegion, In: []*Node{nil, live, live}}, p1, p2}}, "[3..50]"},
+		{&Node{Op: OpPhi, In: []*Node{&Node{ID: 13, Op: OpRegion, In: []*Node{nil, live, live}}, p1, p2}}, "[3..50]{0:0xc 1:0x2}"}, // 3 and 50: bit 1 is 1, bits 2 and 3 are 0
 		{&Node{Op: OpPhi, In: []*Node{&Node{ID: 14, Op: OpRegion, In: []*Node{nil, dead, dead}}, p1, p2}}, "Top"},
 		{&Node{Op: OpStart}, "[Ctrl, int]"},
 		{&Node{Op: OpCProj, Aux: 1, In: []*Node{&Node{ID: 15, Op: OpIf, Type: types.Tuple(types.Ctrl, types.XCtrl)}}}, "XCtrl"},

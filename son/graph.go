@@ -43,6 +43,7 @@ type Graph struct {
 		Peepholes int // peephole attempts
 		Rewrites  int // peepholes that changed something
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
+		Refines   int // Refines the builder made (refine.go), folded or not
 	}
 }
 

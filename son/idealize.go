@@ -36,12 +36,20 @@ func (g *Graph) idealize(n *Node) *Node {
 		}
 	case OpPhi:
 		return g.idealPhi(n)
+	case OpRefine:
+		return g.idealRefine(n)
 	case OpRegion, OpLoop:
 		return g.idealRegion(n)
 	case OpCProj:
 		return g.idealCProj(n)
+	case OpIf:
+		// An If tests for "not 0" itself: if (x != 0) branches on x.
+		if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {
+			g.SetIn(n, 1, c.In[1])
+			return n
+		}
 	case OpZeroCheck:
-		if n.In[1].Type.ExcludesZero() {
+		if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {
 			return n.In[0] // the divisor cannot be zero: no check
 		}
 	case OpStop:
@@ -121,10 +129,10 @@ func (g *Graph) idealAdd(n *Node) *Node {
 		return g.binary(OpSub, y, x.In[1]) // (-x)+y → y-x
 	}
 	// Move a constant up so it meets other constants: (a+k)+y → (a+y)+k.
-	if a, k, ok := constOffset(x); ok {
+	if a, k, ok := constOffset(x); ok && soleUse(x) {
 		return g.addConst(g.Peephole(g.binary(OpAdd, a, y)), k)
 	}
-	if a, k, ok := constOffset(y); ok {
+	if a, k, ok := constOffset(y); ok && soleUse(y) {
 		return g.addConst(g.Peephole(g.binary(OpAdd, x, a)), k)
 	}
 	return nil
@@ -187,18 +195,24 @@ func (g *Graph) reassociate(n *Node) *Node {
 		}
 		return nil
 	}
-	if x.Op == op && x.In[2].IsConst() {
+	if x.Op == op && x.In[2].IsConst() && soleUse(x) {
 		return g.binary(op, g.Peephole(g.binary(op, x.In[1], y)), x.In[2])
 	}
-	if y.Op == op && y.In[2].IsConst() {
+	if y.Op == op && y.In[2].IsConst() && soleUse(y) {
 		return g.binary(op, g.Peephole(g.binary(op, x, y.In[1])), y.In[2])
 	}
 	return nil
 }
 
+// soleUse reports whether x has one user, so that a rewrite of that user
+// which stops using x removes it. Moving a constant up out of a shared
+// x (a op k) op y → (a op y) op k would compute a op y beside x, which
+// stays for its other users: more work, not less (issue 18, point 6).
+func soleUse(x *Node) bool { return len(x.Out) == 1 && x.keep == 0 }
+
 func (g *Graph) idealDiv(n *Node) *Node {
 	x, y := n.In[1], n.In[2]
-	if n.In[0] != nil && y.Type.ExcludesZero() {
+	if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {
 		g.SetIn(n, 0, nil) // no check needed any more: the division floats
 		return n
 	}
@@ -236,8 +250,10 @@ func (g *Graph) idealBitwise(n *Node) *Node {
 		switch {
 		case n.Op == OpAnd && c == -1, n.Op != OpAnd && c == 0:
 			return x // x&-1, x|0, x^0 → x
-		case n.Op == OpAnd && c > 0 && c&(c+1) == 0 && x.Type.IsInt() && x.Type.Lo() >= 0 && x.Type.Hi() <= c:
-			return x // a mask that keeps every bit x can have
+		case n.Op == OpAnd && x.Type.IsInt() && ^x.Type.Zeros()&^uint64(c) == 0:
+			return x // a mask that keeps every bit x can have (known bits)
+		case n.Op == OpOr && x.Type.IsInt() && uint64(c)&^x.Type.Ones() == 0:
+			return x // x has every bit of c already
 		}
 	}
 	return g.reassociate(n)
@@ -336,10 +352,166 @@ func (g *Graph) idealRegion(n *Node) *Node {
 			return a.In[0].In[0] // if (c) {} else {} does nothing
 		}
 	}
+	if n.Op == OpRegion && (g.mergeBothSides(n) || g.flattenRegion(n)) {
+		return n
+	}
 	if changed {
 		return n
 	}
 	return nil
+}
+
+// mergeBothSides: when both sides of one If enter region n and every Phi
+// of n has the same value on the two, which side ran makes no difference
+// after n: the two inputs become one, the If's own control (the If then
+// dies). The empty diamond above is the case of a Region of just the two.
+// Linear in the region's inputs and Phis.
+func (g *Graph) mergeBothSides(n *Node) bool {
+	var phis []*Node
+	for i := 1; i < len(n.In); i++ {
+		c := n.In[i]
+		if c.Op != OpCProj || c.In[0].Op != OpIf || c.Aux != 0 {
+			continue
+		}
+		other := c.In[0].Proj(1)
+		if other == nil {
+			continue
+		}
+		j := -1
+		for k, u := range other.Out {
+			if u == n {
+				j = other.UseIndex(k)
+			}
+		}
+		if j < 0 {
+			continue
+		}
+		if phis == nil {
+			phis = n.Phis()
+		}
+		agree := true
+		for _, p := range phis {
+			if p.In[i] != p.In[j] {
+				p.addDep(n) // the Phi's inputs may become equal
+				agree = false
+				break
+			}
+		}
+		if !agree {
+			continue
+		}
+		g.SetIn(n, i, c.In[0].In[0])
+		del := make([]bool, len(n.In))
+		del[j] = true
+		for _, p := range phis {
+			if !p.dead {
+				g.delIns(p, del)
+			}
+		}
+		g.delIns(n, del)
+		return true
+	}
+	return false
+}
+
+// flattenRegion merges into region n an input Region r that only n uses,
+// but for r's Phis, each used only by Phis of n at r's place: n takes r's
+// inputs in r's place, each Phi of n the inputs of r's Phi there (or its
+// value there, once per input of r), and r and its Phis die (paper 002's
+// nested ifs become one merge of four values). In place, so the result is
+// the same whichever Region flattens first; no wider than maxJoin, which
+// bounds the work of a Phi's evaluation.
+func (g *Graph) flattenRegion(n *Node) bool {
+	for i := 1; i < len(n.In); i++ {
+		r := n.In[i]
+		if r.Op != OpRegion || r == n || r.InProgress() || len(n.In)+len(r.In)-3 > maxJoin {
+			continue
+		}
+		r.addDep(n) // its users matter
+		if !onlyFeeds(r, n, i) {
+			continue
+		}
+		phis := n.Phis()
+		for _, p := range phis {
+			p.keep++
+		}
+		r.keep++ // until the Phis have taken their values from r's
+		g.setInputs(n, splice(n.In, i, r.In[1:]))
+		for _, p := range phis {
+			p.keep--
+			if p.dead {
+				continue
+			}
+			v := p.In[i]
+			var vs []*Node
+			if v.Op == OpPhi && v.In[0] == r {
+				vs = v.In[1:]
+			} else {
+				vs = make([]*Node, len(r.In)-1)
+				for k := range vs {
+					vs[k] = v
+				}
+			}
+			g.setInputs(p, splice(p.In, i, vs))
+		}
+		r.keep--
+		g.KillIfUnused(r)
+		return true
+	}
+	return false
+}
+
+// onlyFeeds reports whether region r is used only as input i of region n
+// and by Phis used only as input i of Phis of n.
+func onlyFeeds(r, n *Node, i int) bool {
+	uses := 0
+	for k, u := range r.Out {
+		switch {
+		case u == n && r.UseIndex(k) == i:
+			uses++
+		case u.Op == OpPhi && u.In[0] == r && r.UseIndex(k) == 0 && !u.InProgress():
+			u.addDep(n)
+			for k2, w := range u.Out {
+				if w.Op != OpPhi || w.In[0] != n || u.UseIndex(k2) != i {
+					return false
+				}
+			}
+		default:
+			return false
+		}
+	}
+	return uses == 1
+}
+
+// splice is in with in[i] replaced by the nodes vs.
+func splice(in []*Node, i int, vs []*Node) []*Node {
+	out := make([]*Node, 0, len(in)+len(vs)-1)
+	out = append(out, in[:i]...)
+	out = append(out, vs...)
+	return append(out, in[i+1:]...)
+}
+
+// setInputs gives x the inputs in, in order; inputs x no longer uses die
+// if nothing else does.
+func (g *Graph) setInputs(x *Node, in []*Node) {
+	old := append([]*Node(nil), x.In...)
+	for _, o := range old {
+		if o != nil {
+			o.keep++
+		}
+	}
+	for len(x.In) > 0 {
+		g.DelIn(x, len(x.In)-1)
+	}
+	for _, m := range in {
+		g.AddIn(x, m)
+	}
+	for _, o := range old {
+		if o != nil {
+			o.keep--
+			g.KillIfUnused(o)
+		}
+	}
 }
 
 // Phis lists the Phis of a region, in the order of its users.

@@ -273,9 +273,54 @@ func (it *interp) eval(n *Node) (int64, error) {
 			return 0, fmt.Errorf("son.Run: %v divides by zero without a ZeroCheck", n)
 		}
 		v = EvalBinary(n.Op, x, y)
+	case n.Op == OpRefine:
+		var err error
+		if v, err = it.refine(n); err != nil {
+			return 0, err
+		}
 	default:
 		return 0, fmt.Errorf("son.Run: cannot evaluate %v as data", n)
 	}
 	it.memo[n.ID] = memo{it.epoch, v}
 	return v, nil
+}
+
+// refine evaluates Refine n, which control must have passed the branch
+// of, to its value, checking that the facts its type rests on hold: a
+// fact that does not is a bug of son, an internal error.
+func (it *interp) refine(n *Node) (int64, error) {
+	if err := it.pinned(n); err != nil {
+		return 0, err
+	}
+	x, err := it.eval(n.In[1])
+	if err != nil {
+		return 0, err
+	}
+	if n.Type.IsInt() && !n.Type.Contains(x) {
+		// The type is what the peepholes fold by: a value outside it is
+		// a fact narrowed wrongly.
+		return 0, fmt.Errorf("son.Run: %v is %d, outside its type %v", n, x, n.Type)
+	}
+	p := n.In[0]
+	if p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
+		return x, nil
+	}
+	var bad error
+	branchFacts(p.In[0].In[1], p.Aux, n.In[1], func(r rel, y *Node) {
+		yv := int64(0)
+		if y != nil {
+			if y != n.In[2] && !y.IsConst() {
+				return
+			}
+			var err error
+			if yv, err = it.eval(y); err != nil {
+				bad = err
+				return
+			}
+		}
+		if bad == nil && !r.holds(x, yv) {
+			bad = fmt.Errorf("son.Run: %v is %d, which the branch %v it is pinned below does not allow (against %d)", n, x, p, yv)
+		}
+	})
+	return x, bad
 }

@@ -40,6 +40,7 @@ const (
 	OpLe       // <=
 	OpNot      // In[1] == 0 ? 1 : 0
 	OpMinus    // -In[1]
+	OpRefine   // In[0] = a CProj of an If, In[1] = x, In[2] = y: x, known to stand in the relation to y (or to a constant) that the If's condition proves on that side (refine.go)
 
 	// Builder only.
 	OpScope // the parser's symbol table: In[0] = control, In[1+slot] = the value of each live variable
@@ -90,6 +91,7 @@ var opTable = [numOps]opInfo{
 	OpLe:        {name: "Le", sym: "<=", binary: true, numIn: 3},
 	OpNot:       {name: "Not", sym: "!", unary: true, numIn: 2},
 	OpMinus:     {name: "Minus", sym: "-", unary: true, numIn: 2},
+	OpRefine:    {name: "Refine", numIn: 3},
 	OpScope:     {name: "Scope", numIn: -1},
 }
 

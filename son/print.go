@@ -94,6 +94,10 @@ func (p *printer) expr(n *Node) {
 		}
 		p.WriteString(")")
 		delete(p.onStack, n)
+	case n.Op == OpRefine:
+		p.WriteString("Refine(")
+		p.expr(n.In[1])
+		p.WriteString(")")
 	case n.Op.IsBinary():
 		p.WriteString("(")
 		p.expr(n.In[1])

@@ -128,8 +128,9 @@ func samplePoints(t types.Type, shift bool, near ...types.Type) []int64 {
 		return nil
 	}
 	pts := make([]int64, 0, maxSamples)
-	add := func(v int64) {
-		if v < lo || v > hi || len(pts) == maxSamples {
+	zeros, ones := t.Zeros(), t.Ones()
+	put := func(v int64) {
+		if v < lo || v > hi || !t.Contains(v) || len(pts) == maxSamples {
 			return
 		}
 		for _, p := range pts {
@@ -138,6 +139,12 @@ func samplePoints(t types.Type, shift bool, near ...types.Type) []int64 {
 			}
 		}
 		pts = append(pts, v)
+	}
+	// add takes v, and v with the type's known bits set as they must be,
+	// so that a point is a value of t (in its range and with its bits).
+	add := func(v int64) {
+		put(v)
+		put(int64(uint64(v)&^zeros | ones))
 	}
 	// The ends and their neighbours first, as the cap may cut the rest.
 	add(lo)
@@ -249,9 +256,10 @@ func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
 		if c == nil || x == nil || x.dead || !typ(c).IsCtrl() {
 			continue
 		}
-		lo, hi, ok := intRange(typ(x))
-		if ok && (!t.Contains(lo) || !t.Contains(hi)) {
-			return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v", t, i, x, c, typ(x))
+		for _, v := range samplePoints(typ(x), false) {
+			if !t.Contains(v) {
+				return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v, as %d", t, i, x, c, typ(x), v)
+			}
 		}
 	}
 	return ""

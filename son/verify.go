@@ -245,6 +245,15 @@ func (v *verifier) shape(n *Node) {
 			}
 		}
 	case OpConstant, OpStart:
+	case OpRefine:
+		if p := n.In[0]; p == nil || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
+			v.bad(n, "refine", "pinned to %v, not to a side of an If", p)
+		}
+		for i, x := range n.In[1:] {
+			if !isData(x) {
+				v.bad(n, "shape", "operand %d is %v", i+1, x)
+			}
+		}
 	default:
 		if !n.Op.IsBinary() && !n.Op.IsUnary() {
 			v.bad(n, "shape", "unknown op")
@@ -258,7 +267,7 @@ func (v *verifier) shape(n *Node) {
 		c := n.In[0]
 		switch {
 		case n.Op == OpDiv || n.Op == OpMod:
-			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() &&
+			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() && !branchExcludesZero(c, y) && !refinedNonZero(y) &&
 				(c == nil || c.Op != OpZeroCheck || c.In[1] != y) {
 				v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, not its ZeroCheck", y, c)
 			}

@@ -1,8 +1,9 @@
 // Package types is the lattice of values the Sea of Nodes computes over:
 // Top (no value yet), integer ranges with constants as one-value ranges,
-// reachable and unreachable control, tuples for multi-output nodes, and
-// Bottom (any value). It is Click's lattice from "Combining Analyses,
-// Combining Optimizations" (paper 001), with Simple's integer ranges.
+// each with the bits known to be 0 or 1 beside it (bits.go), reachable and
+// unreachable control, tuples for multi-output nodes, and Bottom (any
+// value). It is Click's lattice from "Combining Analyses, Combining
+// Optimizations" (paper 001), with Simple's integer ranges.
 //
 // Order: a type higher in the lattice stands for fewer run-time values.
 // Top is above everything, Bottom below everything; Meet is the greatest
@@ -37,13 +38,16 @@ const (
 )
 
 // Type is a lattice element. It is a small value; compare with Equal.
-// Three words: its kind is a pointer to a shared descriptor (nil for Top,
+// Five words: its kind is a pointer to a shared descriptor (nil for Top,
 // so that the zero Type is Top), and a tuple's descriptor holds its
-// elements. Every node and instruction holds a Type: a separate kind
-// field would make it four words.
+// elements; then a range and its known bits. Every node and instruction
+// holds a Type: a separate kind field would make it six words.
 type Type struct {
 	d      *desc // kind, and a tuple's elements; nil: Top
 	lo, hi int64 // KInt: inclusive bounds, lo <= hi
+	// KInt: the bits every value has 0 (zeros) and 1 (ones); disjoint,
+	// and holding at least the bits the range implies (reduce).
+	zeros, ones uint64
 }
 
 // desc is what a Type is beyond an integer range.
@@ -66,7 +70,7 @@ var (
 	// Int is every 64-bit integer: the type of arg and of unknown values.
 	Int = of(KInt, math.MinInt64, math.MaxInt64)
 	// Bool is {0, 1}: the type of comparisons and of !x.
-	Bool  = of(KInt, 0, 1)
+	Bool  = Range(0, 1)
 	Zero  = Const(0)
 	One   = Const(1)
 	True  = One
@@ -74,14 +78,16 @@ var (
 )
 
 // Const is the integer constant v.
-func Const(v int64) Type { return of(KInt, v, v) }
+func Const(v int64) Type {
+	return Type{d: &kinds[KInt], lo: v, hi: v, zeros: ^uint64(v), ones: uint64(v)}
+}
 
 // Range is the integers from lo to hi inclusive; lo > hi is Top (empty).
 func Range(lo, hi int64) Type {
 	if lo > hi {
 		return Top
 	}
-	return of(KInt, lo, hi)
+	return reduce(lo, hi, 0, 0)
 }
 
 // Tuple is the type of a multi-output node.
@@ -138,7 +144,7 @@ func (t Type) Elem(i int) Type { return t.d.elems[i] }
 func (t Type) Contains(v int64) bool {
 	switch t.Kind() {
 	case KInt:
-		return t.lo <= v && v <= t.hi
+		return t.lo <= v && v <= t.hi && uint64(v)&t.zeros == 0 && ^uint64(v)&t.ones == 0
 	case KBottom:
 		return true
 	}
@@ -156,7 +162,7 @@ func (t Type) Equal(u Type) bool {
 	}
 	switch t.Kind() {
 	case KInt:
-		return t.lo == u.lo && t.hi == u.hi
+		return t.lo == u.lo && t.hi == u.hi && t.zeros == u.zeros && t.ones == u.ones
 	case KTuple:
 		if t.Len() != u.Len() {
 			return false
@@ -184,7 +190,7 @@ func Meet(t, u Type) Type {
 	switch t.Kind() {
 	case KInt:
 		if u.Kind() == KInt {
-			return of(KInt, min(t.lo, u.lo), max(t.hi, u.hi))
+			return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones&u.ones)
 		}
 	case KXCtrl:
 		if u.Kind() == KXCtrl || u.Kind() == KCtrl {
@@ -222,12 +228,16 @@ func (t Type) String() string {
 		switch {
 		case t.lo == t.hi:
 			return fmt.Sprint(t.lo)
-		case t.lo == math.MinInt64 && t.hi == math.MaxInt64:
-			return "int"
-		case t.lo == 0 && t.hi == 1:
-			return "bool"
 		}
-		return fmt.Sprintf("[%d..%d]", t.lo, t.hi)
+		r, b := fmt.Sprintf("[%d..%d]", t.lo, t.hi), t.bitsString()
+		blo, bhi := bitsBounds(t.zeros, t.ones)
+		switch {
+		case t.lo == math.MinInt64 && t.hi == math.MaxInt64, b != "" && t.lo == blo && t.hi == bhi && t.lo < 0 && t.hi >= 0:
+			r = "int" // no bound but the bits' own, which the bits show
+		case t.lo == 0 && t.hi == 1:
+			r = "bool"
+		}
+		return r + b
 	case KTuple:
 		s := make([]string, t.Len())
 		for i := range s {
@@ -252,7 +262,10 @@ func Join(t, u Type) Type {
 	switch t.Kind() {
 	case KInt:
 		if u.Kind() == KInt {
-			return Range(max(t.lo, u.lo), min(t.hi, u.hi))
+			if t.lo > u.hi || u.lo > t.hi {
+				return Top
+			}
+			return reduce(max(t.lo, u.lo), min(t.hi, u.hi), t.zeros|u.zeros, t.ones|u.ones)
 		}
 	case KXCtrl, KCtrl:
 		if u.Kind() == KXCtrl || u.Kind() == KCtrl {

@@ -15,6 +15,8 @@ var samples = []Type{
 	Range(0, 9), Range(3, 5), Range(-10, -1), Range(-5, 5), Range(10, 20), Range(9, 10),
 	Range(math.MinInt64, 0), Range(0, math.MaxInt64), Range(math.MinInt64, -1), Range(1, math.MaxInt64),
 	Range(math.MinInt64+1, math.MaxInt64-1),
+	Bits(0x7, 0), Bits(0, 1), Bits(1, 0), Bits(0, 0x10), WithBits(Range(0, 100), 1, 0), WithBits(Range(-20, 20), 0x3, 0),
+	Meet(Const(1), Const(5)), Meet(Const(-8), Const(8)),
 	Tuple(Ctrl, Int), Tuple(XCtrl, Int), Tuple(Ctrl, Const(3)), Tuple(XCtrl, XCtrl),
 	Tuple(Ctrl, Ctrl), Tuple(Ctrl, XCtrl), Tuple(XCtrl, Ctrl), Tuple(Top, Top), Tuple(Bottom, Bottom),
 	Tuple(Ctrl), Tuple(Ctrl, Int, Bool), Tuple(),
@@ -130,7 +132,8 @@ func TestOrder(t *testing.T) {
 		}
 	}
 	meets := []struct{ a, b, want Type }{
-		{Const(1), Const(5), Range(1, 5)},
+		{Const(1), Const(5), WithBits(Range(1, 5), 0x2, 0x1)}, // {1, 5}: bit 0 is 1, bit 1 is 0
+		{Const(1), Const(3), WithBits(Range(1, 3), 0, 0x1)},
 		{Range(-3, 0), Range(7, 9), Range(-3, 9)},
 		{Const(math.MinInt64), Const(math.MaxInt64), Int},
 		{Const(0), Const(1), Bool},
@@ -207,6 +210,10 @@ func TestString(t *testing.T) {
 		{Tuple(Ctrl, Int), "[Ctrl, int]"},
 		{Tuple(XCtrl, Ctrl), "[XCtrl, Ctrl]"},
 		{Tuple(Ctrl, Range(1, 2), Bool), "[Ctrl, [1..2], bool]"},
+		{Bits(0x7, 0), "int{0:0x7}"},
+		{WithBits(Range(1, 5), 0x2, 0x1), "[1..5]{0:0x2 1:0x1}"},
+		{WithBits(Range(0, 9), 0, 0x1), "[1..9]{1:0x1}"},
+		{Range(0, 7), "[0..7]"}, // the bits above 7 are 0, as the range says: not shown
 		{Tuple(), "[]"},
 	}
 	for _, tt := range tests {
@@ -243,6 +250,11 @@ func TestContains(t *testing.T) {
 		{Ctrl, 0, false, false},
 		{XCtrl, 0, false, false},
 		{Tuple(Ctrl, Int), 0, false, false},
+		{Bits(0x7, 0), 16, true, false},
+		{Bits(0x7, 0), 12, false, false},
+		{Bits(0, 1), 3, true, true},
+		{Bits(0, 1), -2, false, true},
+		{WithBits(Range(1, 5), 0x2, 0x1), 3, false, true},
 	}
 	for _, tt := range tests {
 		if got := tt.t.Contains(tt.v); got != tt.contains {

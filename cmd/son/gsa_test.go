@@ -12,7 +12,7 @@ func TestGraphGSA(t *testing.T) {
 	if code != 0 || stderr != "" {
 		t.Fatalf("exit %d, stderr %q", code, stderr)
 	}
-	for _, want := range []string{`label="loop.smp after gsa";`, `v10 = μ(v7, v19)\l`, `v21 = η(¬(v11 < v4): v10)\l`, "n2 -> n1 [style=dashed];"} {
+	for _, want := range []string{`label="loop.smp after gsa";`, `v10 = μ(v7, v23)\l`, `v25 = η(¬(v11 < v4): v10)\l`, "n2 -> n1 [style=dashed];"} {
 		if !strings.Contains(stdout, want) {
 			t.Errorf("no %q in\n%s", want, stdout)
 		}

@@ -133,11 +133,11 @@ func TestRun(t *testing.T) {
 		{name: "run gsa before gsa", args: []string{"run", "-level", "gsa", "-after", "gvn", "loop.smp"}, code: 2,
 			stderr: "son: run: -level gsa: there is no gated SSA before pass gsa (stopped after gvn)\n" + hint("run")},
 		{name: "ir after gsa", args: []string{"ir", "-after", "gsa", "loop.smp"}, stdout: "func loop.smp level GSA\n; predicates: size 6 over 5 blocks, 1.20 per block\n" +
-			"b1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Const 0\n\tv17 = Const 2\n\tjump b2\n" +
-			"b2:  ; preds b1 b3, depth 1\n\tv10 = μ(v7, v19)\n\tv11 = μ(v7, v20)\n\tv12 = Lt v11 v4          ; line 4\n\tbranch v12 b3 b5         ; line 4\n" +
-			"b3:  ; preds b2, depth 1\n\tv19 = Add v10 v17        ; line 5\n\tv20 = Add v11 v6         ; line 7\n\tjump b2\n" +
-			"b5:  ; preds b2, depth 0, predicate size 6\n\tv21 = η(¬(v11 < v4): v10)\n\tv22 = η(¬(v11 < v4): v10)\n\tv23 = η(¬(v11 < v4): v11)\n\tjump b4\n" +
-			"b4:  ; preds b5, depth 0\n\treturn v21               ; line 9\n"},
+			"b1:  ; entry, depth 0\n\tv4 = Arg\n\tv6 = Const 1\n\tv7 = Const 0\n\tv21 = Const 2\n\tjump b2\n" +
+			"b2:  ; preds b1 b3, depth 1\n\tv10 = μ(v7, v23)\n\tv11 = μ(v7, v24)\n\tv12 = Lt v11 v4          ; line 4\n\tbranch v12 b3 b5         ; line 4\n" +
+			"b3:  ; preds b2, depth 1\n\tv23 = Add v10 v21        ; line 5\n\tv24 = Add v11 v6         ; line 7\n\tjump b2\n" +
+			"b5:  ; preds b2, depth 0, predicate size 6\n\tv25 = η(¬(v11 < v4): v10)\n\tv26 = η(¬(v11 < v4): v10)\n\tv27 = η(¬(v11 < v4): v11)\n\tjump b4\n" +
+			"b4:  ; preds b5, depth 0\n\treturn v25               ; line 9\n"},
 		{name: "run bad level", args: []string{"run", "-level", "asm", "add.smp"}, code: 2,
 			stderr: "son: run: -level: want son, cfg, rtl, gsa, native or ast, not \"asm\"\n" + hint("run")},
 
@@ -158,7 +158,7 @@ func TestRun(t *testing.T) {
 		{name: "flag of another command", args: []string{"check", "-nodes", "add.smp"}, code: 2,
 			stderr: "son: check: flag provided but not defined: -nodes\n" + hint("check")},
 		{name: "check after", args: []string{"check", "-after", "sccp", "loop.smp"},
-			stdout: "build: verified (18 nodes)\npeephole: verified (17 nodes)\nsccp: verified (17 nodes)\nOK\n"},
+			stdout: "build: verified (19 nodes)\npeephole: verified (18 nodes)\nsccp: verified (18 nodes)\nOK\n"},
 		{name: "check after unknown pass", args: []string{"check", "-after", "opt", "add.smp"}, code: 2,
 			stderr: "son: check: unknown pass \"opt\" for -after (passes: " + strings.Join(compile.PassNames(), ", ") + ")\n" + hint("check")},
 		{name: "trace before sccp", args: []string{"ir", "-trace", "-after", "build", "add.smp"}, code: 2,
@@ -374,9 +374,9 @@ func TestGraphCFG(t *testing.T) {
 		`	labelloc=t;`,
 		`	node [shape=box, fontname="Courier", fontsize=10];`,
 		`	edge [fontname="Helvetica", fontsize=9];`,
-		`	n0 [label="b1:  ; entry, depth 0\l    v4 = Arg\l    v6 = Const 1\l    v7 = Const 0\l    v17 = Const 2\l    jump b2\l", style=bold];`,
-		`	n1 [label="b2:  ; preds b1 b3, depth 1\l    v10 = Phi v7 v19         ; line 4\l    v11 = Phi v7 v20         ; line 4\l    v12 = Lt v11 v4          ; line 4\l    branch v12 b3 b4         ; line 4\l"];`,
-		`	n2 [label="b3:  ; preds b2, depth 1\l    v19 = Add v10 v17        ; line 5\l    v20 = Add v11 v6         ; line 7\l    jump b2\l"];`,
+		`	n0 [label="b1:  ; entry, depth 0\l    v4 = Arg\l    v6 = Const 1\l    v7 = Const 0\l    v21 = Const 2\l    jump b2\l", style=bold];`,
+		`	n1 [label="b2:  ; preds b1 b3, depth 1\l    v10 = Phi v7 v23         ; line 4\l    v11 = Phi v7 v24         ; line 4\l    v12 = Lt v11 v4          ; line 4\l    branch v12 b3 b4         ; line 4\l"];`,
+		`	n2 [label="b3:  ; preds b2, depth 1\l    v23 = Add v10 v21        ; line 5\l    v24 = Add v11 v6         ; line 7\l    jump b2\l"];`,
 		`	n3 [label="b4:  ; preds b2, depth 0\l    return v10               ; line 9\l"];`,
 		`	n0 -> n1;`,
 		`	n1 -> n2 [label="T"];`,
@@ -393,7 +393,7 @@ func TestGraphCFG(t *testing.T) {
 	for _, args := range [][]string{{"graph", "loop.smp"}, {"graph", "-after", "outssa", "-level", "rtl", "loop.smp"}} {
 		code, stdout, stderr := runSon("", args...)
 		if code != 0 || stderr != "" || !strings.Contains(stdout, `label="loop.smp after outssa";`) ||
-			!strings.Contains(stdout, `v7 = Add v7 v17`) || !strings.Contains(stdout, `v11 = Const 0\l    jump b2`) || strings.Contains(stdout, "Phi") {
+			!strings.Contains(stdout, `v7 = Add v7 v21`) || !strings.Contains(stdout, `v11 = Const 0\l    jump b2`) || strings.Contains(stdout, "Phi") {
 			t.Errorf("son %s: exit %d, stderr %q, want the RTL blocks, stdout:\n%s", strings.Join(args, " "), code, stderr, stdout)
 		}
 	}

@@ -86,14 +86,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-div-unpinned", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() {",
-		New:  "if n.In[0] != nil && y.Type.IsInt() {",
+		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {",
+		New:  "if n.In[0] != nil && y.Type.IsInt() && !restsOnRefine(y) {",
 		What: "a division floats free of its ZeroCheck whenever its divisor is an integer, zero or not",
 	},
 	{
 		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[1].Type.ExcludesZero() {",
-		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 {",
+		Old:  "if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
+		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
 		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
 	},
 	{
@@ -134,9 +134,9 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-mask-off-by-one", Pass: "peephole", File: "son/idealize.go",
-		Old:  "x.Type.Hi() <= c:",
-		New:  "x.Type.Hi() <= c+1:",
-		What: "x & (2^k-1) folds to x when x may be 2^k: an off-by-one range",
+		Old:  "^x.Type.Zeros()&^uint64(c) == 0:",
+		New:  "(^x.Type.Zeros()&^uint64(c))>>1 == 0:",
+		What: "x & c folds to x when the one bit x may have and c clears is bit 0: an off-by-one mask",
 	},
 	{
 		Name: "peep-self-compare-lt", Pass: "peephole", File: "son/idealize.go",
@@ -155,6 +155,75 @@ var Catalogue = []Fault{
 		Old:  "y.Aux&63 == 0",
 		New:  "y.Aux&31 == 0",
 		What: "x << 32 folds to x: shift counts taken mod 32",
+	},
+
+	{
+		Name: "peep-if-on-eq-value", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		New:  "if c := n.lookIn(1); (c.Op == OpNe || c.Op == OpEq) && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		What: "an If on x == 0, too, branches on x itself: its sides swapped",
+	},
+	{
+		Name: "peep-both-sides-phis-ignored", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if p.In[i] != p.In[j] {\n\t\t\t\tp.addDep(n)",
+		New:  "if false {\n\t\t\t\tp.addDep(n)",
+		What: "both sides of an If entering a Region merge even when a Phi tells them apart",
+	},
+	{
+		Name: "peep-flatten-phi-repeats", Pass: "peephole", File: "son/idealize.go",
+		Old:  "if v.Op == OpPhi && v.In[0] == r {\n\t\t\t\tvs = v.In[1:]",
+		New:  "if false {\n\t\t\t\tvs = v.In[1:]",
+		What: "a flattened Region's Phi repeats the inner Phi instead of taking its values",
+	},
+	{
+		Name: "peep-split-returns-first-value", Pass: "peephole", File: "son/returns.go",
+		Old:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[i]",
+		New:  "if x.Op == OpPhi && x.In[0] == reg {\n\t\t\t\tv = x.In[1]",
+		What: "split returns all return the value of the first path",
+	},
+
+	// ---- facts from the branch taken (son/refine.go, son/build.go) ----
+	{
+		Name: "refine-le-off-by-one", Pass: "peephole", File: "son/refine.go",
+		Old:  "return types.Join(t, types.Range(math.MinInt64, y.Hi()))",
+		New:  "return types.Join(t, types.Range(math.MinInt64, y.Hi()-1))",
+		What: "below a branch proving x <= y, x is taken to be below y",
+	},
+	{
+		Name: "refine-negation-lt", Pass: "peephole", File: "son/refine.go",
+		Old:  "var negation = [...]rel{relNe, relEq, relGe, relGt, relLe, relLt}",
+		New:  "var negation = [...]rel{relNe, relEq, relGt, relGt, relLe, relLt}",
+		What: "the false side of x < y is taken to prove x > y, not x >= y",
+	},
+	{
+		Name: "refine-converse-lt", Pass: "peephole", File: "son/refine.go",
+		Old:  "var converse = [...]rel{relEq, relNe, relGt, relGe, relLt, relLe}",
+		New:  "var converse = [...]rel{relEq, relNe, relLt, relGe, relLt, relLe}",
+		What: "y < x is read as y-side fact x < y: the operands of a comparison swapped",
+	},
+	{
+		Name: "build-refine-leaks", Pass: "build", File: "son/build.go",
+		Old:  "b.refs = b.refs[:len(b.refs)-len(rs)]\n\tfor _, r := range rs {",
+		New:  "b.refs = b.refs[:len(b.refs)-len(rs)]\n\tfor _, r := range rs[:0] {",
+		What: "a variable refined in an arm keeps its Refine after the if: the fact leaks to the other path",
+	},
+	{
+		Name: "strip-refine-unpinned-division", Pass: "peephole", File: "son/refine.go",
+		Old:  "g.SetIn(d, 0, r.In[0])",
+		New:  "_ = d",
+		What: "a division by a Refine is left floating when the Refine goes: nothing keeps it below the branch",
+	},
+	{
+		Name: "zerocheck-rests-on-refine-ignored", Pass: "peephole", File: "son/refine.go",
+		Old:  "if y.Op == OpRefine || y.Op == OpConstant {\n\t\treturn false",
+		New:  "if true {\n\t\treturn false",
+		What: "a division by a value computed from a Refine loses its ZeroCheck on the strength of a fact that cleanup drops",
+	},
+	{
+		Name: "zerocheck-any-refine", Pass: "peephole", File: "son/refine.go",
+		Old:  "return y.Op == OpRefine && y.In[1].Type.Contains(0) && branchExcludesZero(y.In[0], y.In[1])",
+		New:  "return y.Op == OpRefine",
+		What: "a ZeroCheck of any Refine goes, whatever its branch proves",
 	},
 
 	// ---- types of the peephole and of sccp (son/compute.go) ----
@@ -207,7 +276,32 @@ var Catalogue = []Fault{
 		What: "a Phi's type meets all its values but the last (a loop's back edge): an off-by-one",
 	},
 
-	// ---- the peephole driver and value numbering (son/peephole.go, son/gvntable.go) ----
+	{
+		Name: "type-bits-and-ones-either", Pass: "peephole", File: "son/compute.go",
+		Old:  "z, o = az|bz, ao&bo",
+		New:  "z, o = az|bz, ao|bo",
+		What: "known bits: a bit known 1 in either operand of & is taken as 1 in the result",
+	},
+	{
+		Name: "type-bits-shl-fill", Pass: "peephole", File: "son/compute.go",
+		Old:  "z, o = az<<s|lowMask(int(s)), ao<<s",
+		New:  "z, o = az<<s|lowMask(int(s)+1), ao<<s",
+		What: "known bits: x<<k claims one low bit too many known 0",
+	},
+	{
+		Name: "type-bits-eq-conflict", Pass: "peephole", File: "son/compute.go",
+		Old:  "if ao&bz != 0 || az&bo != 0 {",
+		New:  "if ao&bz != 0 || az&bo == 0 {",
+		What: "known bits: == is folded to false unless a known bit conflicts",
+	},
+	{
+		Name: "type-bits-meet-keeps-ones", Pass: "peephole", File: "types/types.go",
+		Old:  "return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones&u.ones)",
+		New:  "return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones|u.ones)",
+		What: "known bits: the meet of two types keeps the bits known 1 on either side, not on both",
+	},
+
+		// ---- the peephole driver and value numbering (son/peephole.go, son/gvntable.go) ----
 	{
 		Name: "peep-gvn-ignores-aux", Pass: "peephole", File: "son/gvntable.go",
 		Old:  "aux: n.Aux, in: n.In}",

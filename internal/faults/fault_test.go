@@ -214,7 +214,7 @@ var sample = []struct {
 	// A builder fault is now caught first by the build's checker
 	// (buildcheck), which runs before the verifier: a peephole fault
 	// stands for the verifier's catches.
-	{"peep-div-unpinned", `^testdata/div_in_loop\.smp$`, outcome.Verifier, "son.Verify after build: "},
+	{"peep-div-unpinned", `^testdata/div_zero_runtime\.smp$`, outcome.Verifier, "son.Verify after build: "},
 	{"gcm-phi-args-reversed", `^examples/gcd\.smp$`, outcome.Checker, "checker after gcm: "},
 }
 

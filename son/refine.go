@@ -1,0 +1,329 @@
+package son
+
+import (
+	"math"
+
+	"son/types"
+)
+
+// Facts from the branch taken (issue 18, point 1). Below the true side of
+// if (x < 5), x is below 5; below the false side of if (x), x is 0. The
+// builder gives each arm of an if, the body of a loop and its exit a
+// Refine of each variable whose value the condition tests: a node pinned
+// to the side's projection, whose value is x and whose type is x's type
+// narrowed by what the condition proves there (Simple's CastNode). The
+// fact is read from the If's condition each time the type is computed, so
+// it is always the condition's own; y, the other operand, is an input so
+// that its type reaches the analyses as any input's does. son.Run checks
+// the fact at run time; son.Verify that the node is pinned to a branch;
+// opt.SCCP and its checker compute it with the rest (Compute). The cleanup
+// pass replaces each Refine by its value once the graph passes are done
+// (StripRefines): the facts have been used, and a Refine costs a copy.
+
+// rel is a relation x REL y.
+type rel uint8
+
+const (
+	relEq rel = iota
+	relNe
+	relLt
+	relLe
+	relGt
+	relGe
+)
+
+// converse is the relation y REL' x that holds when x REL y does.
+var converse = [...]rel{relEq, relNe, relGt, relGe, relLt, relLe}
+
+// negation is the relation that holds when x REL y does not.
+var negation = [...]rel{relNe, relEq, relGe, relGt, relLe, relLt}
+
+// relOf is the relation an If on op proves on its true side.
+func relOf(op Op) (rel, bool) {
+	switch op {
+	case OpEq:
+		return relEq, true
+	case OpNe:
+		return relNe, true
+	case OpLt:
+		return relLt, true
+	case OpLe:
+		return relLe, true
+	}
+	return 0, false
+}
+
+// branchFacts calls f with each fact x REL y that side (0: true, 1: false)
+// of an If on cond proves about x; y nil stands for the constant 0.
+func branchFacts(cond *Node, side int64, x *Node, f func(r rel, y *Node)) {
+	if cond == nil || x == nil {
+		return
+	}
+	if cond == x { // if (x): x != 0 on the true side, x == 0 on the false
+		f(pick(relNe, side), nil)
+		return
+	}
+	if cond.Op == OpNot && cond.In[1] == x { // if (!x)
+		f(pick(relEq, side), nil)
+		return
+	}
+	r, ok := relOf(cond.Op)
+	if !ok {
+		return
+	}
+	if cond.In[1] == x {
+		f(pick(r, side), cond.In[2])
+	}
+	if cond.In[2] == x {
+		f(pick(converse[r], side), cond.In[1])
+	}
+}
+
+func pick(r rel, side int64) rel {
+	if side == 0 {
+		return r
+	}
+	return negation[r]
+}
+
+// refineType is the type of Refine n: its value's type narrowed by each
+// fact of its branch about it whose other side is n's y or a constant.
+// Monotone: higher types of x and y give a higher result.
+func refineType(n *Node, typ func(*Node) types.Type) types.Type {
+	if c := n.In[0]; c == nil || !typ(c).IsCtrl() {
+		return types.Top // never reached
+	}
+	t := typ(n.In[1])
+	p := n.In[0]
+	if t.IsTop() || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
+		return t
+	}
+	// A condition folded to a constant (the If not yet folded) decides:
+	// the side not taken is never reached; on the side taken the
+	// condition's form is gone, and the fact with it. (The Constant node,
+	// not the condition's type, which the analyses would not revisit the
+	// Refine for.)
+	if c := p.In[0].In[1]; c.IsConst() {
+		if taken := c.Aux != 0; taken != (p.Aux == 0) {
+			return types.Top
+		}
+	}
+	branchFacts(p.In[0].In[1], p.Aux, n.In[1], func(r rel, y *Node) {
+		yt := types.Zero
+		if y != nil {
+			if y != n.In[2] && !y.IsConst() {
+				return
+			}
+			yt = typ(y)
+		}
+		t = narrow(r, t, yt)
+	})
+	return t
+}
+
+// narrow is the values of t that stand in relation r to some value of y.
+func narrow(r rel, t, y types.Type) types.Type {
+	if t.IsTop() || y.IsTop() {
+		return types.Top
+	}
+	if !t.IsInt() || !y.IsInt() {
+		return t
+	}
+	switch r {
+	case relEq:
+		return types.Join(t, y)
+	case relNe:
+		if !y.IsConst() {
+			return t
+		}
+		c, lo, hi := y.Value(), t.Lo(), t.Hi()
+		if lo == c {
+			if c == math.MaxInt64 {
+				return types.Top
+			}
+			lo++
+		}
+		if hi == c {
+			if c == math.MinInt64 {
+				return types.Top
+			}
+			hi--
+		}
+		return types.Join(t, types.Range(lo, hi))
+	case relLt:
+		if y.Hi() == math.MinInt64 {
+			return types.Top
+		}
+		return types.Join(t, types.Range(math.MinInt64, y.Hi()-1))
+	case relLe:
+		return types.Join(t, types.Range(math.MinInt64, y.Hi()))
+	case relGt:
+		if y.Lo() == math.MaxInt64 {
+			return types.Top
+		}
+		return types.Join(t, types.Range(y.Lo()+1, math.MaxInt64))
+	case relGe:
+		return types.Join(t, types.Range(y.Lo(), math.MaxInt64))
+	}
+	return t
+}
+
+// holds reports whether x REL y.
+func (r rel) holds(x, y int64) bool {
+	switch r {
+	case relEq:
+		return x == y
+	case relNe:
+		return x != y
+	case relLt:
+		return x < y
+	case relLe:
+		return x <= y
+	case relGt:
+		return x > y
+	}
+	return x >= y
+}
+
+// idealRefine: a Refine that narrows nothing is its value (x's type
+// already within the facts stays so as it rises); one no longer under an
+// If's projection has no fact left.
+func (g *Graph) idealRefine(n *Node) *Node {
+	p := n.In[0]
+	if p.Op == OpCProj && p.In[0] != nil && p.In[0].Op == OpIf {
+		p.In[0].addDep(n) // the If's condition may change
+		if c := p.In[0].In[1]; c != nil {
+			c.addDep(n)
+		}
+	}
+	if n.Type.Equal(n.In[1].Type) && !refinedNonZero(n) {
+		return n.In[1]
+	}
+	return nil
+}
+
+// refinedNonZero reports whether y is a Refine whose branch proves its
+// value is not 0 where the range cannot say so (if (d != 0) on an int
+// d): a ZeroCheck of it is redundant, and the Refine stays for that.
+func refinedNonZero(y *Node) bool {
+	return y.Op == OpRefine && y.In[1].Type.Contains(0) && branchExcludesZero(y.In[0], y.In[1])
+}
+
+// branchExcludesZero reports whether c is a side of an If whose condition
+// proves y is not 0 there: a division pinned to c needs no ZeroCheck
+// (StripRefines pins a division by a Refine to the Refine's branch).
+func branchExcludesZero(c, y *Node) bool {
+	if c == nil || c.Op != OpCProj || c.In[0] == nil || c.In[0].Op != OpIf {
+		return false
+	}
+	t := y.Type
+	ne := false // a fact x != 0, which no range can hold
+	branchFacts(c.In[0].In[1], c.Aux, y, func(r rel, z *Node) {
+		zt := types.Zero
+		if z != nil {
+			zt = z.Type
+		}
+		if r == relNe && zt.IsConst() && zt.Value() == 0 {
+			ne = true
+		}
+		t = narrow(r, t, zt)
+	})
+	return ne || t.ExcludesZero() || t.IsTop()
+}
+
+// StripRefines replaces every Refine by its value, once the graph passes
+// have used the facts: a division by a Refine is pinned to the Refine's
+// branch (which proves its divisor is not 0, as son.Verify checks), and
+// the types that rested on the facts fall back to what the inputs give
+// (a loop Phi whose type keeps falling goes to int at once). A division
+// by a value computed from a Refine kept its ZeroCheck (restsOnRefine),
+// so no division needs a fact that is gone. Linear, but for the Phis'
+// bounded falls.
+func (g *Graph) StripRefines() {
+	var refs []*Node
+	for _, n := range g.Live() {
+		if n.Op == OpRefine {
+			refs = append(refs, n)
+		}
+	}
+	var work []*Node
+	for _, r := range refs {
+		if r.dead {
+			continue
+		}
+		for _, d := range r.Out {
+			if (d.Op == OpDiv || d.Op == OpMod) && d.In[2] == r {
+				if c := d.In[0]; c == nil || c.Op != OpZeroCheck || c.In[1] != r {
+					g.SetIn(d, 0, r.In[0])
+				}
+			}
+		}
+		work = append(work, r.Out...)
+		g.Subsume(r, r.In[1])
+	}
+	g.relax(work)
+}
+
+// restsOnRefine reports whether y, not itself a Refine, is computed from
+// one (through its data inputs, Phis too, to a bounded depth): its type
+// may rest on a fact that StripRefines will take away, so a division by
+// y keeps its ZeroCheck. Past the bound it answers no, as the types of
+// such deep values rarely exclude 0 on the strength of a fact.
+func restsOnRefine(y *Node) bool {
+	if y.Op == OpRefine || y.Op == OpConstant {
+		return false
+	}
+	const maxDepth = 4
+	var seen []*Node
+	var walk func(n *Node, depth int) bool
+	walk = func(n *Node, depth int) bool {
+		if n == nil || depth > maxDepth || n.Op == OpConstant || n.IsControl() {
+			return false
+		}
+		if n.Op == OpRefine {
+			return true
+		}
+		for _, s := range seen {
+			if s == n {
+				return false
+			}
+		}
+		seen = append(seen, n)
+		for _, x := range n.In[1:] {
+			if walk(x, depth+1) {
+				return true
+			}
+		}
+		return false
+	}
+	return walk(y, 0)
+}
+
+// relax lowers the types of the nodes in work, and of their users in
+// turn, to what their inputs give, where that is lower: after a change
+// that lowered types (the facts of Refines gone), the stored types hold
+// again. A Phi lowered more than maxRelax times goes to int (bool).
+func (g *Graph) relax(work []*Node) {
+	const maxRelax = 4
+	falls := map[*Node]int{}
+	for len(work) > 0 {
+		n := work[len(work)-1]
+		work = work[:len(work)-1]
+		if n.dead || n.Op == OpScope {
+			continue
+		}
+		t := g.Compute(n)
+		if t.IsA(n.Type) {
+			continue
+		}
+		t = types.Meet(n.Type, t)
+		if n.Op == OpPhi && t.IsInt() {
+			if falls[n]++; falls[n] > maxRelax {
+				t = types.Int
+			}
+		}
+		g.unlock(n)
+		n.Type = t
+		work = append(work, n.Out...)
+	}
+}
