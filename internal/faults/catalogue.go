@@ -301,7 +301,7 @@ var Catalogue = []Fault{
 		What: "known bits: the meet of two types keeps the bits known 1 on either side, not on both",
 	},
 
-		// ---- the peephole driver and value numbering (son/peephole.go, son/gvntable.go) ----
+	// ---- the peephole driver and value numbering (son/peephole.go, son/gvntable.go) ----
 	{
 		Name: "peep-gvn-ignores-aux", Pass: "peephole", File: "son/gvntable.go",
 		Old:  "aux: n.Aux, in: n.In}",
