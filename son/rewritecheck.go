@@ -477,7 +477,10 @@ func (p *evalProgram) test(st *RewriteStats) string {
 				if w != 0 {
 					r %= w
 				}
-				pts[j] = append(pts[j], int64(uint64(lo)+r))
+				// A value of t: its known bits set as they must be.
+				if v := int64((uint64(lo)+r)&^t.Zeros() | t.Ones()); t.Contains(v) {
+					pts[j] = append(pts[j], v)
+				}
 			}
 		}
 	}
