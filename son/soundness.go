@@ -202,6 +202,8 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	switch {
 	case n.Op == OpPhi:
 		return checkSoundPhi(n, t, typ)
+	case n.Op == OpRefine:
+		return checkSoundRefine(n, t, typ)
 	case !n.Op.IsBinary() && !n.Op.IsUnary():
 		return ""
 	}
@@ -277,4 +279,78 @@ func (v *verifier) sound(n *Node) {
 	if msg := checkSound(n, n.Type, nodeType); msg != "" {
 		v.bad(n, "type-sound", "%s", msg)
 	}
+}
+
+// checkSoundRefine: a Refine's type holds every value of its operand x
+// that the branch it is pinned below lets through. For each sample a of
+// x's type, if some sample b of the other operand of the If's condition
+// makes the condition take the Refine's side, a must lie within the type.
+// The condition is evaluated by this file's own semantics, not by the
+// tables of relations refine.go narrows with; a condition of another form
+// proves nothing, so the type must then hold all of x's.
+func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	if len(n.In) < 2 {
+		return ""
+	}
+	p, x := n.In[0], n.In[1]
+	if p == nil || p.Op != OpCProj || len(p.In) == 0 || p.In[0] == nil || p.In[0].Op != OpIf ||
+		len(p.In[0].In) < 2 || x == nil || x.dead || !typ(p).IsCtrl() {
+		return ""
+	}
+	cond := p.In[0].In[1]
+	if cond == nil || cond.dead {
+		return ""
+	}
+	taken := func(c int64) bool { return (c != 0) == (p.Aux == 0) } // side 0 runs when c != 0
+	if cond.IsConst() && !taken(cond.Aux) {
+		return "" // this side is never reached
+	}
+	// eval is the condition for x = a and the other operand b; nil: a
+	// condition of another form (or folded to this side) proves nothing.
+	var other *Node
+	var eval func(a, b int64) (int64, bool)
+	switch {
+	case cond.IsConst():
+	case cond == x:
+		eval = func(a, _ int64) (int64, bool) { return truth(a != 0), true }
+	case cond.Op == OpNot && len(cond.In) > 1 && cond.In[1] == x:
+		eval = func(a, _ int64) (int64, bool) { return truth(a == 0), true }
+	case cond.Op.IsCompare() && len(cond.In) > 2 && cond.In[1] == x:
+		op := cond.Op
+		other, eval = cond.In[2], func(a, b int64) (int64, bool) { return semBinary(op, a, b) }
+	case cond.Op.IsCompare() && len(cond.In) > 2 && cond.In[2] == x:
+		op := cond.Op
+		other, eval = cond.In[1], func(a, b int64) (int64, bool) { return semBinary(op, b, a) }
+	}
+	passes := func(a, b int64) bool { // x = a gets through to this side
+		if eval == nil {
+			return true
+		}
+		c, ok := eval(a, b)
+		return ok && taken(c)
+	}
+	tx := typ(x)
+	bs := []int64{0}
+	var to types.Type
+	if other != nil {
+		if other.dead {
+			return ""
+		}
+		to = typ(other)
+		bs = samplePoints(to, false, tx)
+	}
+	for _, a := range samplePoints(tx, false, to) {
+		if t.Contains(a) {
+			continue
+		}
+		for _, b := range bs {
+			if passes(a, b) {
+				if other == nil {
+					return fmt.Sprintf("typed %v, but %v may be %d on side %d of %v", t, x, a, p.Aux, p.In[0])
+				}
+				return fmt.Sprintf("typed %v, but %v may be %d on side %d of %v (with %v = %d)", t, x, a, p.Aux, p.In[0], other, b)
+			}
+		}
+	}
+	return ""
 }

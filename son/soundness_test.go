@@ -158,3 +158,34 @@ func TestVerifyTypeSound(t *testing.T) {
 		t.Fatalf("got %v, want %q", err, want)
 	}
 }
+
+// TestCheckSoundRefine: a Refine's type must hold every value of its
+// operand that the branch lets through to its side (refine-le-off-by-one
+// of the campaign is the first rejected case); a fact the branch does not
+// prove is not taken.
+func TestCheckSoundRefine(t *testing.T) {
+	g, _, small, _ := soundGraph()
+	five := g.NewNode(OpConstant, 5)
+	ctrl := g.NewNode(OpCProj, 0, g.Start)
+	iff := g.NewNode(OpIf, 0, ctrl, g.NewNode(OpLe, 0, nil, small, five)) // if (small <= 5)
+	yes, no := g.NewNode(OpCProj, 0, iff), g.NewNode(OpCProj, 1, iff)
+	notIff := g.NewNode(OpIf, 0, ctrl, g.NewNode(OpNot, 0, nil, small)) // if (!small)
+	for i, c := range []struct {
+		side    *Node
+		claim   types.Type
+		wantErr string
+	}{
+		{yes, types.Range(0, 5), ""},
+		{yes, types.Range(0, 4), "typed [0..4], but And#5 may be 5 on side 0 of If#11 (with Constant#8 = 5)"},
+		{no, types.Range(6, 7), ""},
+		{no, types.Const(7), "typed 7, but And#5 may be 6 on side 1 of If#11 (with Constant#8 = 5)"},
+		{g.NewNode(OpCProj, 0, notIff), types.Zero, ""},
+		{g.NewNode(OpCProj, 1, notIff), types.Range(2, 7), "typed [2..7], but And#5 may be 1 on side 1 of If#15"},
+	} {
+		r := g.NewNode(OpRefine, 0, c.side, small, five)
+		got := checkSound(r, c.claim, nodeType)
+		if c.wantErr == "" && got != "" || !strings.Contains(got, c.wantErr) {
+			t.Errorf("case %d: got %q, want %q", i, got, c.wantErr)
+		}
+	}
+}
