@@ -147,11 +147,33 @@ func (c *rewriteChecker) replacedAsIs(n, m *Node, why string) { c.replaced(n, sh
 // idealize runs the rules on n and checks what they did.
 func (c *rewriteChecker) idealize(n *Node) *Node {
 	old := shapeOf(n)
+	var cond *Node // an If's condition before the rules
+	if n.Op == OpIf && len(n.In) > 1 {
+		cond = n.In[1]
+	}
 	m := c.g.idealize(n)
-	if m != nil {
+	switch {
+	case m == nil:
+	case cond != nil && m.Op == OpIf && len(m.In) > 1 && m.In[1] != cond:
+		c.branchOn(n, cond, m.In[1])
+	default:
 		c.replaced(n, old, m, "rewrite")
 	}
 	return m
+}
+
+// branchOn checks that If n, which branched on cond, now branches on
+// cond2 with the same sides: cond != 0 and cond2 != 0 agree (the rewrite
+// of a data node that computes each truth, detached from the graph).
+func (c *rewriteChecker) branchOn(n, cond, cond2 *Node) {
+	if cond == nil || cond2 == nil || cond.dead || cond2.dead {
+		return
+	}
+	zero := &Node{Op: OpConstant, Type: types.Zero}
+	truthOf := func(x *Node) *Node {
+		return &Node{ID: n.ID, Op: OpNe, In: []*Node{nil, x, zero}, Pos: n.Pos, Type: types.Bool}
+	}
+	c.replaced(n, shapeOf(truthOf(cond)), truthOf(cond2), "branch")
 }
 
 // shape is what a data node computes: its op, aux and operands, recorded

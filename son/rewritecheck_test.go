@@ -160,3 +160,25 @@ func TestRewriteCheckPrograms(t *testing.T) {
 	}
 	t.Logf("%+v", total)
 }
+
+// TestRewriteCheckBranch: an If that comes to branch on another condition
+// must take the same side for every value: x != 0 may become x, x == 0
+// may not (peep-if-on-eq-value of the campaign).
+func TestRewriteCheckBranch(t *testing.T) {
+	for _, c := range []struct {
+		op   Op
+		want string
+	}{
+		{OpNe, ""},
+		{OpEq, "If#8: branch: Eq#6 != 0 rewritten to Ne#8 = Proj#3 != 0: at Proj#3="},
+	} {
+		g, a, _ := checkedGraph()
+		cond := g.NewNode(c.op, 0, nil, a, g.Con(0))
+		iff := g.NewNode(OpIf, 0, g.NewNode(OpCProj, 0, g.Start), cond)
+		g.check.branchOn(iff, cond, a)
+		err := g.RewriteError()
+		if c.want == "" && err != nil || c.want != "" && (err == nil || !strings.Contains(err.Error(), c.want)) {
+			t.Errorf("If on %v becomes If on x: got %v, want %q", c.op, err, c.want)
+		}
+	}
+}
