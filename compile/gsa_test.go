@@ -36,8 +36,8 @@ func TestGSAPipeline(t *testing.T) {
 	if last.Name != "gsa" || u.Stats[len(u.Stats)-2].Name != "loops" || u.GSA == nil {
 		t.Fatalf("StopAfter gsa: passes %v", names(u))
 	}
-	if p := last.Predicates; p == nil || p.Total != 17 || p.PerBlock != 17.0/11 {
-		t.Errorf("predicates: %+v, want 17 over 11 blocks", p)
+	if p := last.Predicates; p == nil || p.Total != 16 || p.PerBlock != 16.0/10 {
+		t.Errorf("predicates: %+v, want 16 over 10 blocks", p)
 	}
 	u, err = Compile("figure2.smp", src, Options{Check: true, GSA: true})
 	if err != nil {
@@ -72,5 +72,5 @@ func TestGSACheckerInPipeline(t *testing.T) {
 		return errors.New("no γ")
 	}
 	_, err = Compile("figure2.smp", src, Options{Check: true, GSA: true})
-	wantCheckerError(t, err, "gsa", "gsa: b8: merge: v35 = γ(True: v30, ¬(v25): v32): no strict dominator d of b8 gives P(d, Preds[k]) for every argument k")
+	wantCheckerError(t, err, "gsa", "gsa: b8: merge: v46 = γ(True: v27, ¬(v20) ∧ v31: v37, ¬(v20) ∧ ¬(v31): v40): no strict dominator d of b8 gives P(d, Preds[k]) for every argument k")
 }

@@ -1,7 +1,10 @@
 package gsa
 
 // figure2SSA is paper 004's running example (testdata/figure2.smp) at the
-// SSA level, prepared by loops.Prepare, as gsa_test.go builds it.
+// SSA level, prepared by loops.Prepare, as gsa_test.go built it before the
+// builder merged a Region used only by another Region into it: one
+// junction per else, so two nested γs (b8, b9), which the hand-broken
+// constructions of check_test.go need; the build now gives one γ (b8).
 const figure2SSA = `func figure2 level SSA
 b1:  ; entry, depth 0
 	v4 = Arg

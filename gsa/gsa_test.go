@@ -60,74 +60,71 @@ func reference(t *testing.T, file string, arg int64) int64 {
 const figure2 = "testdata/figure2.smp"
 
 // TestFigure2 is paper 004's running example: the exact GSA form, μs at
-// the loop header, γs at the two junctions of the if-else chain, ηs at
-// the exit, and the predicate matrix entries the code uses.
+// the loop header, the paper's three-argument γ at the one junction of
+// the if-else chain, ηs at the exit, and the predicate matrix entries the
+// code uses.
 func TestFigure2(t *testing.T) {
 	f, g := build(t, figure2)
 	want := `func testdata/figure2.smp level GSA
-; predicates: size 17 over 11 blocks, 1.55 per block
+; predicates: size 16 over 10 blocks, 1.60 per block
 b1:  ; entry, depth 0
 	v4 = Arg
 	v6 = Const 1
-	v15 = Const 9
-	v21 = Const 2
-	v24 = Const 50
+	v19 = Const 9
+	v26 = Const 2
+	v30 = Const 50
 	jump b2
-b2:  ; preds b1 b9, depth 1
-	v8 = μ(v6, v38)
-	v9 = μ(v6, v39)
+b2:  ; preds b1 b8, depth 1
+	v8 = μ(v6, v46)
+	v9 = μ(v6, v47)
 	v10 = Lt v9 v4           ; line 7
-	branch v10 b3 b11        ; line 7
+	branch v10 b3 b10        ; line 7
 b3:  ; preds b2, depth 1
-	v16 = Lt v8 v15          ; line 8
-	branch v16 b4 b5         ; line 8
+	v20 = Lt v8 v19          ; line 8
+	branch v20 b4 b5         ; line 8
 b4:  ; preds b3, depth 1
-	v22 = Add v8 v21         ; line 8
-	jump b9
+	v27 = Add v8 v26         ; line 8
+	jump b8
 b5:  ; preds b3, depth 1
-	v25 = Lt v24 v8          ; line 9
-	branch v25 b6 b7         ; line 9
+	v31 = Lt v30 v8          ; line 9
+	branch v31 b6 b7         ; line 9
 b6:  ; preds b5, depth 1
-	v30 = Add v8 v6          ; line 9
+	v37 = Add v8 v6          ; line 9
 	jump b8
 b7:  ; preds b5, depth 1
-	v32 = Mul v8 v21         ; line 10
+	v40 = Mul v8 v26         ; line 10
 	jump b8
-b8:  ; preds b6 b7, depth 1, predicate size 3
-	v35 = γ(v8 > 50: v30, ¬(v8 > 50): v32)
-	jump b9
-b9:  ; preds b4 b8, depth 1, predicate size 8
-	v38 = γ(v8 < 9: v22, ¬(v8 < 9) ∧ (v8 > 50 ∨ ¬(v8 > 50)): v35)
-	v39 = Add v9 v6          ; line 7
+b8:  ; preds b4 b6 b7, depth 1, predicate size 10
+	v46 = γ(v8 < 9: v27, ¬(v8 < 9) ∧ v8 > 50: v37, ¬(v8 < 9) ∧ ¬(v8 > 50): v40)
+	v47 = Add v9 v6          ; line 7
 	jump b2
-b11:  ; preds b2, depth 0, predicate size 6
-	v40 = η(¬(v9 < v4): v8)
-	v41 = η(¬(v9 < v4): v8)
-	v42 = η(¬(v9 < v4): v9)
-	jump b10
-b10:  ; preds b11, depth 0
-	return v40               ; line 11
+b10:  ; preds b2, depth 0, predicate size 6
+	v48 = η(¬(v9 < v4): v8)
+	v49 = η(¬(v9 < v4): v8)
+	v50 = η(¬(v9 < v4): v9)
+	jump b9
+b9:  ; preds b10, depth 0
+	return v48               ; line 11
 `
 	if got := gsa.Print(g); got != want {
 		t.Errorf("GSA:\n%s\nwant:\n%s", got, want)
 	}
-	wantP := `P(b2, b11) = ¬(v9 < v4)
+	wantP := `P(b2, b10) = ¬(v9 < v4)
 P(b3, b4) = v8 < 9
-P(b3, b8) = ¬(v8 < 9) ∧ (v8 > 50 ∨ ¬(v8 > 50))
-P(b5, b6) = v8 > 50
-P(b5, b7) = ¬(v8 > 50)
+P(b3, b6) = ¬(v8 < 9) ∧ v8 > 50
+P(b3, b7) = ¬(v8 < 9) ∧ ¬(v8 > 50)
 `
 	if got := gsa.PrintMatrix(g); got != wantP {
 		t.Errorf("matrix:\n%s\nwant:\n%s", got, wantP)
 	}
-	// R: the μs v8 and v9 are copied at the exit b11 by v41 and v42
-	// (v40 is the loop-closed form's copy of v8, not fresh).
+	// R: the μs v8 and v9 are copied at the exit b10 by v49 and v50
+	// (v48 is the loop-closed form's copy of v8, not fresh).
 	if got := len(g.Rename); got != 2 {
 		t.Errorf("R has %d registers, want 2: %v", got, g.Rename)
 	}
 	for _, mu := range []cfg.Reg{8, 9} {
-		if rs := g.Rename[mu]; len(rs) != 1 || g.Code.Blocks[rs[0].At].ID != 11 {
-			t.Errorf("R(%v) = %v, want one η at b11", mu, rs)
+		if rs := g.Rename[mu]; len(rs) != 1 || g.Code.Blocks[rs[0].At].ID != 10 {
+			t.Errorf("R(%v) = %v, want one η at b10", mu, rs)
 		}
 	}
 	if err := gsa.Check(f, g); err != nil {
@@ -193,14 +190,14 @@ func TestRoundTrip(t *testing.T) {
 		t.Fatal(err)
 	}
 	text := cfg.Print(back)
-	for _, line := range []string{"v8 = Phi v6 v38", "v38 = Phi v22 v35", "v35 = Phi v30 v32", "v40 = Copy v8"} {
+	for _, line := range []string{"v8 = Phi v6 v46", "v46 = Phi v27 v37 v40", "v48 = Copy v8"} {
 		if !strings.Contains(text, "\t"+line) {
 			t.Errorf("no %q in\n%s", line, text)
 		}
 	}
-	// The ηs of the μs v8 and v9 (v41, v42) are used by nothing: their
+	// The ηs of the μs v8 and v9 (v49, v50) are used by nothing: their
 	// Copies are gone.
-	for _, line := range []string{"v41 = Copy", "v42 = Copy"} {
+	for _, line := range []string{"v49 = Copy", "v50 = Copy"} {
 		if strings.Contains(text, "\t"+line) {
 			t.Errorf("dead %q in\n%s", line, text)
 		}
@@ -212,18 +209,18 @@ func TestRoundTrip(t *testing.T) {
 		}
 	}
 	// The γ's arguments are found by their predicates, not their order.
-	m := mergeOf(t, g, 38)
-	m.Args[0], m.Args[1] = m.Args[1], m.Args[0]
-	m.Preds = []*pred.Pred{m.Preds[1], m.Preds[0]}
+	m := mergeOf(t, g, 46)
+	m.Args[0], m.Args[1], m.Args[2] = m.Args[1], m.Args[2], m.Args[0]
+	m.Preds = []*pred.Pred{m.Preds[1], m.Preds[2], m.Preds[0]}
 	back2, err := gsa.ToSSA(g)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !strings.Contains(cfg.Print(back2), "\tv38 = Phi v22 v35") {
-		t.Errorf("γ arguments swapped: the Phi changed:\n%s", cfg.Print(back2))
+	if !strings.Contains(cfg.Print(back2), "\tv46 = Phi v27 v37 v40") {
+		t.Errorf("γ arguments rotated: the Phi changed:\n%s", cfg.Print(back2))
 	}
-	m.Preds = []*pred.Pred{pred.Cond(25), pred.Cond(25)}
-	if _, err := gsa.ToSSA(g); err == nil || err.Error() != "gsa.ToSSA: b9: v38 = γ: no argument is guarded by predecessor b4's predicate r16" {
+	m.Preds = []*pred.Pred{pred.Cond(31), pred.Cond(31), pred.Cond(31)}
+	if _, err := gsa.ToSSA(g); err == nil || err.Error() != "gsa.ToSSA: b8: v46 = γ: no argument is guarded by predecessor b4's predicate r20" {
 		t.Errorf("wrong predicates: got %v", err)
 	}
 }
@@ -248,41 +245,41 @@ func mergeOf(t *testing.T, g *gsa.Func, r cfg.Reg) *gsa.Merge {
 // 1 is stuck.
 func TestRunSemantics(t *testing.T) {
 	_, g := build(t, figure2)
-	m := mergeOf(t, g, 38) // v38 = γ(v8 < 9: v22, ...: v35)
+	m := mergeOf(t, g, 46) // v46 = γ(v8 < 9: v27, ...: v37, ...: v40)
 	// Swapped pairs: the same selection.
 	m.Args[0], m.Args[1] = m.Args[1], m.Args[0]
 	m.Preds[0], m.Preds[1] = m.Preds[1], m.Preds[0]
 	if got, err := gsa.Run(g, 10, cfg.Limits{}); err != nil || got != 74 {
 		t.Errorf("swapped γ pairs: got %d, %v; want 74", got, err)
 	}
-	// The first argument whose predicate is 1 wins over a later True:
-	// the same selection as before.
-	m.Preds = []*pred.Pred{pred.NewNot(pred.Cond(16)), pred.Const(pred.True)}
+	// The first argument whose predicate is 1 wins over a later True
+	// (coming from b4 or b6, True holds too): the same selection as before.
+	m.Preds[2] = pred.Const(pred.True)
 	if got, err := gsa.Run(g, 10, cfg.Limits{}); err != nil || got != 74 {
-		t.Errorf("γ(¬(v8 < 9): v35, True: v22): got %d, %v; want 74", got, err)
+		t.Errorf("γ(¬(v8 < 9) ∧ v8 > 50: v37, v8 < 9: v27, True: v40): got %d, %v; want 74", got, err)
 	}
-	// An atom over v42, which has no value inside the loop, is ½: the γ
-	// passes over it to the next argument, v22, whatever the edge: x + 2
-	// up to 9, then v22's stale value 9 once x < 9 fails and b4 no longer
+	// An atom over v50, which has no value inside the loop, is ½: the γ
+	// passes over it to the next argument, v27, whatever the edge: x + 2
+	// up to 9, then v27's stale value 9 once x < 9 fails and b4 no longer
 	// runs.
-	m.Preds = []*pred.Pred{pred.Cond(42), pred.Const(pred.True)}
+	m.Preds = []*pred.Pred{pred.Cond(50), pred.Const(pred.True), pred.Const(pred.True)}
 	if got, err := gsa.Run(g, 10, cfg.Limits{}); err != nil || got != 9 {
-		t.Errorf("γ(v42 ≠ 0: v35, True: v22): got %d, %v; want 9", got, err)
+		t.Errorf("γ(v50 ≠ 0: v37, True: v27, True: v40): got %d, %v; want 9", got, err)
 	}
-	m.Preds = []*pred.Pred{pred.Cond(42), pred.NewNot(pred.Cond(42))}
+	m.Preds = []*pred.Pred{pred.Cond(50), pred.NewNot(pred.Cond(50)), pred.Cond(50)}
 	_, err := gsa.Run(g, 3, cfg.Limits{})
-	if err == nil || err.Error() != "gsa.Run: b9: v38 = γ: no predicate evaluates to 1 (coming from b4)" {
+	if err == nil || err.Error() != "gsa.Run: b8: v46 = γ: no predicate evaluates to 1 (coming from b4)" {
 		t.Errorf("γ of ½ predicates: got %v", err)
 	}
 	// An η whose predicate is ½.
 	_, g = build(t, figure2)
 	for _, es := range g.Etas {
 		for _, e := range es {
-			e.Pred = pred.NewAnd(e.Pred, pred.Cond(42))
+			e.Pred = pred.NewAnd(e.Pred, pred.Cond(50))
 		}
 	}
 	_, err = gsa.Run(g, 3, cfg.Limits{})
-	if err == nil || !strings.HasPrefix(err.Error(), "gsa.Run: b11: v40 = η(¬(r10) ∧ r42, v8): the predicate is ½, not 1") {
+	if err == nil || !strings.HasPrefix(err.Error(), "gsa.Run: b10: v48 = η(¬(r10) ∧ r50, v8): the predicate is ½, not 1") {
 		t.Errorf("η of a ½ predicate: got %v", err)
 	}
 }
@@ -326,10 +323,10 @@ func TestDOT(t *testing.T) {
 	text := gsa.DOT(g, "figure 2")
 	for _, want := range []string{
 		"digraph \"testdata/figure2.smp\" {\n\tlabel=\"figure 2\";\n",
-		`n7 [label="b8:  ; preds b6 b7, depth 1, predicate size 3\l    v35 = γ(v8 > 50: v30, ¬(v8 > 50): v32)\l    jump b9\l"];`,
-		"\tn8 -> n1 [style=dashed];\n",
-		"\tn1 -> n9 [label=\"F\"];\n",
-		`    v40 = η(¬(v9 < v4): v8)\l`,
+		`n7 [label="b8:  ; preds b4 b6 b7, depth 1, predicate size 10\l    v46 = γ(v8 < 9: v27, ¬(v8 < 9) ∧ v8 > 50: v37, ¬(v8 < 9) ∧ ¬(v8 > 50): v40)\l    v47 = Add v9 v6          ; line 7\l    jump b2\l"];`,
+		"\tn7 -> n1 [style=dashed];\n",
+		"\tn1 -> n8 [label=\"F\"];\n",
+		`    v48 = η(¬(v9 < v4): v8)\l`,
 	} {
 		if !strings.Contains(text, want) {
 			t.Errorf("no %q in\n%s", want, text)

@@ -49,7 +49,7 @@ From gcm on each pass also lists its blocks, and outssa its moves:
 "moves": {"naive": 4, "copies": 1, "cycles": 0}, the moves the naive
 scheme would make (one per phi and predecessor), those left after
 coalescing, and the cycles broken by a temporary; with -via gsa, pass gsa
-its predicates' size: "predicates": {"total": 17, "per_block": 1.55}.
+its predicates' size: "predicates": {"total": 16, "per_block": 1.6}.
 
 With -trace it first prints the steps of the sccp pass's analysis, one line
 for each change of a node's value. With an -after PASS that stops before
