@@ -705,7 +705,7 @@ func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 	var ctrl *Node
 	// (A divisor whose type excludes 0 only by a Refine's fact gets its
 	// check, which the peephole removes or keeps: restsOnRefine.)
-	if (op == OpDiv || op == OpMod) && (!y.Type.ExcludesZero() || restsOnRefine(y)) {
+	if (op == OpDiv || op == OpMod) && (!y.Type.ExcludesZero() || !g.raw && restsOnRefine(y)) {
 		b.hold(x)
 		b.hold(y)
 		zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)

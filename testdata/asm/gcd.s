@@ -6,8 +6,9 @@
 L21:
 	; 14: int t = a % b;
 	mov rax, rdi
-	cmp rcx, -0x1
-	je L25
+	lea rdx, [rcx+0x1]
+	cmp rdx, 0x1
+	jbe L25
 	cqo
 	idiv rcx
 L23:
@@ -21,5 +22,8 @@ L24:
 	mov rax, rdi
 	ret
 L25:
+	; 14: int t = a % b;
+	je L26
 	xor edx, edx
 	jmp L23
+L26:	; examples/gcd.smp:14:15: runtime error: division by zero
