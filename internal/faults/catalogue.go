@@ -215,13 +215,13 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zerocheck-rests-on-refine-ignored", Pass: "peephole", File: "son/refine.go",
-		Old:  "if y.Op == OpRefine || y.Op == OpConstant {\n\t\treturn false",
+		Old:  "if y.Op == OpConstant {\n\t\treturn false",
 		New:  "if true {\n\t\treturn false",
 		What: "a division by a value computed from a Refine loses its ZeroCheck on the strength of a fact that cleanup drops",
 	},
 	{
 		Name: "zerocheck-any-refine", Pass: "peephole", File: "son/refine.go",
-		Old:  "return y.Op == OpRefine && y.In[1].Type.Contains(0) && branchExcludesZero(y.In[0], y.In[1])",
+		Old:  "return false // see restsOnRefine: a Refine's own fact no longer removes a check",
 		New:  "return y.Op == OpRefine",
 		What: "a ZeroCheck of any Refine goes, whatever its branch proves",
 	},
