@@ -151,45 +151,12 @@ func (m *Matrix) Entries() []Entry {
 }
 
 // Project returns p↓ with every atom whose register def says is defined
-// at the node replaced by True (paper 004, Definition 5.2).
+// at the node, and its negation, replaced by True (paper 004, Definition
+// 5.2): pred.Project, the one definition the construction and the
+// validator share with the predicate questions.
 func Project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred { return project(p, def) }
 
-func project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred {
-	memo := map[*pred.Pred]*pred.Pred{}
-	var walk func(p *pred.Pred) *pred.Pred
-	walk = func(p *pred.Pred) *pred.Pred {
-		if q, ok := memo[p]; ok {
-			return q
-		}
-		q := p
-		switch p.Kind {
-		case pred.Atom:
-			if def(p.Reg) {
-				q = pred.Const(pred.True)
-			}
-		case pred.Not, pred.And, pred.Or:
-			args := make([]*pred.Pred, len(p.Args))
-			changed := false
-			for i, a := range p.Args {
-				args[i] = walk(a)
-				changed = changed || args[i] != a
-			}
-			if changed {
-				switch p.Kind {
-				case pred.Not:
-					q = pred.NewNot(args[0])
-				case pred.And:
-					q = and(args...)
-				default:
-					q = or(args...)
-				}
-			}
-		}
-		memo[p] = q
-		return q
-	}
-	return walk(p)
-}
+func project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred { return pred.Project(p, def) }
 
 // edgeCond is the condition under which control goes from p to s: p's
 // branch register, negated on the false edge; True after a jump.

@@ -40,44 +40,11 @@ func (pj *projector) maskOf(p *pred.Pred) uint64 {
 	return m
 }
 
-// at returns p↓x.
+// at returns p↓x, by pred.Project over the atoms defined at x, after
+// the mask has said whether p holds any.
 func (pj *projector) at(p *pred.Pred, x int) *pred.Pred {
-	bit := uint64(1) << (uint(x) % 64)
-	memo := map[*pred.Pred]*pred.Pred{}
-	var walk func(p *pred.Pred) *pred.Pred
-	walk = func(p *pred.Pred) *pred.Pred {
-		if p == nil || pj.maskOf(p)&bit == 0 {
-			return p
-		}
-		if q, ok := memo[p]; ok {
-			return q
-		}
-		q := p
-		switch p.Kind {
-		case pred.Atom:
-			if at, ok := pj.defAt[p.Reg]; ok && at == x {
-				q = pred.Const(pred.True)
-			}
-		case pred.Not, pred.And, pred.Or:
-			args := make([]*pred.Pred, len(p.Args))
-			changed := false
-			for i, a := range p.Args {
-				args[i] = walk(a)
-				changed = changed || args[i] != a
-			}
-			if changed {
-				switch p.Kind {
-				case pred.Not:
-					q = pred.NewNot(args[0])
-				case pred.And:
-					q = and(args...)
-				default:
-					q = or(args...)
-				}
-			}
-		}
-		memo[p] = q
-		return q
+	if p == nil || pj.maskOf(p)&(uint64(1)<<(uint(x)%64)) == 0 {
+		return p
 	}
-	return walk(p)
+	return pred.Project(p, func(r cfg.Reg) bool { at, ok := pj.defAt[r]; return ok && at == x })
 }
