@@ -3,7 +3,6 @@ package gsa
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"son/cfg"
 	"son/pred"
@@ -46,6 +45,23 @@ func Check(f *cfg.Func, g *Func) error {
 	if err != nil {
 		return err
 	}
+	return check(f, g, x)
+}
+
+// Validate is the whole validator: Check, then, if g passes it,
+// CheckPredicates with s, the control-flow facts computed once for both.
+func Validate(f *cfg.Func, g *Func, s Solver) error {
+	x, err := newFacts(f)
+	if err != nil {
+		return err
+	}
+	if err := check(f, g, x); err != nil {
+		return err
+	}
+	return checkPredicates(f, g, s, x)
+}
+
+func check(f *cfg.Func, g *Func, x *facts) error {
 	c := &checker{f: f, g: g, x: x}
 	c.code()
 	c.exits()
@@ -426,6 +442,10 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	if err != nil {
 		return err
 	}
+	return checkPredicates(f, g, s, x)
+}
+
+func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 	var errs []error
 	bad := func(b *cfg.Block, rule, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s", b, rule, fmt.Sprintf(format, args...)))
@@ -449,7 +469,7 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			}
 		}
 	}
-	pj := newProjector(defAt)
+	pj := newProjector(defAt, len(f.Blocks))
 	// The rows the code uses, each with its targets, from the code.
 	c := &checker{f: f, g: g, x: x}
 	targets := map[int][]int{}
@@ -488,6 +508,8 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	}
 	// COHEQ and COHSDOM of each row over its region.
 	seen := make([]int, len(f.Blocks)) // row index + 1 of the last region holding the block
+	conds := newEdgeConds(f)
+	var alts []*pred.Pred
 	for n, d := range rows {
 		if p := m.At(d, d); p == nil {
 			bad(f.Blocks[d], "coherence", "no entry P(%v, %v)", f.Blocks[d], f.Blocks[d])
@@ -511,21 +533,28 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 				bad(b, "coherence", "%v is reached from %v but not dominated by it", b, f.Blocks[d])
 				continue
 			}
-			var alts []*pred.Pred
-			for _, p := range b.Preds {
+			// The disjunction of P(d, k) ∧ c(k → j) over the predecessors
+			// k of j, projected at j: each operand is projected on its own,
+			// which is Project's result (it maps ∧ and ∨ operand-wise), so
+			// that the entries, shared by the questions, keep their nodes.
+			alts = alts[:0]
+			missing := false
+			for k, p := range b.Preds {
 				pk := x.pos[p]
-				alts = append(alts, and(m.At(d, pk), branchCond(p, b)))
+				e := m.At(d, pk)
+				missing = missing || e == nil
+				alts = append(alts, and(pj.project(e, j), pj.project(conds.of(j, k), j)))
 				if pk != d && seen[pk] != n+1 {
 					seen[pk] = n + 1
 					work = append(work, pk)
 				}
 			}
 			pdj := m.At(d, j)
-			if pdj == nil || slices.Contains(alts, nil) {
+			if pdj == nil || missing {
 				bad(b, "coherence", "an entry of row %v is missing", f.Blocks[d])
 				continue
 			}
-			lhs := pj.at(or(alts...), j)
+			lhs := or(alts...)
 			ok, err := s.Implies(lhs, pdj)
 			switch {
 			case err != nil:
@@ -556,16 +585,52 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	return errors.Join(errs...)
 }
 
-// branchCond is the validator's own condition of the edge p → s (the
-// construction's is edgeCond): p's branch register, negated on the false
-// edge, True after a jump.
-func branchCond(p, s *cfg.Block) *pred.Pred {
+// edgeConds gives the validator's own condition of each edge k → j, k
+// the k-th predecessor of j (the construction's is edgeCond): k's branch
+// register, negated on the false edge, True after a jump. One node per
+// edge, made when first asked for, so that the questions share it.
+type edgeConds struct {
+	f     *cfg.Func
+	conds [][]*pred.Pred
+}
+
+func newEdgeConds(f *cfg.Func) *edgeConds {
+	return &edgeConds{f: f, conds: make([][]*pred.Pred, len(f.Blocks))}
+}
+
+func (e *edgeConds) of(j, k int) *pred.Pred {
+	s := e.f.Blocks[j]
+	if e.conds[j] == nil {
+		e.conds[j] = make([]*pred.Pred, len(s.Preds))
+	}
+	if c := e.conds[j][k]; c != nil {
+		return c
+	}
+	p := s.Preds[k]
+	var c *pred.Pred
 	switch {
 	case p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2:
-		return pred.Const(pred.True)
+		c = pred.Const(pred.True)
 	case p.Succs[0] == s:
-		return pred.Cond(p.Term.Reg)
+		c = pred.Cond(p.Term.Reg)
 	default:
-		return pred.NewNot(pred.Cond(p.Term.Reg))
+		c = pred.NewNot(pred.Cond(p.Term.Reg))
 	}
+	e.conds[j][k] = c
+	return c
+}
+
+// both is p ∧ q without flattening p, so that an entry stays one node
+// (the structural rules and their memory see it whole); p or q when the
+// other is True; nil if p is.
+func both(p, q *pred.Pred) *pred.Pred {
+	switch {
+	case p == nil:
+		return nil
+	case q.Kind == pred.True:
+		return p
+	case p.Kind == pred.True:
+		return q
+	}
+	return pred.NewAnd(p, q)
 }

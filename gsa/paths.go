@@ -36,9 +36,11 @@ type Matrix struct {
 	a     *loops.Forest
 	local []*pred.Pred // Local(x), nil for the entry and unreachable blocks
 	defAt map[cfg.Reg]int
-	paths map[[2]int]*pred.Pred // P(d, n) unprojected
-	proj  map[[2]int]*pred.Pred // P(d, n)↓n, as At returns it
-	used  map[[2]int]*pred.Pred // the projected entries the code uses
+	paths map[[2]int]*pred.Pred    // P(d, n) unprojected
+	proj  map[[2]int]*pred.Pred    // P(d, n)↓n, as At returns it
+	used  map[[2]int]*pred.Pred    // the projected entries the code uses
+	cols  map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
+	defs  map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
 }
 
 // Entry is one entry P(I, J) of the matrix, projected at J.
@@ -51,7 +53,8 @@ type Entry struct {
 func newMatrix(a *loops.Forest) *Matrix {
 	f := a.F
 	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
-		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{}}
+		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{},
+		cols: map[int]*pred.Projection{}, defs: map[*pred.Pred]uint64{}}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
 			m.defAt[p.Dst] = i
@@ -121,11 +124,36 @@ func (m *Matrix) At(i, j int) *pred.Pred {
 		return p
 	}
 	p := m.path(i, j)
-	if p != nil {
-		p = project(p, func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+	if p != nil && m.atomsAt(p)&(uint64(1)<<(uint(j)%64)) != 0 {
+		col, ok := m.cols[j]
+		if !ok {
+			col = pred.NewProjection(func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+			m.cols[j] = col
+		}
+		p = col.Of(p) // pred.Project, its work shared with the column's other entries
 	}
 	m.proj[key] = p
 	return p
+}
+
+// atomsAt returns the blocks p's atoms are defined at, as a mask of bit
+// n%64 for block n, computed once per node for all the columns: most
+// entries hold no atom of their column, and are their own projection.
+func (m *Matrix) atomsAt(p *pred.Pred) uint64 {
+	if r, ok := m.defs[p]; ok {
+		return r
+	}
+	var r uint64
+	if p.Kind == pred.Atom {
+		if at, ok := m.defAt[p.Reg]; ok {
+			r = 1 << (uint(at) % 64)
+		}
+	}
+	for _, a := range p.Args {
+		r |= m.atomsAt(a)
+	}
+	m.defs[p] = r
+	return r
 }
 
 // use returns At(i, j) and records it as an entry the code uses.

@@ -35,6 +35,15 @@ type SolverStats struct {
 	Lemmas    int // the certificates' lemmas, in all
 }
 
+// small reports whether a question over ps goes to the truth tables
+// (pred.Small, memoized by the Prover if there is one).
+func (s Certified) small(ps ...*pred.Pred) bool {
+	if s.Prover != nil {
+		return s.Prover.Small(ps...)
+	}
+	return pred.Small(ps...)
+}
+
 func (s Certified) rule() {
 	if s.Stats != nil {
 		s.Stats.Questions++
@@ -64,7 +73,7 @@ func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
 		s.rule()
 		return true, nil
 	}
-	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
+	if !s.NoRules && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
 		s.rule()
 		return true, nil
 	}
@@ -78,7 +87,7 @@ func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
 
 // Disjoint asks pred.Disjoint: p and q never both evaluate to 1.
 func (s Certified) Disjoint(p, q *pred.Pred) (bool, error) {
-	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
+	if !s.NoRules && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
 		s.rule()
 		return true, nil
 	}
