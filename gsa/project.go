@@ -18,9 +18,9 @@ import (
 type projector struct {
 	defAt   map[cfg.Reg]int
 	defines []bool // whether a block defines a register: if not, ↓x is the identity
-	mask  map[*pred.Pred]uint64
-	bit   map[int]uint64 // the bit of each block an atom met is defined at
-	at    map[int]*pred.Projection
+	mask    map[*pred.Pred]uint64
+	bit     map[int]uint64 // the bit of each block an atom met is defined at
+	at      map[int]*pred.Projection
 }
 
 func newProjector(defAt map[cfg.Reg]int, blocks int) *projector {
