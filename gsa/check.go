@@ -543,7 +543,7 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 				pk := x.pos[p]
 				e := m.At(d, pk)
 				missing = missing || e == nil
-				alts = append(alts, and(pj.project(e, j), pj.project(conds.of(j, k), j)))
+				alts = append(alts, conj(pj.project(e, j), pj.project(conds.of(j, k), j)))
 				if pk != d && seen[pk] != n+1 {
 					seen[pk] = n + 1
 					work = append(work, pk)
@@ -620,17 +620,28 @@ func (e *edgeConds) of(j, k int) *pred.Pred {
 	return c
 }
 
-// both is p ∧ q without flattening p, so that an entry stays one node
-// (the structural rules and their memory see it whole); p or q when the
-// other is True; nil if p is.
-func both(p, q *pred.Pred) *pred.Pred {
+// conj is e ∧ c, flattened as the construction's and flattens (an
+// operand that is a conjunction gives its operands), so that the
+// question at a block whose row is its immediate dominator is node for
+// node its entry; built in one allocation, the entries being long
+// conjunctions. nil if e is.
+func conj(e, c *pred.Pred) *pred.Pred {
 	switch {
-	case p == nil:
+	case e == nil:
 		return nil
-	case q.Kind == pred.True:
-		return p
-	case p.Kind == pred.True:
-		return q
+	case e.Kind == pred.False || c.Kind == pred.False:
+		return pred.Const(pred.False)
+	case c.Kind == pred.True:
+		return e
+	case e.Kind == pred.True:
+		return c
 	}
-	return pred.NewAnd(p, q)
+	ops := func(p *pred.Pred) []*pred.Pred {
+		if p.Kind == pred.And {
+			return p.Args
+		}
+		return []*pred.Pred{p}
+	}
+	args := make([]*pred.Pred, 0, len(ops(e))+len(ops(c)))
+	return &pred.Pred{Kind: pred.And, Args: append(append(args, ops(e)...), ops(c)...)}
 }

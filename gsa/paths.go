@@ -33,14 +33,22 @@ import (
 // Matrix is the predicate matrix P over block positions, with the entries
 // the GSA code uses recorded (Definition 5.3 needs only those rows).
 type Matrix struct {
-	a     *loops.Forest
-	local []*pred.Pred // Local(x), nil for the entry and unreachable blocks
-	defAt map[cfg.Reg]int
-	paths map[[2]int]*pred.Pred    // P(d, n) unprojected
-	proj  map[[2]int]*pred.Pred    // P(d, n)↓n, as At returns it
-	used  map[[2]int]*pred.Pred    // the projected entries the code uses
-	cols  map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
-	defs  map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
+	a       *loops.Forest
+	local   []*pred.Pred // Local(x), nil for the entry and unreachable blocks
+	defAt   map[cfg.Reg]int
+	paths   map[[2]int]pathEntry     // P(d, n) unprojected
+	proj    map[[2]int]*pred.Pred    // P(d, n)↓n, as At returns it
+	used    map[[2]int]*pred.Pred    // the projected entries the code uses
+	cols    map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
+	defs    map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
+	scratch []*pred.Pred             // path's factors
+}
+
+// pathEntry is P(d, n) unprojected and the mask of the blocks its atoms
+// are defined at.
+type pathEntry struct {
+	p    *pred.Pred
+	mask uint64
 }
 
 // Entry is one entry P(I, J) of the matrix, projected at J.
@@ -53,7 +61,7 @@ type Entry struct {
 func newMatrix(a *loops.Forest) *Matrix {
 	f := a.F
 	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
-		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{},
+		paths: map[[2]int]pathEntry{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{},
 		cols: map[int]*pred.Projection{}, defs: map[*pred.Pred]uint64{}}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -86,19 +94,30 @@ func (m *Matrix) Local(x int) *pred.Pred { return m.local[x] }
 // path is P(d, n) unprojected: the conjunction of the local predicates
 // on the dominator tree path from d (excluded) down to n.
 func (m *Matrix) path(d, n int) *pred.Pred {
+	p, _ := m.pathMask(d, n)
+	return p
+}
+
+// pathMask is path, and the blocks its atoms are defined at (atomsAt),
+// from the masks of the local predicates.
+func (m *Matrix) pathMask(d, n int) (*pred.Pred, uint64) {
 	if d == n {
-		return pred.Const(pred.True)
+		return pred.Const(pred.True), 0
 	}
 	key := [2]int{d, n}
-	if p, ok := m.paths[key]; ok {
-		return p
+	if e, ok := m.paths[key]; ok {
+		return e.p, e.mask
 	}
-	var factors []*pred.Pred
+	factors := m.scratch[:0]
+	var mask uint64
 	for x := n; x != d; x = m.a.Tree.Idom(x) {
 		if x <= 0 && d != 0 {
-			return nil // d does not dominate n
+			return nil, 0 // d does not dominate n
 		}
 		factors = append(factors, m.local[x])
+		if m.local[x] != nil {
+			mask |= m.atomsAt(m.local[x])
+		}
 		if x == 0 {
 			break
 		}
@@ -107,8 +126,9 @@ func (m *Matrix) path(d, n int) *pred.Pred {
 		factors[i], factors[j] = factors[j], factors[i]
 	}
 	p := and(factors...)
-	m.paths[key] = p
-	return p
+	m.scratch = factors
+	m.paths[key] = pathEntry{p, mask}
+	return p, mask
 }
 
 // At returns P(i, j)↓j: the path predicate from i to j with every atom
@@ -123,11 +143,13 @@ func (m *Matrix) At(i, j int) *pred.Pred {
 	if p, ok := m.proj[key]; ok {
 		return p
 	}
-	p := m.path(i, j)
-	if p != nil && m.atomsAt(p)&(uint64(1)<<(uint(j)%64)) != 0 {
+	p, mask := m.pathMask(i, j)
+	if p != nil && mask&(uint64(1)<<(uint(j)%64)) != 0 {
 		col, ok := m.cols[j]
 		if !ok {
-			col = pred.NewProjection(func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+			bj := uint64(1) << (uint(j) % 64)
+			col = pred.NewProjectionFiltered(func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j },
+				func(p *pred.Pred) bool { return m.atomsAt(p)&bj != 0 })
 			m.cols[j] = col
 		}
 		p = col.Of(p) // pred.Project, its work shared with the column's other entries
@@ -208,7 +230,15 @@ func and(ps ...*pred.Pred) *pred.Pred { return nary(pred.And, pred.True, pred.Fa
 func or(ps ...*pred.Pred) *pred.Pred { return nary(pred.Or, pred.False, pred.True, ps) }
 
 func nary(k, unit, zero pred.Kind, ps []*pred.Pred) *pred.Pred {
-	var args []*pred.Pred
+	n := 0
+	for _, p := range ps {
+		if p != nil && p.Kind == k {
+			n += len(p.Args)
+		} else {
+			n++
+		}
+	}
+	args := make([]*pred.Pred, 0, n)
 	for _, p := range ps {
 		switch {
 		case p == nil:
@@ -221,8 +251,11 @@ func nary(k, unit, zero pred.Kind, ps []*pred.Pred) *pred.Pred {
 			args = append(args, p)
 		}
 	}
-	if k == pred.And {
-		return pred.NewAnd(args...)
+	switch len(args) {
+	case 0:
+		return pred.Const(unit)
+	case 1:
+		return args[0]
 	}
-	return pred.NewOr(args...)
+	return &pred.Pred{Kind: k, Args: args} // pred.NewAnd or NewOr, without their copy of args
 }

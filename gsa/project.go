@@ -68,7 +68,9 @@ func (pj *projector) project(p *pred.Pred, x int) *pred.Pred {
 	}
 	j, ok := pj.at[x]
 	if !ok {
-		j = pred.NewProjection(func(r cfg.Reg) bool { at, ok := pj.defAt[r]; return ok && at == x })
+		bx := pj.bit[x]
+		j = pred.NewProjectionFiltered(func(r cfg.Reg) bool { at, ok := pj.defAt[r]; return ok && at == x },
+			func(p *pred.Pred) bool { return pj.maskOf(p)&bx != 0 })
 		pj.at[x] = j
 	}
 	return j.Of(p)

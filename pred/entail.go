@@ -45,6 +45,10 @@ func NewProver() *Prover {
 // Entails is the function Entails, with the prover's memory.
 func (v *Prover) Entails(p, q *Pred) bool { return v.ent.entails(p, q) }
 
+// Equal reports whether p and q are the same node for node (so each
+// implies the other), with the prover's memory of the pairs found equal.
+func (v *Prover) Equal(p, q *Pred) bool { return v.ent.equal(p, q) }
+
 // Excludes is the function Excludes, with the prover's memory.
 func (v *Prover) Excludes(p, q *Pred) bool { return v.exc.excludes(p, q) }
 

@@ -190,6 +190,7 @@ func Project(p *Pred, drop func(cfg.Reg) bool) *Pred { return NewProjection(drop
 // each node is examined once, and projected once per polarity.
 type Projection struct {
 	drop    func(cfg.Reg) bool
+	may     func(*Pred) bool // if set and false, the node holds no atom to drop
 	touched map[*Pred]bool   // whether a node holds an atom to drop
 	memo    map[encKey]*Pred // the projection of a node, by polarity
 }
@@ -198,6 +199,16 @@ type Projection struct {
 // are defined at the node, and their negations, by True.
 func NewProjection(drop func(cfg.Reg) bool) *Projection {
 	return &Projection{drop: drop, touched: map[*Pred]bool{}, memo: map[encKey]*Pred{}}
+}
+
+// NewProjectionFiltered is NewProjection for a caller that knows, by a
+// summary kept for many projections, which nodes may hold an atom to
+// drop: may(p) false promises that none under p does, and p is then
+// not walked. A may that breaks its promise makes the result wrong.
+func NewProjectionFiltered(drop func(cfg.Reg) bool, may func(*Pred) bool) *Projection {
+	j := NewProjection(drop)
+	j.may = may
+	return j
 }
 
 // Of is Project(p, drop).
@@ -211,7 +222,7 @@ func (j *Projection) Of(p *Pred) *Pred {
 }
 
 func (j *Projection) mark(p *Pred) bool {
-	if p == nil || j.drop == nil {
+	if p == nil || j.drop == nil || j.may != nil && !j.may(p) {
 		return false // nothing to drop; a nil is reported by the questions
 	}
 	if t, ok := j.touched[p]; ok {
