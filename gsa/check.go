@@ -62,7 +62,7 @@ func Validate(f *cfg.Func, g *Func, s Solver) error {
 }
 
 func check(f *cfg.Func, g *Func, x *facts) error {
-	c := &checker{f: f, g: g, x: x}
+	c := &checker{f: f, g: g, x: x, regs: regBound(f)}
 	c.code()
 	c.exits()
 	c.closed()
@@ -105,6 +105,7 @@ type checker struct {
 	f    *cfg.Func
 	g    *Func
 	x    *facts // the validator's own, not the construction's
+	regs int    // 1 + the largest register of f: slices over f's registers
 	errs []error
 }
 
@@ -130,10 +131,6 @@ func (c *checker) code() {
 		c.bad(nil, "code", "%d blocks in f, %d in the code, %d merge and %d η blocks", len(f.Blocks), len(g.Code.Blocks), len(g.Merges), len(g.Etas))
 		return
 	}
-	gpos := make(map[*cfg.Block]int, len(g.Code.Blocks))
-	for i, b := range g.Code.Blocks {
-		gpos[b] = i
-	}
 	for i, b := range f.Blocks {
 		tb := g.Code.Blocks[i]
 		// Regular instructions: equal, up to the renaming.
@@ -142,12 +139,12 @@ func (c *checker) code() {
 			continue
 		}
 		for k, s := range b.Succs {
-			if gpos[tb.Succs[k]] != x.pos[s] {
+			if tb.Succs[k] != g.Code.Blocks[x.pos[s]] {
 				c.bad(b, "code", "successor %d is %v, not %v", k, tb.Succs[k], s)
 			}
 		}
 		for k, p := range b.Preds {
-			if gpos[tb.Preds[k]] != x.pos[p] {
+			if tb.Preds[k] != g.Code.Blocks[x.pos[p]] {
 				c.bad(b, "code", "predecessor %d is %v, not %v", k, tb.Preds[k], p)
 			}
 		}
@@ -310,24 +307,29 @@ func (c *checker) etaRow(i int) int {
 // Outside, the value must come through a pad, as an η.
 func (c *checker) closed() {
 	f, x := c.f, c.x
-	loopOf := map[cfg.Reg]int{} // the innermost loop header of the definition
+	loopOf := make([]int, c.regs) // 1 + the innermost loop header of the definition, 0 if none
 	for i, b := range f.Blocks {
 		l := x.loop[i]
 		if l < 0 {
 			continue
 		}
 		for _, p := range b.Phis {
-			loopOf[p.Dst] = l
+			if p.Dst >= 0 {
+				loopOf[p.Dst] = l + 1
+			}
 		}
 		for _, in := range b.Instrs {
-			if in.Op.HasDst() {
-				loopOf[in.Dst] = l
+			if in.Op.HasDst() && in.Dst >= 0 {
+				loopOf[in.Dst] = l + 1
 			}
 		}
 	}
 	// what is formatted only for a message: most uses are fine.
 	outside := func(r cfg.Reg, at int, b *cfg.Block, what any) {
-		if l, ok := loopOf[r]; ok && !x.inLoop(l, at) {
+		if r < 0 || int(r) >= len(loopOf) {
+			return
+		}
+		if l := loopOf[r] - 1; l >= 0 && !x.inLoop(l, at) {
 			c.bad(b, "closed", "%v uses %v, defined in the loop of %v, outside it", what, r, f.Blocks[l])
 		}
 	}
@@ -353,22 +355,27 @@ func (c *checker) closed() {
 // renaming checks Definition 5.7.
 func (c *checker) renaming() {
 	f, g, x := c.f, c.g, c.x
-	inF := map[cfg.Reg]bool{}
+	inF := make([]bool, c.regs)
+	add := func(r cfg.Reg) {
+		if r >= 0 {
+			inF[r] = true
+		}
+	}
 	muAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
-			inF[p.Dst] = true
+			add(p.Dst)
 			for _, r := range p.Args {
-				inF[r] = true
+				add(r)
 			}
 		}
 		for _, in := range b.Instrs {
-			inF[in.Dst] = true
+			add(in.Dst)
 			for _, r := range in.Args {
-				inF[r] = true
+				add(r)
 			}
 		}
-		inF[b.Term.Reg] = true
+		add(b.Term.Reg)
 		for _, m := range g.Merges[min(i, len(g.Merges)-1)] {
 			if m.Kind == Mu {
 				muAt[m.Dst] = i
@@ -385,7 +392,7 @@ func (c *checker) renaming() {
 		case !isMu:
 			c.bad(at, "renaming", "R(%v) is set but no μ defines %v", r, r)
 			continue
-		case !inF[r]:
+		case !c.inF(inF, r):
 			c.bad(at, "renaming", "R(%v) is set but %v is fresh in f", r, r)
 		}
 		for _, e := range list {
@@ -394,7 +401,7 @@ func (c *checker) renaming() {
 				continue
 			}
 			lb := f.Blocks[e.At]
-			if inF[e.Reg] {
+			if c.inF(inF, e.Reg) {
 				c.bad(lb, "renaming", "R(%v) holds %v, which is not fresh in f", r, e.Reg)
 			}
 			if !x.tree.Dominates(lmu, e.At) || lmu == e.At {
@@ -409,6 +416,31 @@ func (c *checker) renaming() {
 			}
 		}
 	}
+}
+
+// inF reports whether r is in the set in, a slice over f's registers.
+func (c *checker) inF(in []bool, r cfg.Reg) bool { return r >= 0 && int(r) < len(in) && in[r] }
+
+// regBound is 1 + the largest register f mentions (0 for none): f's
+// registers index slices of that length.
+func regBound(f *cfg.Func) int {
+	m := cfg.Reg(-1)
+	for _, b := range f.Blocks {
+		for _, p := range b.Phis {
+			m = max(m, p.Dst)
+			for _, r := range p.Args {
+				m = max(m, r)
+			}
+		}
+		for _, in := range b.Instrs {
+			m = max(m, in.Dst)
+			for _, r := range in.Args {
+				m = max(m, r)
+			}
+		}
+		m = max(m, b.Term.Reg)
+	}
+	return int(m) + 1
 }
 
 // regAtom prints an atom as its register, for messages.

@@ -128,7 +128,7 @@ func TestCheckRejects(t *testing.T) {
 			edit: func(f *cfg.Func) func(*Matrix) {
 				return func(m *Matrix) {
 					l := m.local[pos(f, 8)]
-					m.paths[[2]int{pos(f, 3), pos(f, 8)}] = pathEntry{l, m.atomsAt(l)}
+					m.paths[[2]int{pos(f, 3), pos(f, 8)}] = &pathEntry{p: l, mask: m.atomsAt(l)}
 				}
 			},
 			semantic: "gsa: b9: exclusivity: the predicates of b4 and b8 may both hold: r16 and r25 ∨ ¬(r25)",

@@ -33,22 +33,24 @@ import (
 // Matrix is the predicate matrix P over block positions, with the entries
 // the GSA code uses recorded (Definition 5.3 needs only those rows).
 type Matrix struct {
-	a       *loops.Forest
-	local   []*pred.Pred // Local(x), nil for the entry and unreachable blocks
-	defAt   map[cfg.Reg]int
-	paths   map[[2]int]pathEntry     // P(d, n) unprojected
-	proj    map[[2]int]*pred.Pred    // P(d, n)↓n, as At returns it
-	used    map[[2]int]*pred.Pred    // the projected entries the code uses
-	cols    map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
-	defs    map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
-	scratch []*pred.Pred             // path's factors
+	a         *loops.Forest
+	local     []*pred.Pred // Local(x), nil for the entry and unreachable blocks
+	defAt     map[cfg.Reg]int
+	paths     map[[2]int]*pathEntry    // P(d, n), unprojected and projected (At)
+	used      map[[2]int]*pred.Pred    // the projected entries the code uses
+	cols      map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
+	defs      map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
+	scratch   []*pred.Pred             // path's factors
+	lmask     []uint64                 // localMask, by block
+	lmaskDone []bool
 }
 
-// pathEntry is P(d, n) unprojected and the mask of the blocks its atoms
-// are defined at.
+// pathEntry is P(d, n) unprojected, the mask of the blocks its atoms
+// are defined at, and P(d, n)↓n once At has computed it.
 type pathEntry struct {
-	p    *pred.Pred
-	mask uint64
+	p, proj *pred.Pred
+	mask    uint64
+	done    bool // proj is set
 }
 
 // Entry is one entry P(I, J) of the matrix, projected at J.
@@ -61,7 +63,7 @@ type Entry struct {
 func newMatrix(a *loops.Forest) *Matrix {
 	f := a.F
 	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
-		paths: map[[2]int]pathEntry{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{},
+		paths: map[[2]int]*pathEntry{}, used: map[[2]int]*pred.Pred{},
 		cols: map[int]*pred.Projection{}, defs: map[*pred.Pred]uint64{}}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -99,25 +101,34 @@ func (m *Matrix) path(d, n int) *pred.Pred {
 }
 
 // pathMask is path, and the blocks its atoms are defined at (atomsAt),
-// from the masks of the local predicates.
+// from the masks of the local predicates; nil if d does not dominate n.
 func (m *Matrix) pathMask(d, n int) (*pred.Pred, uint64) {
-	if d == n {
-		return pred.Const(pred.True), 0
+	if e := m.entry(d, n); e != nil {
+		return e.p, e.mask
 	}
+	return nil, 0
+}
+
+// entry returns the memo of P(d, n), made on the first call; nil if d
+// does not dominate n.
+func (m *Matrix) entry(d, n int) *pathEntry {
 	key := [2]int{d, n}
 	if e, ok := m.paths[key]; ok {
-		return e.p, e.mask
+		return e
+	}
+	if d == n {
+		e := &pathEntry{p: pred.Const(pred.True)}
+		m.paths[key] = e
+		return e
 	}
 	factors := m.scratch[:0]
 	var mask uint64
 	for x := n; x != d; x = m.a.Tree.Idom(x) {
 		if x <= 0 && d != 0 {
-			return nil, 0 // d does not dominate n
+			return nil // d does not dominate n
 		}
 		factors = append(factors, m.local[x])
-		if m.local[x] != nil {
-			mask |= m.atomsAt(m.local[x])
-		}
+		mask |= m.localMask(x)
 		if x == 0 {
 			break
 		}
@@ -125,10 +136,25 @@ func (m *Matrix) pathMask(d, n int) (*pred.Pred, uint64) {
 	for i, j := 0, len(factors)-1; i < j; i, j = i+1, j-1 {
 		factors[i], factors[j] = factors[j], factors[i]
 	}
-	p := and(factors...)
+	e := &pathEntry{p: and(factors...), mask: mask}
 	m.scratch = factors
-	m.paths[key] = pathEntry{p, mask}
-	return p, mask
+	m.paths[key] = e
+	return e
+}
+
+// localMask is atomsAt(Local(x)), kept by block.
+func (m *Matrix) localMask(x int) uint64 {
+	if m.lmask == nil {
+		m.lmask = make([]uint64, len(m.local))
+		m.lmaskDone = make([]bool, len(m.local))
+	}
+	if !m.lmaskDone[x] {
+		if m.local[x] != nil {
+			m.lmask[x] = m.atomsAt(m.local[x])
+		}
+		m.lmaskDone[x] = true
+	}
+	return m.lmask[x]
 }
 
 // At returns P(i, j)↓j: the path predicate from i to j with every atom
@@ -139,12 +165,15 @@ func (m *Matrix) At(i, j int) *pred.Pred {
 	if i < 0 || j < 0 || i >= len(m.local) || j >= len(m.local) || !m.a.Tree.Dominates(i, j) {
 		return nil
 	}
-	key := [2]int{i, j}
-	if p, ok := m.proj[key]; ok {
-		return p
+	e := m.entry(i, j)
+	if e == nil {
+		return nil
 	}
-	p, mask := m.pathMask(i, j)
-	if p != nil && mask&(uint64(1)<<(uint(j)%64)) != 0 {
+	if e.done {
+		return e.proj
+	}
+	p := e.p
+	if p != nil && e.mask&(uint64(1)<<(uint(j)%64)) != 0 {
 		col, ok := m.cols[j]
 		if !ok {
 			bj := uint64(1) << (uint(j) % 64)
@@ -154,7 +183,7 @@ func (m *Matrix) At(i, j int) *pred.Pred {
 		}
 		p = col.Of(p) // pred.Project, its work shared with the column's other entries
 	}
-	m.proj[key] = p
+	e.proj, e.done = p, true
 	return p
 }
 
