@@ -62,7 +62,7 @@ func Validate(f *cfg.Func, g *Func, s Solver) error {
 }
 
 func check(f *cfg.Func, g *Func, x *facts) error {
-	c := &checker{f: f, g: g, x: x, regs: regBound(f)}
+	c := &checker{f: f, g: g, x: x, regs: defCount(f)}
 	c.code()
 	c.exits()
 	c.closed()
@@ -105,7 +105,7 @@ type checker struct {
 	f    *cfg.Func
 	g    *Func
 	x    *facts // the validator's own, not the construction's
-	regs int    // 1 + the largest register of f: slices over f's registers
+	regs int    // how many registers f defines: the size of maps over them
 	errs []error
 }
 
@@ -307,29 +307,24 @@ func (c *checker) etaRow(i int) int {
 // Outside, the value must come through a pad, as an η.
 func (c *checker) closed() {
 	f, x := c.f, c.x
-	loopOf := make([]int, c.regs) // 1 + the innermost loop header of the definition, 0 if none
+	loopOf := make(map[cfg.Reg]int, c.regs) // the innermost loop header of the definition
 	for i, b := range f.Blocks {
 		l := x.loop[i]
 		if l < 0 {
 			continue
 		}
 		for _, p := range b.Phis {
-			if p.Dst >= 0 {
-				loopOf[p.Dst] = l + 1
-			}
+			loopOf[p.Dst] = l
 		}
 		for _, in := range b.Instrs {
-			if in.Op.HasDst() && in.Dst >= 0 {
-				loopOf[in.Dst] = l + 1
+			if in.Op.HasDst() {
+				loopOf[in.Dst] = l
 			}
 		}
 	}
 	// what is formatted only for a message: most uses are fine.
 	outside := func(r cfg.Reg, at int, b *cfg.Block, what any) {
-		if r < 0 || int(r) >= len(loopOf) {
-			return
-		}
-		if l := loopOf[r] - 1; l >= 0 && !x.inLoop(l, at) {
+		if l, ok := loopOf[r]; ok && !x.inLoop(l, at) {
 			c.bad(b, "closed", "%v uses %v, defined in the loop of %v, outside it", what, r, f.Blocks[l])
 		}
 	}
@@ -355,12 +350,8 @@ func (c *checker) closed() {
 // renaming checks Definition 5.7.
 func (c *checker) renaming() {
 	f, g, x := c.f, c.g, c.x
-	inF := make([]bool, c.regs)
-	add := func(r cfg.Reg) {
-		if r >= 0 {
-			inF[r] = true
-		}
-	}
+	inF := make(map[cfg.Reg]bool, c.regs)
+	add := func(r cfg.Reg) { inF[r] = true }
 	muAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -392,7 +383,7 @@ func (c *checker) renaming() {
 		case !isMu:
 			c.bad(at, "renaming", "R(%v) is set but no μ defines %v", r, r)
 			continue
-		case !c.inF(inF, r):
+		case !inF[r]:
 			c.bad(at, "renaming", "R(%v) is set but %v is fresh in f", r, r)
 		}
 		for _, e := range list {
@@ -401,7 +392,7 @@ func (c *checker) renaming() {
 				continue
 			}
 			lb := f.Blocks[e.At]
-			if c.inF(inF, e.Reg) {
+			if inF[e.Reg] {
 				c.bad(lb, "renaming", "R(%v) holds %v, which is not fresh in f", r, e.Reg)
 			}
 			if !x.tree.Dominates(lmu, e.At) || lmu == e.At {
@@ -418,29 +409,14 @@ func (c *checker) renaming() {
 	}
 }
 
-// inF reports whether r is in the set in, a slice over f's registers.
-func (c *checker) inF(in []bool, r cfg.Reg) bool { return r >= 0 && int(r) < len(in) && in[r] }
-
-// regBound is 1 + the largest register f mentions (0 for none): f's
-// registers index slices of that length.
-func regBound(f *cfg.Func) int {
-	m := cfg.Reg(-1)
+// defCount is the number of Phis and instructions of f, the registers
+// it defines: maps over them are made that large at once.
+func defCount(f *cfg.Func) int {
+	n := 0
 	for _, b := range f.Blocks {
-		for _, p := range b.Phis {
-			m = max(m, p.Dst)
-			for _, r := range p.Args {
-				m = max(m, r)
-			}
-		}
-		for _, in := range b.Instrs {
-			m = max(m, in.Dst)
-			for _, r := range in.Args {
-				m = max(m, r)
-			}
-		}
-		m = max(m, b.Term.Reg)
+		n += len(b.Phis) + len(b.Instrs)
 	}
-	return int(m) + 1
+	return n
 }
 
 // regAtom prints an atom as its register, for messages.
