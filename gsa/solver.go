@@ -6,23 +6,24 @@ import (
 	"son/pred"
 )
 
-// Certified is the Solver of the pipeline. A question over at most six
-// atoms goes to pred's truth tables; a wider one is first tried by pred's
-// structural rules (pred.Entails, pred.Excludes: a derivation from figure
-// 6 at the value 1, enough for most coherence questions); otherwise it
-// goes to pred's questions, whose answers carry their
-// evidence — a truth table over every
-// state for at most six atoms, beyond that gophersat's answer, an UNSAT
-// one counting only once pred.CheckRUP accepts its certificate and a SAT
-// one only once its model is confirmed by Eval. The solver is therefore
-// not trusted; an answer that does not check is an error, never a yes.
-// Stats, if set, counts the questions and how they were decided; Prover,
-// if set, keeps the structural derivations from one question to the next
-// (one Prover per validation).
+// Certified is the Solver of the pipeline, every answer proved. An
+// implication between predicates equal node for node holds; otherwise
+// pred's structural rules are tried (pred.Entails, pred.Excludes: a
+// derivation from figure 6 at the value 1, enough for every question of
+// a correct construction on our programs); a question they do not
+// settle goes to pred's questions, whose answers carry their evidence —
+// a truth table over every state for at most six atoms, beyond that
+// gophersat's answer, an UNSAT one counting only once pred.CheckRUP
+// accepts its certificate and a SAT one only once its model is
+// confirmed by Eval. The solver is therefore not trusted; an answer that
+// does not check is an error, never a yes. Stats, if set, counts the
+// questions and how they were decided; Prover, if set, keeps the
+// equalities and derivations from one question to the next (one Prover
+// per validation).
 type Certified struct {
 	Stats   *SolverStats
 	Prover  *pred.Prover // the structural rules' memory, shared by the questions; nil for none
-	NoRules bool         // skip the structural rules: every question to tables or the solver (to measure them)
+	NoRules bool         // skip equalities and rules: every question to tables or the solver (to measure them)
 }
 
 // SolverStats counts the questions a Certified solver answered.
@@ -33,15 +34,6 @@ type SolverStats struct {
 	ByRUP     int // UNSAT, certificate checked
 	ByModel   int // SAT, model checked
 	Lemmas    int // the certificates' lemmas, in all
-}
-
-// small reports whether a question over ps goes to the truth tables
-// (pred.Small, memoized by the Prover if there is one).
-func (s Certified) small(ps ...*pred.Pred) bool {
-	if s.Prover != nil {
-		return s.Prover.Small(ps...)
-	}
-	return pred.Small(ps...)
 }
 
 func (s Certified) rule() {

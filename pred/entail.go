@@ -1,11 +1,5 @@
 package pred
 
-import (
-	"slices"
-
-	"son/cfg"
-)
-
 // Structural entailment: a sound, incomplete proof of Implies and
 // Disjoint from the shape of the predicates alone, for the questions the
 // GSA validator asks most (a path predicate and the conjunctions it is
@@ -28,18 +22,13 @@ func Excludes(p, q *Pred) bool { return NewProver().Excludes(p, q) }
 
 // Prover answers Entails and Excludes keeping what it derived, so that
 // the questions of one validation share their common parts (what holds
-// of a pair of nodes holds in every question). It also answers Small,
-// keeping the atoms of each node it met.
-type Prover struct {
-	ent, exc structural
-	atoms    map[*Pred]atomSet
-}
+// of a pair of nodes holds in every question).
+type Prover struct{ ent, exc structural }
 
 // NewProver returns a Prover that has derived nothing yet.
 func NewProver() *Prover {
 	eq, ops := map[[2]*Pred]bool{}, map[*Pred]map[*Pred]bool{}
-	return &Prover{ent: structural{memo: map[[2]*Pred]bool{}, eq: eq, ops: ops},
-		exc: structural{memo: map[[2]*Pred]bool{}, eq: eq, ops: ops}, atoms: map[*Pred]atomSet{}}
+	return &Prover{structural{memo: map[[2]*Pred]bool{}, eq: eq, ops: ops}, structural{memo: map[[2]*Pred]bool{}, eq: eq, ops: ops}}
 }
 
 // Entails is the function Entails, with the prover's memory.
@@ -214,72 +203,4 @@ func (s *structural) equal(p, q *Pred) bool {
 func Small(ps ...*Pred) bool {
 	regs, err := scan(ps)
 	return err == nil && len(regs) <= tableLimit
-}
-
-// Small is the function Small, with the atoms of each node computed once
-// for all the questions (up to the table's limit: beyond it a node is
-// only known to be wide).
-func (v *Prover) Small(ps ...*Pred) bool {
-	var u atomSet
-	for _, p := range ps {
-		if !u.union(v.atomsOf(p)) {
-			return false
-		}
-	}
-	return u.n <= tableLimit
-}
-
-// atomSet is the registers of a node's atoms, as long as they are at
-// most tableAtoms; wide says there are more, or the node is malformed
-// (which Small answers false, leaving it to the questions to report).
-type atomSet struct {
-	n    int
-	regs [tableAtoms]cfg.Reg
-	wide bool
-}
-
-// union adds o's registers to s; false when s becomes wide.
-func (s *atomSet) union(o atomSet) bool {
-	if s.wide || o.wide {
-		s.wide = true
-		return false
-	}
-	for _, r := range o.regs[:o.n] {
-		if slices.Contains(s.regs[:s.n], r) {
-			continue
-		}
-		if s.n == tableAtoms {
-			s.wide = true
-			return false
-		}
-		s.regs[s.n] = r
-		s.n++
-	}
-	return true
-}
-
-func (v *Prover) atomsOf(p *Pred) atomSet {
-	if p == nil {
-		return atomSet{wide: true}
-	}
-	if s, ok := v.atoms[p]; ok {
-		return s
-	}
-	var s atomSet
-	switch p.Kind {
-	case False, True, Undef, And, Or:
-	case Atom:
-		s.regs[0], s.n = p.Reg, 1
-	case Not:
-		s.wide = len(p.Args) != 1
-	default:
-		s.wide = true
-	}
-	for _, a := range p.Args {
-		if !s.union(v.atomsOf(a)) {
-			break
-		}
-	}
-	v.atoms[p] = s
-	return s
 }
