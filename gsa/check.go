@@ -351,22 +351,21 @@ func (c *checker) closed() {
 func (c *checker) renaming() {
 	f, g, x := c.f, c.g, c.x
 	inF := make(map[cfg.Reg]bool, c.regs)
-	add := func(r cfg.Reg) { inF[r] = true }
 	muAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
-			add(p.Dst)
+			inF[p.Dst] = true
 			for _, r := range p.Args {
-				add(r)
+				inF[r] = true
 			}
 		}
 		for _, in := range b.Instrs {
-			add(in.Dst)
+			inF[in.Dst] = true
 			for _, r := range in.Args {
-				add(r)
+				inF[r] = true
 			}
 		}
-		add(b.Term.Reg)
+		inF[b.Term.Reg] = true
 		for _, m := range g.Merges[min(i, len(g.Merges)-1)] {
 			if m.Kind == Mu {
 				muAt[m.Dst] = i
