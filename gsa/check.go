@@ -107,6 +107,27 @@ type checker struct {
 	x    *facts // the validator's own, not the construction's
 	regs int    // how many registers f defines: the size of maps over them
 	errs []error
+	// The matrix entries read, each once: the code's gates are compared
+	// with, and the questions asked of, the same values, whether or not
+	// Matrix.At, the construction's code, gives the same value twice.
+	entries map[[2]int]*pred.Pred
+}
+
+// at is g's matrix entry P(i, j)↓j, as first read.
+func (c *checker) at(i, j int) *pred.Pred {
+	key := [2]int{i, j}
+	if p, ok := c.entries[key]; ok {
+		return p
+	}
+	if c.entries == nil {
+		c.entries = map[[2]int]*pred.Pred{}
+	}
+	var p *pred.Pred
+	if c.g.Matrix != nil {
+		p = c.g.Matrix.At(i, j)
+	}
+	c.entries[key] = p
+	return p
 }
 
 func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
@@ -231,7 +252,7 @@ func (c *checker) gammaRow(j int, m *Merge) int {
 		ok := true
 		for k, p := range b.Preds {
 			pk := x.pos[p]
-			ok = Equal(m.Preds[k], c.g.Matrix.At(d, pk))
+			ok = Equal(m.Preds[k], c.at(d, pk))
 			if ok && phi != nil && k < len(phi.Args) {
 				ok = m.Args[k] == c.renamed(phi.Args[k], pk, false)
 			}
@@ -285,7 +306,7 @@ func (c *checker) etas(i int) {
 func (c *checker) etaRow(i int) int {
 	es := c.g.Etas[i]
 	for h := c.x.tree.Idom(i); h >= 0; h = c.x.tree.Idom(h) {
-		want := c.g.Matrix.At(h, i)
+		want := c.at(h, i)
 		all := want != nil
 		for _, e := range es {
 			all = all && Equal(e.Pred, want)
@@ -464,7 +485,6 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
 		return fmt.Errorf("gsa: %d blocks in f, %d merge and %d η blocks", len(f.Blocks), len(g.Merges), len(g.Etas))
 	}
-	m := g.Matrix
 	defAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -518,7 +538,7 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 	conds := newEdgeConds(f)
 	var alts []*pred.Pred
 	for n, d := range rows {
-		if p := m.At(d, d); p == nil {
+		if p := c.at(d, d); p == nil {
 			bad(f.Blocks[d], "coherence", "no entry P(%v, %v)", f.Blocks[d], f.Blocks[d])
 		} else if ok, err := s.Implies(pred.Const(pred.True), p); err != nil {
 			failed(f.Blocks[d], "coherence", fmt.Sprintf("P(%v, %v) valid", f.Blocks[d], f.Blocks[d]), err)
@@ -548,7 +568,7 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 			missing := false
 			for k, p := range b.Preds {
 				pk := x.pos[p]
-				e := m.At(d, pk)
+				e := c.at(d, pk)
 				missing = missing || e == nil
 				alts = append(alts, conj(pj.project(e, j), pj.project(conds.of(j, k), j)))
 				if pk != d && seen[pk] != n+1 {
@@ -556,7 +576,7 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 					work = append(work, pk)
 				}
 			}
-			pdj := m.At(d, j)
+			pdj := c.at(d, j)
 			if pdj == nil || missing {
 				bad(b, "coherence", "an entry of row %v is missing", f.Blocks[d])
 				continue
@@ -578,7 +598,7 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 		b := f.Blocks[j]
 		for u := range b.Preds {
 			for v := u + 1; v < len(b.Preds); v++ {
-				p, q := m.At(d, x.pos[b.Preds[u]]), m.At(d, x.pos[b.Preds[v]])
+				p, q := c.at(d, x.pos[b.Preds[u]]), c.at(d, x.pos[b.Preds[v]])
 				ok, err := s.Disjoint(p, q)
 				switch {
 				case err != nil:
