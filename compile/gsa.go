@@ -55,16 +55,13 @@ func checkGSAByTesting(u *Unit) error {
 }
 
 // checkGSA validates the GSA function of the gsa pass against the
-// function recorded before it: structurally (gsa.Check, Definitions 5.6
-// and 5.7), then semantically (gsa.CheckPredicates: coherence and
-// well-exclusivity) with gsa.Certified, whose every answer is checked —
-// a certificate by pred.CheckRUP, a model by evaluation — so the SAT
-// solver is not trusted.
+// function recorded before it (gsa.Validate): structurally (gsa.Check,
+// Definitions 5.6 and 5.7), then semantically (gsa.CheckPredicates:
+// coherence and well-exclusivity) with gsa.Certified, whose every answer
+// is checked — a certificate by pred.CheckRUP, a model by evaluation — so
+// the SAT solver is not trusted.
 func checkGSA(u *Unit) error {
-	if err := gsa.Check(u.InputFunc, u.GSA); err != nil {
-		return err
-	}
-	return gsa.CheckPredicates(u.InputFunc, u.GSA, gsa.Certified{Prover: pred.NewProver()})
+	return gsa.Validate(u.InputFunc, u.GSA, gsa.Certified{Prover: pred.NewProver()})
 }
 
 // predStats sums the predicate sizes of g (gsa.Sizes).

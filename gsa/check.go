@@ -3,10 +3,8 @@ package gsa
 import (
 	"errors"
 	"fmt"
-	"slices"
 
 	"son/cfg"
-	"son/loops"
 	"son/pred"
 )
 
@@ -43,11 +41,28 @@ type Solver interface {
 // Check validates g against f structurally (Definitions 5.6 and 5.7) and
 // returns every problem found, each naming the block and the rule.
 func Check(f *cfg.Func, g *Func) error {
-	a, err := loops.Analyze(f)
+	x, err := newFacts(f)
 	if err != nil {
 		return err
 	}
-	c := &checker{f: f, g: g, a: a}
+	return check(f, g, x)
+}
+
+// Validate is the whole validator: Check, then, if g passes it,
+// CheckPredicates with s, the control-flow facts computed once for both.
+func Validate(f *cfg.Func, g *Func, s Solver) error {
+	x, err := newFacts(f)
+	if err != nil {
+		return err
+	}
+	if err := check(f, g, x); err != nil {
+		return err
+	}
+	return checkPredicates(f, g, s, x)
+}
+
+func check(f *cfg.Func, g *Func, x *facts) error {
+	c := &checker{f: f, g: g, x: x, regs: defCount(f)}
 	c.code()
 	c.exits()
 	c.closed()
@@ -60,25 +75,25 @@ func Check(f *cfg.Func, g *Func) error {
 // an η of each μ of each loop the edge leaves (section 5.4): the values
 // of the loop's variables past it.
 func (c *checker) exits() {
-	f, g, a := c.f, c.g, c.a
+	f, g, x := c.f, c.g, c.x
 	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
 		return // reported by code
 	}
 	for u, ub := range f.Blocks {
 		for _, vb := range ub.Succs {
-			v := a.Pos[vb]
-			for l := a.Of[u]; l != nil && !a.Contains(l, v); l = l.Parent {
+			v := x.pos[vb]
+			for l := x.loop[u]; l >= 0 && !x.inLoop(l, v); l = x.parent[l] {
 				if len(vb.Preds) != 1 || len(vb.Instrs) != 0 || vb.Term.Kind != cfg.TermJump {
-					c.bad(vb, "exit", "the edge from %v leaves the loop of %v but %v is not a landing pad", ub, l.Header, vb)
+					c.bad(vb, "exit", "the edge from %v leaves the loop of %v but %v is not a landing pad", ub, f.Blocks[l], vb)
 					break
 				}
-				for _, mu := range g.Merges[a.Pos[l.Header]] {
+				for _, mu := range g.Merges[l] {
 					found := false
 					for _, e := range g.Etas[v] {
 						found = found || e.Src == mu.Dst
 					}
 					if !found {
-						c.bad(vb, "exit", "no η of %v, the μ of %v, at the loop's exit", mu.Dst, l.Header)
+						c.bad(vb, "exit", "no η of %v, the μ of %v, at the loop's exit", mu.Dst, f.Blocks[l])
 					}
 				}
 			}
@@ -89,8 +104,30 @@ func (c *checker) exits() {
 type checker struct {
 	f    *cfg.Func
 	g    *Func
-	a    *loops.Forest
+	x    *facts // the validator's own, not the construction's
+	regs int    // how many registers f defines: the size of maps over them
 	errs []error
+	// The matrix entries read, each once: the code's gates are compared
+	// with, and the questions asked of, the same values, whether or not
+	// Matrix.At, the construction's code, gives the same value twice.
+	entries map[[2]int]*pred.Pred
+}
+
+// at is g's matrix entry P(i, j)↓j, as first read.
+func (c *checker) at(i, j int) *pred.Pred {
+	key := [2]int{i, j}
+	if p, ok := c.entries[key]; ok {
+		return p
+	}
+	if c.entries == nil {
+		c.entries = map[[2]int]*pred.Pred{}
+	}
+	var p *pred.Pred
+	if c.g.Matrix != nil {
+		p = c.g.Matrix.At(i, j)
+	}
+	c.entries[key] = p
+	return p
 }
 
 func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
@@ -101,7 +138,7 @@ func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
 // the η of R(r) at a block that dominates at (strictly, if strict).
 func (c *checker) renamed(r cfg.Reg, at int, strict bool) cfg.Reg {
 	for _, e := range c.g.Rename[r] {
-		if e.At >= 0 && e.At < len(c.f.Blocks) && c.a.Tree.Dominates(e.At, at) && (!strict || e.At != at) {
+		if e.At >= 0 && e.At < len(c.f.Blocks) && c.x.tree.Dominates(e.At, at) && (!strict || e.At != at) {
 			return e.Reg
 		}
 	}
@@ -110,14 +147,10 @@ func (c *checker) renamed(r cfg.Reg, at int, strict bool) cfg.Reg {
 
 // code checks Definition 5.6 block by block.
 func (c *checker) code() {
-	f, g, a := c.f, c.g, c.a
+	f, g, x := c.f, c.g, c.x
 	if len(g.Code.Blocks) != len(f.Blocks) || len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
 		c.bad(nil, "code", "%d blocks in f, %d in the code, %d merge and %d η blocks", len(f.Blocks), len(g.Code.Blocks), len(g.Merges), len(g.Etas))
 		return
-	}
-	gpos := make(map[*cfg.Block]int, len(g.Code.Blocks))
-	for i, b := range g.Code.Blocks {
-		gpos[b] = i
 	}
 	for i, b := range f.Blocks {
 		tb := g.Code.Blocks[i]
@@ -127,12 +160,12 @@ func (c *checker) code() {
 			continue
 		}
 		for k, s := range b.Succs {
-			if gpos[tb.Succs[k]] != a.Pos[s] {
+			if tb.Succs[k] != g.Code.Blocks[x.pos[s]] {
 				c.bad(b, "code", "successor %d is %v, not %v", k, tb.Succs[k], s)
 			}
 		}
 		for k, p := range b.Preds {
-			if gpos[tb.Preds[k]] != a.Pos[p] {
+			if tb.Preds[k] != g.Code.Blocks[x.pos[p]] {
 				c.bad(b, "code", "predecessor %d is %v, not %v", k, tb.Preds[k], p)
 			}
 		}
@@ -160,7 +193,7 @@ func (c *checker) code() {
 
 // merges checks the merge block at position i against f's Phis.
 func (c *checker) merges(i int) {
-	f, g, a := c.f, c.g, c.a
+	f, g, x := c.f, c.g, c.x
 	b := f.Blocks[i]
 	ms := g.Merges[i]
 	if len(b.Preds) < 2 {
@@ -179,13 +212,13 @@ func (c *checker) merges(i int) {
 			c.bad(b, "merge", "%s does not match %v", m.Format(regAtom), phi)
 			continue
 		}
-		for x, r := range phi.Args {
-			want := c.renamed(r, a.Pos[b.Preds[x]], false)
+		for k, r := range phi.Args {
+			want := c.renamed(r, x.pos[b.Preds[k]], false)
 			if m.Kind == Gamma {
 				break // γ arguments are matched with their predicates below
 			}
-			if m.Args[x] != want {
-				c.bad(b, "merge", "%s: argument %d is %v, want %v", m.Format(regAtom), x, m.Args[x], want)
+			if m.Args[k] != want {
+				c.bad(b, "merge", "%s: argument %d is %v, want %v", m.Format(regAtom), k, m.Args[k], want)
 			}
 		}
 		switch m.Kind {
@@ -212,14 +245,14 @@ func (c *checker) merges(i int) {
 // P(d, Preds[k]); -1 if there is none. The immediate dominator is tried
 // first, then each dominator above.
 func (c *checker) gammaRow(j int, m *Merge) int {
-	f, a := c.f, c.a
+	f, x := c.f, c.x
 	b := f.Blocks[j]
 	phi := m.Phi
-	for d := a.Tree.Idom(j); d >= 0; d = a.Tree.Idom(d) {
+	for d := x.tree.Idom(j); d >= 0; d = x.tree.Idom(d) {
 		ok := true
 		for k, p := range b.Preds {
-			pk := a.Pos[p]
-			ok = Equal(m.Preds[k], c.g.Matrix.At(d, pk))
+			pk := x.pos[p]
+			ok = Equal(m.Preds[k], c.at(d, pk))
 			if ok && phi != nil && k < len(phi.Args) {
 				ok = m.Args[k] == c.renamed(phi.Args[k], pk, false)
 			}
@@ -241,14 +274,14 @@ func (c *checker) gammaRow(j int, m *Merge) int {
 // guarded by P(h, i) for one strict dominator h, f's one-argument Phis
 // there among them.
 func (c *checker) etas(i int) {
-	f, g, a := c.f, c.g, c.a
+	f, g, x := c.f, c.g, c.x
 	b := f.Blocks[i]
 	es := g.Etas[i]
 	if len(b.Preds) == 1 {
 		for _, phi := range b.Phis {
 			found := false
 			for _, e := range es {
-				found = found || e.Dst == phi.Dst && len(phi.Args) == 1 && e.Src == c.renamed(phi.Args[0], a.Pos[b.Preds[0]], false)
+				found = found || e.Dst == phi.Dst && len(phi.Args) == 1 && e.Src == c.renamed(phi.Args[0], x.pos[b.Preds[0]], false)
 			}
 			if !found {
 				c.bad(b, "eta", "%v has no η of the same registers", phi)
@@ -272,8 +305,8 @@ func (c *checker) etas(i int) {
 // dominator is tried first, then each dominator above.
 func (c *checker) etaRow(i int) int {
 	es := c.g.Etas[i]
-	for h := c.a.Tree.Idom(i); h >= 0; h = c.a.Tree.Idom(h) {
-		want := c.g.Matrix.At(h, i)
+	for h := c.x.tree.Idom(i); h >= 0; h = c.x.tree.Idom(h) {
+		want := c.at(h, i)
 		all := want != nil
 		for _, e := range es {
 			all = all && Equal(e.Pred, want)
@@ -294,11 +327,11 @@ func (c *checker) etaRow(i int) int {
 // so a pad's one-argument Phi, read on the exit edge, counts as inside.
 // Outside, the value must come through a pad, as an η.
 func (c *checker) closed() {
-	f, a := c.f, c.a
-	loopOf := map[cfg.Reg]*loops.Loop{}
+	f, x := c.f, c.x
+	loopOf := make(map[cfg.Reg]int, c.regs) // the innermost loop header of the definition
 	for i, b := range f.Blocks {
-		l := a.Of[i]
-		if l == nil {
+		l := x.loop[i]
+		if l < 0 {
 			continue
 		}
 		for _, p := range b.Phis {
@@ -310,22 +343,23 @@ func (c *checker) closed() {
 			}
 		}
 	}
-	outside := func(r cfg.Reg, at int, b *cfg.Block, what string) {
-		if l, ok := loopOf[r]; ok && !a.Contains(l, at) {
-			c.bad(b, "closed", "%s uses %v, defined in the loop of %v, outside it", what, r, l.Header)
+	// what is formatted only for a message: most uses are fine.
+	outside := func(r cfg.Reg, at int, b *cfg.Block, what any) {
+		if l, ok := loopOf[r]; ok && !x.inLoop(l, at) {
+			c.bad(b, "closed", "%v uses %v, defined in the loop of %v, outside it", what, r, f.Blocks[l])
 		}
 	}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
 			for k, r := range p.Args {
 				if k < len(b.Preds) {
-					outside(r, a.Pos[b.Preds[k]], b, fmt.Sprintf("%v", p))
+					outside(r, x.pos[b.Preds[k]], b, p)
 				}
 			}
 		}
 		for _, in := range b.Instrs {
 			for _, r := range in.Args {
-				outside(r, i, b, fmt.Sprintf("%v", in))
+				outside(r, i, b, in)
 			}
 		}
 		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
@@ -336,8 +370,8 @@ func (c *checker) closed() {
 
 // renaming checks Definition 5.7.
 func (c *checker) renaming() {
-	f, g, a := c.f, c.g, c.a
-	inF := map[cfg.Reg]bool{}
+	f, g, x := c.f, c.g, c.x
+	inF := make(map[cfg.Reg]bool, c.regs)
 	muAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -381,7 +415,7 @@ func (c *checker) renaming() {
 			if inF[e.Reg] {
 				c.bad(lb, "renaming", "R(%v) holds %v, which is not fresh in f", r, e.Reg)
 			}
-			if !a.Tree.Dominates(lmu, e.At) || lmu == e.At {
+			if !x.tree.Dominates(lmu, e.At) || lmu == e.At {
 				c.bad(lb, "renaming", "R(%v) holds (%v, %v), but the μ's block %v does not strictly dominate %v", r, e.Reg, lb, at, lb)
 			}
 			found := false
@@ -393,6 +427,16 @@ func (c *checker) renaming() {
 			}
 		}
 	}
+}
+
+// defCount is the number of Phis and instructions of f, the registers
+// it defines: maps over them are made that large at once.
+func defCount(f *cfg.Func) int {
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Phis) + len(b.Instrs)
+	}
+	return n
 }
 
 // regAtom prints an atom as its register, for messages.
@@ -422,10 +466,14 @@ func regAtom(r cfg.Reg) string { return r.String() }
 // and its targets, so the blocks times the nesting depth), one per row,
 // and one per pair of predecessors of each junction.
 func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
-	a, err := loops.Analyze(f)
+	x, err := newFacts(f)
 	if err != nil {
 		return err
 	}
+	return checkPredicates(f, g, s, x)
+}
+
+func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 	var errs []error
 	bad := func(b *cfg.Block, rule, format string, args ...any) {
 		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s", b, rule, fmt.Sprintf(format, args...)))
@@ -437,7 +485,6 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
 		return fmt.Errorf("gsa: %d blocks in f, %d merge and %d η blocks", len(f.Blocks), len(g.Merges), len(g.Etas))
 	}
-	m := g.Matrix
 	defAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
@@ -449,9 +496,9 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			}
 		}
 	}
-	pj := newProjector(defAt)
+	pj := newProjector(defAt, len(f.Blocks))
 	// The rows the code uses, each with its targets, from the code.
-	c := &checker{f: f, g: g, a: a}
+	c := &checker{f: f, g: g, x: x}
 	targets := map[int][]int{}
 	var rows []int
 	addTarget := func(d, x int) {
@@ -473,7 +520,7 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			continue
 		}
 		for _, p := range f.Blocks[j].Preds {
-			addTarget(d, a.Pos[p])
+			addTarget(d, x.pos[p])
 		}
 	}
 	for i, es := range g.Etas {
@@ -488,8 +535,10 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	}
 	// COHEQ and COHSDOM of each row over its region.
 	seen := make([]int, len(f.Blocks)) // row index + 1 of the last region holding the block
+	conds := newEdgeConds(f)
+	var alts []*pred.Pred
 	for n, d := range rows {
-		if p := m.At(d, d); p == nil {
+		if p := c.at(d, d); p == nil {
 			bad(f.Blocks[d], "coherence", "no entry P(%v, %v)", f.Blocks[d], f.Blocks[d])
 		} else if ok, err := s.Implies(pred.Const(pred.True), p); err != nil {
 			failed(f.Blocks[d], "coherence", fmt.Sprintf("P(%v, %v) valid", f.Blocks[d], f.Blocks[d]), err)
@@ -507,25 +556,32 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			j := work[len(work)-1]
 			work = work[:len(work)-1]
 			b := f.Blocks[j]
-			if !a.Tree.Dominates(d, j) {
+			if !x.tree.Dominates(d, j) {
 				bad(b, "coherence", "%v is reached from %v but not dominated by it", b, f.Blocks[d])
 				continue
 			}
-			var alts []*pred.Pred
-			for _, p := range b.Preds {
-				pk := a.Pos[p]
-				alts = append(alts, and(m.At(d, pk), branchCond(p, b)))
+			// The disjunction of P(d, k) ∧ c(k → j) over the predecessors
+			// k of j, projected at j: each operand is projected on its own,
+			// which is Project's result (it maps ∧ and ∨ operand-wise), so
+			// that the entries, shared by the questions, keep their nodes.
+			alts = alts[:0]
+			missing := false
+			for k, p := range b.Preds {
+				pk := x.pos[p]
+				e := c.at(d, pk)
+				missing = missing || e == nil
+				alts = append(alts, conj(pj.project(e, j), pj.project(conds.of(j, k), j)))
 				if pk != d && seen[pk] != n+1 {
 					seen[pk] = n + 1
 					work = append(work, pk)
 				}
 			}
-			pdj := m.At(d, j)
-			if pdj == nil || slices.Contains(alts, nil) {
+			pdj := c.at(d, j)
+			if pdj == nil || missing {
 				bad(b, "coherence", "an entry of row %v is missing", f.Blocks[d])
 				continue
 			}
-			lhs := pj.at(or(alts...), j)
+			lhs := or(alts...)
 			ok, err := s.Implies(lhs, pdj)
 			switch {
 			case err != nil:
@@ -540,15 +596,15 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 			continue
 		}
 		b := f.Blocks[j]
-		for x := range b.Preds {
-			for y := x + 1; y < len(b.Preds); y++ {
-				p, q := m.At(d, a.Pos[b.Preds[x]]), m.At(d, a.Pos[b.Preds[y]])
+		for u := range b.Preds {
+			for v := u + 1; v < len(b.Preds); v++ {
+				p, q := c.at(d, x.pos[b.Preds[u]]), c.at(d, x.pos[b.Preds[v]])
 				ok, err := s.Disjoint(p, q)
 				switch {
 				case err != nil:
-					failed(b, "exclusivity", fmt.Sprintf("%v and %v", b.Preds[x], b.Preds[y]), err)
+					failed(b, "exclusivity", fmt.Sprintf("%v and %v", b.Preds[u], b.Preds[v]), err)
 				case !ok:
-					bad(b, "exclusivity", "the predicates of %v and %v may both hold: %v and %v", b.Preds[x], b.Preds[y], p, q)
+					bad(b, "exclusivity", "the predicates of %v and %v may both hold: %v and %v", b.Preds[u], b.Preds[v], p, q)
 				}
 			}
 		}
@@ -556,16 +612,63 @@ func CheckPredicates(f *cfg.Func, g *Func, s Solver) error {
 	return errors.Join(errs...)
 }
 
-// branchCond is the validator's own condition of the edge p → s (the
-// construction's is edgeCond): p's branch register, negated on the false
-// edge, True after a jump.
-func branchCond(p, s *cfg.Block) *pred.Pred {
+// edgeConds gives the validator's own condition of each edge k → j, k
+// the k-th predecessor of j (the construction's is edgeCond): k's branch
+// register, negated on the false edge, True after a jump. One node per
+// edge, made when first asked for, so that the questions share it.
+type edgeConds struct {
+	f     *cfg.Func
+	conds [][]*pred.Pred
+}
+
+func newEdgeConds(f *cfg.Func) *edgeConds {
+	return &edgeConds{f: f, conds: make([][]*pred.Pred, len(f.Blocks))}
+}
+
+func (e *edgeConds) of(j, k int) *pred.Pred {
+	s := e.f.Blocks[j]
+	if e.conds[j] == nil {
+		e.conds[j] = make([]*pred.Pred, len(s.Preds))
+	}
+	if c := e.conds[j][k]; c != nil {
+		return c
+	}
+	p := s.Preds[k]
+	var c *pred.Pred
 	switch {
 	case p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2:
-		return pred.Const(pred.True)
+		c = pred.Const(pred.True)
 	case p.Succs[0] == s:
-		return pred.Cond(p.Term.Reg)
+		c = pred.Cond(p.Term.Reg)
 	default:
-		return pred.NewNot(pred.Cond(p.Term.Reg))
+		c = pred.NewNot(pred.Cond(p.Term.Reg))
 	}
+	e.conds[j][k] = c
+	return c
+}
+
+// conj is e ∧ c, flattened as the construction's and flattens (an
+// operand that is a conjunction gives its operands), so that the
+// question at a block whose row is its immediate dominator is node for
+// node its entry; built in one allocation, the entries being long
+// conjunctions. nil if e is.
+func conj(e, c *pred.Pred) *pred.Pred {
+	switch {
+	case e == nil:
+		return nil
+	case e.Kind == pred.False || c.Kind == pred.False:
+		return pred.Const(pred.False)
+	case c.Kind == pred.True:
+		return e
+	case e.Kind == pred.True:
+		return c
+	}
+	ops := func(p *pred.Pred) []*pred.Pred {
+		if p.Kind == pred.And {
+			return p.Args
+		}
+		return []*pred.Pred{p}
+	}
+	args := make([]*pred.Pred, 0, len(ops(e))+len(ops(c)))
+	return &pred.Pred{Kind: pred.And, Args: append(append(args, ops(e)...), ops(c)...)}
 }

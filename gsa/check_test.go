@@ -126,7 +126,10 @@ func TestCheckRejects(t *testing.T) {
 		{
 			name: "two γ predicates that overlap, in the matrix: P(b3, b8) misses ¬(v8 < 9)",
 			edit: func(f *cfg.Func) func(*Matrix) {
-				return func(m *Matrix) { m.paths[[2]int{pos(f, 3), pos(f, 8)}] = m.local[pos(f, 8)] }
+				return func(m *Matrix) {
+					l := m.local[pos(f, 8)]
+					m.paths[[2]int{pos(f, 3), pos(f, 8)}] = &pathEntry{p: l, mask: m.atomsAt(l)}
+				}
 			},
 			semantic: "gsa: b9: exclusivity: the predicates of b4 and b8 may both hold: r16 and r25 ∨ ¬(r25)",
 		},

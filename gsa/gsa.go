@@ -13,8 +13,9 @@
 //   - run.go: Run, the interpreter of figure 7.
 //   - back.go: ToSSA, GSA back to SSA.
 //   - print.go: Print and DOT.
-//   - check.go: Check, the structural part of the validator, and
-//     CheckPredicates, the semantic part (coherence, well-exclusivity).
+//   - check.go: Validate, the validator: Check, its structural part, and
+//     CheckPredicates, its semantic part (coherence, well-exclusivity).
+//   - facts.go: the validator's own dominators and loops.
 //   - project.go: the projection ↓x at many blocks over shared DAGs.
 //   - solver.go: Certified, the pipeline's Solver, every answer proved.
 //

@@ -33,12 +33,24 @@ import (
 // Matrix is the predicate matrix P over block positions, with the entries
 // the GSA code uses recorded (Definition 5.3 needs only those rows).
 type Matrix struct {
-	a     *loops.Forest
-	local []*pred.Pred // Local(x), nil for the entry and unreachable blocks
-	defAt map[cfg.Reg]int
-	paths map[[2]int]*pred.Pred // P(d, n) unprojected
-	proj  map[[2]int]*pred.Pred // P(d, n)↓n, as At returns it
-	used  map[[2]int]*pred.Pred // the projected entries the code uses
+	a         *loops.Forest
+	local     []*pred.Pred // Local(x), nil for the entry and unreachable blocks
+	defAt     map[cfg.Reg]int
+	paths     map[[2]int]*pathEntry    // P(d, n), unprojected and projected (At)
+	used      map[[2]int]*pred.Pred    // the projected entries the code uses
+	cols      map[int]*pred.Projection // ↓n, one per column n: its entries share their subterms
+	defs      map[*pred.Pred]uint64    // bit n%64 set if an atom under the node is defined at n
+	scratch   []*pred.Pred             // path's factors
+	lmask     []uint64                 // localMask, by block
+	lmaskDone []bool
+}
+
+// pathEntry is P(d, n) unprojected, the mask of the blocks its atoms
+// are defined at, and P(d, n)↓n once At has computed it.
+type pathEntry struct {
+	p, proj *pred.Pred
+	mask    uint64
+	done    bool // proj is set
 }
 
 // Entry is one entry P(I, J) of the matrix, projected at J.
@@ -51,7 +63,8 @@ type Entry struct {
 func newMatrix(a *loops.Forest) *Matrix {
 	f := a.F
 	m := &Matrix{a: a, local: make([]*pred.Pred, len(f.Blocks)), defAt: map[cfg.Reg]int{},
-		paths: map[[2]int]*pred.Pred{}, proj: map[[2]int]*pred.Pred{}, used: map[[2]int]*pred.Pred{}}
+		paths: map[[2]int]*pathEntry{}, used: map[[2]int]*pred.Pred{},
+		cols: map[int]*pred.Projection{}, defs: map[*pred.Pred]uint64{}}
 	for i, b := range f.Blocks {
 		for _, p := range b.Phis {
 			m.defAt[p.Dst] = i
@@ -83,19 +96,39 @@ func (m *Matrix) Local(x int) *pred.Pred { return m.local[x] }
 // path is P(d, n) unprojected: the conjunction of the local predicates
 // on the dominator tree path from d (excluded) down to n.
 func (m *Matrix) path(d, n int) *pred.Pred {
-	if d == n {
-		return pred.Const(pred.True)
+	p, _ := m.pathMask(d, n)
+	return p
+}
+
+// pathMask is path, and the blocks its atoms are defined at (atomsAt),
+// from the masks of the local predicates; nil if d does not dominate n.
+func (m *Matrix) pathMask(d, n int) (*pred.Pred, uint64) {
+	if e := m.entry(d, n); e != nil {
+		return e.p, e.mask
 	}
+	return nil, 0
+}
+
+// entry returns the memo of P(d, n), made on the first call; nil if d
+// does not dominate n.
+func (m *Matrix) entry(d, n int) *pathEntry {
 	key := [2]int{d, n}
-	if p, ok := m.paths[key]; ok {
-		return p
+	if e, ok := m.paths[key]; ok {
+		return e
 	}
-	var factors []*pred.Pred
+	if d == n {
+		e := &pathEntry{p: pred.Const(pred.True)}
+		m.paths[key] = e
+		return e
+	}
+	factors := m.scratch[:0]
+	var mask uint64
 	for x := n; x != d; x = m.a.Tree.Idom(x) {
 		if x <= 0 && d != 0 {
 			return nil // d does not dominate n
 		}
 		factors = append(factors, m.local[x])
+		mask |= m.localMask(x)
 		if x == 0 {
 			break
 		}
@@ -103,9 +136,25 @@ func (m *Matrix) path(d, n int) *pred.Pred {
 	for i, j := 0, len(factors)-1; i < j; i, j = i+1, j-1 {
 		factors[i], factors[j] = factors[j], factors[i]
 	}
-	p := and(factors...)
-	m.paths[key] = p
-	return p
+	e := &pathEntry{p: and(factors...), mask: mask}
+	m.scratch = factors
+	m.paths[key] = e
+	return e
+}
+
+// localMask is atomsAt(Local(x)), kept by block.
+func (m *Matrix) localMask(x int) uint64 {
+	if m.lmask == nil {
+		m.lmask = make([]uint64, len(m.local))
+		m.lmaskDone = make([]bool, len(m.local))
+	}
+	if !m.lmaskDone[x] {
+		if m.local[x] != nil {
+			m.lmask[x] = m.atomsAt(m.local[x])
+		}
+		m.lmaskDone[x] = true
+	}
+	return m.lmask[x]
 }
 
 // At returns P(i, j)↓j: the path predicate from i to j with every atom
@@ -116,16 +165,46 @@ func (m *Matrix) At(i, j int) *pred.Pred {
 	if i < 0 || j < 0 || i >= len(m.local) || j >= len(m.local) || !m.a.Tree.Dominates(i, j) {
 		return nil
 	}
-	key := [2]int{i, j}
-	if p, ok := m.proj[key]; ok {
-		return p
+	e := m.entry(i, j)
+	if e == nil {
+		return nil
 	}
-	p := m.path(i, j)
-	if p != nil {
-		p = project(p, func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j })
+	if e.done {
+		return e.proj
 	}
-	m.proj[key] = p
+	p := e.p
+	if p != nil && e.mask&(uint64(1)<<(uint(j)%64)) != 0 {
+		col, ok := m.cols[j]
+		if !ok {
+			bj := uint64(1) << (uint(j) % 64)
+			col = pred.NewProjectionFiltered(func(r cfg.Reg) bool { at, ok := m.defAt[r]; return ok && at == j },
+				func(p *pred.Pred) bool { return m.atomsAt(p)&bj != 0 })
+			m.cols[j] = col
+		}
+		p = col.Of(p) // pred.Project, its work shared with the column's other entries
+	}
+	e.proj, e.done = p, true
 	return p
+}
+
+// atomsAt returns the blocks p's atoms are defined at, as a mask of bit
+// n%64 for block n, computed once per node for all the columns: most
+// entries hold no atom of their column, and are their own projection.
+func (m *Matrix) atomsAt(p *pred.Pred) uint64 {
+	if r, ok := m.defs[p]; ok {
+		return r
+	}
+	var r uint64
+	if p.Kind == pred.Atom {
+		if at, ok := m.defAt[p.Reg]; ok {
+			r = 1 << (uint(at) % 64)
+		}
+	}
+	for _, a := range p.Args {
+		r |= m.atomsAt(a)
+	}
+	m.defs[p] = r
+	return r
 }
 
 // use returns At(i, j) and records it as an entry the code uses.
@@ -180,7 +259,15 @@ func and(ps ...*pred.Pred) *pred.Pred { return nary(pred.And, pred.True, pred.Fa
 func or(ps ...*pred.Pred) *pred.Pred { return nary(pred.Or, pred.False, pred.True, ps) }
 
 func nary(k, unit, zero pred.Kind, ps []*pred.Pred) *pred.Pred {
-	var args []*pred.Pred
+	n := 0
+	for _, p := range ps {
+		if p != nil && p.Kind == k {
+			n += len(p.Args)
+		} else {
+			n++
+		}
+	}
+	args := make([]*pred.Pred, 0, n)
 	for _, p := range ps {
 		switch {
 		case p == nil:
@@ -193,8 +280,11 @@ func nary(k, unit, zero pred.Kind, ps []*pred.Pred) *pred.Pred {
 			args = append(args, p)
 		}
 	}
-	if k == pred.And {
-		return pred.NewAnd(args...)
+	switch len(args) {
+	case 0:
+		return pred.Const(unit)
+	case 1:
+		return args[0]
 	}
-	return pred.NewOr(args...)
+	return &pred.Pred{Kind: k, Args: args} // pred.NewAnd or NewOr, without their copy of args
 }

@@ -6,18 +6,29 @@ import (
 )
 
 // projector computes p↓x (Project) at many blocks x over predicates that
-// share their subterms, as the validator's questions do: mask[p] has bit
-// x%64 set when p holds an atom over a register defined at some block x,
-// computed once per node, so the walk for x enters only the subterms an
-// atom of x may be under and returns the others as they are. The result
-// is Project's: a subterm without such an atom is unchanged by it.
+// share their subterms, as the validator's questions do. mask[p] has a
+// bit set for each block some atom under p is defined at, computed once
+// per node, so the projection at x enters only the predicates an atom of
+// x may be under and returns the others as they are. Bits go to blocks as
+// their atoms are met (most blocks define no atom), the 65th such block
+// sharing the first one's bit: a shared bit costs a useless projection,
+// never a wrong one. The result is Project's: a subterm without an atom
+// of x is unchanged by it. The projections at x themselves share their
+// work through one pred.Projection per block.
 type projector struct {
-	defAt map[cfg.Reg]int
-	mask  map[*pred.Pred]uint64
+	defAt   map[cfg.Reg]int
+	defines []bool // whether a block defines a register: if not, ↓x is the identity
+	mask    map[*pred.Pred]uint64
+	bit     map[int]uint64 // the bit of each block an atom met is defined at
+	at      map[int]*pred.Projection
 }
 
-func newProjector(defAt map[cfg.Reg]int) *projector {
-	return &projector{defAt: defAt, mask: map[*pred.Pred]uint64{}}
+func newProjector(defAt map[cfg.Reg]int, blocks int) *projector {
+	pj := &projector{defAt: defAt, defines: make([]bool, blocks), mask: map[*pred.Pred]uint64{}, bit: map[int]uint64{}, at: map[int]*pred.Projection{}}
+	for _, at := range defAt {
+		pj.defines[at] = true
+	}
+	return pj
 }
 
 func (pj *projector) maskOf(p *pred.Pred) uint64 {
@@ -30,7 +41,12 @@ func (pj *projector) maskOf(p *pred.Pred) uint64 {
 	var m uint64
 	if p.Kind == pred.Atom {
 		if at, ok := pj.defAt[p.Reg]; ok {
-			m = 1 << (uint(at) % 64)
+			b, ok := pj.bit[at]
+			if !ok {
+				b = uint64(1) << (uint(len(pj.bit)) % 64)
+				pj.bit[at] = b
+			}
+			m = b
 		}
 	}
 	for _, a := range p.Args {
@@ -40,11 +56,22 @@ func (pj *projector) maskOf(p *pred.Pred) uint64 {
 	return m
 }
 
-// at returns p↓x, by pred.Project over the atoms defined at x, after
+// project returns p↓x, pred.Project over the atoms defined at x, after
 // the mask has said whether p holds any.
-func (pj *projector) at(p *pred.Pred, x int) *pred.Pred {
-	if p == nil || pj.maskOf(p)&(uint64(1)<<(uint(x)%64)) == 0 {
+func (pj *projector) project(p *pred.Pred, x int) *pred.Pred {
+	if p == nil || !pj.defines[x] {
 		return p
 	}
-	return pred.Project(p, func(r cfg.Reg) bool { at, ok := pj.defAt[r]; return ok && at == x })
+	m := pj.maskOf(p) // first: it gives x its bit if p has an atom of x
+	if b, ok := pj.bit[x]; !ok || m&b == 0 {
+		return p
+	}
+	j, ok := pj.at[x]
+	if !ok {
+		bx := pj.bit[x]
+		j = pred.NewProjectionFiltered(func(r cfg.Reg) bool { at, ok := pj.defAt[r]; return ok && at == x },
+			func(p *pred.Pred) bool { return pj.maskOf(p)&bx != 0 })
+		pj.at[x] = j
+	}
+	return j.Of(p)
 }

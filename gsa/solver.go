@@ -6,23 +6,24 @@ import (
 	"son/pred"
 )
 
-// Certified is the Solver of the pipeline. A question over at most six
-// atoms goes to pred's truth tables; a wider one is first tried by pred's
-// structural rules (pred.Entails, pred.Excludes: a derivation from figure
-// 6 at the value 1, enough for most coherence questions); otherwise it
-// goes to pred's questions, whose answers carry their
-// evidence — a truth table over every
-// state for at most six atoms, beyond that gophersat's answer, an UNSAT
-// one counting only once pred.CheckRUP accepts its certificate and a SAT
-// one only once its model is confirmed by Eval. The solver is therefore
-// not trusted; an answer that does not check is an error, never a yes.
-// Stats, if set, counts the questions and how they were decided; Prover,
-// if set, keeps the structural derivations from one question to the next
-// (one Prover per validation).
+// Certified is the Solver of the pipeline, every answer proved. An
+// implication between predicates equal node for node holds; otherwise
+// pred's structural rules are tried (pred.Entails, pred.Excludes: a
+// derivation from figure 6 at the value 1, enough for every question of
+// a correct construction on our programs); a question they do not
+// settle goes to pred's questions, whose answers carry their evidence —
+// a truth table over every state for at most six atoms, beyond that
+// gophersat's answer, an UNSAT one counting only once pred.CheckRUP
+// accepts its certificate and a SAT one only once its model is
+// confirmed by Eval. The solver is therefore not trusted; an answer that
+// does not check is an error, never a yes. Stats, if set, counts the
+// questions and how they were decided; Prover, if set, keeps the
+// equalities and derivations from one question to the next (one Prover
+// per validation).
 type Certified struct {
 	Stats   *SolverStats
 	Prover  *pred.Prover // the structural rules' memory, shared by the questions; nil for none
-	NoRules bool         // skip the structural rules: every question to tables or the solver (to measure them)
+	NoRules bool         // skip equalities and rules: every question to tables or the solver (to measure them)
 }
 
 // SolverStats counts the questions a Certified solver answered.
@@ -60,11 +61,11 @@ func (s Certified) count(r pred.Result) {
 
 // Implies asks pred.Implies: whenever p evaluates to 1, q does.
 func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
-	if !s.NoRules && Equal(p, q) { // p ⟹ p: the common case of a block whose row is its idom
+	if !s.NoRules && (s.Prover != nil && s.Prover.Equal(p, q) || s.Prover == nil && Equal(p, q)) { // p ⟹ p: the common case of a block whose row is its idom
 		s.rule()
 		return true, nil
 	}
-	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
+	if !s.NoRules && (s.Prover != nil && s.Prover.Entails(p, q) || s.Prover == nil && pred.Entails(p, q)) {
 		s.rule()
 		return true, nil
 	}
@@ -78,7 +79,7 @@ func (s Certified) Implies(p, q *pred.Pred) (bool, error) {
 
 // Disjoint asks pred.Disjoint: p and q never both evaluate to 1.
 func (s Certified) Disjoint(p, q *pred.Pred) (bool, error) {
-	if !s.NoRules && !pred.Small(p, q) && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
+	if !s.NoRules && (s.Prover != nil && s.Prover.Excludes(p, q) || s.Prover == nil && pred.Excludes(p, q)) {
 		s.rule()
 		return true, nil
 	}

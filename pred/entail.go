@@ -34,6 +34,10 @@ func NewProver() *Prover {
 // Entails is the function Entails, with the prover's memory.
 func (v *Prover) Entails(p, q *Pred) bool { return v.ent.entails(p, q) }
 
+// Equal reports whether p and q are the same node for node (so each
+// implies the other), with the prover's memory of the pairs found equal.
+func (v *Prover) Equal(p, q *Pred) bool { return v.ent.equal(p, q) }
+
 // Excludes is the function Excludes, with the prover's memory.
 func (v *Prover) Excludes(p, q *Pred) bool { return v.exc.excludes(p, q) }
 
@@ -47,8 +51,8 @@ func (s *structural) entails(p, q *Pred) bool {
 	if p == nil || q == nil {
 		return false // malformed: left to the questions, which report it
 	}
-	if p == q || q.Kind == True || p.Kind == False || p.Kind == Undef {
-		return true
+	if p == q || q.Kind == True || p.Kind == False || p.Kind == Undef || s.operand(p, q) {
+		return true // the last, q an operand of p, is the common case: no memo
 	}
 	key := [2]*Pred{p, q}
 	if r, ok := s.memo[key]; ok {
@@ -68,7 +72,7 @@ func (s *structural) entails(p, q *Pred) bool {
 			r = r && s.entails(a, q)
 		}
 	default:
-		r = s.equal(p, q) || s.operand(p, q)
+		r = s.equal(p, q)
 		// First the common case, at no search: p is a conjunction, q a
 		// disjunction one of whose operands has only operands of p.
 		for i := 0; !r && q.Kind == Or && i < len(q.Args); i++ {

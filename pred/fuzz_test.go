@@ -139,6 +139,28 @@ func checkQuestions(t *testing.T, data []byte) {
 			})
 		}
 	}
+	// The projections of one Projection, shared over p and q, and of one
+	// told by an exact filter which nodes hold an atom to drop, are
+	// Project's, node for node.
+	v := NewProver()
+	drop := func(r cfg.Reg) bool { return r%2 == 0 }
+	holds := func(x *Pred) bool {
+		for _, r := range atomsOf([]*Pred{x}) {
+			if drop(r) {
+				return true
+			}
+		}
+		return false
+	}
+	shared, filtered := NewProjection(drop), NewProjectionFiltered(drop, holds)
+	for _, x := range []*Pred{p, q, NewOr(q, p)} {
+		want := Project(x, drop)
+		for _, got := range []*Pred{shared.Of(x), filtered.Of(x)} {
+			if !v.Equal(got, want) {
+				t.Fatalf("projection of %v: %v, Project %v", x, got, want)
+			}
+		}
+	}
 	gates := []*Pred{p, q, NewNot(p)}
 	want := true
 	bruteForce(gates, func(_ map[cfg.Reg]Val, v []Val) bool {

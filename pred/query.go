@@ -183,84 +183,111 @@ func CoherentAt(ins, conds []*Pred, pij *Pred, definedAtJ func(cfg.Reg) bool) (R
 // is put in negation normal form (De Morgan's laws hold in this logic),
 // so that "the negation of an atom" is a literal ¬c as in figure 5,
 // whose projection is True, not ¬True.
-func Project(p *Pred, drop func(cfg.Reg) bool) *Pred {
+func Project(p *Pred, drop func(cfg.Reg) bool) *Pred { return NewProjection(drop).Of(p) }
+
+// Projection computes Project(p, drop) for many p with one drop (the
+// projections at one block), sharing the work on their common subterms:
+// each node is examined once, and projected once per polarity.
+type Projection struct {
+	drop    func(cfg.Reg) bool
+	may     func(*Pred) bool // if set and false, the node holds no atom to drop
+	touched map[*Pred]bool   // whether a node holds an atom to drop
+	memo    map[encKey]*Pred // the projection of a node, by polarity
+}
+
+// NewProjection returns the projection that replaces the atoms drop says
+// are defined at the node, and their negations, by True.
+func NewProjection(drop func(cfg.Reg) bool) *Projection {
+	return &Projection{drop: drop, touched: map[*Pred]bool{}, memo: map[encKey]*Pred{}}
+}
+
+// NewProjectionFiltered is NewProjection for a caller that knows, by a
+// summary kept for many projections, which nodes may hold an atom to
+// drop: may(p) false promises that none under p does, and p is then
+// not walked. A may that breaks its promise makes the result wrong.
+func NewProjectionFiltered(drop func(cfg.Reg) bool, may func(*Pred) bool) *Projection {
+	j := NewProjection(drop)
+	j.may = may
+	return j
+}
+
+// Of is Project(p, drop).
+func (j *Projection) Of(p *Pred) *Pred {
 	// A subterm with no atom to drop is kept as it is (under a ¬ when
 	// reached with negative polarity): the result shares it with p.
-	touched := map[*Pred]bool{}
-	var mark func(p *Pred) bool
-	mark = func(p *Pred) bool {
-		if p == nil || drop == nil {
-			return false // nothing to drop; a nil is reported by the questions
-		}
-		if t, ok := touched[p]; ok {
-			return t
-		}
-		t := p.Kind == Atom && drop(p.Reg)
-		for _, a := range p.Args {
-			t = mark(a) || t
-		}
-		touched[p] = t
-		return t
-	}
-	if !mark(p) {
+	if !j.mark(p) {
 		return p
 	}
-	memo := map[encKey]*Pred{}
-	var walk func(p *Pred, pos bool) *Pred
-	walk = func(p *Pred, pos bool) *Pred {
-		k := encKey{p, pos}
-		if r, ok := memo[k]; ok {
-			return r
-		}
-		var r *Pred
-		switch {
-		case !touched[p] && pos:
-			r = p
-		case !touched[p]:
-			r = NewNot(p)
-		}
-		if r != nil {
-			memo[k] = r
-			return r
-		}
-		switch p.Kind {
-		case True, False:
-			r = p
-			if !pos {
-				r = Const(dual(p.Kind))
-			}
-		case Atom:
-			switch {
-			case drop(p.Reg):
-				r = Const(True)
-			case pos:
-				r = p
-			default:
-				r = NewNot(p)
-			}
-		case Not:
-			if len(p.Args) == 1 {
-				r = walk(p.Args[0], !pos)
-			} else {
-				r = Const(Undef)
-			}
-		case And, Or:
-			args := make([]*Pred, len(p.Args))
-			for i, a := range p.Args {
-				args[i] = walk(a, pos)
-			}
-			if (p.Kind == And) == pos {
-				r = NewAnd(args...)
-			} else {
-				r = NewOr(args...)
-			}
-		default:
-			r = Const(Undef)
-		}
-		memo[k] = r
+	return j.walk(p, true)
+}
+
+func (j *Projection) mark(p *Pred) bool {
+	if p == nil || j.drop == nil || j.may != nil && !j.may(p) {
+		return false // nothing to drop; a nil is reported by the questions
+	}
+	if t, ok := j.touched[p]; ok {
+		return t
+	}
+	t := p.Kind == Atom && j.drop(p.Reg)
+	for _, a := range p.Args {
+		t = j.mark(a) || t
+	}
+	j.touched[p] = t
+	return t
+}
+
+func (j *Projection) walk(p *Pred, pos bool) *Pred {
+	k := encKey{p, pos}
+	if r, ok := j.memo[k]; ok {
 		return r
 	}
-	return walk(p, true)
+	var r *Pred
+	switch {
+	case !j.touched[p] && pos:
+		r = p
+	case !j.touched[p]:
+		r = NewNot(p)
+	}
+	if r != nil {
+		j.memo[k] = r
+		return r
+	}
+	switch p.Kind {
+	case True, False:
+		r = p
+		if !pos {
+			r = Const(dual(p.Kind))
+		}
+	case Atom:
+		switch {
+		case j.drop(p.Reg):
+			r = Const(True)
+		case pos:
+			r = p
+		default:
+			r = NewNot(p)
+		}
+	case Not:
+		if len(p.Args) == 1 {
+			r = j.walk(p.Args[0], !pos)
+		} else {
+			r = Const(Undef)
+		}
+	case And, Or:
+		args := make([]*Pred, len(p.Args))
+		for i, a := range p.Args {
+			args[i] = j.walk(a, pos)
+		}
+		if (p.Kind == And) == pos {
+			r = NewAnd(args...)
+		} else {
+			r = NewOr(args...)
+		}
+	default:
+		r = Const(Undef)
+	}
+	j.memo[k] = r
+	return r
 }
 
 // tableLimit is the most atoms a question decided by truth tables has:
