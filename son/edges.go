@@ -6,10 +6,27 @@ package son
 // ten thousand scopes is common while building a large program.
 
 // addOut records that u uses n as its input i.
-func (n *Node) addOut(u *Node, i int) {
+func (g *Graph) addOut(n, u *Node, i int) {
+	if len(n.Out) == cap(n.Out) {
+		g.growOut(n)
+	}
 	u.inPos[i] = int32(len(n.Out))
 	n.Out = append(n.Out, u)
 	n.outSlot = append(n.outSlot, int32(i))
+}
+
+// growOut gives n's users and their slots lists of twice the capacity
+// (two at first), cut from chunks like the input lists (edgeArena): most
+// nodes have one to four users, and growing two slices by append cost
+// more than one allocation per node made. The old lists are cleared, so
+// that a chunk they stay in does not hold their users from the collector.
+func (g *Graph) growOut(n *Node) {
+	k := max(2, 2*cap(n.Out))
+	out, slot := g.outs.cut(k)
+	copy(out, n.Out)
+	copy(slot, n.outSlot)
+	clear(n.Out)
+	n.Out, n.outSlot = out[:len(n.Out)], slot[:len(n.Out)]
 }
 
 // delOut removes the edge from n to input i of u, moving n's last user

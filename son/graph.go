@@ -18,8 +18,10 @@ type Graph struct {
 
 	nodes []*Node // by ID; nil for killed nodes and for ID 0
 	gvn   gvnTable
-	edges edgeArena
+	edges edgeArena // input lists
+	outs  edgeArena // user lists
 	work  worklist
+	args  []*Node // newNodeAfter's list of inputs, reused
 
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
 	// even constants, are merged for being equal. For measuring what
@@ -81,7 +83,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	g.nodes = append(g.nodes, n)
 	for i, x := range in {
 		if x != nil {
-			x.addOut(n, i)
+			g.addOut(x, n, i)
 		}
 	}
 	if op == OpConstant {
@@ -92,6 +94,16 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 			g.check.typed(n, n.Type)
 		}
 	}
+	return n
+}
+
+// newNodeAfter is NewNode with the inputs first and then rest, listed in
+// a buffer the graph reuses rather than a new slice per call.
+func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node {
+	args := append(append(g.args[:0], first), rest...)
+	n := g.NewNode(op, aux, args...)
+	clear(args)
+	g.args = args[:0]
 	return n
 }
 
@@ -141,7 +153,7 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 	}
 	n.In[i] = m
 	if m != nil {
-		m.addOut(n, i)
+		g.addOut(m, n, i)
 	}
 	g.changed(n)
 	if old != nil {
@@ -169,7 +181,7 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 	n.In = append(n.In, m)
 	n.inPos = append(n.inPos, 0)
 	if m != nil {
-		m.addOut(n, len(n.In)-1)
+		g.addOut(m, n, len(n.In)-1)
 	}
 	g.changed(n)
 }
@@ -250,7 +262,7 @@ func (g *Graph) Subsume(old, m *Node) {
 		old.Out[last] = nil
 		old.Out, old.outSlot = old.Out[:last], old.outSlot[:last]
 		u.In[i] = m
-		m.addOut(u, i)
+		g.addOut(m, u, i)
 		g.changed(u)
 	}
 	g.changed(old)
@@ -347,10 +359,10 @@ func (g *Graph) moveDeps(n *Node) {
 }
 
 // edgeArena hands out the input lists of new nodes, and their positions,
-// from chunks: two allocations per thousand inputs rather than two per
-// node. Each list is full to its capacity, so that AddIn's append copies
-// it out; a killed node's list stays in its chunk until the chunk is
-// unreachable, a few bytes per input.
+// from chunks (and the user lists as they grow, growOut): two allocations
+// per thousand edges rather than two per node. Each list is full to its
+// capacity, so that an append copies it out; a killed node's list stays in
+// its chunk until the chunk is unreachable, a few bytes per edge.
 type edgeArena struct {
 	in  []*Node
 	pos []int32
@@ -358,7 +370,7 @@ type edgeArena struct {
 
 const edgeChunk = 1024
 
-// cut returns k nil inputs and their k positions.
+// cut returns k nil edges and their k positions.
 func (a *edgeArena) cut(k int) ([]*Node, []int32) {
 	if k > edgeChunk/8 {
 		return make([]*Node, k), make([]int32, k) // a wide join: its own arrays

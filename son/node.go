@@ -99,10 +99,22 @@ func (n *Node) addDep(d *Node) {
 		return
 	}
 	if n.deps == nil {
-		n.deps = new([]*Node)
+		n.deps = newDeps()
 	}
 	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == d {
 		return
 	}
 	*n.deps = append(*n.deps, d)
+}
+
+// newDeps returns an empty dependence list whose first four entries are
+// in the same allocation as the slice: one allocation for the list of
+// most nodes that have one, where a new slice grown by append took four.
+func newDeps() *[]*Node {
+	l := new(struct {
+		s []*Node
+		a [4]*Node
+	})
+	l.s = l.a[:0]
+	return &l.s
 }
