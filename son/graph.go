@@ -18,8 +18,7 @@ type Graph struct {
 
 	nodes []*Node // by ID; nil for killed nodes and for ID 0
 	gvn   gvnTable
-	edges edgeArena // input lists
-	outs  edgeArena // user lists
+	edges edgeArena
 	work  worklist
 	args  []*Node // newNodeAfter's list of inputs, reused
 
@@ -77,7 +76,7 @@ func (g *Graph) MaxID() int { return len(g.nodes) }
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	n := &Node{ID: len(g.nodes), Op: op, Aux: aux}
 	if len(in) > 0 {
-		n.In, n.inPos = g.edges.cut(len(in))
+		n.In, n.pos = g.edges.nodes(len(in)), g.edges.positions(len(in))
 		copy(n.In, in)
 	}
 	g.nodes = append(g.nodes, n)
@@ -173,13 +172,14 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 		// collector.
 		in := make([]*Node, len(n.In), 2*len(n.In)+2)
 		copy(in, n.In)
+		pos := make([]int32, cap(in)+cap(n.Out))
+		copy(pos, n.pos[:len(n.In)])
+		copy(pos[cap(in):], n.pos[cap(n.In):cap(n.In)+len(n.Out)])
 		clear(n.In)
-		pos := make([]int32, len(n.inPos), cap(in))
-		copy(pos, n.inPos)
-		n.In, n.inPos = in, pos
+		n.In, n.pos = in, pos
 	}
 	n.In = append(n.In, m)
-	n.inPos = append(n.inPos, 0)
+	n.pos[len(n.In)-1] = 0
 	if m != nil {
 		g.addOut(m, n, len(n.In)-1)
 	}
@@ -195,14 +195,13 @@ func (g *Graph) DelIn(n *Node, i int) {
 	}
 	for j := i + 1; j < len(n.In); j++ {
 		if x := n.In[j]; x != nil {
-			x.outSlot[n.inPos[j]] = int32(j - 1)
+			x.setSlot(int(n.pos[j]), int32(j-1))
 		}
 	}
 	copy(n.In[i:], n.In[i+1:])
-	copy(n.inPos[i:], n.inPos[i+1:])
+	copy(n.pos[i:len(n.In)-1], n.pos[i+1:len(n.In)])
 	n.In[len(n.In)-1] = nil
 	n.In = n.In[:len(n.In)-1]
-	n.inPos = n.inPos[:len(n.inPos)-1]
 	g.changed(n)
 	if old != nil {
 		g.changed(old)
@@ -229,14 +228,14 @@ func (g *Graph) delIns(n *Node, del []bool) {
 		}
 		if w != i {
 			if x != nil {
-				x.outSlot[n.inPos[i]] = int32(w)
+				x.setSlot(int(n.pos[i]), int32(w))
 			}
-			n.In[w], n.inPos[w] = x, n.inPos[i]
+			n.In[w], n.pos[w] = x, n.pos[i]
 		}
 		w++
 	}
 	clear(n.In[w:])
-	n.In, n.inPos = n.In[:w], n.inPos[:w]
+	n.In = n.In[:w]
 	g.changed(n)
 	for _, old := range olds {
 		if old.dead {
@@ -257,10 +256,10 @@ func (g *Graph) Subsume(old, m *Node) {
 	}
 	for len(old.Out) > 0 {
 		last := len(old.Out) - 1
-		u, i := old.Out[last], int(old.outSlot[last])
+		u, i := old.Out[last], int(old.slot(last))
 		g.unlock(u)
 		old.Out[last] = nil
-		old.Out, old.outSlot = old.Out[:last], old.outSlot[:last]
+		old.Out = old.Out[:last]
 		u.In[i] = m
 		g.addOut(m, u, i)
 		g.changed(u)
@@ -303,7 +302,7 @@ func (g *Graph) Kill(n *Node) {
 				stack = append(stack, in)
 			}
 		}
-		x.In, x.inPos = nil, nil
+		x.In, x.Out, x.pos = nil, nil, nil
 		x.dead = true
 		x.deps = nil
 		g.nodes[x.ID] = nil
@@ -358,11 +357,12 @@ func (g *Graph) moveDeps(n *Node) {
 	*n.deps = (*n.deps)[:0]
 }
 
-// edgeArena hands out the input lists of new nodes, and their positions,
-// from chunks (and the user lists as they grow, growOut): two allocations
-// per thousand edges rather than two per node. Each list is full to its
-// capacity, so that an append copies it out; a killed node's list stays in
-// its chunk until the chunk is unreachable, a few bytes per edge.
+// edgeArena hands out the input lists of new nodes, the user lists as
+// they grow (growOut), and the nodes' lists of positions, from chunks: two
+// allocations per thousand edges rather than several per node. Each list
+// is full to its capacity, so that an append copies it out; a killed
+// node's list stays in its chunk until the chunk is unreachable, a few
+// bytes per edge.
 type edgeArena struct {
 	in  []*Node
 	pos []int32
@@ -370,17 +370,30 @@ type edgeArena struct {
 
 const edgeChunk = 1024
 
-// cut returns k nil edges and their k positions.
-func (a *edgeArena) cut(k int) ([]*Node, []int32) {
+// nodes returns a list of k nil edges.
+func (a *edgeArena) nodes(k int) []*Node {
 	if k > edgeChunk/8 {
-		return make([]*Node, k), make([]int32, k) // a wide join: its own arrays
+		return make([]*Node, k) // a wide join: its own array
 	}
 	if len(a.in) < k {
-		a.in, a.pos = make([]*Node, edgeChunk), make([]int32, edgeChunk)
+		a.in = make([]*Node, edgeChunk)
 	}
-	in, pos := a.in[:k:k], a.pos[:k:k]
-	a.in, a.pos = a.in[k:], a.pos[k:]
-	return in, pos
+	in := a.in[:k:k]
+	a.in = a.in[k:]
+	return in
+}
+
+// positions returns a list of k zero positions.
+func (a *edgeArena) positions(k int) []int32 {
+	if k > edgeChunk/8 {
+		return make([]int32, k)
+	}
+	if len(a.pos) < k {
+		a.pos = make([]int32, edgeChunk)
+	}
+	pos := a.pos[:k:k]
+	a.pos = a.pos[k:]
+	return pos
 }
 
 // ---- worklist ----
