@@ -74,6 +74,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		g.sweep(live)
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
+	g.edges.dropFree()
 	return g
 }
 

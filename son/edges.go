@@ -24,15 +24,15 @@ func (g *Graph) addOut(n, u *Node, i int) {
 // growOut gives n's users and their slots lists of twice the capacity
 // (two at first), cut from chunks like the input lists (edgeArena): most
 // nodes have one to four users, and growing two slices by append cost
-// more than one allocation per node made. The old lists are cleared, so
-// that a chunk they stay in does not hold their users from the collector.
+// more than one allocation per node made. The old lists go back to the
+// arena.
 func (g *Graph) growOut(n *Node) {
 	k := max(2, 2*cap(n.Out))
 	out := g.edges.nodes(k)
 	pos := g.edges.positions(cap(n.In) + k)
 	copy(out, n.Out)
 	copy(pos, n.pos[:cap(n.In)+len(n.Out)])
-	clear(n.Out)
+	g.edges.free(n.Out, n.pos)
 	n.Out, n.pos = out[:len(n.Out)], pos
 }
 

@@ -122,6 +122,7 @@ const maxNarrow = 4
 // the work is bounded; should a bug make two rules undo each other, Iterate
 // gives up after a generous budget and says which nodes kept changing.
 func (g *Graph) Iterate() error {
+	defer g.edges.dropFree()
 	g.work.rng = nil
 	if g.Seed != 0 {
 		g.work.rng = newRand(g.Seed)
