@@ -1,7 +1,7 @@
 package son
 
 // Every edge is kept twice, as n.In[i] and as an entry of n.In[i].Out, and
-// each side records where the other is (inPos, outSlot), so that taking
+// each side records where the other is (Node.pos), so that taking
 // an edge away is O(1) however many users a node has: a constant used by
 // ten thousand scopes is common while building a large program.
 

@@ -438,10 +438,11 @@ func (a *edgeArena) free(in []*Node, pos []int32) {
 
 // ---- worklist ----
 
-// worklist is a set of nodes to revisit, each on it at most once.
+// worklist is a set of nodes to revisit, each on it at most once: a
+// stack, and a bitset by node ID of the nodes on it.
 type worklist struct {
 	list []*Node
-	on   []bool // by node ID
+	on   []uint64 // bit ID%64 of word ID/64: the node is on the list
 	rng  *rand.Rand
 }
 
@@ -450,13 +451,14 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w := &g.work
-	for len(w.on) <= n.ID {
-		w.on = append(w.on, false)
+	word, bit := n.ID/64, uint64(1)<<(n.ID%64)
+	if word >= len(w.on) {
+		w.on = append(w.on, make([]uint64, word+1-len(w.on))...)
 	}
-	if w.on[n.ID] {
+	if w.on[word]&bit != 0 {
 		return
 	}
-	w.on[n.ID] = true
+	w.on[word] |= bit
 	w.list = append(w.list, n)
 }
 
@@ -471,7 +473,7 @@ func (g *Graph) pop() *Node {
 		n := w.list[i]
 		w.list[i] = nil
 		w.list = w.list[:i]
-		w.on[n.ID] = false
+		w.on[n.ID/64] &^= uint64(1) << (n.ID % 64)
 		if !n.dead {
 			return n
 		}
