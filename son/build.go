@@ -74,6 +74,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		g.sweep(live)
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
+	g.edges.dropFree()
 	return g
 }
 
@@ -86,6 +87,7 @@ type builder struct {
 	saved  map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
 	refs   []refined               // the variables refined by the branches around, innermost last
 	refIfs []*Node                 // the Ifs Refines were pinned below (foldOneSidedIfs)
+	args   []*Node                 // mergeOne's list of a new node's inputs, reused
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -206,30 +208,33 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 		b.release(c)
 		return
 	}
-	ctrls := make([]*Node, len(ss)+1)
-	for i, s := range ss {
-		ctrls[i+1] = s.In[0]
+	// One list, reused, for the Region's inputs and then each Phi's
+	// (NewNode copies them).
+	args := append(b.args[:0], nil)
+	for _, s := range ss {
+		args = append(args, s.In[0])
 	}
-	r := b.hold(g.NewNode(OpRegion, 0, ctrls...))
+	r := b.hold(g.NewNode(OpRegion, 0, args...))
 	r.Pos = pos
 	var phis []*Node
 	for i, v := range vars {
 		first := ss[0].In[1+i]
 		same := true
-		vals := make([]*Node, len(ss)+1)
-		vals[0] = r
-		for k, s := range ss {
-			vals[k+1] = s.In[1+i]
+		args = append(args[:0], r)
+		for _, s := range ss {
+			args = append(args, s.In[1+i])
 			same = same && s.In[1+i] == first
 		}
 		x := first
 		if !same {
-			x = g.NewNode(OpPhi, b2i(v.Bool), vals...)
+			x = g.NewNode(OpPhi, b2i(v.Bool), args...)
 			x.Label, x.Pos = v.Name, pos
 			phis = append(phis, x)
 		}
 		g.SetIn(b.scope, 1+v.Slot, x)
 	}
+	clear(args)
+	b.args = args[:0]
 	for _, s := range ss {
 		b.drop(s)
 	}
@@ -798,13 +803,13 @@ func (b *builder) truth(x *Node) *Node {
 // are released once the Region uses them.
 func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node {
 	g := b.g
-	r := g.NewNode(OpRegion, 0, append([]*Node{nil}, ctrls...)...)
+	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
 	r.Pos = pos
 	for _, h := range held {
 		b.release(h)
 	}
 	b.hold(r)
-	phi := g.NewNode(OpPhi, 0, append([]*Node{r}, vals...)...)
+	phi := g.newNodeAfter(OpPhi, 0, r, vals)
 	phi.Pos = pos
 	phi = b.hold(g.Peephole(phi))
 	c := g.Peephole(r)
@@ -897,7 +902,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	for range exits {
 		vals = append(vals, g.Con(0))
 	}
-	r := g.NewNode(OpRegion, 0, append([]*Node{nil}, ctrls...)...)
+	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
 	for _, f := range exits {
 		b.release(f)
 	}
@@ -905,7 +910,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	b.release(left)
 	r.Pos = e.OpPos[0]
 	b.hold(r)
-	phi := b.hold(g.Peephole(g.NewNode(OpPhi, 0, append([]*Node{r}, vals...)...)))
+	phi := b.hold(g.Peephole(g.newNodeAfter(OpPhi, 0, r, vals)))
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)

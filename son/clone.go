@@ -25,11 +25,12 @@ func (g *Graph) Clone() *Graph {
 	slab := make([]Node, count)
 	edges := make([]*Node, ins+outs)
 	pos := make([]int32, ins+outs)
-	// cut returns the next k entries of edges and pos, full to capacity so
-	// that an append to one copies it out of the shared array.
-	cut := func(k int) ([]*Node, []int32) {
-		e, p := edges[:k:k], pos[:k:k]
-		edges, pos = edges[k:], pos[k:]
+	// cut returns the next k entries of edges, full to capacity so that
+	// an append copies it out of the shared array, and the positions of k
+	// inputs and o users.
+	cut := func(k, o int) ([]*Node, []int32) {
+		e, p := edges[:k:k], pos[:k+o:k+o]
+		edges, pos = edges[k:], pos[k+o:]
 		return e, p
 	}
 	for id, n := range g.nodes {
@@ -51,16 +52,17 @@ func (g *Graph) Clone() *Graph {
 			continue
 		}
 		m := c.nodes[id]
-		m.In, m.inPos = cut(len(n.In))
+		m.In, m.pos = cut(len(n.In), len(n.Out))
 		for i, x := range n.In {
 			m.In[i] = at(x)
 		}
-		copy(m.inPos, n.inPos)
-		m.Out, m.outSlot = cut(len(n.Out))
+		copy(m.pos, n.pos[:len(n.In)])
+		m.Out = edges[:len(n.Out):len(n.Out)]
+		edges = edges[len(n.Out):]
 		for i, u := range n.Out {
 			m.Out[i] = at(u)
 		}
-		copy(m.outSlot, n.outSlot)
+		copy(m.pos[len(n.In):], n.pos[cap(n.In):cap(n.In)+len(n.Out)])
 	}
 	c.Start, c.Stop = at(g.Start), at(g.Stop)
 	return c

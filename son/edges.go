@@ -1,67 +1,91 @@
 package son
 
 // Every edge is kept twice, as n.In[i] and as an entry of n.In[i].Out, and
-// each side records where the other is (inPos, outSlot), so that taking
+// each side records where the other is (Node.pos), so that taking
 // an edge away is O(1) however many users a node has: a constant used by
 // ten thousand scopes is common while building a large program.
 
+// slot is which input of its k-th user n is.
+func (n *Node) slot(k int) int32 { return n.pos[cap(n.In)+k] }
+
+// setSlot records that n is input i of its k-th user.
+func (n *Node) setSlot(k int, i int32) { n.pos[cap(n.In)+k] = i }
+
 // addOut records that u uses n as its input i.
-func (n *Node) addOut(u *Node, i int) {
-	u.inPos[i] = int32(len(n.Out))
+func (g *Graph) addOut(n, u *Node, i int) {
+	if len(n.Out) == cap(n.Out) {
+		g.growOut(n)
+	}
+	u.pos[i] = int32(len(n.Out))
 	n.Out = append(n.Out, u)
-	n.outSlot = append(n.outSlot, int32(i))
+	n.setSlot(len(n.Out)-1, int32(i))
+}
+
+// growOut gives n's users and their slots lists of twice the capacity
+// (two at first), cut from chunks like the input lists (edgeArena): most
+// nodes have one to four users, and growing two slices by append cost
+// more than one allocation per node made. The old lists go back to the
+// arena.
+func (g *Graph) growOut(n *Node) {
+	k := max(2, 2*cap(n.Out))
+	out := g.edges.nodes(k)
+	pos := g.edges.positions(cap(n.In) + k)
+	copy(out, n.Out)
+	copy(pos, n.pos[:cap(n.In)+len(n.Out)])
+	g.edges.free(n.Out, n.pos)
+	n.Out, n.pos = out[:len(n.Out)], pos
 }
 
 // delOut removes the edge from n to input i of u, moving n's last user
 // into the hole.
 func (n *Node) delOut(u *Node, i int) {
-	k := u.inPos[i]
+	k := u.pos[i]
 	last := int32(len(n.Out) - 1)
 	if k != last {
-		mu, mi := n.Out[last], n.outSlot[last]
-		n.Out[k], n.outSlot[k] = mu, mi
-		mu.inPos[mi] = k
+		mu, mi := n.Out[last], n.slot(int(last))
+		n.Out[k] = mu
+		n.setSlot(int(k), mi)
+		mu.pos[mi] = k
 	}
 	n.Out[last] = nil
 	n.Out = n.Out[:last]
-	n.outSlot = n.outSlot[:last]
 }
 
 // UseIndex is which input of its k-th user, n.Out[k], n is: a pass that
 // walks the users of a value needs no search of a wide Phi's inputs.
-func (n *Node) UseIndex(k int) int { return int(n.outSlot[k]) }
+func (n *Node) UseIndex(k int) int { return int(n.slot(k)) }
 
 // swapIn exchanges inputs i and j of n, edges and all.
 func (n *Node) swapIn(i, j int) {
 	a, b := n.In[i], n.In[j]
 	if a != nil {
-		a.outSlot[n.inPos[i]] = int32(j)
+		a.setSlot(int(n.pos[i]), int32(j))
 	}
 	if b != nil {
-		b.outSlot[n.inPos[j]] = int32(i)
+		b.setSlot(int(n.pos[j]), int32(i))
 	}
 	n.In[i], n.In[j] = b, a
-	n.inPos[i], n.inPos[j] = n.inPos[j], n.inPos[i]
+	n.pos[i], n.pos[j] = n.pos[j], n.pos[i]
 }
 
 // edgesOK reports whether the recorded positions of n's edges agree with
 // In and Out: for the verifier.
 func (n *Node) edgesOK() bool {
-	if len(n.inPos) != len(n.In) || len(n.outSlot) != len(n.Out) {
+	if len(n.pos) != cap(n.In)+cap(n.Out) {
 		return false
 	}
 	for i, x := range n.In {
 		if x == nil {
 			continue
 		}
-		k := n.inPos[i]
-		if k < 0 || int(k) >= len(x.Out) || x.Out[k] != n || x.outSlot[k] != int32(i) {
+		k := n.pos[i]
+		if k < 0 || int(k) >= len(x.Out) || x.Out[k] != n || x.slot(int(k)) != int32(i) {
 			return false
 		}
 	}
 	for k, u := range n.Out {
-		i := n.outSlot[k]
-		if i < 0 || int(i) >= len(u.In) || u.In[i] != n || u.inPos[i] != int32(k) {
+		i := n.slot(k)
+		if i < 0 || int(i) >= len(u.In) || u.In[i] != n || u.pos[i] != int32(k) {
 			return false
 		}
 	}

@@ -21,8 +21,11 @@ type Node struct {
 	Pos   syntax.Pos // source position, where known
 	Label string     // variable name of a Phi, for printing
 
-	inPos   []int32 // inPos[i] is where this node stands in In[i].Out
-	outSlot []int32 // outSlot[k] is which input of Out[k] this node is
+	// pos records where each edge stands at its other end, in one list
+	// for both sides (one slice header, not two, in every node): pos[i],
+	// for i < cap(In), is where this node stands in In[i].Out, and
+	// pos[cap(In)+k] is which input of Out[k] this node is (edges.go).
+	pos []int32
 
 	// deps lists the nodes whose peephole looked at this node beyond one
 	// edge; nil until one does, which few nodes see (a pointer, not a
@@ -99,10 +102,22 @@ func (n *Node) addDep(d *Node) {
 		return
 	}
 	if n.deps == nil {
-		n.deps = new([]*Node)
+		n.deps = newDeps()
 	}
 	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == d {
 		return
 	}
 	*n.deps = append(*n.deps, d)
+}
+
+// newDeps returns an empty dependence list whose first four entries are
+// in the same allocation as the slice: one allocation for the list of
+// most nodes that have one, where a new slice grown by append took four.
+func newDeps() *[]*Node {
+	l := new(struct {
+		s []*Node
+		a [4]*Node
+	})
+	l.s = l.a[:0]
+	return &l.s
 }

@@ -65,7 +65,6 @@ func TestVerifyRejects(t *testing.T) {
 	}{
 		{"out edge missing", func(h *handGraph) *Node {
 			h.arg.Out = h.arg.Out[:len(h.arg.Out)-1] // forget its last user, the Div
-			h.arg.outSlot = h.arg.outSlot[:len(h.arg.outSlot)-1]
 			return h.dv
 		}, "edges"},
 		{"dead node left attached", func(h *handGraph) *Node {

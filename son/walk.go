@@ -78,8 +78,9 @@ func (g *Graph) sweep(live []bool) {
 		}
 	}
 	for _, n := range garbage {
-		clear(n.In) // its array may be in the edge arena: let its inputs go
-		n.In, n.Out, n.deps, n.inPos, n.outSlot = nil, nil, nil, nil, nil
+		g.edges.free(n.In, n.pos) // cleared, so that its inputs may go
+		g.edges.free(n.Out, nil)
+		n.In, n.Out, n.deps, n.pos = nil, nil, nil, nil
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}
