@@ -121,7 +121,7 @@ func dominatedNonZero(c, y *Node) bool {
 
 // nonZeroBelow reports, by node ID, the divisions and remainders whose
 // control input is dominated by a side of an If that proves their
-// divisor (Unrefined) is not 0. One walk of the dominator tree of the
+// divisor (Unrefined) is not 0, or that an If on a constant never takes. One walk of the dominator tree of the
 // control nodes, counting for each value the sides on the path from Start
 // that prove it is not 0: linear in the graph, plus the tree.
 func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
@@ -132,16 +132,27 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 		vals []*Node
 	}
 	var path []mark
+	never := 0 // sides on the path that control never takes
 	for _, v := range t.tree.Preorder() {
 		for len(path) > 0 && !t.tree.Dominates(path[len(path)-1].v, v) {
 			for _, x := range path[len(path)-1].vals {
-				proved[x.ID]--
+				if x == nil {
+					never--
+				} else {
+					proved[x.ID]--
+				}
 			}
 			path = path[:len(path)-1]
 		}
 		n := t.node[v]
 		if n.Op == OpCProj && n.In[0] != nil && n.In[0].Op == OpIf {
 			var vals []*Node
+			if c := n.In[0].In[1]; c != nil && c.IsConst() && (c.Aux != 0) != (n.Aux == 0) {
+				// A side an If on a constant never takes (not yet
+				// folded after build): nothing below it runs.
+				vals = append(vals, nil)
+				never++
+			}
 			ProvedNonZero(n.In[0].In[1], n.Aux, func(x *Node) {
 				if x.ID < maxID {
 					vals = append(vals, x)
@@ -154,7 +165,7 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 		}
 		for _, d := range n.Out {
 			if (d.Op == OpDiv || d.Op == OpMod) && d.In[0] == n && d.ID < maxID {
-				if x := Unrefined(d.In[2]); x != nil && x.ID < maxID && proved[x.ID] > 0 {
+				if x := Unrefined(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
 					safe[d.ID] = true
 				}
 			}

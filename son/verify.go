@@ -24,7 +24,8 @@ import (
 //   - zerocheck: a division whose divisor may be 0 is pinned below a
 //     ZeroCheck of that divisor, or to a control node dominated by a side
 //     of an If whose condition proves the divisor is not 0 (against
-//     constants; Refines count as their values);
+//     constants; Refines count as their values), or that an If on a
+//     constant never takes;
 //   - strict: paper 000's strictness (Definition 3.5): a data node is used
 //     only where the regions of all the Phis it depends on (through
 //     non-Phi data edges) dominate: at the control input of the If,
