@@ -14,9 +14,9 @@ import (
 // that proves its divisor is not 0 has none (if (d != 0), if (d > 0), the
 // loop of gcd, a Refine of a Refine in gen_seed330, a value that is no
 // Refine in zerocheck_branch_facts, by the zerocheck pass); one on the side
-// where the divisor may be 0 keeps its own; in gen_seed348 the branch that
+// where the divisor may be 0 keeps its own; in power_facts_reguard the branch that
 // proved it was folded away on a type that rested on a loop's Refine, so
-// StripRefines gives it its check back (line 15; line 16 is 0 / 0).
+// StripRefines gives it its check back (line 16; line 17 is 0 / 0).
 func TestBranchFactsChecks(t *testing.T) {
 	for _, c := range []struct {
 		file  string
@@ -27,7 +27,7 @@ func TestBranchFactsChecks(t *testing.T) {
 		{"../testdata/zerocheck_branch_facts.smp", []int{11}},
 		{"../examples/gcd.smp", nil},
 		{"../testdata/regress/gen_seed330.smp", []int{12}},
-		{"../testdata/regress/gen_seed348.smp", []int{15, 16}},
+		{"../testdata/power_facts_reguard.smp", []int{16, 17}},
 	} {
 		src, err := os.ReadFile(c.file)
 		if err != nil {

@@ -222,7 +222,7 @@ var Catalogue = []Fault{
 	{
 		Name: "zerocheck-any-branch", Pass: "peephole", File: "son/nonzero.go",
 		Old:  "if sideProves(c, c.Aux, x) {",
-		New:  "if c.In[0].Op == OpIf {",
+		New:  "if c.In[0].Op == OpIf && x != nil {",
 		What: "a ZeroCheck below any side of an If goes, whatever the branch proves",
 	},
 	{
