@@ -87,7 +87,7 @@ var Passes = []Pass{
 	{Name: "build", Doc: "parse, resolve names, build the Sea of Nodes with a peephole on every new node", run: build, check: checkBuild},
 	{Name: "peephole", Doc: "run peepholes from a worklist to a fixpoint (Simple chapter 9)", run: peephole},
 	{Name: "sccp", Doc: "combined constant propagation and unreachable code (Click-Cooper), checked, then peepholes", run: sccp},
-	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.)", run: zerocheck, check: checkZerocheck, input: true},
+	{Name: "zerocheck", Doc: "remove ZeroChecks dominated by a check of the same value (Demange et al.) or by a branch proving it is not 0", run: zerocheck, check: checkZerocheck, input: true},
 	{Name: "cleanup", Doc: "run peepholes to a fixpoint again, then drop the Refines, whose facts have served", run: cleanup},
 	{Name: "gcm", Doc: "global code motion (Click): basic blocks in SSA form", run: schedule, check: checkSchedule},
 	{Name: "gvn", Doc: "global value numbering (Alpern-Wegman-Zadeck), applied once its validator accepts it", run: valueNumbering, check: checkNumbering, inputFunc: true},

@@ -48,7 +48,9 @@ import (
 //   - phi: each Phi is in the block of its region, with the value of the
 //     region input that predecessor ends at;
 //   - pinned: a division pinned below a ZeroCheck comes after that check,
-//     in its block or one that check's block dominates;
+//     in its block or one that check's block dominates; one pinned to the
+//     head of a block (a projection, a region), in that block or one it
+//     dominates;
 //   - op: each instruction computes its node's op on its node's inputs;
 //   - pos: each instruction, and each branch and return, has its node's
 //     source position (a check's is where a division by zero is reported).
@@ -506,10 +508,12 @@ func (c *checker) data() {
 					c.bad(b, "dominance", "%v uses %v before it is defined", n, x)
 				}
 			}
-			// A division is below its check, or in the block a branch
-			// starts (one that proves its divisor is not 0) or below it.
+			// A division is below its check, or pinned to the head of a
+			// block (the side of a branch that proves its divisor is not
+			// 0, or a region below it: son.Verify's zerocheck rule) and in
+			// that block or below it.
 			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) &&
-				!(ctl.Op == son.OpCProj && c.blockOf[ctl] != nil && (c.blockOf[ctl] == b || tree.StrictlyDominates(c.index[c.blockOf[ctl]], c.index[b]))) {
+				!(isHead(ctl) && c.blockOf[ctl] != nil && (c.blockOf[ctl] == b || tree.StrictlyDominates(c.index[c.blockOf[ctl]], c.index[b]))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}
@@ -618,4 +622,10 @@ func binaryOpOf(op son.Op) cfg.Op {
 		return cfg.OpLe
 	}
 	return cfg.OpInvalid
+}
+
+// isHead reports whether control node n starts a block: a projection (of
+// Start, an If or a Never), a Region or a Loop.
+func isHead(n *son.Node) bool {
+	return n.Op == son.OpCProj || n.Op == son.OpRegion || n.Op == son.OpLoop
 }

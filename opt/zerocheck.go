@@ -14,7 +14,14 @@ import (
 // by Lengauer–Tarjan) remembers, for each value, the check that dominates
 // the current node; a check of a value already checked is removed,
 // control flows on from its predecessor, and the divisions it guarded are
-// pinned to the dominating check, below which they may float as before.
+// pinned to the dominating check, below which they may float as before
+// (a division by another value, pinned below the check by a branch's
+// fact, stays where it was: pinned to the check's predecessor).
+// A check is redundant too when a side of an If that strictly dominates it
+// proves its value is not 0 (son.ProvedNonZero: if (x), x != 0, x > 0
+// against constants, Refines looked through): the divisions it guarded
+// stay pinned where it was, to the control node above it, which that side
+// dominates, so that they can never move above the branch.
 // CheckZeroCheckElim verifies the pass from its input and output alone,
 // with dominators computed by another algorithm. Cost: linear in the
 // control nodes, plus the dominators.
@@ -24,8 +31,9 @@ type Removal struct {
 	Check   *son.Node   // the removed ZeroCheck (killed; its ID and Pos remain)
 	Value   *son.Node   // the divisor it checked
 	Pred    *son.Node   // the control node it followed, which control now leaves directly
-	Witness *son.Node   // the ZeroCheck of the same value that strictly dominates it
-	Divs    []*son.Node // the divisions moved from Check to Witness
+	Witness *son.Node   // the ZeroCheck of the same value that strictly dominates it, or nil
+	Side    *son.Node   // else the side of an If that strictly dominates it and proves Value is not 0
+	Divs    []*son.Node // the divisions moved from Check to Witness, or to Pred
 }
 
 // ctrlGraph numbers the control nodes that control reaches from Start
@@ -67,21 +75,38 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any.
+	// proving[x] is the side of an If that dominates it and proves x
+	// (unrefined) is not 0, if any.
 	checking := map[*son.Node]*son.Node{}
+	proving := map[*son.Node]*son.Node{}
 	var found []Removal
 	type frame struct {
 		v    int
 		kids []int
 		i    int
 		x    *son.Node // the value this node's check made non-zero, to forget on the way back
+		// the values this side of an If proves are not 0, and the sides
+		// that proved them before, to restore on the way back
+		proved, before []*son.Node
 	}
 	enter := func(v int) frame {
 		f := frame{v: v, kids: tree.Children(v)}
 		n := c.nodes[v]
+		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
+			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
+				f.proved = append(f.proved, x)
+				f.before = append(f.before, proving[x])
+				proving[x] = n
+			})
+		}
 		if n.Op != son.OpZeroCheck {
 			return f
 		}
 		x := n.In[1]
+		if s := proving[son.Unrefined(x)]; s != nil && checking[x] == nil {
+			found = append(found, Removal{Check: n, Value: x, Side: s})
+			return f
+		}
 		if w := checking[x]; w != nil {
 			found = append(found, Removal{Check: n, Value: x, Witness: w})
 		} else {
@@ -102,13 +127,39 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		if f.x != nil {
 			delete(checking, f.x)
 		}
+		for i := len(f.proved) - 1; i >= 0; i-- {
+			if f.before[i] == nil {
+				delete(proving, f.proved[i])
+			} else {
+				proving[f.proved[i]] = f.before[i]
+			}
+		}
 		stack = stack[:len(stack)-1]
 	}
 
 	for i := range found {
 		r := &found[i]
+		if r.Side != nil {
+			// The divisions stay where the check was: pinned to the
+			// control node above it (now, after earlier removals).
+			r.Pred = r.Check.In[0]
+			for _, u := range append([]*son.Node(nil), r.Check.Out...) {
+				if u.In[0] == r.Check && (u.Op == son.OpDiv || u.Op == son.OpMod) {
+					g.SetIn(u, 0, r.Pred)
+					r.Divs = append(r.Divs, u)
+				}
+			}
+			g.Subsume(r.Check, r.Pred)
+			continue
+		}
 		for _, u := range append([]*son.Node(nil), r.Check.Out...) {
 			if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == r.Check {
+				if son.Unrefined(u.In[2]) != son.Unrefined(r.Value) {
+					// Not a division it guarded, but one pinned below it
+					// by a branch's fact: it stays where it was, with the
+					// check's other users (Subsume below).
+					continue
+				}
 				g.SetIn(u, 0, r.Witness)
 				r.Divs = append(r.Divs, u)
 			}

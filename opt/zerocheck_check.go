@@ -16,16 +16,22 @@ import (
 // removed without a report is found like any other.
 //
 // It trusts before to be a well-formed graph (son.Verify passed on it
-// after the previous pass) and the dominators of Cooper, Harvey and
+// after the previous pass), what son.ProvedNonZero says a side of an If
+// proves, and the dominators of Cooper, Harvey and
 // Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
 // computed here on before's control nodes. The rules:
 //
 //   - removed: a ZeroCheck live before and gone after was checking a
 //     value node (the same node, by ID) that a ZeroCheck still live after
 //     the pass also checks, and that check strictly dominated it before;
+//     or a side of an If that strictly dominated it proves that value
+//     (Refines looked through) is not 0;
 //   - repinned: a division pinned to a removed check is now pinned to a
 //     live check of the same divisor that strictly dominated the removed
-//     one;
+//     one, or, if a side of an If that strictly dominated the removed
+//     check proves its divisor is not 0, or if its divisor is another
+//     value (it was pinned there by a branch's fact, which son.Verify
+//     checks again), to the control node above the removed checks;
 //   - rewired: a control node that followed removed checks now follows
 //     the control node above them;
 //   - unchanged: nothing else changed: every node live after was live
@@ -75,25 +81,48 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 
 	// removed: one walk of before's dominator tree, counting for each
 	// divisor the checks still live after the pass on the path from Start.
-	live := map[int]int{} // divisor ID -> live checks of it dominating the walk
+	// Also, for each value (unrefined), the sides of Ifs on the path that
+	// prove it is not 0, and the divisions pinned to a removed check
+	// whose divisor such a side proves is not 0.
+	live := map[int]int{}   // divisor ID -> live checks of it dominating the walk
+	proved := map[int]int{} // value ID -> sides on the path proving it is not 0
+	sideProved := map[int][]int{}
+	divProved := map[int]bool{}
 	var path []int
 	for _, v := range tree.Preorder() {
 		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
-			if c := cg.nodes[path[len(path)-1]]; c.Op == son.OpZeroCheck && isLive[c.ID] {
+			top := path[len(path)-1]
+			if c := cg.nodes[top]; c.Op == son.OpZeroCheck && isLive[c.ID] {
 				live[c.In[1].ID]--
+			}
+			for _, id := range sideProved[top] {
+				proved[id]--
 			}
 			path = path[:len(path)-1]
 		}
 		c := cg.nodes[v]
 		path = append(path, v)
+		if c.Op == son.OpCProj && c.In[0] != nil && c.In[0].Op == son.OpIf {
+			son.ProvedNonZero(c.In[0].In[1], c.Aux, func(x *son.Node) {
+				sideProved[v] = append(sideProved[v], x.ID)
+				proved[x.ID]++
+			})
+		}
 		if c.Op != son.OpZeroCheck {
 			continue
 		}
 		switch d := c.In[1]; {
 		case isLive[c.ID]:
 			live[d.ID]++
-		case live[d.ID] == 0:
-			bad(c, "removed", "the check of %v is gone, but no check of %v left strictly dominates it", d, d)
+		case live[d.ID] == 0 && proved[son.Unrefined(d).ID] == 0:
+			bad(c, "removed", "the check of %v is gone, but no check of %v left nor a branch proving it is not 0 strictly dominates it", d, d)
+		}
+		if !isLive[c.ID] {
+			for _, u := range c.Out {
+				if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == c && proved[son.Unrefined(u.In[2]).ID] > 0 {
+					divProved[u.ID] = true
+				}
+			}
 		}
 	}
 
@@ -121,8 +150,15 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 			case !removed(x0):
 				bad(n, "unchanged", "input %d was %v, now %v", i, x0, x)
 			case (n.Op == son.OpDiv || n.Op == son.OpMod) && i == 0:
-				if x.Op != son.OpZeroCheck || !isLive[x.ID] || len(x.In) != 2 || x.In[1] == nil || x.In[1].ID != x0.In[1].ID || !strictlyAbove(x, x0) {
-					bad(n, "repinned", "was pinned to the removed %v, now to %v, which is not a check of %v that strictly dominated it", x0, x, x0.In[1])
+				up := x0
+				for removed(up) {
+					up = up.In[0]
+				}
+				guarded := son.Unrefined(o.In[2]) == son.Unrefined(x0.In[1])
+				byCheck := guarded && x.Op == son.OpZeroCheck && isLive[x.ID] && len(x.In) == 2 && x.In[1] != nil && x.In[1].ID == x0.In[1].ID && strictlyAbove(x, x0)
+				stays := (divProved[n.ID] || !guarded) && up != nil && x.ID == up.ID
+				if !byCheck && !stays {
+					bad(n, "repinned", "was pinned to the removed %v, now to %v, which is neither a check of %v that strictly dominated it nor, below a branch proving its divisor is not 0 or for a division by another value, the control node above the removed checks", x0, x, x0.In[1])
 				}
 			case n.IsControl():
 				up := x0

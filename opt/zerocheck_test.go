@@ -38,6 +38,10 @@ func TestZeroCheckElim(t *testing.T) {
 		{"a check before the if, then in a branch", "int r = 7 / arg; if (arg % 2 == 0) r = 10 / arg; return r;", 2, 1},
 		{"a division by a constant", "return arg / 7 + arg % 3;", 0, 0},
 		{"different values", "return 10 / arg + 10 / (arg - 1);", 2, 2},
+		// (A merge between the branch and the check: the peephole's walk up
+		// stops at a Region, the pass's dominator tree does not.)
+		{"below a branch proving the value is not 0", "int d = arg - 3; int q = 0; if (d != 0) { if (arg == 5) { q = 1; } q = q + 10 / (arg - 3); } return q;", 1, 0},
+		{"below d == 7, and on its false side", "int d = arg - 3; int q = 0; if (d == 7) { if (arg == 5) { q = 1; } q = q + 10 / (arg - 3); } else { if (arg == 5) { q = 1; } q = q + 20 / (arg - 3); } return q;", 2, 1},
 		{"a value that changes in the loop", `
 			int i = 0; int s = 0;
 			while (i < 4) { s = s + 100 / (i - 2); i++; }
@@ -154,6 +158,26 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 					}
 				}
 				t.Fatal("no division of 20")
+			}, "repinned: was pinned to the removed ZeroCheck#"},
+		{"check removed on the side where the value may be 0", "int d = arg - 3; int q = 0; if (d == 7) { if (arg == 5) { q = 1; } q = q + 10 / (arg - 3); } else { if (arg == 5) { q = 1; } q = q + 20 / (arg - 3); } return q;", true,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpZeroCheck {
+						removeCheck(g, n, n.In[0])
+						return
+					}
+				}
+				t.Fatal("no check left on the false side")
+			}, "removed: the check of Sub#"},
+		{"division moved above the branch that proves its divisor", "int d = arg - 3; int q = 0; if (d != 0) { if (arg == 5) { q = 1; } q = q + 10 / (arg - 3); } return q;", true,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpDiv {
+						g.SetIn(n, 0, g.Start.Proj(0))
+						return
+					}
+				}
+				t.Fatal("no division")
 			}, "repinned: was pinned to the removed ZeroCheck#"},
 		{"removal without a report", "int a = 10 / arg; int b = 20 / arg; return a + b + 5 / (arg + 1);", true,
 			func(t *testing.T, g *son.Graph) {

@@ -9,6 +9,7 @@ import "son/internal/dom"
 // O(m log n) (Lengauer–Tarjan); each query O(1).
 type ctrlTree struct {
 	vertex []int32 // vertex of each node by ID; -1 if control does not reach it
+	node   []*Node // node of each vertex
 	tree   *dom.Tree
 }
 
@@ -48,6 +49,7 @@ func newCtrlTree(g *Graph) *ctrlTree {
 	for v := range succ {
 		succ[v] = edges[start[v]:start[v+1]:start[v+1]]
 	}
+	t.node = nodes
 	t.tree = dom.NewTree(dom.LengauerTarjan(succ))
 	return t
 }

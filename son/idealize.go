@@ -49,7 +49,7 @@ func (g *Graph) idealize(n *Node) *Node {
 			return n
 		}
 	case OpZeroCheck:
-		if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {
+		if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {
 			return n.In[0] // the divisor cannot be zero: no check
 		}
 	case OpStop:

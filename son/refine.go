@@ -186,66 +186,35 @@ func (r rel) holds(x, y int64) bool {
 }
 
 // idealRefine: a Refine that narrows nothing is its value (x's type
-// already within the facts stays so as it rises); one no longer under an
-// If's projection has no fact left.
+// already within the facts stays so as it rises; a ZeroCheck of the value
+// that a branch proves is not 0 goes in the zerocheck pass, which reads
+// the branch itself); one no longer under an If's projection has no fact
+// left.
 func (g *Graph) idealRefine(n *Node) *Node {
 	p := n.In[0]
-	if p.Op == OpCProj && p.In[0] != nil && p.In[0].Op == OpIf {
+	onSide := p.Op == OpCProj && p.In[0] != nil && p.In[0].Op == OpIf
+	if onSide {
 		p.In[0].addDep(n) // the If's condition may change
 		if c := p.In[0].In[1]; c != nil {
 			c.addDep(n)
 		}
 	}
-	if n.Type.Equal(n.In[1].Type) && !refinedNonZero(n) {
+	if !onSide || n.Type.Equal(n.In[1].Type) {
 		return n.In[1]
 	}
 	return nil
 }
 
-// refinedNonZero reports whether y is a Refine whose branch proves its
-// value is not 0 where the range cannot say so (if (d != 0) on an int
-// d): a ZeroCheck of it is redundant, and the Refine stays for that.
-func refinedNonZero(y *Node) bool {
-	return false // see restsOnRefine: a Refine's own fact no longer removes a check
-}
-
-// branchExcludesZero reports whether c is a side of an If whose condition
-// proves y is not 0 there: a division pinned to c needs no ZeroCheck
-// (StripRefines pins a division by a Refine to the Refine's branch).
-func branchExcludesZero(c, y *Node) bool {
-	if c == nil || c.Op != OpCProj || c.In[0] == nil || c.In[0].Op != OpIf {
-		return false
-	}
-	// Only what the branch proves against constants counts, starting
-	// from all of int: the types of y and of a compared value may rest
-	// on Refines that StripRefines takes away, while the division stays
-	// pinned here.
-	t := types.Int
-	ne := false // a fact x != 0, which no range can hold
-	branchFacts(c.In[0].In[1], c.Aux, y, func(r rel, z *Node) {
-		zt := types.Zero
-		if z != nil {
-			if !z.IsConst() {
-				return
-			}
-			zt = z.Type
-		}
-		if r == relNe && zt.IsConst() && zt.Value() == 0 {
-			ne = true
-		}
-		t = narrow(r, t, zt)
-	})
-	return ne || t.ExcludesZero() || t.IsTop()
-}
-
 // StripRefines replaces every Refine by its value, once the graph passes
-// have used the facts: a division by a Refine is pinned to the Refine's
-// branch (which proves its divisor is not 0, as son.Verify checks), and
-// the types that rested on the facts fall back to what the inputs give
-// (a loop Phi whose type keeps falling goes to int at once). A division
-// by a value computed from a Refine kept its ZeroCheck (restsOnRefine),
-// so no division needs a fact that is gone. Linear, but for the Phis'
-// bounded falls.
+// have used the facts, and lowers the types that rested on the facts to
+// what the inputs give (a loop Phi whose type keeps falling goes to int at
+// once). No division needs a fact that goes: one by a value computed from
+// a Refine kept its ZeroCheck (restsOnRefine); one whose check went on a
+// branch's fact (dominatedNonZero, the zerocheck pass) stays pinned below
+// that branch, whose condition still proves its divisor is not 0
+// (nonZeroBelow), or, if the branch was folded away on a type that rested
+// on a Refine, gets its check back (reguard). Linear, but for the Phis'
+// bounded falls and the dominator tree reguard may need.
 func (g *Graph) StripRefines() {
 	var refs []*Node
 	for _, n := range g.Live() {
@@ -258,39 +227,28 @@ func (g *Graph) StripRefines() {
 		if r.dead {
 			continue
 		}
-		for _, d := range r.Out {
-			if (d.Op == OpDiv || d.Op == OpMod) && d.In[2] == r {
-				// A division under a check of the Refine or of its value
-				// stays there (random program seed 330 of TestNativeRandom:
-				// a check of x, then a division by Refine(x), was moved
-				// off its check).
-				if c := d.In[0]; c == nil || c.Op != OpZeroCheck || c.In[1] != r && c.In[1] != r.In[1] {
-					g.SetIn(d, 0, r.In[0])
-				}
-			}
-		}
 		work = append(work, r.Out...)
 		g.Subsume(r, r.In[1])
 	}
 	g.relax(work)
+	g.reguard()
 }
 
-// restsOnRefine reports whether y, not itself a Refine, is computed from
-// one (through its data inputs, Phis too, to a bounded depth): its type
-// may rest on a fact that StripRefines will take away, so a division by
-// y keeps its ZeroCheck. Past the bound it answers yes: a check kept
-// that was not needed costs an instruction, a check dropped on a fact
-// that goes leaves a division unguarded.
+// restsOnRefine reports whether y is computed from a Refine (through its
+// data inputs, Phis too, to a bounded depth), or is a Refine whose value's
+// type does not exclude 0 on its own: its type may rest on a fact that
+// StripRefines will take away, so a division by y keeps its ZeroCheck
+// (unless a branch proves y is not 0: dominatedNonZero). Past the bound
+// it answers yes: a check kept that was not needed costs an instruction,
+// a check dropped on a fact that goes leaves a division unguarded.
 func restsOnRefine(y *Node) bool {
 	if y.Op == OpConstant {
 		return false
 	}
 	if y.Op == OpRefine {
-		// A Refine needs no check when its value's type says so without
-		// a Refine. Its own branch's fact is not enough: once stripped,
-		// the division pinned to that branch could not be shown safe
-		// there in every case (random programs seed 330 and 348 of
-		// TestNativeRandom), so it keeps its check for now.
+		// Its type excludes 0 without a Refine only if its value's
+		// does, without one (random program seed 348 of TestNativeRandom:
+		// a Refine of v+1, v >= 0 by a loop's Refine).
 		x := y.In[1]
 		return !x.Type.ExcludesZero() || restsOnRefine(x)
 	}

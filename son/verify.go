@@ -22,7 +22,10 @@ import (
 //   - ctrl-acyclic: control cycles only close through a Loop's back edge;
 //   - reachable: every live control node is reached from Start;
 //   - zerocheck: a division whose divisor may be 0 is pinned below a
-//     ZeroCheck of that divisor;
+//     ZeroCheck of that divisor, or to a control node dominated by a side
+//     of an If whose condition proves the divisor is not 0 (against
+//     constants; Refines count as their values), or that an If on a
+//     constant never takes;
 //   - strict: paper 000's strictness (Definition 3.5): a data node is used
 //     only where the regions of all the Phis it depends on (through
 //     non-Phi data edges) dominate: at the control input of the If,
@@ -68,6 +71,7 @@ func verify(g *Graph) *verifier {
 	v.ctrlAcyclic()
 	v.ct = newCtrlTree(g)
 	v.reachable()
+	v.zeroBranch()
 	v.strict()
 	return v
 }
@@ -107,6 +111,10 @@ type verifier struct {
 	isLive []bool
 	probs  []Problem
 	ct     *ctrlTree // dominators of the control nodes
+
+	// unguarded are the divisions whose divisor may be 0 and that are
+	// not pinned below a ZeroCheck of it.
+	unguarded []*Node
 
 	// For strict: by node ID, the deepest Phi a data node depends on and
 	// the deepest pinned node, or nil; and the state of the walk.
@@ -267,12 +275,29 @@ func (v *verifier) shape(n *Node) {
 		c := n.In[0]
 		switch {
 		case n.Op == OpDiv || n.Op == OpMod:
-			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() && !branchExcludesZero(c, y) && !refinedNonZero(y) &&
-				(c == nil || c.Op != OpZeroCheck || c.In[1] != y) {
-				v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, not its ZeroCheck", y, c)
+			// Unless a check of the divisor guards it, the branches above
+			// its control must prove the divisor is not 0 (zeroBranch).
+			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() &&
+				(c == nil || c.Op != OpZeroCheck || Unrefined(c.In[1]) != Unrefined(y)) {
+				v.unguarded = append(v.unguarded, n)
 			}
 		case c != nil:
 			v.bad(n, "shape", "floating op has control input %v", c)
+		}
+	}
+}
+
+// zeroBranch: each division without its check is pinned below a side of
+// an If that proves its divisor is not 0 (nonZeroBelow, one walk of the
+// dominator tree).
+func (v *verifier) zeroBranch() {
+	if len(v.unguarded) == 0 {
+		return
+	}
+	safe := v.ct.nonZeroBelow(v.g.MaxID())
+	for _, n := range v.unguarded {
+		if !safe[n.ID] {
+			v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, neither its ZeroCheck nor below a branch that proves it is not 0", n.In[2], n.In[0])
 		}
 	}
 }

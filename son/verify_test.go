@@ -323,3 +323,63 @@ func TestVerifyWorkIsLinear(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyBranchFacts: a division left without its ZeroCheck by a
+// branch's fact is accepted where the branches above its control prove
+// its divisor is not 0 (its own side, or an outer one through an inner,
+// the Refines kept or stripped), and rejected, with the whole message,
+// once pinned to the other side of the branch, or left floating.
+func TestVerifyBranchFacts(t *testing.T) {
+	for _, c := range []struct {
+		name, src string
+	}{
+		{"d != 0", `int d = arg - 3; int q = 0; if (d != 0) { q = 10 / d; } return q;`},
+		{"d > 0", `int d = arg - 3; int q = 0; if (0 < d) { q = 10 % d; } return q;`},
+		{"if (!d) else", `int d = arg - 3; int q = 0; if (!d) {} else { q = 10 / d; } return q;`},
+		{"outer d != 0 through inner d < 100", `int d = arg - 3; int q = 0; if (d != 0) { if (d < 100) { q = 10 / d; } } return q;`},
+	} {
+		for _, strip := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/strip=%v", c.name, strip), func(t *testing.T) {
+				g := buildSrc(t, c.src)
+				if strip {
+					if err := optimize(g); err != nil {
+						t.Fatal(err)
+					}
+				}
+				var div, outer *Node
+				for _, n := range g.Live() {
+					switch {
+					case n.Op == OpDiv || n.Op == OpMod:
+						div = n
+					case n.Op == OpIf && (outer == nil || n.ID < outer.ID):
+						outer = n
+					}
+				}
+				if !strip && div != nil && div.In[2].Op == OpRefine && div.In[2].Type.ExcludesZero() {
+					t.Skip("the Refine's type excludes 0 (d > 0): the type is the reason")
+				}
+				if div == nil || outer == nil || div.In[0] == nil || div.In[0].Op == OpZeroCheck || div.In[2].Type.ExcludesZero() {
+					t.Fatalf("want a division by a value that may be 0 without its ZeroCheck:\n%s", Listing(g))
+				}
+				if err := Verify(g); err != nil {
+					t.Fatalf("a division below a branch that proves its divisor is not 0: %v", err)
+				}
+				// The side of the outer If that the division is not below.
+				var other *Node
+				for _, p := range outer.Out {
+					if p.Op == OpCProj && !newCtrlTree(g).dominates(p, div.In[0]) {
+						other = p
+					}
+				}
+				for _, to := range []*Node{other, nil} {
+					g.SetIn(div, 0, to)
+					err := Verify(g)
+					want := fmt.Sprintf("%v: zerocheck: divisor %v may be 0 but the division is under %v, neither its ZeroCheck nor below a branch that proves it is not 0", div, div.In[2], to)
+					if err == nil || !strings.Contains(err.Error(), want) {
+						t.Errorf("pinned to %v: error does not say\n\t%s\n%v", to, want, err)
+					}
+				}
+			})
+		}
+	}
+}

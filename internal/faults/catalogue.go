@@ -92,8 +92,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
-		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 && !restsOnRefine(n.In[1]) || refinedNonZero(n.In[1]) {",
+		Old:  "if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
+		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
 		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
 	},
 	{
@@ -208,10 +208,10 @@ var Catalogue = []Fault{
 		What: "a variable refined in an arm keeps its Refine after the if: the fact leaks to the other path",
 	},
 	{
-		Name: "strip-refine-unpinned-division", Pass: "peephole", File: "son/refine.go",
-		Old:  "g.SetIn(d, 0, r.In[0])",
-		New:  "_ = d",
-		What: "a division by a Refine is left floating when the Refine goes: nothing keeps it below the branch",
+		Name: "strip-refine-no-reguard", Pass: "peephole", File: "son/refine.go",
+		Old:  "g.relax(work)\n\tg.reguard()",
+		New:  "g.relax(work)",
+		What: "a division whose check went on a branch's fact, the branch then folded on a Refine's fact, is left unguarded when the Refines go",
 	},
 	{
 		Name: "zerocheck-rests-on-refine-ignored", Pass: "peephole", File: "son/refine.go",
@@ -220,10 +220,16 @@ var Catalogue = []Fault{
 		What: "a division by a value computed from a Refine loses its ZeroCheck on the strength of a fact that cleanup drops",
 	},
 	{
-		Name: "zerocheck-any-refine", Pass: "peephole", File: "son/refine.go",
-		Old:  "return false // see restsOnRefine: a Refine's own fact no longer removes a check",
-		New:  "return y.Op == OpRefine",
-		What: "a ZeroCheck of any Refine goes, whatever its branch proves",
+		Name: "zerocheck-any-branch", Pass: "peephole", File: "son/nonzero.go",
+		Old:  "if sideProves(c, c.Aux, x) {",
+		New:  "if c.In[0].Op == OpIf && x != nil {",
+		What: "a ZeroCheck below any side of an If goes, whatever the branch proves",
+	},
+	{
+		Name: "zerocheck-branch-wrong-side", Pass: "peephole", File: "son/nonzero.go",
+		Old:  "sideProves(c, c.Aux, x)",
+		New:  "sideProves(c, 1-c.Aux, x)",
+		What: "a ZeroCheck goes on what the other side of the branch above it proves: the division is left pinned to the side where its divisor may be 0",
 	},
 
 	// ---- types of the peephole and of sccp (son/compute.go) ----
@@ -383,6 +389,18 @@ var Catalogue = []Fault{
 		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t} else {",
 		New:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t\tchecking[x] = n\n\t\t} else {",
 		What: "a removed check becomes the witness of the checks below it",
+	},
+	{
+		Name: "zc-branch-other-side", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {",
+		New:  "son.ProvedNonZero(n.In[0].In[1], 1-n.Aux, func(x *son.Node) {",
+		What: "a check is removed below the side of a branch opposite to the one that proves its value is not 0",
+	},
+	{
+		Name: "zc-branch-division-above-branch", Pass: "zerocheck", File: "opt/zerocheck.go",
+		Old:  "g.SetIn(u, 0, r.Pred)",
+		New:  "g.SetIn(u, 0, r.Side.In[0].In[0])",
+		What: "a division whose check a branch's fact removed is pinned above the branch, to the If's control",
 	},
 	{
 		Name: "zc-divs-not-repinned", Pass: "zerocheck", File: "opt/zerocheck.go",

@@ -6,9 +6,8 @@
 L21:
 	; 14: int t = a % b;
 	mov rax, rdi
-	lea rdx, [rcx+0x1]
-	cmp rdx, 0x1
-	jbe L25
+	cmp rcx, -0x1
+	je L25
 	cqo
 	idiv rcx
 L23:
@@ -22,8 +21,5 @@ L24:
 	mov rax, rdi
 	ret
 L25:
-	; 14: int t = a % b;
-	je L26
 	xor edx, edx
 	jmp L23
-L26:	; examples/gcd.smp:14:15: runtime error: division by zero

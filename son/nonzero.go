@@ -1,0 +1,224 @@
+package son
+
+import (
+	"slices"
+
+	"son/types"
+)
+
+// Divisions without a ZeroCheck by the facts of a branch. Below the true
+// side of if (d != 0), d is not 0: a ZeroCheck of d, or of a Refine of
+// d, there is redundant (dominatedNonZero, or the zerocheck pass further
+// down), and the peephole removes it, leaving the division pinned where
+// the check was, a control node the branch's side dominates. Nothing else is needed to keep it there: a pinned division is
+// placed at or below its control input (gcm), and son.Verify accepts a
+// division without a check only when its divisor's type excludes 0 or its
+// control input is dominated by a side of an If whose condition proves the
+// divisor is not 0 (nonZeroBelow). The fact is read from the condition,
+// about the value a chain of Refines stands for (Unrefined), so it holds
+// before and after StripRefines replaces the Refines by their values.
+
+// Unrefined is the value x stands for: x without the Refines around it (a
+// Refine's value is its input's; son.Run checks it).
+func Unrefined(x *Node) *Node {
+	for x != nil && x.Op == OpRefine {
+		x = x.In[1]
+	}
+	return x
+}
+
+// sideExcludesZero reports whether the side (0: true, 1: false) of an If
+// on cond proves that x is not 0. Only facts against constants count,
+// starting from all of int: the types of x and of a compared value may
+// rest on Refines that StripRefines takes away, while a division stays
+// pinned below the side.
+func sideExcludesZero(cond *Node, side int64, x *Node) bool {
+	t := types.Int
+	ne := false // a fact x != 0, which no range can hold
+	branchFacts(cond, side, x, func(r rel, z *Node) {
+		zt := types.Zero
+		if z != nil {
+			if !z.IsConst() {
+				return
+			}
+			zt = z.Type
+		}
+		if r == relNe && zt.IsConst() && zt.Value() == 0 {
+			ne = true
+		}
+		t = narrow(r, t, zt)
+	})
+	return ne || t.ExcludesZero() || t.IsTop()
+}
+
+// ProvedNonZero calls f with each value, unrefined (Unrefined), that side
+// (0: true, 1: false) of an If on cond proves is not 0: the condition
+// itself (if (x)), the operand of a Not, the operands of a comparison with
+// a constant. son.Verify, StripRefines and opt.ZeroCheckElim read the
+// facts of the branches by it.
+func ProvedNonZero(cond *Node, side int64, f func(x *Node)) {
+	if cond == nil {
+		return
+	}
+	try := func(x *Node) {
+		if x != nil && !x.IsConst() && sideExcludesZero(cond, side, x) {
+			f(Unrefined(x))
+		}
+	}
+	try(cond)
+	if cond.Op == OpNot {
+		try(cond.In[1])
+	}
+	if _, ok := relOf(cond.Op); ok {
+		try(cond.In[1])
+		if cond.In[2] != cond.In[1] {
+			try(cond.In[2])
+		}
+	}
+}
+
+// sideProves reports whether side p, a projection of an If, proves that
+// x (Unrefined) is not 0.
+func sideProves(p *Node, side int64, x *Node) bool {
+	if p == nil || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
+		return false
+	}
+	found := false
+	ProvedNonZero(p.In[0].In[1], side, func(v *Node) { found = found || v == x })
+	return found
+}
+
+// maxWalkUp bounds the control nodes dominatedNonZero walks up, so that
+// a peephole costs O(1): a branch further up leaves the check to the
+// zerocheck pass, which walks the whole dominator tree.
+const maxWalkUp = 8
+
+// dominatedNonZero reports whether a side of an If above control node c
+// proves that y (unrefined) is not 0 (if (d != 0) on an int d, where no
+// range can say so): a ZeroCheck of y at c is redundant, and the division
+// it guarded is left pinned to c, below that side. The walk goes up
+// through ZeroChecks, projections, Ifs and a Loop's entry, each of which
+// dominates the node below it; it stops at a Region, whose inputs do not.
+func dominatedNonZero(c, y *Node) bool {
+	x := Unrefined(y)
+	for k := 0; c != nil && k < maxWalkUp; k++ {
+		switch c.Op {
+		case OpCProj:
+			if sideProves(c, c.Aux, x) {
+				return true
+			}
+			c = c.In[0]
+		case OpZeroCheck, OpIf, OpNever:
+			c = c.In[0]
+		case OpLoop:
+			c = c.In[1]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// nonZeroBelow reports, by node ID, the divisions and remainders whose
+// control input is dominated by a side of an If that proves their
+// divisor (Unrefined) is not 0, or that an If on a constant never takes. One walk of the dominator tree of the
+// control nodes, counting for each value the sides on the path from Start
+// that prove it is not 0: linear in the graph, plus the tree.
+func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
+	safe := make([]bool, maxID)
+	proved := make([]int32, maxID) // by value ID: sides on the path proving it is not 0
+	type mark struct {
+		v    int
+		vals []*Node
+	}
+	var path []mark
+	never := 0 // sides on the path that control never takes
+	for _, v := range t.tree.Preorder() {
+		for len(path) > 0 && !t.tree.Dominates(path[len(path)-1].v, v) {
+			for _, x := range path[len(path)-1].vals {
+				if x == nil {
+					never--
+				} else {
+					proved[x.ID]--
+				}
+			}
+			path = path[:len(path)-1]
+		}
+		n := t.node[v]
+		if n.Op == OpCProj && n.In[0] != nil && n.In[0].Op == OpIf {
+			var vals []*Node
+			if c := n.In[0].In[1]; c != nil && c.IsConst() && (c.Aux != 0) != (n.Aux == 0) {
+				// A side an If on a constant never takes (not yet
+				// folded after build): nothing below it runs.
+				vals = append(vals, nil)
+				never++
+			}
+			ProvedNonZero(n.In[0].In[1], n.Aux, func(x *Node) {
+				if x.ID < maxID {
+					vals = append(vals, x)
+					proved[x.ID]++
+				}
+			})
+			if vals != nil {
+				path = append(path, mark{v, vals})
+			}
+		}
+		for _, d := range n.Out {
+			if (d.Op == OpDiv || d.Op == OpMod) && d.In[0] == n && d.ID < maxID {
+				if x := Unrefined(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
+					safe[d.ID] = true
+				}
+			}
+		}
+	}
+	return safe
+}
+
+// reguard gives a ZeroCheck back to each division whose check went on a
+// branch's fact when that branch is no longer there to prove it: an If is
+// folded once its condition's type is constant, and that type may have
+// rested on a Refine's fact (random program seed 348 of TestNativeRandom:
+// if (v), v = w+1 with w >= 0 by a loop's Refine). Once StripRefines has
+// lowered the types, such a division's divisor may be 0 as far as the
+// graph can tell, so it passes a check again, placed just below its
+// control input: it never stops the program (the fact held), but the
+// graph says why the division is safe. One walk of the dominator tree,
+// and only when some division needs it.
+func (g *Graph) reguard() {
+	var need []*Node
+	for _, n := range g.Live() {
+		if (n.Op == OpDiv || n.Op == OpMod) && n.In[0] != nil && !n.In[2].Type.ExcludesZero() &&
+			(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2]) {
+			need = append(need, n)
+		}
+	}
+	if len(need) == 0 {
+		return
+	}
+	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+	type key struct{ c, y *Node }
+	checks := map[key]*Node{}
+	for _, d := range need {
+		c, y := d.In[0], d.In[2]
+		if safe[d.ID] || !c.IsControl() || c.Op == OpIf || c.Op == OpNever || c.Op == OpReturn || c.Op == OpStop {
+			continue // safe, or not a place a check can follow (son.Verify says so)
+		}
+		zc := checks[key{c, y}]
+		if zc == nil {
+			users := slices.Clone(c.Out)
+			zc = g.NewNode(OpZeroCheck, 0, c, y)
+			zc.Pos = d.Pos
+			checks[key{c, y}] = zc
+			for _, u := range users {
+				if u.IsControl() && u.Op != OpStop && !u.dead {
+					for i, x := range u.In {
+						if x == c {
+							g.SetIn(u, i, zc)
+						}
+					}
+				}
+			}
+		}
+		g.SetIn(d, 0, zc)
+	}
+}
