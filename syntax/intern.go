@@ -1,0 +1,81 @@
+package syntax
+
+// interner gives each distinct word of a source an id, 1 up, and its
+// string, without allocating per lookup. It is an open-addressing hash
+// table of ids keyed by a hash the scanner computes while it reads the
+// word, so that the word is read once more only to confirm a match; Go's
+// map would hash it again and costs more per probe.
+type interner struct {
+	slots  []int32  // id, or 0 for an empty slot; the length is a power of 2
+	hashes []uint32 // by id: the word's hash
+	words  []string // by id: the word; words[0] is ""
+	toks   []Token  // by id: the word's token (IDENT, a keyword or RESERVED)
+}
+
+func (in *interner) init() {
+	in.slots = make([]int32, 256)
+	in.hashes = append(in.hashes[:0], 0)
+	in.words = append(in.words[:0], "")
+	in.toks = append(in.toks[:0], ILLEGAL)
+}
+
+// hashStep adds byte c to hash h (FNV-1a); a word's hash starts at hashInit.
+func hashStep(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
+
+const hashInit = 2166136261
+
+// intern returns the id of word, whose hash is h, adding it if it is new.
+func (in *interner) intern(word string, h uint32) int32 {
+	mask := uint32(len(in.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		id := in.slots[i]
+		if id == 0 {
+			return in.add(i, h, word)
+		}
+		if in.hashes[id] == h && in.words[id] == word {
+			return id
+		}
+	}
+}
+
+// add stores a new word in the empty slot i and returns its id, growing
+// the table when it is half full.
+func (in *interner) add(i, h uint32, word string) int32 {
+	id := int32(len(in.words))
+	in.slots[i] = id
+	in.hashes = append(in.hashes, h)
+	in.words = append(in.words, word)
+	in.toks = append(in.toks, Lookup(word))
+	if 2*len(in.words) > len(in.slots) {
+		in.grow()
+	}
+	return id
+}
+
+// grow doubles the table and places every id again.
+func (in *interner) grow() {
+	in.slots = make([]int32, 2*len(in.slots))
+	mask := uint32(len(in.slots) - 1)
+	for id := 1; id < len(in.words); id++ {
+		i := in.hashes[id] & mask
+		for in.slots[i] != 0 {
+			i = (i + 1) & mask
+		}
+		in.slots[i] = int32(id)
+	}
+}
+
+// lookup returns the id of word, or 0 if it has not been seen.
+func (in *interner) lookup(word string) int32 {
+	h := uint32(hashInit)
+	for i := 0; i < len(word); i++ {
+		h = hashStep(h, word[i])
+	}
+	mask := uint32(len(in.slots) - 1)
+	for i := h & mask; ; i = (i + 1) & mask {
+		id := in.slots[i]
+		if id == 0 || in.hashes[id] == h && in.words[id] == word {
+			return id
+		}
+	}
+}
