@@ -6,14 +6,14 @@ package syntax
 // word, so that the word is read once more only to confirm a match; Go's
 // map would hash it again and costs more per probe.
 type interner struct {
-	slots  []int32  // id, or 0 for an empty slot; the length is a power of 2
+	slots  []uint64 // hash<<32 | id, or 0 for an empty slot; the length is a power of 2
 	hashes []uint32 // by id: the word's hash
 	words  []string // by id: the word; words[0] is ""
 	toks   []Token  // by id: the word's token (IDENT, a keyword or RESERVED)
 }
 
 func (in *interner) init() {
-	in.slots = make([]int32, 256)
+	in.slots = make([]uint64, 256)
 	in.hashes = append(in.hashes[:0], 0)
 	in.words = append(in.words[:0], "")
 	in.toks = append(in.toks[:0], ILLEGAL)
@@ -28,11 +28,13 @@ const hashInit = 2166136261
 func (in *interner) intern(word string, h uint32) int32 {
 	mask := uint32(len(in.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
-		id := in.slots[i]
-		if id == 0 {
+		e := in.slots[i]
+		if e == 0 {
 			return in.add(i, h, word)
 		}
-		if in.hashes[id] == h && in.words[id] == word {
+		// The hash is in the slot, so that a probe reads no other memory
+		// unless it matches.
+		if id := int32(e); uint32(e>>32) == h && in.words[id] == word {
 			return id
 		}
 	}
@@ -42,7 +44,7 @@ func (in *interner) intern(word string, h uint32) int32 {
 // the table when it is half full.
 func (in *interner) add(i, h uint32, word string) int32 {
 	id := int32(len(in.words))
-	in.slots[i] = id
+	in.slots[i] = uint64(h)<<32 | uint64(id)
 	in.hashes = append(in.hashes, h)
 	in.words = append(in.words, word)
 	in.toks = append(in.toks, Lookup(word))
@@ -54,28 +56,23 @@ func (in *interner) add(i, h uint32, word string) int32 {
 
 // grow doubles the table and places every id again.
 func (in *interner) grow() {
-	in.slots = make([]int32, 2*len(in.slots))
+	in.slots = make([]uint64, 2*len(in.slots))
 	mask := uint32(len(in.slots) - 1)
 	for id := 1; id < len(in.words); id++ {
-		i := in.hashes[id] & mask
+		h := in.hashes[id]
+		i := h & mask
 		for in.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
-		in.slots[i] = int32(id)
+		in.slots[i] = uint64(h)<<32 | uint64(id)
 	}
 }
 
-// lookup returns the id of word, or 0 if it has not been seen.
-func (in *interner) lookup(word string) int32 {
+// hashString is the hash of word, as the scanner computes it.
+func hashString(word string) uint32 {
 	h := uint32(hashInit)
 	for i := 0; i < len(word); i++ {
 		h = hashStep(h, word[i])
 	}
-	mask := uint32(len(in.slots) - 1)
-	for i := h & mask; ; i = (i + 1) & mask {
-		id := in.slots[i]
-		if id == 0 || in.hashes[id] == h && in.words[id] == word {
-			return id
-		}
-	}
+	return h
 }

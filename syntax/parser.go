@@ -19,21 +19,16 @@ func Parse(filename string, src []byte) (*File, error) {
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	f := &File{Name: filename, Body: body}
-	numIDs := len(p.words.words)
-	argID := p.words.lookup("arg")
-	if argID == 0 {
-		argID = int32(numIDs) // arg is never mentioned: an id of its own
-		numIDs++
-	}
-	if errs := resolve(f, p.arena, numIDs, argID); len(errs) > 0 {
+	if errs := p.res.errs; len(errs) > 0 {
+		errs.Sort()
 		return nil, errs
 	}
-	return f, nil
+	return &File{Name: filename, Body: body, Arg: p.arg, NumVars: p.res.numVars}, nil
 }
 
-// parse parses src without resolving it. It returns the program's body, or
-// the sorted syntax errors.
+// parse parses and resolves src. It returns the program's body, or the
+// sorted syntax errors; the resolver's errors, in p.res.errs, count only
+// without syntax errors.
 func (p *parser) parse(src []byte) (*BlockStmt, ErrorList) {
 	body := p.parseFile(src)
 	if len(p.errs) > 0 {
@@ -63,7 +58,9 @@ type parser struct {
 	depth   int    // current nesting, checked against maxNesting
 	header  bool   // inside the parentheses of a for header
 
-	arena *arena // where the tree's nodes and slices are made
+	arena *arena   // where the tree's nodes and slices are made
+	res   resolver // called as each construct is parsed
+	arg   *Var     // the predeclared variable arg
 	// Scratch stacks for lists being parsed (the statements of the open
 	// blocks, a declaration's specs, a ?: chain), copied into the arena
 	// when complete. Each user remembers where its part starts, so nested
@@ -94,8 +91,12 @@ func (p *parser) parseFile(src []byte) (body *BlockStmt) {
 		}
 	}()
 	p.init(src, p.errorAt)
+	p.res.file, p.res.arena = p.file, p.arena
+	p.arg = p.res.declare("arg", p.words.intern("arg", hashString("arg")), DeclInt, Pos{}) // the outermost scope
+	p.res.openScope()                                                                      // the program body
 	b := p.arena.blocks.new()
 	b.List = p.stmtList(false)
+	p.res.closeScope()
 	return b
 }
 
@@ -103,6 +104,7 @@ func (p *parser) parseFile(src []byte) (body *BlockStmt) {
 // adds nothing (it is almost always a consequence of it); the error after
 // the first maxErrors ends the parse.
 func (p *parser) errorAt(pos Pos, msg string) {
+	p.res.off = true
 	if n := len(p.errs); n > 0 && p.errs[n-1].Pos == pos {
 		return
 	}
@@ -171,10 +173,13 @@ func (p *parser) leave() { p.depth-- }
 // and the parse resumes after it.
 func (p *parser) stmtList(inBlock bool) []Stmt {
 	start, n := len(p.stmts), 0
+	var reach reachable
 	for p.tok != EOF && !(inBlock && p.tok == RBRACE) {
+		slot := p.res.before(&reach, p.tok == SEMI)
 		if s := p.stmtOrSkip(inBlock); s != nil {
 			p.stmts = append(p.stmts[:start+n], s)
 			n++
+			p.res.after(&reach, s, slot)
 		}
 	}
 	list := p.arena.stmtLists.copy(p.stmts[start : start+n])
@@ -291,12 +296,14 @@ func (p *parser) stmt() Stmt {
 	case BREAK:
 		s := p.arena.breaks.new()
 		s.Break = p.pos
+		p.res.jump(BREAK, p.pos)
 		p.next()
 		p.want(SEMI)
 		return s
 	case CONTINUE:
 		s := p.arena.continues.new()
 		s.Continue = p.pos
+		p.res.jump(CONTINUE, p.pos)
 		p.next()
 		p.want(SEMI)
 		return s
@@ -326,13 +333,31 @@ func (p *parser) stmt() Stmt {
 	return nil
 }
 
+// body parses the direct body of if, else, while or for, where a lone
+// declaration is not allowed: it is reported and given a scope of its own.
+func (p *parser) body() Stmt {
+	switch p.tok {
+	case INTTYPE, BOOLTYPE, VAR, VAL:
+		if !p.res.off {
+			p.res.errorf(p.pos, "declaration not allowed here; put it in a block")
+		}
+		p.res.openScope()
+		s := p.stmt()
+		p.res.closeScope()
+		return s
+	}
+	return p.stmt()
+}
+
 // block parses { stmts }.
 func (p *parser) block() *BlockStmt {
 	b := p.arena.blocks.new()
 	b.Lbrace = p.pos
 	p.enter(p.pos)
 	p.next()
+	p.res.openScope()
 	b.List = p.stmtList(true)
+	p.res.closeScope()
 	b.Rbrace = p.want(RBRACE)
 	p.leave()
 	return b
@@ -362,6 +387,7 @@ func (p *parser) decl() *DeclStmt {
 			p.next()
 			spec.Init = p.expr()
 		}
+		p.res.spec(d.Kind, spec)
 		p.specs = append(p.specs, spec)
 		if p.tok != COMMA {
 			d.Specs = p.arena.specLists.copy(p.specs[start:])
@@ -393,6 +419,7 @@ func (p *parser) simpleStmt() Stmt {
 		p.next()
 		s.NamePos, s.id = p.pos, p.id
 		s.Name = p.name()
+		p.res.assign(s)
 		return s
 	case IDENT:
 		namePos, name, id := p.pos, p.lit(), p.id
@@ -404,15 +431,18 @@ func (p *parser) simpleStmt() Stmt {
 			*s = AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos, id: id}
 			p.next()
 			s.Value = p.expr()
+			p.res.assign(s)
 			return s
 		case INC, DEC:
 			s := p.arena.assigns.new()
 			*s = AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos, id: id}
 			p.next()
+			p.res.assign(s)
 			return s
 		}
 		x := p.arena.names.new()
 		*x = Name{NamePos: namePos, Name: name, id: id}
+		x.Var = p.res.lookup(name, id, namePos)
 		s := p.arena.exprStmts.new()
 		s.X = p.exprFrom(x)
 		return s
@@ -432,11 +462,13 @@ func (p *parser) ifStmt() *IfStmt {
 	p.want(LPAREN)
 	s.Cond = p.expr()
 	p.want(RPAREN)
-	s.Then = p.stmt()
+	p.res.open()
+	s.Then = p.body()
 	if p.tok == ELSE {
 		p.next()
-		s.Else = p.stmt()
+		s.Else = p.body()
 	}
+	s.Assigned = p.res.close()
 	p.leave()
 	return s
 }
@@ -447,9 +479,13 @@ func (p *parser) whileStmt() *WhileStmt {
 	p.enter(p.pos)
 	p.next()
 	p.want(LPAREN)
+	p.res.open()
+	p.res.loops++
 	s.Cond = p.expr()
 	p.want(RPAREN)
-	s.Body = p.stmt()
+	s.Body = p.body()
+	p.res.loops--
+	s.Assigned = p.res.close()
 	p.leave()
 	return s
 }
@@ -462,6 +498,10 @@ func (p *parser) forStmt() *ForStmt {
 	p.next()
 	p.want(LPAREN)
 	p.header = true
+	// The Init runs once, before the loop: its variables are outside the
+	// loop, in a scope that encloses it, and its own assignments belong
+	// to the enclosing if or loop, if any.
+	p.res.openScope()
 	switch p.tok {
 	case SEMI:
 	case INTTYPE, BOOLTYPE, VAR, VAL:
@@ -470,6 +510,8 @@ func (p *parser) forStmt() *ForStmt {
 		s.Init = p.simpleStmt()
 	}
 	p.want(SEMI)
+	p.res.open()
+	p.res.loops++
 	if p.tok != SEMI {
 		s.Cond = p.expr()
 	}
@@ -479,7 +521,10 @@ func (p *parser) forStmt() *ForStmt {
 	}
 	p.want(RPAREN)
 	p.header = false
-	s.Body = p.stmt()
+	s.Body = p.body()
+	p.res.loops--
+	s.Assigned = p.res.close()
+	p.res.closeScope()
 	p.leave()
 	return s
 }
@@ -649,6 +694,7 @@ func (p *parser) primaryExpr() Expr {
 	case IDENT:
 		x := p.arena.names.new()
 		x.NamePos, x.Name, x.id = p.pos, p.lit(), p.id
+		x.Var = p.res.lookup(x.Name, x.id, x.NamePos)
 		p.next()
 		return x
 	case LPAREN:

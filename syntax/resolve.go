@@ -1,26 +1,18 @@
 package syntax
 
 import (
-	"fmt"
 	"slices"
 )
 
-// resolve binds every name of f to its *Var, numbers the variables, gives
-// them stack slots, computes the Assigned sets of loops and checks the rules
-// that are not grammar: scoping, final variables, break and continue
-// placement, initializers, one-armed declarations and unreachable code. It
-// returns the errors found, sorted. f must come from the parser that made
-// a, whose names have ids below numIDs; argID is the id of arg.
-func resolve(f *File, a *arena, numIDs int, argID int32) ErrorList {
-	r := &resolver{file: f.Name, arena: a, top: make([]int32, numIDs)}
-	f.Arg = r.declare("arg", argID, DeclInt, Pos{}) // the outermost scope
-	r.openScope()                                   // the program body
-	r.stmtList(f.Body.List)
-	r.closeScope()
-	f.NumVars = r.numVars
-	r.errs.Sort()
-	return r.errs
-}
+// The resolver binds every name to its *Var, numbers the variables, gives
+// them stack slots, computes the Assigned sets of ifs and loops and checks
+// the rules that are not grammar: scoping, final variables, break and
+// continue placement, initializers, declarations as a lone body, and
+// unreachable code. It runs inside the parse, called by the parser as each
+// construct opens, is declared, used or closes: one pass over the source
+// and none over the tree. Its errors are its own list, reported in full,
+// sorted, when the file has no syntax error; the first syntax error turns
+// it off, as a statement abandoned half way leaves its scopes unbalanced.
 
 // binding is a name in scope. The bindings in scope form a stack, innermost
 // last, whose length is the next variable's slot.
@@ -43,6 +35,7 @@ type tracker struct {
 // innermost binding is top[id], and closing a scope pops the binding stack.
 type resolver struct {
 	file    string
+	off     bool // a syntax error came: nothing more is resolved
 	errs    ErrorList
 	arena   *arena
 	top     []int32   // innermost binding of each name id, as an index into binds plus 1
@@ -52,7 +45,6 @@ type resolver struct {
 	track   []tracker // enclosing ifs and loops, innermost last (entries above keep their buffers)
 	serials int32     // trackers opened so far
 	noted   []int32   // by Var.ID: serial of the tracker that noted it last
-	ys      []Expr    // scratch stack of right operands for expr
 	loops   int       // number of enclosing loops
 }
 
@@ -60,9 +52,17 @@ func (r *resolver) errorf(pos Pos, format string, args ...any) {
 	r.errs.Add(r.file, pos, format, args...)
 }
 
-func (r *resolver) openScope() { r.marks = append(r.marks, len(r.binds)) }
+func (r *resolver) openScope() {
+	if r.off {
+		return
+	}
+	r.marks = append(r.marks, len(r.binds))
+}
 
 func (r *resolver) closeScope() {
+	if r.off {
+		return
+	}
 	mark := r.marks[len(r.marks)-1]
 	r.marks = r.marks[:len(r.marks)-1]
 	for i := len(r.binds) - 1; i >= mark; i-- {
@@ -75,6 +75,12 @@ func (r *resolver) closeScope() {
 
 // declare makes a new variable, named name of id id, in the current scope.
 func (r *resolver) declare(name string, id int32, kind DeclKind, pos Pos) *Var {
+	if r.off {
+		return nil
+	}
+	if int(id) >= len(r.top) {
+		r.top = append(r.top, make([]int32, int(id)+1-len(r.top))...)
+	}
 	scope := int32(len(r.marks))
 	old := r.top[id]
 	if old != 0 && r.binds[old-1].scope == scope {
@@ -97,139 +103,64 @@ func (r *resolver) declare(name string, id int32, kind DeclKind, pos Pos) *Var {
 	return v
 }
 
+// lookup returns the variable a use of name, of id id, refers to.
 func (r *resolver) lookup(name string, id int32, pos Pos) *Var {
-	if b := r.top[id]; b != 0 {
-		return r.binds[b-1].v
+	if r.off {
+		return nil
+	}
+	if int(id) < len(r.top) {
+		if b := r.top[id]; b != 0 {
+			return r.binds[b-1].v
+		}
 	}
 	r.errorf(pos, "undefined name '%s'", name)
 	return nil
 }
 
-// stmtList resolves a statement list and reports the first statement, if
-// any, that directly follows a return, break or continue.
-func (r *resolver) stmtList(list []Stmt) {
-	var jump string // the jump just seen, "" if none
-	reported := false
-	for _, s := range list {
-		if _, ok := s.(*EmptyStmt); !ok && jump != "" && !reported {
-			r.errorf(s.Pos(), "unreachable code after %s", jump)
-			reported = true
-		}
-		switch s.(type) {
-		case *ReturnStmt:
-			jump = "return"
-		case *BreakStmt:
-			jump = "break"
-		case *ContinueStmt:
-			jump = "continue"
-		case *EmptyStmt:
-		default:
-			jump = ""
-		}
-		r.stmt(s)
-	}
-}
-
-// body resolves the direct body of if, else, while or for, where a lone
-// declaration is not allowed.
-func (r *resolver) body(s Stmt) {
-	if d, ok := s.(*DeclStmt); ok {
-		r.errorf(d.TypePos, "declaration not allowed here; put it in a block")
-		r.openScope()
-		r.stmt(s)
-		r.closeScope()
+// spec declares the variable of a declarator whose initializer, if any,
+// has been resolved.
+func (r *resolver) spec(kind DeclKind, s *VarSpec) {
+	if r.off {
 		return
 	}
-	r.stmt(s)
+	if s.Init == nil && (kind == DeclVar || kind == DeclVal) {
+		r.errorf(s.NamePos, "'%s' declaration of '%s' needs an initializer", kind, s.Name)
+	}
+	s.Var = r.declare(s.Name, s.id, kind, s.NamePos)
 }
 
-func (r *resolver) stmt(s Stmt) {
-	switch s := s.(type) {
-	case *BlockStmt:
-		r.openScope()
-		r.stmtList(s.List)
-		r.closeScope()
-	case *DeclStmt:
-		for _, spec := range s.Specs {
-			if spec.Init != nil {
-				r.expr(spec.Init)
-			} else if s.Kind == DeclVar || s.Kind == DeclVal {
-				r.errorf(spec.NamePos, "'%s' declaration of '%s' needs an initializer", s.Kind, spec.Name)
-			}
-			spec.Var = r.declare(spec.Name, spec.id, s.Kind, spec.NamePos)
-		}
-	case *AssignStmt:
-		if s.Value != nil {
-			r.expr(s.Value)
-		}
-		s.Var = r.lookup(s.Name, s.id, s.NamePos)
-		if s.Var == nil {
-			return
-		}
-		if s.Var.Final {
-			r.errorf(s.NamePos, "cannot reassign final '%s'", s.Name)
-		}
-		if n := len(r.track); n > 0 && s.Var.ID < r.track[n-1].firstID {
-			r.note(n-1, s.Var)
-		}
-	case *ExprStmt:
-		r.expr(s.X)
-	case *IfStmt:
-		r.expr(s.Cond)
-		r.open()
-		r.body(s.Then)
-		if s.Else != nil {
-			r.body(s.Else)
-		}
-		s.Assigned = r.close()
-	case *WhileStmt:
-		r.open()
-		r.loops++
-		r.expr(s.Cond)
-		r.body(s.Body)
-		r.loops--
-		s.Assigned = r.close()
-	case *ForStmt:
-		// The Init runs once, before the loop: its variables are outside
-		// the loop (the loop head needs a Phi for them if the loop
-		// assigns them), and its own assignments belong to the enclosing
-		// loop, if any.
-		r.openScope()
-		if s.Init != nil {
-			r.stmt(s.Init)
-		}
-		r.open()
-		r.loops++
-		if s.Cond != nil {
-			r.expr(s.Cond)
-		}
-		r.body(s.Body)
-		if s.Next != nil {
-			r.stmt(s.Next)
-		}
-		r.loops--
-		s.Assigned = r.close()
-		r.closeScope()
-	case *BreakStmt:
-		if r.loops == 0 {
-			r.errorf(s.Break, "break outside a loop")
-		}
-	case *ContinueStmt:
-		if r.loops == 0 {
-			r.errorf(s.Continue, "continue outside a loop")
-		}
-	case *ReturnStmt:
-		r.expr(s.Value)
-	case *ShowGraphStmt, *EmptyStmt:
-	default:
-		panic(fmt.Sprintf("syntax: unexpected statement %T", s))
+// assign binds an assignment whose value, if any, has been resolved.
+func (r *resolver) assign(s *AssignStmt) {
+	if r.off {
+		return
 	}
+	s.Var = r.lookup(s.Name, s.id, s.NamePos)
+	if s.Var == nil {
+		return
+	}
+	if s.Var.Final {
+		r.errorf(s.NamePos, "cannot reassign final '%s'", s.Name)
+	}
+	if n := len(r.track); n > 0 && s.Var.ID < r.track[n-1].firstID {
+		r.note(n-1, s.Var)
+	}
+}
+
+// jump checks the placement of a break or continue.
+func (r *resolver) jump(tok Token, pos Pos) {
+	if r.off || r.loops > 0 {
+		return
+	}
+	r.errorf(pos, "%s outside a loop", tok)
 }
 
 // open starts tracking an if or loop whose outside variables are those
 // declared so far. The tracker reuses the buffer of the last one at its
 // depth.
 func (r *resolver) open() {
+	if r.off {
+		return
+	}
 	n := len(r.track)
 	if n < cap(r.track) {
 		r.track = r.track[:n+1]
@@ -245,6 +176,9 @@ func (r *resolver) open() {
 // variables that are also outside the enclosing if or loop on to it, and
 // returns them sorted by slot.
 func (r *resolver) close() []*Var {
+	if r.off {
+		return nil
+	}
 	n := len(r.track) - 1
 	t := &r.track[n]
 	r.track = r.track[:n]
@@ -282,48 +216,44 @@ func (r *resolver) note(i int, v *Var) {
 	t.assigned = append(t.assigned, v)
 }
 
-// expr resolves the names of an expression. The left operands of a binary
-// chain are walked with a loop, so a long sum needs no deep recursion.
-func (r *resolver) expr(x Expr) {
-	for {
-		switch e := x.(type) {
-		case *IntLit, *BoolLit:
-		case *Name:
-			e.Var = r.lookup(e.Name, e.id, e.NamePos)
-		case *UnaryExpr:
-			x = e.X
-			continue
-		case *BinaryExpr:
-			// The right operands wait on r.ys above start; the nested
-			// calls push theirs above and pop them again.
-			start := len(r.ys)
-			for {
-				r.ys = append(r.ys, e.Y)
-				left, ok := e.X.(*BinaryExpr)
-				if !ok {
-					break
-				}
-				e = left
-			}
-			r.expr(e.X)
-			for i := len(r.ys) - 1; i >= start; i-- {
-				y := r.ys[i]
-				r.ys[i] = nil
-				r.ys = r.ys[:i]
-				r.expr(y)
-			}
-		case *ChainExpr:
-			for _, y := range e.X {
-				r.expr(y)
-			}
-		case *CondExpr:
-			r.expr(e.Cond)
-			r.expr(e.Then)
-			x = e.Else
-			continue
-		default:
-			panic(fmt.Sprintf("syntax: unexpected expression %T", x))
-		}
+// reachable is the state of the check for unreachable code in one
+// statement list: the return, break or continue just seen, and where the
+// error about the statement after it waits for that statement's position.
+type reachable struct {
+	jump     string // the jump just seen, "" if none
+	reported bool   // the list has had its error
+}
+
+// before is called as a statement of the list begins (empty is whether it
+// is a lone ;). It returns the index of a reserved entry of r.errs for the
+// error, to be filled by after with the statement's position, or -1: the
+// error must come before any the statement itself causes at that position.
+func (r *resolver) before(c *reachable, empty bool) int {
+	if r.off || empty || c.jump == "" || c.reported {
+		return -1
+	}
+	c.reported = true
+	r.errs = append(r.errs, &Error{File: r.file, Msg: "unreachable code after " + c.jump})
+	return len(r.errs) - 1
+}
+
+// after is called with each statement of the list parsed.
+func (r *resolver) after(c *reachable, s Stmt, slot int) {
+	if r.off {
 		return
+	}
+	if slot >= 0 {
+		r.errs[slot].Pos = s.Pos()
+	}
+	switch s.(type) {
+	case *ReturnStmt:
+		c.jump = "return"
+	case *BreakStmt:
+		c.jump = "break"
+	case *ContinueStmt:
+		c.jump = "continue"
+	case *EmptyStmt:
+	default:
+		c.jump = ""
 	}
 }

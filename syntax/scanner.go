@@ -189,6 +189,9 @@ func (s *scanner) skipSpace() {
 			s.lineOff = s.off
 		case ' ', '\t', '\r':
 			s.off++
+			for s.off < len(s.src) && s.src[s.off] == ' ' { // indentation
+				s.off++
+			}
 		case '/':
 			switch s.peekAt(1) {
 			case '/':
