@@ -1,5 +1,7 @@
 package syntax
 
+import "strings"
+
 // interner gives each distinct word of a source an id, 1 up, and its
 // string, without allocating per lookup. It is an open-addressing hash
 // table of ids keyed by a hash the scanner computes while it reads the
@@ -10,6 +12,10 @@ type interner struct {
 	hashes []uint32 // by id: the word's hash
 	words  []string // by id: the word; words[0] is ""
 	toks   []Token  // by id: the word's token (IDENT, a keyword or RESERVED)
+	// text holds the bytes of every word, one after the other: a word's
+	// string is a slice of text.String(), which a Builder never changes
+	// once written, so words cost no allocation of their own.
+	text strings.Builder
 }
 
 func (in *interner) init() {
@@ -25,7 +31,8 @@ func hashStep(h uint32, c byte) uint32 { return (h ^ uint32(c)) * 16777619 }
 const hashInit = 2166136261
 
 // intern returns the id of word, whose hash is h, adding it if it is new.
-func (in *interner) intern(word string, h uint32) int32 {
+// word may be a view of bytes that change later: a new word is copied.
+func (in *interner) intern(word []byte, h uint32) int32 {
 	mask := uint32(len(in.slots) - 1)
 	for i := h & mask; ; i = (i + 1) & mask {
 		e := in.slots[i]
@@ -34,7 +41,7 @@ func (in *interner) intern(word string, h uint32) int32 {
 		}
 		// The hash is in the slot, so that a probe reads no other memory
 		// unless it matches.
-		if id := int32(e); uint32(e>>32) == h && in.words[id] == word {
+		if id := int32(e); uint32(e>>32) == h && in.words[id] == string(word) {
 			return id
 		}
 	}
@@ -42,7 +49,10 @@ func (in *interner) intern(word string, h uint32) int32 {
 
 // add stores a new word in the empty slot i and returns its id, growing
 // the table when it is half full.
-func (in *interner) add(i, h uint32, word string) int32 {
+func (in *interner) add(i, h uint32, b []byte) int32 {
+	in.text.Write(b)
+	all := in.text.String()
+	word := all[len(all)-len(b):]
 	id := int32(len(in.words))
 	in.slots[i] = uint64(h)<<32 | uint64(id)
 	in.hashes = append(in.hashes, h)

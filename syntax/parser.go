@@ -92,8 +92,8 @@ func (p *parser) parseFile(src []byte) (body *BlockStmt) {
 	}()
 	p.init(src, p.errorAt)
 	p.res.file, p.res.arena = p.file, p.arena
-	p.arg = p.res.declare("arg", p.words.intern("arg", hashString("arg")), DeclInt, Pos{}) // the outermost scope
-	p.res.openScope()                                                                      // the program body
+	p.arg = p.res.declare("arg", p.words.intern([]byte("arg"), hashString("arg")), DeclInt, Pos{}) // the outermost scope
+	p.res.openScope()                                                                              // the program body
 	b := p.arena.blocks.new()
 	b.List = p.stmtList(false)
 	p.res.closeScope()

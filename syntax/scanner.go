@@ -20,7 +20,6 @@ const (
 // so that the parser can skip it without a second message.
 type scanner struct {
 	src  []byte
-	text string // src as one string: a word's string is a slice of it, made without allocating
 	errh func(pos Pos, msg string)
 
 	// Every distinct word seen so far (identifier, keyword or reserved
@@ -46,7 +45,7 @@ type scanner struct {
 }
 
 func (s *scanner) init(src []byte, errh func(pos Pos, msg string)) {
-	*s = scanner{src: src, text: string(src), errh: errh, line: 1}
+	*s = scanner{src: src, errh: errh, line: 1}
 	s.words.init()
 	s.next()
 }
@@ -247,7 +246,7 @@ func (s *scanner) ident() {
 		h = hashStep(h, s.src[s.off])
 		s.off++
 	}
-	id := s.words.intern(s.text[start:s.off], h)
+	id := s.words.intern(s.src[start:s.off], h)
 	s.id = id
 	s.tok = s.words.toks[id]
 }
@@ -328,7 +327,7 @@ func (s *scanner) number() {
 }
 
 // intText returns the source text of the current INT token.
-func (s *scanner) intText() string { return s.text[s.beg:s.end] }
+func (s *scanner) intText() string { return string(s.src[s.beg:s.end]) }
 
 // decimalValue converts decimal digits, never overflowing however many
 // there are.
