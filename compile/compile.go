@@ -350,10 +350,18 @@ func rewriteError(u *Unit) error {
 
 // Stats counts the live nodes of g by op.
 func Stats(g *son.Graph) PassStats {
-	st := PassStats{Ops: map[string]int{}}
-	for _, n := range g.Live() {
-		st.Nodes++
-		st.Ops[n.Op.String()]++
+	// Counted by op, then named: Op.String and a map update per node cost
+	// more than the walk (Stats runs after every pass).
+	var counts [256]int
+	live := g.Live()
+	for _, n := range live {
+		counts[n.Op]++
+	}
+	st := PassStats{Nodes: len(live), Ops: map[string]int{}}
+	for op, c := range counts {
+		if c > 0 {
+			st.Ops[son.Op(op).String()] += c
+		}
 	}
 	return st
 }

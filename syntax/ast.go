@@ -90,8 +90,9 @@ type DeclStmt struct {
 type VarSpec struct {
 	NamePos Pos
 	Name    string
-	Init    Expr // nil: the default value 0 (only int and bool may omit it)
-	Var     *Var // set by the resolver
+	Init    Expr  // nil: the default value 0 (only int and bool may omit it)
+	Var     *Var  // set by the resolver
+	id      int32 // the parser's interned id of Name, for the resolver
 }
 
 // AssignStmt is x = e, x op= e, x++, x--, ++x or --x.
@@ -100,8 +101,9 @@ type AssignStmt struct {
 	Name    string
 	Op      Token // ASSIGN, ADD_ASSIGN ... SHR_ASSIGN, INC or DEC
 	OpPos   Pos
-	Value   Expr // nil for INC and DEC
-	Var     *Var // set by the resolver
+	Value   Expr  // nil for INC and DEC
+	Var     *Var  // set by the resolver
+	id      int32 // the parser's interned id of Name, for the resolver
 }
 
 // ExprStmt is an expression evaluated for its effect (a division may trap).
@@ -181,7 +183,8 @@ type BoolLit struct {
 type Name struct {
 	NamePos Pos
 	Name    string
-	Var     *Var // set by the resolver
+	Var     *Var  // set by the resolver
+	id      int32 // the parser's interned id of Name, for the resolver
 }
 
 // UnaryExpr is -X or !X.

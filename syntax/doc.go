@@ -5,7 +5,9 @@
 //
 // Parse turns source into a resolved *File: every name points at its *Var,
 // variables carry dense IDs and stack slots, and each loop lists the outer
-// variables it assigns. Format is its inverse up to layout.
+// variables it assigns. Format is its inverse up to layout. Names are
+// resolved during the parse, in one pass, and the tree's nodes come from
+// slabs: a parse allocates a few objects per thousand nodes.
 //
 // The grammar, in brief (Java precedence, lowest first):
 //

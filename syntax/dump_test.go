@@ -134,7 +134,8 @@ func sstmt(s Stmt) string {
 
 // parseOnly parses src without resolving it, for tests of pure syntax.
 func parseOnly(src string) (*BlockStmt, error) {
-	body, errs := parse("t", []byte(src))
+	p := &parser{file: "t", arena: new(arena)}
+	body, errs := p.parse([]byte(src))
 	if errs != nil {
 		return nil, errs
 	}

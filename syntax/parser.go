@@ -14,21 +14,22 @@ const (
 // resolves its names. It returns the File, or nil and an ErrorList, sorted by
 // position, of every error found.
 func Parse(filename string, src []byte) (*File, error) {
-	body, errs := parse(filename, src)
+	p := &parser{file: filename, arena: new(arena)}
+	body, errs := p.parse(src)
 	if len(errs) > 0 {
 		return nil, errs
 	}
-	f := &File{Name: filename, Body: body}
-	if errs := resolve(f); len(errs) > 0 {
+	if errs := p.res.errs; len(errs) > 0 {
+		errs.Sort()
 		return nil, errs
 	}
-	return f, nil
+	return &File{Name: filename, Body: body, Arg: p.arg, NumVars: p.res.numVars}, nil
 }
 
-// parse parses src without resolving it. It returns the program's body, or
-// the sorted syntax errors.
-func parse(filename string, src []byte) (*BlockStmt, ErrorList) {
-	p := &parser{file: filename}
+// parse parses and resolves src. It returns the program's body, or the
+// sorted syntax errors; the resolver's errors, in p.res.errs, count only
+// without syntax errors.
+func (p *parser) parse(src []byte) (*BlockStmt, ErrorList) {
 	body := p.parseFile(src)
 	if len(p.errs) > 0 {
 		p.errs.Sort()
@@ -56,6 +57,20 @@ type parser struct {
 	tooMany *Error // the final "too many errors", added after sorting
 	depth   int    // current nesting, checked against maxNesting
 	header  bool   // inside the parentheses of a for header
+
+	arena *arena   // where the tree's nodes and slices are made
+	res   resolver // called as each construct is parsed
+	arg   *Var     // the predeclared variable arg
+	// Scratch stacks for lists being parsed (the statements of the open
+	// blocks, a declaration's specs, a ?: chain), copied into the arena
+	// when complete. Each user remembers where its part starts, so nested
+	// and abandoned lists leave no trace.
+	stmts    []Stmt
+	specs    []*VarSpec
+	conds    []*CondExpr
+	chainX   []Expr  // a comparison chain's operands,
+	chainOps []Token // operators
+	chainPos []Pos   // and their positions
 }
 
 // syntaxError unwinds the parse of the current statement after a syntax
@@ -76,14 +91,20 @@ func (p *parser) parseFile(src []byte) (body *BlockStmt) {
 		}
 	}()
 	p.init(src, p.errorAt)
-	list := p.stmtList(false)
-	return &BlockStmt{List: list}
+	p.res.file, p.res.arena = p.file, p.arena
+	p.arg = p.res.declare("arg", p.words.intern([]byte("arg"), hashString("arg")), DeclInt, Pos{}) // the outermost scope
+	p.res.openScope()                                                                              // the program body
+	b := p.arena.blocks.new()
+	b.List = p.stmtList(false)
+	p.res.closeScope()
+	return b
 }
 
 // errorAt records an error. An error at the position of the previous one
 // adds nothing (it is almost always a consequence of it); the error after
 // the first maxErrors ends the parse.
 func (p *parser) errorAt(pos Pos, msg string) {
+	p.res.off = true
 	if n := len(p.errs); n > 0 && p.errs[n-1].Pos == pos {
 		return
 	}
@@ -101,7 +122,7 @@ func (p *parser) syntaxErrorExpected(what string) {
 	case ILLEGAL:
 		// The scanner has reported it.
 	case RESERVED:
-		p.errorAt(p.pos, fmt.Sprintf("'%s' is reserved in Simple but not supported by son", p.lit))
+		p.errorAt(p.pos, fmt.Sprintf("'%s' is reserved in Simple but not supported by son", p.lit()))
 	default:
 		p.errorAt(p.pos, fmt.Sprintf("syntax error: unexpected %s, expected %s", p.tokDesc(), what))
 	}
@@ -114,9 +135,9 @@ func (p *parser) tokDesc() string {
 	case p.tok == EOF:
 		return "end of file"
 	case p.tok == IDENT:
-		return "name '" + p.lit + "'"
+		return "name '" + p.lit() + "'"
 	case p.tok == INT:
-		return "integer literal " + p.lit
+		return "integer literal " + p.intText()
 	case p.tok.IsKeyword():
 		return "keyword '" + p.tok.String() + "'"
 	}
@@ -151,12 +172,19 @@ func (p *parser) leave() { p.depth-- }
 // the '}' that closes the block. A statement with a syntax error is dropped
 // and the parse resumes after it.
 func (p *parser) stmtList(inBlock bool) []Stmt {
-	var list []Stmt
+	start, n := len(p.stmts), 0
+	var reach reachable
 	for p.tok != EOF && !(inBlock && p.tok == RBRACE) {
+		slot := p.res.before(&reach, p.tok == SEMI)
 		if s := p.stmtOrSkip(inBlock); s != nil {
-			list = append(list, s)
+			p.stmts = append(p.stmts[:start+n], s)
+			n++
+			p.res.after(&reach, s, slot)
 		}
 	}
+	list := p.arena.stmtLists.copy(p.stmts[start : start+n])
+	clear(p.stmts[start:]) // let the garbage collector have abandoned statements
+	p.stmts = p.stmts[:start]
 	return list
 }
 
@@ -266,17 +294,22 @@ func (p *parser) stmt() Stmt {
 	case FOR:
 		return p.forStmt()
 	case BREAK:
-		s := &BreakStmt{Break: p.pos}
+		s := p.arena.breaks.new()
+		s.Break = p.pos
+		p.res.jump(BREAK, p.pos)
 		p.next()
 		p.want(SEMI)
 		return s
 	case CONTINUE:
-		s := &ContinueStmt{Continue: p.pos}
+		s := p.arena.continues.new()
+		s.Continue = p.pos
+		p.res.jump(CONTINUE, p.pos)
 		p.next()
 		p.want(SEMI)
 		return s
 	case RETURN:
-		s := &ReturnStmt{Return: p.pos}
+		s := p.arena.returns.new()
+		s.Return = p.pos
 		p.next()
 		s.Value = p.expr()
 		p.want(SEMI)
@@ -287,7 +320,8 @@ func (p *parser) stmt() Stmt {
 		p.want(SEMI)
 		return s
 	case SEMI:
-		s := &EmptyStmt{Semi: p.pos}
+		s := p.arena.empties.new()
+		s.Semi = p.pos
 		p.next()
 		return s
 	case IDENT, INT, TRUE, FALSE, LPAREN, SUB, NOT, INC, DEC:
@@ -299,12 +333,31 @@ func (p *parser) stmt() Stmt {
 	return nil
 }
 
+// body parses the direct body of if, else, while or for, where a lone
+// declaration is not allowed: it is reported and given a scope of its own.
+func (p *parser) body() Stmt {
+	switch p.tok {
+	case INTTYPE, BOOLTYPE, VAR, VAL:
+		if !p.res.off {
+			p.res.errorf(p.pos, "declaration not allowed here; put it in a block")
+		}
+		p.res.openScope()
+		s := p.stmt()
+		p.res.closeScope()
+		return s
+	}
+	return p.stmt()
+}
+
 // block parses { stmts }.
 func (p *parser) block() *BlockStmt {
-	b := &BlockStmt{Lbrace: p.pos}
+	b := p.arena.blocks.new()
+	b.Lbrace = p.pos
 	p.enter(p.pos)
 	p.next()
+	p.res.openScope()
 	b.List = p.stmtList(true)
+	p.res.closeScope()
 	b.Rbrace = p.want(RBRACE)
 	p.leave()
 	return b
@@ -312,7 +365,8 @@ func (p *parser) block() *BlockStmt {
 
 // decl parses a declaration without its ';'.
 func (p *parser) decl() *DeclStmt {
-	d := &DeclStmt{TypePos: p.pos}
+	d := p.arena.decls.new()
+	d.TypePos = p.pos
 	switch p.tok {
 	case INTTYPE:
 		d.Kind = DeclInt
@@ -324,15 +378,21 @@ func (p *parser) decl() *DeclStmt {
 		d.Kind = DeclVal
 	}
 	p.next()
+	start := len(p.specs)
 	for {
-		spec := &VarSpec{NamePos: p.pos}
+		spec := p.arena.specs.new()
+		spec.NamePos, spec.id = p.pos, p.id
 		spec.Name = p.name()
 		if p.tok == ASSIGN {
 			p.next()
 			spec.Init = p.expr()
 		}
-		d.Specs = append(d.Specs, spec)
+		p.res.spec(d.Kind, spec)
+		p.specs = append(p.specs, spec)
 		if p.tok != COMMA {
+			d.Specs = p.arena.specLists.copy(p.specs[start:])
+			clear(p.specs[start:])
+			p.specs = p.specs[:start]
 			return d
 		}
 		p.next()
@@ -344,7 +404,7 @@ func (p *parser) name() string {
 	if p.tok != IDENT {
 		p.syntaxErrorExpected("name")
 	}
-	name := p.lit
+	name := p.lit()
 	p.next()
 	return name
 }
@@ -354,68 +414,94 @@ func (p *parser) name() string {
 func (p *parser) simpleStmt() Stmt {
 	switch p.tok {
 	case INC, DEC:
-		s := &AssignStmt{Op: p.tok, OpPos: p.pos}
+		s := p.arena.assigns.new()
+		s.Op, s.OpPos = p.tok, p.pos
 		p.next()
-		s.NamePos = p.pos
+		s.NamePos, s.id = p.pos, p.id
 		s.Name = p.name()
+		p.res.assign(s)
 		return s
 	case IDENT:
-		namePos, name := p.pos, p.lit
+		namePos, name, id := p.pos, p.lit(), p.id
 		p.next()
 		switch p.tok {
 		case ASSIGN, ADD_ASSIGN, SUB_ASSIGN, MUL_ASSIGN, QUO_ASSIGN, REM_ASSIGN,
 			AND_ASSIGN, OR_ASSIGN, XOR_ASSIGN, SHL_ASSIGN, SHR_ASSIGN, USHR_ASSIGN:
-			s := &AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos}
+			s := p.arena.assigns.new()
+			*s = AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos, id: id}
 			p.next()
 			s.Value = p.expr()
+			p.res.assign(s)
 			return s
 		case INC, DEC:
-			s := &AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos}
+			s := p.arena.assigns.new()
+			*s = AssignStmt{NamePos: namePos, Name: name, Op: p.tok, OpPos: p.pos, id: id}
 			p.next()
+			p.res.assign(s)
 			return s
 		}
-		return &ExprStmt{X: p.exprFrom(&Name{NamePos: namePos, Name: name})}
+		x := p.arena.names.new()
+		*x = Name{NamePos: namePos, Name: name, id: id}
+		x.Var = p.res.lookup(name, id, namePos)
+		s := p.arena.exprStmts.new()
+		s.X = p.exprFrom(x)
+		return s
 	}
-	return &ExprStmt{X: p.expr()}
+	s := p.arena.exprStmts.new()
+	s.X = p.expr()
+	return s
 }
 
 // ifStmt parses if (cond) stmt [else stmt]; an else belongs to the nearest
 // if.
 func (p *parser) ifStmt() *IfStmt {
-	s := &IfStmt{If: p.pos}
+	s := p.arena.ifs.new()
+	s.If = p.pos
 	p.enter(p.pos)
 	p.next()
 	p.want(LPAREN)
 	s.Cond = p.expr()
 	p.want(RPAREN)
-	s.Then = p.stmt()
+	p.res.open()
+	s.Then = p.body()
 	if p.tok == ELSE {
 		p.next()
-		s.Else = p.stmt()
+		s.Else = p.body()
 	}
+	s.Assigned = p.res.close()
 	p.leave()
 	return s
 }
 
 func (p *parser) whileStmt() *WhileStmt {
-	s := &WhileStmt{While: p.pos}
+	s := p.arena.whiles.new()
+	s.While = p.pos
 	p.enter(p.pos)
 	p.next()
 	p.want(LPAREN)
+	p.res.open()
+	p.res.loops++
 	s.Cond = p.expr()
 	p.want(RPAREN)
-	s.Body = p.stmt()
+	s.Body = p.body()
+	p.res.loops--
+	s.Assigned = p.res.close()
 	p.leave()
 	return s
 }
 
 // forStmt parses for ([init]; [cond]; [next]) stmt.
 func (p *parser) forStmt() *ForStmt {
-	s := &ForStmt{For: p.pos}
+	s := p.arena.fors.new()
+	s.For = p.pos
 	p.enter(p.pos)
 	p.next()
 	p.want(LPAREN)
 	p.header = true
+	// The Init runs once, before the loop: its variables are outside the
+	// loop, in a scope that encloses it, and its own assignments belong
+	// to the enclosing if or loop, if any.
+	p.res.openScope()
 	switch p.tok {
 	case SEMI:
 	case INTTYPE, BOOLTYPE, VAR, VAL:
@@ -424,6 +510,8 @@ func (p *parser) forStmt() *ForStmt {
 		s.Init = p.simpleStmt()
 	}
 	p.want(SEMI)
+	p.res.open()
+	p.res.loops++
 	if p.tok != SEMI {
 		s.Cond = p.expr()
 	}
@@ -433,7 +521,10 @@ func (p *parser) forStmt() *ForStmt {
 	}
 	p.want(RPAREN)
 	p.header = false
-	s.Body = p.stmt()
+	s.Body = p.body()
+	p.res.loops--
+	s.Assigned = p.res.close()
+	p.res.closeScope()
 	p.leave()
 	return s
 }
@@ -485,21 +576,25 @@ func (p *parser) exprFrom(x Expr) Expr {
 	if p.tok != QUEST {
 		return x
 	}
-	var chain []*CondExpr
+	start, n := len(p.conds), 0
 	for p.tok == QUEST {
-		c := &CondExpr{Cond: x, Question: p.pos}
+		c := p.arena.conds.new()
+		c.Cond, c.Question = x, p.pos
 		p.enter(p.pos)
 		p.next()
 		c.Then = p.expr()
 		p.leave()
 		p.want(COLON)
-		chain = append(chain, c)
+		p.conds = append(p.conds[:start+n], c)
+		n++
 		x = p.binaryExpr(nil, precLowest)
 	}
-	for i := len(chain) - 1; i >= 0; i-- {
-		chain[i].Else = x
-		x = chain[i]
+	for i := start + n - 1; i >= start; i-- {
+		p.conds[i].Else = x
+		x = p.conds[i]
 	}
+	clear(p.conds[start:])
+	p.conds = p.conds[:start]
 	return x
 }
 
@@ -520,18 +615,43 @@ func (p *parser) binaryExpr(x Expr, prec1 int) Expr {
 		p.next()
 		y := p.binaryExpr(nil, prec+1)
 		if prec == precRel && precedence(p.tok) == precRel {
-			c := &ChainExpr{X: []Expr{x, y}, Ops: []Token{op}, OpPos: []Pos{opPos}}
-			for precedence(p.tok) == precRel {
-				c.Ops = append(c.Ops, p.tok)
-				c.OpPos = append(c.OpPos, p.pos)
-				p.next()
-				c.X = append(c.X, p.binaryExpr(nil, prec+1))
-			}
-			x = c
+			x = p.chain(x, op, opPos, y)
 			continue
 		}
-		x = &BinaryExpr{X: x, OpPos: opPos, Op: op, Y: y}
+		b := p.arena.binaries.new()
+		*b = BinaryExpr{X: x, OpPos: opPos, Op: op, Y: y}
+		x = b
 	}
+}
+
+// chain parses the rest of a comparison chain whose first comparison, x op
+// y, has been parsed, and whose next token is a relational operator. The
+// lists are gathered on scratch stacks above start (an operand may hold a
+// chain of its own in parentheses, which pushes and pops above) and copied
+// into the arena.
+func (p *parser) chain(x Expr, op Token, opPos Pos, y Expr) *ChainExpr {
+	start, n := len(p.chainX), 2
+	p.chainX = append(p.chainX, x, y)
+	startOps := len(p.chainOps)
+	p.chainOps = append(p.chainOps, op)
+	p.chainPos = append(p.chainPos, opPos)
+	for precedence(p.tok) == precRel {
+		p.chainOps = append(p.chainOps[:startOps+n-1], p.tok)
+		p.chainPos = append(p.chainPos[:startOps+n-1], p.pos)
+		p.next()
+		y := p.binaryExpr(nil, precRel+1)
+		p.chainX = append(p.chainX[:start+n], y)
+		n++
+	}
+	c := p.arena.chains.new()
+	c.X = p.arena.exprLists.copy(p.chainX[start : start+n])
+	c.Ops = p.arena.tokLists.copy(p.chainOps[startOps : startOps+n-1])
+	c.OpPos = p.arena.posLists.copy(p.chainPos[startOps : startOps+n-1])
+	clear(p.chainX[start:])
+	p.chainX = p.chainX[:start]
+	p.chainOps = p.chainOps[:startOps]
+	p.chainPos = p.chainPos[:startOps]
+	return c
 }
 
 // unaryExpr parses - and ! prefixes. A minus directly before the literal
@@ -540,13 +660,16 @@ func (p *parser) unaryExpr() Expr {
 	if p.tok != SUB && p.tok != NOT {
 		return p.primaryExpr()
 	}
-	u := &UnaryExpr{OpPos: p.pos, Op: p.tok}
+	u := p.arena.unaries.new()
+	u.OpPos, u.Op = p.pos, p.tok
 	p.enter(p.pos)
 	p.next()
 	if u.Op == SUB && p.tok == INT && p.rng == litMinInt {
 		p.next()
 		p.leave()
-		return &IntLit{ValuePos: u.OpPos, Value: math.MinInt64}
+		x := p.arena.intLits.new()
+		x.ValuePos, x.Value = u.OpPos, math.MinInt64
+		return x
 	}
 	u.X = p.unaryExpr()
 	p.leave()
@@ -556,18 +679,22 @@ func (p *parser) unaryExpr() Expr {
 func (p *parser) primaryExpr() Expr {
 	switch p.tok {
 	case INT:
-		x := &IntLit{ValuePos: p.pos, Value: p.val}
+		x := p.arena.intLits.new()
+		x.ValuePos, x.Value = p.pos, p.val
 		if p.rng != litInRange {
-			p.errorAt(p.pos, "integer literal out of range: "+p.lit)
+			p.errorAt(p.pos, "integer literal out of range: "+p.intText())
 		}
 		p.next()
 		return x
 	case TRUE, FALSE:
-		x := &BoolLit{ValuePos: p.pos, Value: p.tok == TRUE}
+		x := p.arena.boolLits.new()
+		x.ValuePos, x.Value = p.pos, p.tok == TRUE
 		p.next()
 		return x
 	case IDENT:
-		x := &Name{NamePos: p.pos, Name: p.lit}
+		x := p.arena.names.new()
+		x.NamePos, x.Name, x.id = p.pos, p.lit(), p.id
+		x.Var = p.res.lookup(x.Name, x.id, x.NamePos)
 		p.next()
 		return x
 	case LPAREN:

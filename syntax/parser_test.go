@@ -260,7 +260,8 @@ func TestLongSum(t *testing.T) {
 
 // TestLongLogicalChains parses, resolves and formats million-term chains
 // of &&, || and ?: (in the else position, which is not nesting): the
-// parser, the resolver and the formatter walk them with loops.
+// parser (which resolves names as it goes) and the formatter walk them
+// with loops.
 func TestLongLogicalChains(t *testing.T) {
 	const n = 1000000
 	for _, tc := range []struct{ src, want string }{

@@ -1,305 +1,259 @@
 package syntax
 
 import (
-	"fmt"
-	"sort"
+	"slices"
 )
 
-// resolve binds every name of f to its *Var, numbers the variables, gives
-// them stack slots, computes the Assigned sets of loops and checks the rules
-// that are not grammar: scoping, final variables, break and continue
-// placement, initializers, one-armed declarations and unreachable code. It
-// returns the errors found, sorted.
-func resolve(f *File) ErrorList {
-	r := &resolver{file: f.Name, names: make(map[string]*binding)}
-	f.Arg = r.declare("arg", DeclInt, Pos{}) // the outermost scope
-	r.openScope()                            // the program body
-	r.stmtList(f.Body.List)
-	r.closeScope()
-	f.NumVars = r.numVars
-	r.errs.Sort()
-	return r.errs
-}
+// The resolver binds every name to its *Var, numbers the variables, gives
+// them stack slots, computes the Assigned sets of ifs and loops and checks
+// the rules that are not grammar: scoping, final variables, break and
+// continue placement, initializers, declarations as a lone body, and
+// unreachable code. It runs inside the parse, called by the parser as each
+// construct opens, is declared, used or closes: one pass over the source
+// and none over the tree. Its errors are its own list, reported in full,
+// sorted, when the file has no syntax error; the first syntax error turns
+// it off, as a statement abandoned half way leaves its scopes unbalanced.
 
-// binding is a name in scope; prev is the binding it shadows.
+// binding is a name in scope. The bindings in scope form a stack, innermost
+// last, whose length is the next variable's slot.
 type binding struct {
 	v     *Var
-	scope int // depth of the declaring scope
-	prev  *binding
+	id    int32 // the name's id
+	scope int32 // depth of the declaring scope
+	prev  int32 // the binding it shadows, as an index into binds plus 1; 0 if none
 }
 
 // tracker collects the variables assigned inside an if or a loop that
 // were declared outside it.
 type tracker struct {
-	firstID  int           // variables with a smaller ID are declared outside
-	assigned map[*Var]bool // those of them assigned inside so far
+	firstID  int    // variables with a smaller ID are declared outside
+	serial   int32  // this tracker's number, for resolver.noted
+	assigned []*Var // those of them assigned inside so far, perhaps twice
 }
 
+// resolver keeps its scopes in slices indexed by name id, not maps: a name's
+// innermost binding is top[id], and closing a scope pops the binding stack.
 type resolver struct {
 	file    string
+	off     bool // a syntax error came: nothing more is resolved
 	errs    ErrorList
-	names   map[string]*binding // innermost binding of each name
-	live    []string            // names in scope, innermost last: len(live) is the next slot
-	marks   []int               // len(live) at each open scope
+	arena   *arena
+	top     []int32   // innermost binding of each name id, as an index into binds plus 1
+	binds   []binding // the bindings in scope, innermost last
+	marks   []int     // len(binds) at each open scope
 	numVars int
-	track   []*tracker // enclosing ifs and loops, innermost last
-	loops   int        // number of enclosing loops
+	track   []tracker // enclosing ifs and loops, innermost last (entries above keep their buffers)
+	serials int32     // trackers opened so far
+	noted   []int32   // by Var.ID: serial of the tracker that noted it last
+	loops   int       // number of enclosing loops
 }
 
 func (r *resolver) errorf(pos Pos, format string, args ...any) {
 	r.errs.Add(r.file, pos, format, args...)
 }
 
-func (r *resolver) openScope() { r.marks = append(r.marks, len(r.live)) }
-
-func (r *resolver) closeScope() {
-	mark := r.marks[len(r.marks)-1]
-	r.marks = r.marks[:len(r.marks)-1]
-	for i := len(r.live) - 1; i >= mark; i-- {
-		name := r.live[i]
-		if b := r.names[name].prev; b != nil {
-			r.names[name] = b
-		} else {
-			delete(r.names, name)
-		}
+func (r *resolver) openScope() {
+	if r.off {
+		return
 	}
-	r.live = r.live[:mark]
+	r.marks = append(r.marks, len(r.binds))
 }
 
-// declare makes a new variable in the current scope.
-func (r *resolver) declare(name string, kind DeclKind, pos Pos) *Var {
-	scope := len(r.marks)
-	old := r.names[name]
-	if old != nil && old.scope == scope {
-		r.errorf(pos, "redefining name '%s' (declared at %s)", name, old.v.Pos)
+func (r *resolver) closeScope() {
+	if r.off {
+		return
 	}
-	v := &Var{
+	mark := r.marks[len(r.marks)-1]
+	r.marks = r.marks[:len(r.marks)-1]
+	for i := len(r.binds) - 1; i >= mark; i-- {
+		b := &r.binds[i]
+		r.top[b.id] = b.prev
+	}
+	clear(r.binds[mark:])
+	r.binds = r.binds[:mark]
+}
+
+// declare makes a new variable, named name of id id, in the current scope.
+func (r *resolver) declare(name string, id int32, kind DeclKind, pos Pos) *Var {
+	if r.off {
+		return nil
+	}
+	if int(id) >= len(r.top) {
+		r.top = append(r.top, make([]int32, int(id)+1-len(r.top))...)
+	}
+	scope := int32(len(r.marks))
+	old := r.top[id]
+	if old != 0 && r.binds[old-1].scope == scope {
+		r.errorf(pos, "redefining name '%s' (declared at %s)", name, r.binds[old-1].v.Pos)
+	}
+	v := r.arena.vars.new()
+	*v = Var{
 		ID:    r.numVars,
 		Name:  name,
 		Kind:  kind,
 		Bool:  kind == DeclBool,
 		Final: kind == DeclVal,
 		Pos:   pos,
-		Slot:  len(r.live),
+		Slot:  len(r.binds),
 	}
 	r.numVars++
-	r.names[name] = &binding{v: v, scope: scope, prev: old}
-	r.live = append(r.live, name)
+	r.noted = append(r.noted, 0)
+	r.binds = append(r.binds, binding{v: v, id: id, scope: scope, prev: old})
+	r.top[id] = int32(len(r.binds))
 	return v
 }
 
-func (r *resolver) lookup(name string, pos Pos) *Var {
-	if b := r.names[name]; b != nil {
-		return b.v
+// lookup returns the variable a use of name, of id id, refers to.
+func (r *resolver) lookup(name string, id int32, pos Pos) *Var {
+	if r.off {
+		return nil
+	}
+	if int(id) < len(r.top) {
+		if b := r.top[id]; b != 0 {
+			return r.binds[b-1].v
+		}
 	}
 	r.errorf(pos, "undefined name '%s'", name)
 	return nil
 }
 
-// stmtList resolves a statement list and reports the first statement, if
-// any, that directly follows a return, break or continue.
-func (r *resolver) stmtList(list []Stmt) {
-	var jump string // the jump just seen, "" if none
-	reported := false
-	for _, s := range list {
-		if _, ok := s.(*EmptyStmt); !ok && jump != "" && !reported {
-			r.errorf(s.Pos(), "unreachable code after %s", jump)
-			reported = true
-		}
-		switch s.(type) {
-		case *ReturnStmt:
-			jump = "return"
-		case *BreakStmt:
-			jump = "break"
-		case *ContinueStmt:
-			jump = "continue"
-		case *EmptyStmt:
-		default:
-			jump = ""
-		}
-		r.stmt(s)
-	}
-}
-
-// body resolves the direct body of if, else, while or for, where a lone
-// declaration is not allowed.
-func (r *resolver) body(s Stmt) {
-	if d, ok := s.(*DeclStmt); ok {
-		r.errorf(d.TypePos, "declaration not allowed here; put it in a block")
-		r.openScope()
-		r.stmt(s)
-		r.closeScope()
+// spec declares the variable of a declarator whose initializer, if any,
+// has been resolved.
+func (r *resolver) spec(kind DeclKind, s *VarSpec) {
+	if r.off {
 		return
 	}
-	r.stmt(s)
+	if s.Init == nil && (kind == DeclVar || kind == DeclVal) {
+		r.errorf(s.NamePos, "'%s' declaration of '%s' needs an initializer", kind, s.Name)
+	}
+	s.Var = r.declare(s.Name, s.id, kind, s.NamePos)
 }
 
-func (r *resolver) stmt(s Stmt) {
-	switch s := s.(type) {
-	case *BlockStmt:
-		r.openScope()
-		r.stmtList(s.List)
-		r.closeScope()
-	case *DeclStmt:
-		for _, spec := range s.Specs {
-			if spec.Init != nil {
-				r.expr(spec.Init)
-			} else if s.Kind == DeclVar || s.Kind == DeclVal {
-				r.errorf(spec.NamePos, "'%s' declaration of '%s' needs an initializer", s.Kind, spec.Name)
-			}
-			spec.Var = r.declare(spec.Name, s.Kind, spec.NamePos)
-		}
-	case *AssignStmt:
-		if s.Value != nil {
-			r.expr(s.Value)
-		}
-		s.Var = r.lookup(s.Name, s.NamePos)
-		if s.Var == nil {
-			return
-		}
-		if s.Var.Final {
-			r.errorf(s.NamePos, "cannot reassign final '%s'", s.Name)
-		}
-		if n := len(r.track); n > 0 {
-			if t := r.track[n-1]; s.Var.ID < t.firstID {
-				t.note(s.Var)
-			}
-		}
-	case *ExprStmt:
-		r.expr(s.X)
-	case *IfStmt:
-		r.expr(s.Cond)
-		t := r.open()
-		r.body(s.Then)
-		if s.Else != nil {
-			r.body(s.Else)
-		}
-		s.Assigned = r.close(t)
-	case *WhileStmt:
-		t := r.open()
-		r.loops++
-		r.expr(s.Cond)
-		r.body(s.Body)
-		r.loops--
-		s.Assigned = r.close(t)
-	case *ForStmt:
-		// The Init runs once, before the loop: its variables are outside
-		// the loop (the loop head needs a Phi for them if the loop
-		// assigns them), and its own assignments belong to the enclosing
-		// loop, if any.
-		r.openScope()
-		if s.Init != nil {
-			r.stmt(s.Init)
-		}
-		t := r.open()
-		r.loops++
-		if s.Cond != nil {
-			r.expr(s.Cond)
-		}
-		r.body(s.Body)
-		if s.Next != nil {
-			r.stmt(s.Next)
-		}
-		r.loops--
-		s.Assigned = r.close(t)
-		r.closeScope()
-	case *BreakStmt:
-		if r.loops == 0 {
-			r.errorf(s.Break, "break outside a loop")
-		}
-	case *ContinueStmt:
-		if r.loops == 0 {
-			r.errorf(s.Continue, "continue outside a loop")
-		}
-	case *ReturnStmt:
-		r.expr(s.Value)
-	case *ShowGraphStmt, *EmptyStmt:
-	default:
-		panic(fmt.Sprintf("syntax: unexpected statement %T", s))
+// assign binds an assignment whose value, if any, has been resolved.
+func (r *resolver) assign(s *AssignStmt) {
+	if r.off {
+		return
 	}
+	s.Var = r.lookup(s.Name, s.id, s.NamePos)
+	if s.Var == nil {
+		return
+	}
+	if s.Var.Final {
+		r.errorf(s.NamePos, "cannot reassign final '%s'", s.Name)
+	}
+	if n := len(r.track); n > 0 && s.Var.ID < r.track[n-1].firstID {
+		r.note(n-1, s.Var)
+	}
+}
+
+// jump checks the placement of a break or continue.
+func (r *resolver) jump(tok Token, pos Pos) {
+	if r.off || r.loops > 0 {
+		return
+	}
+	r.errorf(pos, "%s outside a loop", tok)
 }
 
 // open starts tracking an if or loop whose outside variables are those
-// declared so far.
-func (r *resolver) open() *tracker {
-	t := &tracker{firstID: r.numVars}
-	r.track = append(r.track, t)
-	return t
+// declared so far. The tracker reuses the buffer of the last one at its
+// depth.
+func (r *resolver) open() {
+	if r.off {
+		return
+	}
+	n := len(r.track)
+	if n < cap(r.track) {
+		r.track = r.track[:n+1]
+	} else {
+		r.track = append(r.track, tracker{})
+	}
+	r.serials++
+	t := &r.track[n]
+	t.firstID, t.serial, t.assigned = r.numVars, r.serials, t.assigned[:0]
 }
 
-// close ends tracking t, passes its outside variables that are also
-// outside the enclosing if or loop on to it, and returns them sorted by
-// slot.
-func (r *resolver) close(t *tracker) []*Var {
-	r.track = r.track[:len(r.track)-1]
+// close ends tracking the innermost if or loop, passes its outside
+// variables that are also outside the enclosing if or loop on to it, and
+// returns them sorted by slot.
+func (r *resolver) close() []*Var {
+	if r.off {
+		return nil
+	}
+	n := len(r.track) - 1
+	t := &r.track[n]
+	r.track = r.track[:n]
 	if len(t.assigned) == 0 {
 		return nil
 	}
-	vars := make([]*Var, 0, len(t.assigned))
-	for v := range t.assigned {
-		vars = append(vars, v)
-	}
-	sort.Slice(vars, func(i, j int) bool {
-		if vars[i].Slot != vars[j].Slot {
-			return vars[i].Slot < vars[j].Slot
+	slices.SortFunc(t.assigned, func(a, b *Var) int {
+		if a.Slot != b.Slot {
+			return a.Slot - b.Slot
 		}
-		return vars[i].ID < vars[j].ID
+		return a.ID - b.ID
 	})
-	if n := len(r.track); n > 0 {
-		outer := r.track[n-1]
+	vars := r.arena.varLists.copy(slices.Compact(t.assigned))
+	clear(t.assigned)
+	if n > 0 {
 		for _, v := range vars {
-			if v.ID < outer.firstID {
-				outer.note(v)
+			if v.ID < r.track[n-1].firstID {
+				r.note(n-1, v)
 			}
 		}
 	}
 	return vars
 }
 
-func (t *tracker) note(v *Var) {
-	if t.assigned == nil {
-		t.assigned = make(map[*Var]bool)
+// note records that the tracker at depth i saw an assignment to v. The
+// noted marks keep a variable assigned again and again in one if or loop
+// from filling its list; one passed up from a nested tracker may still come
+// twice, which close removes.
+func (r *resolver) note(i int, v *Var) {
+	t := &r.track[i]
+	if r.noted[v.ID] == t.serial {
+		return
 	}
-	t.assigned[v] = true
+	r.noted[v.ID] = t.serial
+	t.assigned = append(t.assigned, v)
 }
 
-// expr resolves the names of an expression. The left operands of a binary
-// chain are walked with a loop, so a long sum needs no deep recursion.
-func (r *resolver) expr(x Expr) {
-	for {
-		switch e := x.(type) {
-		case *IntLit, *BoolLit:
-		case *Name:
-			e.Var = r.lookup(e.Name, e.NamePos)
-		case *UnaryExpr:
-			x = e.X
-			continue
-		case *BinaryExpr:
-			var ys []Expr
-			for {
-				ys = append(ys, e.Y)
-				left, ok := e.X.(*BinaryExpr)
-				if !ok {
-					break
-				}
-				e = left
-			}
-			r.expr(e.X)
-			for i := len(ys) - 1; i >= 0; i-- {
-				r.expr(ys[i])
-			}
-		case *ChainExpr:
-			for _, y := range e.X {
-				r.expr(y)
-			}
-		case *CondExpr:
-			r.expr(e.Cond)
-			r.expr(e.Then)
-			x = e.Else
-			continue
-		default:
-			panic(fmt.Sprintf("syntax: unexpected expression %T", x))
-		}
+// reachable is the state of the check for unreachable code in one
+// statement list: the return, break or continue just seen, and where the
+// error about the statement after it waits for that statement's position.
+type reachable struct {
+	jump     string // the jump just seen, "" if none
+	reported bool   // the list has had its error
+}
+
+// before is called as a statement of the list begins (empty is whether it
+// is a lone ;). It returns the index of a reserved entry of r.errs for the
+// error, to be filled by after with the statement's position, or -1: the
+// error must come before any the statement itself causes at that position.
+func (r *resolver) before(c *reachable, empty bool) int {
+	if r.off || empty || c.jump == "" || c.reported {
+		return -1
+	}
+	c.reported = true
+	r.errs = append(r.errs, &Error{File: r.file, Msg: "unreachable code after " + c.jump})
+	return len(r.errs) - 1
+}
+
+// after is called with each statement of the list parsed.
+func (r *resolver) after(c *reachable, s Stmt, slot int) {
+	if r.off {
 		return
+	}
+	if slot >= 0 {
+		r.errs[slot].Pos = s.Pos()
+	}
+	switch s.(type) {
+	case *ReturnStmt:
+		c.jump = "return"
+	case *BreakStmt:
+		c.jump = "break"
+	case *ContinueStmt:
+		c.jump = "continue"
+	case *EmptyStmt:
+	default:
+		c.jump = ""
 	}
 }

@@ -22,7 +22,11 @@ type scanner struct {
 	src  []byte
 	errh func(pos Pos, msg string)
 
-	names map[string]string // identifiers seen so far, to share their strings
+	// Every distinct word seen so far (identifier, keyword or reserved
+	// word) is interned once, so that a word costs one probe of a hash
+	// table, without allocation, however often it occurs. Identifier ids,
+	// 1 up, let the resolver keep its scopes in slices indexed by name.
+	words interner
 
 	off     int   // offset of the next unread byte
 	line    int32 // line of src[off]
@@ -30,14 +34,19 @@ type scanner struct {
 
 	// The current token.
 	tok Token
-	pos Pos    // position of its first byte
-	lit string // source text of IDENT, keywords, RESERVED and INT
-	val int64  // value of an INT in range
-	rng int    // range class of an INT: litInRange, litMinInt or litTooLarge
+	pos Pos // position of its first byte
+	// The token's text is not stored, which would cost a write barrier per
+	// token while the collector runs: a word's is lit(), an INT's intText().
+	id  int32 // interned id of an IDENT, keyword or RESERVED word; 0 otherwise
+	beg int   // offset of the token's first byte
+	end int   // offset past the last byte of an INT
+	val int64 // value of an INT in range
+	rng int   // range class of an INT: litInRange, litMinInt or litTooLarge
 }
 
 func (s *scanner) init(src []byte, errh func(pos Pos, msg string)) {
-	*s = scanner{src: src, errh: errh, line: 1, names: make(map[string]string)}
+	*s = scanner{src: src, errh: errh, line: 1}
+	s.words.init()
 	s.next()
 }
 
@@ -51,11 +60,12 @@ func (s *scanner) errorAt(pos Pos, format string, args ...any) {
 	s.errh(pos, fmt.Sprintf(format, args...))
 }
 
-// next scans the next token into s.tok, s.pos, s.lit, s.val and s.rng.
+// next scans the next token into s.tok, s.pos, s.id, s.val and s.rng.
 func (s *scanner) next() {
 	s.skipSpace()
 	s.pos = s.posAt(s.off)
-	s.lit = ""
+	s.beg = s.off
+	s.id = 0
 	s.val = 0
 	s.rng = litInRange
 	if s.off >= len(s.src) {
@@ -178,6 +188,9 @@ func (s *scanner) skipSpace() {
 			s.lineOff = s.off
 		case ' ', '\t', '\r':
 			s.off++
+			for s.off < len(s.src) && s.src[s.off] == ' ' { // indentation
+				s.off++
+			}
 		case '/':
 			switch s.peekAt(1) {
 			case '/':
@@ -228,19 +241,18 @@ func (s *scanner) blockComment() {
 
 // ident scans an identifier, keyword or reserved word.
 func (s *scanner) ident() {
-	start := s.off
+	start, h := s.off, uint32(hashInit)
 	for s.off < len(s.src) && isIdentChar(s.src[s.off]) {
+		h = hashStep(h, s.src[s.off])
 		s.off++
 	}
-	word := s.src[start:s.off]
-	lit, ok := s.names[string(word)] // does not allocate
-	if !ok {
-		lit = string(word)
-		s.names[lit] = lit
-	}
-	s.lit = lit
-	s.tok = Lookup(lit)
+	id := s.words.intern(s.src[start:s.off], h)
+	s.id = id
+	s.tok = s.words.toks[id]
 }
+
+// lit returns the text of the current IDENT, keyword or RESERVED word.
+func (s *scanner) lit() string { return s.words.words[s.id] }
 
 // directive scans a # directive; only #showGraph exists.
 func (s *scanner) directive() {
@@ -282,7 +294,6 @@ func (s *scanner) invalidChar() {
 // literal rather than a literal and a name. At most one error is reported
 // per literal; an erroneous literal has value 0.
 func (s *scanner) number() {
-	start := s.off
 	hex := s.src[s.off] == '0' && (s.peekAt(1) == 'x' || s.peekAt(1) == 'X')
 	if hex {
 		s.off += 2
@@ -300,7 +311,7 @@ func (s *scanner) number() {
 		}
 	}
 	s.tok = INT
-	s.lit = string(s.src[start:s.off])
+	s.end = s.off // the text is made only for an error message: intText
 	switch {
 	case hex && len(digits) == 0:
 		s.errorAt(s.pos, "hex literal has no digits")
@@ -314,6 +325,9 @@ func (s *scanner) number() {
 		s.val, s.rng = decimalValue(digits)
 	}
 }
+
+// intText returns the source text of the current INT token.
+func (s *scanner) intText() string { return string(s.src[s.beg:s.end]) }
 
 // decimalValue converts decimal digits, never overflowing however many
 // there are.

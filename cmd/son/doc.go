@@ -121,5 +121,10 @@ Source errors are printed one a line as "file:line:col: message".
 The exit status is 0 for success, 1 for a runtime error of the program,
 2 for bad source or bad usage, and 3 for an internal error of son (a failed
 verifier or checker).
+
+son runs its garbage collector with GOGC=200 unless the environment sets
+GOGC or GOMEMLIMIT: a compile is short-lived and its heap mostly live.
+For son's developers, SON_CPUPROFILE=file and SON_MEMPROFILE=file write
+pprof profiles of the whole process.
 */
 package main

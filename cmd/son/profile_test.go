@@ -1,0 +1,60 @@
+package main
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"testing"
+)
+
+// TestProfiles: SON_CPUPROFILE and SON_MEMPROFILE each write a gzipped
+// pprof profile of the run, and say so on standard error when they cannot.
+func TestProfiles(t *testing.T) {
+	dir := t.TempDir()
+	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
+	t.Setenv(envCPUProfile, cpu)
+	t.Setenv(envMemProfile, mem)
+	var stderr bytes.Buffer
+	stop := startProfiles(&stderr)
+	if code := run([]string{"ir", filepath.Join("..", "..", "examples", "collatz.smp")}, nil, &bytes.Buffer{}, &stderr); code != exitOK {
+		t.Fatalf("son ir: exit %d, %s", code, stderr.String())
+	}
+	stop()
+	if stderr.Len() > 0 {
+		t.Fatalf("stderr: %s", stderr.String())
+	}
+	for _, f := range []string{cpu, mem} {
+		b, err := os.ReadFile(f)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(b) < 2 || b[0] != 0x1f || b[1] != 0x8b {
+			t.Errorf("%s: %d bytes, not a gzipped profile", f, len(b))
+		}
+	}
+
+	t.Setenv(envCPUProfile, filepath.Join(dir, "no", "such", "dir", "cpu.pprof"))
+	t.Setenv(envMemProfile, "")
+	stderr.Reset()
+	startProfiles(&stderr)()
+	if want := "son: " + envCPUProfile + ": open "; !bytes.HasPrefix(stderr.Bytes(), []byte(want)) {
+		t.Errorf("stderr = %q, want it to start with %q", stderr.String(), want)
+	}
+}
+
+// TestSetGC: son's GOGC is gcPercent, unless the environment sets one.
+func TestSetGC(t *testing.T) {
+	defer debug.SetGCPercent(debug.SetGCPercent(100))
+	t.Setenv("GOGC", "")
+	t.Setenv("GOMEMLIMIT", "")
+	setGC()
+	if got := debug.SetGCPercent(100); got != gcPercent {
+		t.Errorf("GOGC unset: the collector's percent is %d, want %d", got, gcPercent)
+	}
+	t.Setenv("GOGC", "150")
+	setGC()
+	if got := debug.SetGCPercent(100); got != 100 {
+		t.Errorf("GOGC set: setGC changed the percent to %d, want it left at 100", got)
+	}
+}
