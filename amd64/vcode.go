@@ -102,7 +102,7 @@ func (in *VInst) operands() (uses, defs []VReg, move, pure bool) {
 		return append(regOf(d), regOf(s)...), nil, false, false
 	case CQO:
 		return []VReg{VReg(RAX)}, []VReg{VReg(RDX)}, false, true
-	case IDIV:
+	case IDIV, DIVL:
 		return []VReg{VReg(RAX), VReg(RDX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, false
 	case IMUL1:
 		return []VReg{VReg(RAX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, true

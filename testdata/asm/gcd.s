@@ -1,21 +1,23 @@
-	mov ecx, 0x42f
+	mov ebx, 0x42f
 	; 13: while (b != 0) {
-	test rcx, rcx
+	test rbx, rbx
 	je L24
 	.p2align 4,,10
 L21:
 	; 14: int t = a % b;
 	mov rax, rdi
-	lea rdx, [rcx+0x1]
-	cmp rdx, 0x1
-	jbe L25
-	cqo
-	idiv rcx
+	mov rcx, rbx
+	lea rdx, [rcx-0x1]
+	or rdx, rax
+	test rdx, -0x80000000
+	jne L25
+	xor edx, edx
+	div ecx
 L23:
-	mov rdi, rcx
-	mov rcx, rdx
+	mov rdi, rbx
+	mov rbx, rdx
 	; 13: while (b != 0) {
-	test rcx, rcx
+	test rbx, rbx
 	jne L21
 L24:
 	; 18: return a;
@@ -23,7 +25,14 @@ L24:
 	ret
 L25:
 	; 14: int t = a % b;
-	je L26
+	lea rdx, [rcx+0x1]
+	cmp rdx, 0x1
+	jbe L27
+	cqo
+	idiv rcx
+	jmp L23
+L27:
+	je L28
 	xor edx, edx
 	jmp L23
-L26:	; examples/gcd.smp:14:15: runtime error: division by zero
+L28:	; examples/gcd.smp:14:15: runtime error: division by zero
