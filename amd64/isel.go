@@ -33,6 +33,11 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 	}
 	s := &selector{f: f, file: file, vf: &VFunc{}, vreg: map[cfg.Reg]VReg{}, konst: map[cfg.Reg]int64{}}
 	s.vf.NumRegs = int(FirstVirtual)
+	n := len(f.Blocks)
+	for _, b := range f.Blocks {
+		n += len(b.Instrs)
+	}
+	s.insts = make([]VInst, 0, n+n/2)
 	s.scanRegs()
 	s.run()
 	if s.err != nil {
@@ -65,6 +70,11 @@ type selector struct {
 	last     map[cfg.Reg]int // combine's: the last instruction writing each register
 	combined *cfg.Block      // the block combine saw last
 	colds    []cold
+	// insts holds the instructions of every block, in layout order; block
+	// b's are insts[start[b]:start[b+1]], cut into VBlock.Insts at the
+	// end (one growing slice instead of one per block).
+	insts []VInst
+	start []int
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
@@ -119,13 +129,20 @@ func (s *selector) tmp() VReg { return s.newReg("t" + strconv.Itoa(s.vf.NumRegs-
 func (s *selector) newBlock() int {
 	s.cur = &VBlock{}
 	s.vf.Blocks = append(s.vf.Blocks, s.cur)
+	s.start = append(s.start, len(s.insts))
 	return len(s.vf.Blocks) - 1
 }
 
 func (s *selector) emit(in VInst) {
 	in.Pos = s.pos
-	s.cur.Insts = append(s.cur.Insts, in)
+	s.insts = append(s.insts, in)
 }
+
+// ninsts is the number of instructions of the current block so far.
+func (s *selector) ninsts() int { return len(s.insts) - s.start[len(s.start)-1] }
+
+// inst is instruction i of block b.
+func (s *selector) inst(b, i int) *VInst { return &s.insts[s.start[b]+i] }
 
 func (s *selector) op2(op Op, d, src VArg) { s.emit(VInst{Op: op, Dst: d, Src: src}) }
 func (s *selector) op1(op Op, d VArg)      { s.emit(VInst{Op: op, Dst: d}) }
@@ -222,7 +239,11 @@ func (s *selector) run() {
 	}
 	s.emitColds()
 	for _, fx := range s.fix {
-		s.vf.Blocks[fx.block].Insts[fx.inst].Target = s.first[fx.rtl]
+		s.inst(fx.block, fx.inst).Target = s.first[fx.rtl]
+	}
+	s.start = append(s.start, len(s.insts))
+	for b, blk := range s.vf.Blocks {
+		blk.Insts = s.insts[s.start[b]:s.start[b+1]:s.start[b+1]]
 	}
 	for _, b := range s.vf.Blocks {
 		for k, t := range b.Succs {
@@ -274,7 +295,7 @@ func (s *selector) rotatable(h *cfg.Block) bool {
 
 // jump emits a branch to RTL block t.
 func (s *selector) jump(op Op, c Cond, t int) {
-	s.fix = append(s.fix, fixup{len(s.vf.Blocks) - 1, len(s.cur.Insts), t})
+	s.fix = append(s.fix, fixup{len(s.vf.Blocks) - 1, s.ninsts(), t})
 	s.emit(VInst{Op: op, Cond: c})
 }
 
@@ -394,7 +415,7 @@ func (s *selector) instr(in *cfg.Instr) {
 			return
 		}
 		s.op2(TEST, vr(v), vr(v))
-		s.emit(VInst{Op: JCC, Cond: CondE, Stub: s.divZeroMsg(in)})
+		s.emit(VInst{Op: JCC, Cond: CondE, Stub: s.stub(s.divZeroMsg(in))})
 	case cfg.OpDiv, cfg.OpMod:
 		s.divide(in)
 	default:
@@ -695,7 +716,7 @@ func (s *selector) divide(in *cfg.Instr) {
 	s.op2(TEST, vr(rdx), vimm(-1<<31))
 	s.emit(VInst{Op: JCC, Cond: CondNE})
 	here := len(s.vf.Blocks) - 1
-	cb := cold{block: here, inst: len(s.cur.Insts) - 1, join: here + 2, mod: mod}
+	cb := cold{block: here, inst: s.ninsts() - 1, join: here + 2, mod: mod}
 	if chk := s.checked[in]; chk != nil {
 		cb.msg = s.divZeroMsg(chk)
 		cb.pos = chk.Pos
@@ -733,7 +754,7 @@ func (s *selector) emitColds() {
 	rax, rcx, rdx := VReg(RAX), VReg(RCX), VReg(RDX)
 	for _, c := range s.colds {
 		slow := s.newBlock()
-		s.vf.Blocks[c.block].Insts[c.inst].Target = slow
+		s.inst(c.block, c.inst).Target = slow
 		s.vf.Blocks[c.block].Succs[0] = slow
 		s.cur.Cold = true
 		s.pos = c.pos
@@ -756,7 +777,7 @@ func (s *selector) emitColds() {
 		s.newBlock()
 		s.cur.Cold = true
 		if c.msg != nil {
-			s.emit(VInst{Op: JCC, Cond: CondE, Stub: c.msg})
+			s.emit(VInst{Op: JCC, Cond: CondE, Stub: s.stub(c.msg)})
 		}
 		if c.mod {
 			s.op2(XORL, vr(rdx), vr(rdx))
@@ -766,6 +787,12 @@ func (s *selector) emitColds() {
 		s.emit(VInst{Op: JMP, Target: c.join})
 		s.cur.Succs = []int{c.join}
 	}
+}
+
+// stub records a division stub's message, for VInst.Stub.
+func (s *selector) stub(msg []byte) int32 {
+	s.vf.Stubs = append(s.vf.Stubs, msg)
+	return int32(len(s.vf.Stubs))
 }
 
 // divZeroMsg is the runtime error of Check chk.

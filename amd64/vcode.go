@@ -36,14 +36,16 @@ func vmem(base, index VReg, scale uint8, disp int32) VArg {
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
-// to a division stub, the stub's message (Stub).
+// to a division stub, the stub's message (Stub, 1 + an index in
+// VFunc.Stubs; 0 for none, and 96 bytes an instruction where a slice
+// took 120).
 type VInst struct {
 	Op       Op
 	Cond     Cond
+	Stub     int32
 	Dst, Src VArg
 	Imm      int64 // IMUL3's immediate
 	Target   int
-	Stub     []byte
 	Pos      syntax.Pos // the source position it comes from, where known
 }
 
@@ -64,6 +66,7 @@ type VFunc struct {
 	Blocks  []*VBlock
 	NumRegs int      // registers are below NumRegs
 	Names   []string // the name of each virtual register (the RTL register it is, or t for a temporary)
+	Stubs   [][]byte // the messages of the division stubs (VInst.Stub)
 }
 
 // operands lists the registers in reads and writes.
