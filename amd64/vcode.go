@@ -138,7 +138,9 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		rb.Instrs = make([]regalloc.Instr, len(blk.Insts))
 		for i := range blk.Insts {
 			u, d, mv, pure := blk.Insts[i].operands()
-			rb.Instrs[i] = regalloc.Instr{Uses: conv(u), Defs: conv(d), Move: mv, Pure: pure}
+			op := blk.Insts[i].Op
+			rb.Instrs[i] = regalloc.Instr{Uses: conv(u), Defs: conv(d), Move: mv, Pure: pure,
+				Branch: op == JCC || op == JMP || op == RET}
 		}
 	}
 	rf.RegName = func(r regalloc.Reg) string { return f.regName(VReg(r)) }

@@ -456,7 +456,7 @@ func TestNativeSpill(t *testing.T) {
 	needNative(t)
 	dir := t.TempDir()
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
-	spilled := 0
+	spilled, split := 0, 0
 	for seed := int64(1000); seed < 1040; seed++ {
 		c := gen.Config{Seed: seed, Size: 150 + int(seed%100), Shape: shapes[seed%4], KeepLive: seed%2 == 0}
 		src := gen.Program(c)
@@ -474,6 +474,7 @@ func TestNativeSpill(t *testing.T) {
 			t.Fatal(err)
 		}
 		spilled += p.Alloc.Spilled
+		split += p.Alloc.Split
 		name := fmt.Sprintf("gen%d.smp", seed)
 		path, err := buildNative(t, dir, name, []byte(src))
 		if err != nil {
@@ -491,5 +492,5 @@ func TestNativeSpill(t *testing.T) {
 	if spilled == 0 {
 		t.Fatal("no program spilled: the test does not exercise spilling")
 	}
-	t.Logf("%d registers spilled in all", spilled)
+	t.Logf("%d registers spilled in all, %d loop copies of spilled registers kept", spilled, split)
 }
