@@ -6,6 +6,7 @@ package amd64
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -124,7 +125,20 @@ func (a *Asm) Offset(l Label) (int, bool) {
 // Assemble returns the machine code followed by the data, and the
 // instructions as encoded (branches with their displacements) for a
 // listing.
-func (a *Asm) Assemble() ([]byte, []Inst, error) {
+func (a *Asm) Assemble() ([]byte, []Inst, error) { return a.assemble(true) }
+
+// Code returns the machine code followed by the data, as Assemble does,
+// without the copy of the instructions as encoded (80 bytes each).
+func (a *Asm) Code() ([]byte, error) {
+	code, _, err := a.assemble(false)
+	return code, err
+}
+
+// Reserve makes room for n more instructions, so that emitting them does
+// not grow the instruction slice step by step.
+func (a *Asm) Reserve(n int) { a.insts = slices.Grow(a.insts, n) }
+
+func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
 	}
@@ -203,7 +217,10 @@ func (a *Asm) Assemble() ([]byte, []Inst, error) {
 		}
 	}
 	out := make([]byte, 0, dataOff)
-	final := make([]Inst, n)
+	var final []Inst
+	if keep {
+		final = make([]Inst, n)
+	}
 	for k, in := range a.insts {
 		for p := pad[k]; p > 0; p -= min(p, 9) {
 			out = append(out, nops[min(p, 9)]...)
@@ -226,7 +243,9 @@ func (a *Asm) Assemble() ([]byte, []Inst, error) {
 		if len(out)-before != size[k] {
 			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size[k], len(out)-before)
 		}
-		final[k] = in
+		if keep {
+			final[k] = in
+		}
 	}
 	for _, l := range a.data {
 		out = append(out, a.def(l).data...)

@@ -113,6 +113,10 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 		if d.Kind == KindReg {
 			return modRM(b, true, []byte{0xF7}, Reg(opTable[i.Op].alu), false, d, false), nil
 		}
+	case DIVL:
+		if d.Kind == KindReg {
+			return modRM(b, false, []byte{0xF7}, Reg(opTable[i.Op].alu), false, d, false), nil
+		}
 	case SHL, SHR, SAR:
 		ext := Reg(opTable[i.Op].alu)
 		switch {

@@ -129,7 +129,7 @@ func TestEncodeErrors(t *testing.T) {
 		{Inst{Op: SETCC, Dst: R(RAX), Src: Imm(1)}, "amd64: seto al: set takes one operand"},
 		{Inst{Op: RET, Dst: Imm(8)}, "amd64: ret: ret takes no operand"},
 		{I1(NEG, Imm(1)), "amd64: neg 0x1: no such form"},
-		{Inst{Op: NumOps}, "amd64: Op(33): invalid op"},
+		{Inst{Op: NumOps}, "amd64: Op(34): invalid op"},
 	} {
 		code, err := tt.inst.Encode([]byte{0x90})
 		if err == nil || err.Error() != tt.err {

@@ -107,7 +107,7 @@ func (r *bits) inst() Inst {
 		return I2(op, d, Imm(int64(int32(r.imm()))))
 	case IMUL3:
 		return Imul3(d.Reg, r.reg(), int64(int32(r.imm())))
-	case NEG, NOT, IDIV, IMUL1, PUSH, POP:
+	case NEG, NOT, IDIV, IMUL1, DIVL, PUSH, POP:
 		return I1(op, d)
 	case SHL, SHR, SAR:
 		if r.n(2) == 0 {

@@ -42,6 +42,7 @@ const (
 	POP          // pop r64
 	SYSCALL      // syscall
 	IMUL1        // imul r64: rdx:rax = rax * r64, signed (the high half of a product, for division by a constant)
+	DIVL         // div r32: edx:eax / r32, unsigned, quotient in eax, remainder in edx (both zero-extended)
 	NumOps
 )
 
@@ -86,6 +87,7 @@ var opTable = [NumOps]opInfo{
 	POP:     {name: "pop", nargs: 1},
 	SYSCALL: {name: "syscall"},
 	IMUL1:   {name: "imul", alu: 5, nargs: 1},
+	DIVL:    {name: "div", alu: 6, nargs: 1},
 }
 
 func (op Op) String() string {

@@ -72,12 +72,21 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 	}
 	frame := int64(8 * res.Slots)
+	n := 4
+	for b, blk := range vf.Blocks {
+		n += len(blk.Insts)
+		for _, p := range res.Blocks[b] {
+			n += len(p.Before) + len(p.After)
+		}
+	}
+	a.Reserve(n)
+	list = make([]listed, 0, n+n/4)
 	a.Bind(main)
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
 	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
 	for b, blk := range vf.Blocks {
 		for _, vi := range blk.Insts {
-			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == nil {
+			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == 0 {
 				targeted[vi.Target] = true
 				if vi.Target <= b && !blk.Cold {
 					loopHead[vi.Target] = true
@@ -121,7 +130,8 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			for _, e := range p.Before {
 				edit(e)
 			}
-			in, err := vi.resolve(p, func(msg []byte) Label {
+			in, err := vi.resolve(p, func(k int32) Label {
+				msg := vf.Stubs[k-1]
 				l := rt.DivZero(msg)
 				stubs = append(stubs, fmt.Sprintf("%s:\t; %s", l, bytes.TrimSpace(msg)))
 				return l
@@ -147,7 +157,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		list = append(list, listed{kind: listStub, n: int32(k)})
 	}
 	rt.Finish()
-	code, _, err := a.Assemble()
+	code, err := a.Code()
 	if err != nil {
 		return nil, err
 	}
@@ -196,7 +206,7 @@ func (p *Program) Listing() string {
 }
 
 // resolve is the machine instruction of vi with the registers p gives.
-func (vi *VInst) resolve(p regalloc.Placed, stub func([]byte) Label, labels []Label) (Inst, error) {
+func (vi *VInst) resolve(p regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
 	uses, defs, _, _ := vi.operands()
 	loc := func(v VReg) (Reg, error) {
 		if v >= 0 && v < FirstVirtual {
@@ -244,7 +254,7 @@ func (vi *VInst) resolve(p regalloc.Placed, stub func([]byte) Label, labels []La
 	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
 	switch vi.Op {
 	case JCC, JMP:
-		if vi.Stub != nil {
+		if vi.Stub != 0 {
 			in.Dst = To(stub(vi.Stub))
 		} else {
 			in.Dst = To(labels[vi.Target])
@@ -267,7 +277,7 @@ func (vi *VInst) text(f *VFunc) string {
 		b.WriteString(vi.Cond.String())
 	}
 	if vi.Op == JCC || vi.Op == JMP {
-		if vi.Stub != nil {
+		if vi.Stub != 0 {
 			b.WriteString(" divzero")
 		} else {
 			fmt.Fprintf(&b, " .b%d", vi.Target)

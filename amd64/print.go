@@ -39,6 +39,8 @@ func (i Inst) print(b *strings.Builder) {
 	switch i.Op {
 	case MOVL, XORL:
 		dsize, ssize = 4, 4
+	case DIVL:
+		dsize = 4
 	case MOVZX:
 		dsize, ssize = 4, 1
 	case MOVB, SETCC:

@@ -36,14 +36,16 @@ func vmem(base, index VReg, scale uint8, disp int32) VArg {
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
-// to a division stub, the stub's message (Stub).
+// to a division stub, the stub's message (Stub, 1 + an index in
+// VFunc.Stubs; 0 for none, and 96 bytes an instruction where a slice
+// took 120).
 type VInst struct {
 	Op       Op
 	Cond     Cond
+	Stub     int32
 	Dst, Src VArg
 	Imm      int64 // IMUL3's immediate
 	Target   int
-	Stub     []byte
 	Pos      syntax.Pos // the source position it comes from, where known
 }
 
@@ -64,6 +66,7 @@ type VFunc struct {
 	Blocks  []*VBlock
 	NumRegs int      // registers are below NumRegs
 	Names   []string // the name of each virtual register (the RTL register it is, or t for a temporary)
+	Stubs   [][]byte // the messages of the division stubs (VInst.Stub)
 }
 
 // operands lists the registers in reads and writes.
@@ -102,7 +105,7 @@ func (in *VInst) operands() (uses, defs []VReg, move, pure bool) {
 		return append(regOf(d), regOf(s)...), nil, false, false
 	case CQO:
 		return []VReg{VReg(RAX)}, []VReg{VReg(RDX)}, false, true
-	case IDIV:
+	case IDIV, DIVL:
 		return []VReg{VReg(RAX), VReg(RDX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, false
 	case IMUL1:
 		return []VReg{VReg(RAX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, true
@@ -135,7 +138,9 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		rb.Instrs = make([]regalloc.Instr, len(blk.Insts))
 		for i := range blk.Insts {
 			u, d, mv, pure := blk.Insts[i].operands()
-			rb.Instrs[i] = regalloc.Instr{Uses: conv(u), Defs: conv(d), Move: mv, Pure: pure}
+			op := blk.Insts[i].Op
+			rb.Instrs[i] = regalloc.Instr{Uses: conv(u), Defs: conv(d), Move: mv, Pure: pure,
+				Branch: op == JCC || op == JMP || op == RET}
 		}
 	}
 	rf.RegName = func(r regalloc.Reg) string { return f.regName(VReg(r)) }

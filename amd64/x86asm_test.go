@@ -26,7 +26,7 @@ var x86Ops = [NumOps]x86asm.Op{
 	XORL: x86asm.XOR, TEST: x86asm.TEST, IMUL: x86asm.IMUL, IMUL3: x86asm.IMUL, NEG: x86asm.NEG,
 	NOT: x86asm.NOT, SHL: x86asm.SHL, SHR: x86asm.SHR, SAR: x86asm.SAR, LEA: x86asm.LEA, CQO: x86asm.CQO,
 	IDIV: x86asm.IDIV, JMP: x86asm.JMP, CALL: x86asm.CALL, RET: x86asm.RET, PUSH: x86asm.PUSH,
-	POP: x86asm.POP, SYSCALL: x86asm.SYSCALL, IMUL1: x86asm.IMUL,
+	POP: x86asm.POP, SYSCALL: x86asm.SYSCALL, IMUL1: x86asm.IMUL, DIVL: x86asm.DIV,
 }
 
 // x86Reg is r as x86asm names it at a size in bytes.
@@ -89,6 +89,8 @@ func want(i Inst) (x86asm.Op, []x86asm.Arg) {
 	switch i.Op {
 	case MOVL, XORL:
 		dsize, ssize = 4, 4
+	case DIVL:
+		dsize = 4
 	case MOVZX:
 		dsize, ssize = 4, 1
 	case MOVB, SETCC:

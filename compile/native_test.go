@@ -343,7 +343,8 @@ func TestNativeDivConst(t *testing.T) {
 	needNative(t)
 	divisors := []string{"1", "-1", "2", "-2", "4", "8", "-8", "0x80000000", "-0x80000000", "0x100000000",
 		"0x4000000000000000", "-0x4000000000000000", "-9223372036854775808", "3", "5", "7", "10", "-3", "-7",
-		"100", "1000003", "9223372036854775807", "-9223372036854775807", "0xFFFFFFFFFD", "641"}
+		"100", "1000003", "9223372036854775807", "-9223372036854775807", "0xFFFFFFFFFD", "641",
+		"9", "-5", "-9", "15", "-15", "0x7FFFFFFF", "-0x7FFFFFFF", "0xFFFFFFFF"}
 	args := []int64{0, 1, -1, 7, -7, 100, -100, 1<<63 - 1, -1 << 63, -1<<63 + 1, 123456789012345, -98765432109876}
 	dir := t.TempDir()
 	for k, d := range divisors {
@@ -364,6 +365,42 @@ func TestNativeDivConst(t *testing.T) {
 			if t.Failed() {
 				t.Fatalf("%s", src)
 			}
+		}
+	}
+}
+
+// TestNativeDivReg: division by a register on both sides of the 32-bit
+// fast path's bounds (dividend in [0, 2^31), divisor in [1, 2^31]) and at
+// the cases out of line (negative, wide, -1 with MinInt, 0), against the
+// reference: the dividend a constant with the divisor the argument, and
+// the argument divided by a register computed from it.
+func TestNativeDivReg(t *testing.T) {
+	needNative(t)
+	progs := []string{}
+	for _, a := range []string{"0", "1", "7", "0x7FFFFFFF", "0x80000000", "0xFFFFFFFF", "-1", "-7",
+		"-9223372036854775808", "9223372036854775807"} {
+		progs = append(progs, "int a = "+a+";\nreturn a / arg;\n", "int a = "+a+";\nreturn a % arg;\n")
+	}
+	progs = append(progs, "return arg / (arg >> 3);\n", "return arg % (arg >> 3);\n",
+		"return arg / (arg - 0x7FFFFFFF);\n", "return arg % (arg - 0x7FFFFFFF);\n")
+	args := []int64{0, 1, -1, 2, 7, -7, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 1, 1 << 32,
+		-1 << 31, 1<<63 - 1, -1 << 63}
+	dir := t.TempDir()
+	for k, src := range progs {
+		want, err := referenceResults(src, args)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := fmt.Sprintf("divreg%d.smp", k)
+		path, err := buildNative(t, dir, name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for j, arg := range args {
+			checkNative(t, name, path, arg, want[j])
+		}
+		if t.Failed() {
+			t.Fatalf("%s", src)
 		}
 	}
 }
@@ -419,7 +456,7 @@ func TestNativeSpill(t *testing.T) {
 	needNative(t)
 	dir := t.TempDir()
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
-	spilled := 0
+	spilled, split := 0, 0
 	for seed := int64(1000); seed < 1040; seed++ {
 		c := gen.Config{Seed: seed, Size: 150 + int(seed%100), Shape: shapes[seed%4], KeepLive: seed%2 == 0}
 		src := gen.Program(c)
@@ -437,6 +474,7 @@ func TestNativeSpill(t *testing.T) {
 			t.Fatal(err)
 		}
 		spilled += p.Alloc.Spilled
+		split += p.Alloc.Split
 		name := fmt.Sprintf("gen%d.smp", seed)
 		path, err := buildNative(t, dir, name, []byte(src))
 		if err != nil {
@@ -454,5 +492,5 @@ func TestNativeSpill(t *testing.T) {
 	if spilled == 0 {
 		t.Fatal("no program spilled: the test does not exercise spilling")
 	}
-	t.Logf("%d registers spilled in all", spilled)
+	t.Logf("%d registers spilled in all, %d loop copies of spilled registers kept", spilled, split)
 }

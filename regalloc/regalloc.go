@@ -18,6 +18,7 @@ package regalloc
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 )
 
@@ -77,6 +78,10 @@ type Instr struct {
 	Uses, Defs []Reg
 	Move       bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
 	Pure       bool // no effect but its Defs: dropped when none of them is read
+	// Branch marks a jump that ends its block (with any others after it);
+	// a reload at the end of a block goes before the block's jumps, which
+	// must not change the flags' meaning of a load (a move).
+	Branch bool
 }
 
 // Result is an allocation: for each instruction, where each of its
@@ -89,6 +94,9 @@ type Result struct {
 	Moves, Coalesced int
 	Spilled          int // virtual registers spilled
 	Rounds           int // scans run (one more per round of spilling)
+	// Split counts the loops a spilled register is reloaded before,
+	// once, instead of at each of its reads inside (splitting).
+	Split int
 }
 
 // Placed is the allocation of one instruction.
@@ -112,6 +120,8 @@ type winstr struct {
 	orig       int   // index in the input block, or -1
 	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
 	reload     bool
+	late       bool // a reload after the block's last instruction (splitting)
+	branch     bool
 }
 
 type alloc struct {
@@ -120,9 +130,11 @@ type alloc struct {
 	preds   [][]int
 	nregs   int    // virtual registers are below nregs
 	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
+	split   []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
 	slotOf  []int32
 	slots   int
 	spilled int
+	nsplit  int
 
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
@@ -130,6 +142,9 @@ type alloc struct {
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
 	hints      [][]Reg
+	loops      []region // the loops, from widen
+	inner      []int    // the innermost loop holding each block, or -1
+	bstart     []int32  // the position of each block's start
 }
 
 // Allocate assigns registers to f's virtual registers.
@@ -185,11 +200,12 @@ func (a *alloc) init() error {
 					}
 				}
 			}
-			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i}
+			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i, branch: in.Branch}
 		}
 		a.blocks[b] = ws
 	}
 	a.tmp = make([]bool, a.nregs)
+	a.split = make([]bool, a.nregs)
 	a.slotOf = make([]int32, a.nregs)
 	for i := range a.slotOf {
 		a.slotOf[i] = -1
@@ -201,6 +217,7 @@ func (a *alloc) newTmp() Reg {
 	r := Reg(a.nregs)
 	a.nregs++
 	a.tmp = append(a.tmp, true)
+	a.split = append(a.split, false)
 	a.slotOf = append(a.slotOf, -1)
 	return r
 }
@@ -439,6 +456,7 @@ func (a *alloc) hull(r Reg, p int32) {
 type region struct {
 	s, e   int32
 	parent int
+	head   int // the header block
 }
 
 // widen adds to each virtual register's interval the loops that hold one
@@ -459,6 +477,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 			}
 		}
 	}
+	a.loops, a.inner = nil, nil
 	if len(spans) == 0 {
 		return
 	}
@@ -490,7 +509,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
 		}
-		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent})
+		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent, head: sp.s})
 		stack = append(stack, len(regs)-1)
 	}
 	// The innermost loop of each block: a sweep with the loops by start.
@@ -510,6 +529,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 			inner[b] = stack[len(stack)-1]
 		}
 	}
+	a.loops, a.inner, a.bstart = regs, inner, bstart
 	blockOf := func(p int32) int {
 		return sort.Search(nb, func(i int) bool { return bend[i] >= p })
 	}
@@ -596,17 +616,28 @@ func (a *alloc) scan() (bool, error) {
 		}
 		if pick < 0 {
 			// The register whose occupant ends last, if that is later
-			// than v and the occupant may be spilled; else v itself.
+			// than v and the occupant may be spilled; else v itself. A
+			// loop's copy of a spilled register (splitLoops) goes first,
+			// and never takes another's register: undoing it costs no
+			// store, and a copy that made others spill would cost rounds.
+			if a.split[v] {
+				a.spill[v] = true
+				any = true
+				continue
+			}
 			best := -1
 			for _, r := range a.f.Allocatable {
 				p := int(r)
-				if occ[p] >= 0 && !a.tmp[occ[p]] && !a.fixedConflict(p, s, e) &&
-					(best < 0 || a.end[occ[p]] > a.end[occ[best]]) {
+				if occ[p] < 0 || a.tmp[occ[p]] || a.fixedConflict(p, s, e) {
+					continue
+				}
+				if best < 0 || a.split[occ[p]] && !a.split[occ[best]] ||
+					a.split[occ[p]] == a.split[occ[best]] && a.end[occ[p]] > a.end[occ[best]] {
 					best = p
 				}
 			}
 			switch {
-			case best >= 0 && (a.end[occ[best]] > e || a.tmp[v]):
+			case best >= 0 && (a.split[occ[best]] || a.end[occ[best]] > e || a.tmp[v]):
 				w := occ[best]
 				a.spill[w], a.assign[w] = true, -1
 				pick = best
@@ -652,9 +683,23 @@ func (a *alloc) rewrite() {
 			a.spilled++
 		}
 	}
+	loopCopy := a.splitLoops()
 	for b, ws := range a.blocks {
 		var out []*winstr
 		for _, w := range ws {
+			if w.orig < 0 && w.reload && a.spilledReg(w.defs[0]) {
+				// The reload of a loop's copy that got no register: its
+				// reads reload from the slot, as the register's own do.
+				continue
+			}
+			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
+				for k, r := range w.uses {
+					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
+						w.uses = slices.Clone(w.uses) // it may be the input's
+						w.uses[k] = t
+					}
+				}
+			}
 			if w.dead || !a.mentionsSpilled(w) {
 				out = append(out, w)
 				continue
@@ -665,7 +710,7 @@ func (a *alloc) rewrite() {
 			done := map[Reg]Reg{}
 			for _, list := range [2][]Reg{uses, defs} {
 				for k, r := range list {
-					if !a.spill[r] {
+					if !a.spilledReg(r) {
 						continue
 					}
 					t, ok := done[r]
@@ -690,10 +735,136 @@ func (a *alloc) rewrite() {
 	}
 }
 
+// loopReg is a register in a loop.
+type loopReg struct {
+	r    Reg
+	loop int
+}
+
+// splitLoops splits around loops: for each register spilled in this
+// round and each innermost loop that reads it and does not write it, a
+// copy of the register, reloaded from its slot once at the end of each
+// block that enters the loop (before its jumps), which the loop's reads
+// read instead of reloading each time. The copy is a register like the
+// others: if the next round spills it too, rewrite drops its reloads and
+// its reads reload from the slot. Linear in the code.
+func (a *alloc) splitLoops() map[loopReg]Reg {
+	if a.inner == nil {
+		return nil
+	}
+	np := a.f.NumPhys
+	written := map[loopReg]bool{}
+	read := map[loopReg]bool{}
+	var order []loopReg
+	for b, ws := range a.blocks {
+		l := a.inner[b]
+		if l < 0 {
+			continue
+		}
+		for _, w := range ws {
+			if w.dead {
+				continue
+			}
+			for _, d := range w.defs {
+				if int(d) >= np && a.spill[d] {
+					for k := l; k >= 0 && !written[loopReg{d, k}]; k = a.loops[k].parent {
+						written[loopReg{d, k}] = true
+					}
+				}
+			}
+			if w.orig < 0 {
+				continue
+			}
+			for _, u := range w.uses {
+				if key := (loopReg{u, l}); int(u) >= np && a.spill[u] && !a.split[u] && !read[key] {
+					read[key] = true
+					order = append(order, key)
+				}
+			}
+		}
+	}
+	// A loop entered other than through its header (flow graphs that are
+	// not reducible) is not split; nor is one entered from a cold block,
+	// whose detour starts and ends inside the same loop.
+	entered := make([]bool, len(a.loops))
+	for x := range a.blocks {
+		for _, p := range a.preds[x] {
+			if a.f.Blocks[p].Cold {
+				continue
+			}
+			for l := a.inner[x]; l >= 0; l = a.loops[l].parent {
+				g := a.loops[l]
+				if g.s <= a.bstart[p] && a.bstart[p] <= g.e {
+					break // p is in l, and in the loops around it
+				}
+				if x != g.head {
+					entered[l] = true
+				}
+			}
+		}
+	}
+	copies := map[loopReg]Reg{}
+	for _, key := range order {
+		if written[key] || entered[key.loop] {
+			continue
+		}
+		h := a.loops[key.loop].head
+		// Where the reload goes in each block entering the loop: before
+		// its jumps, or after its last instruction when it falls through
+		// (which must not be dead, as edits go with a live instruction).
+		type at struct {
+			b, i int
+			late bool
+		}
+		var ats []at
+		ok := true
+		for _, p := range a.preds[h] {
+			if p >= h || a.f.Blocks[p].Cold {
+				continue
+			}
+			ws := a.blocks[p]
+			i := len(ws)
+			for i > 0 && ws[i-1].orig >= 0 && ws[i-1].branch {
+				i--
+			}
+			late := i == len(ws)
+			if late {
+				k := len(ws) - 1
+				for k >= 0 && ws[k].orig < 0 {
+					k--
+				}
+				if k < 0 || ws[k].dead {
+					ok = false
+					break
+				}
+			}
+			ats = append(ats, at{p, i, late})
+		}
+		if !ok || len(ats) == 0 {
+			continue
+		}
+		t := a.newTmp()
+		a.tmp[t], a.split[t] = false, true
+		a.slotOf[t] = a.slotOf[key.r]
+		copies[key] = t
+		a.nsplit++
+		for _, e := range ats {
+			ws := a.blocks[e.b]
+			rl := &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[key.r], reload: true, late: e.late}
+			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
+		}
+	}
+	return copies
+}
+
+// spilledReg reports whether r was spilled in this round (the copies
+// splitLoops makes after the scan were not).
+func (a *alloc) spilledReg(r Reg) bool { return int(r) < len(a.spill) && a.spill[r] }
+
 func (a *alloc) mentionsSpilled(w *winstr) bool {
 	for _, list := range [2][]Reg{w.uses, w.defs} {
 		for _, r := range list {
-			if a.spill[r] {
+			if a.spilledReg(r) {
 				return true
 			}
 		}
@@ -721,12 +892,19 @@ func (a *alloc) loc(r Reg) Loc {
 // reloads before it and the stores after it.
 func (a *alloc) result(rounds int) *Result {
 	res := &Result{Blocks: make([][]Placed, len(a.blocks)), Slots: a.slots, Spilled: a.spilled, Rounds: rounds}
+	for v, sp := range a.split {
+		if sp && a.assign[v] >= 0 {
+			res.Split++
+		}
+	}
 	for b, ws := range a.blocks {
 		ps := make([]Placed, len(a.f.Blocks[b].Instrs))
 		var before []Edit
 		last := -1
 		for _, w := range ws {
 			switch {
+			case w.orig < 0 && w.reload && w.late:
+				ps[last].After = append(ps[last].After, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0 && w.reload:
 				before = append(before, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:

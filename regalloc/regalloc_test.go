@@ -65,7 +65,7 @@ func randomFunc(rng *rand.Rand, nb, nv int) *Func {
 // the machine has, the allocation spills and the checker accepts it.
 func TestAllocateChecked(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	spilled := 0
+	spilled, split := 0, 0
 	for k := range 300 {
 		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12))
 		res, err := Allocate(f)
@@ -76,9 +76,10 @@ func TestAllocateChecked(t *testing.T) {
 			t.Fatalf("function %d: %v", k, err)
 		}
 		spilled += res.Spilled
+		split += res.Split
 	}
-	if spilled == 0 {
-		t.Fatal("no function spilled: the test does not exercise spilling")
+	if spilled == 0 || split == 0 {
+		t.Fatalf("%d registers spilled, %d split around a loop: the test does not exercise spilling and splitting", spilled, split)
 	}
 }
 

@@ -1,0 +1,84 @@
+package regalloc
+
+import (
+	"strings"
+	"testing"
+)
+
+// splitFunc is a function where four registers are live before a loop
+// on a machine of three: v4, read in the loop and after it, is spilled.
+// With extra, the loop itself needs all three registers for v8, v9 and
+// v10 at one point, so that it has none to spare for a copy of v4 live
+// through it.
+func splitFunc(extra bool) *Func {
+	entry := []Instr{
+		{Defs: []Reg{4}}, {Defs: []Reg{5}}, {Defs: []Reg{6}}, {Defs: []Reg{7}},
+		{Uses: []Reg{5, 6, 7}},
+	}
+	loop := []Instr{{Uses: []Reg{4}}, {Uses: []Reg{4}}, {Branch: true}}
+	if extra {
+		loop = append([]Instr{{Defs: []Reg{8}}, {Defs: []Reg{9}}, {Defs: []Reg{10}}, {Uses: []Reg{8, 9, 10}}}, loop...)
+	}
+	entry = append(entry, Instr{Branch: true})
+	return &Func{NumPhys: 4, Allocatable: []Reg{1, 2, 3}, Blocks: []Block{
+		{Instrs: entry, Succs: []int{1}},
+		{Instrs: loop, Succs: []int{1, 2}},
+		{Instrs: []Instr{{Uses: []Reg{4}}}},
+	}}
+}
+
+// TestSplitAroundLoop: the spilled v4 is reloaded once, before the jump
+// into the loop, into a register the loop's two reads share: no reload
+// inside the loop; the checker accepts it.
+func TestSplitAroundLoop(t *testing.T) {
+	f := splitFunc(false)
+	res, err := Allocate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(f, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Spilled != 1 || res.Split != 1 {
+		t.Fatalf("spilled %d, split %d; want 1 and 1", res.Spilled, res.Split)
+	}
+	for i, p := range res.Blocks[1] {
+		if len(p.Before)+len(p.After) != 0 {
+			t.Errorf("loop instruction %d has edits %v; want none", i, p.Before)
+		}
+	}
+	jump := res.Blocks[0][len(res.Blocks[0])-1]
+	if len(jump.Before) != 1 || !jump.Before[0].Src.IsSlot() || jump.Before[0].Dst != res.Blocks[1][0].Uses[0] {
+		t.Fatalf("entry's jump has edits %v; want one reload into %v, the loop's register", jump.Before, res.Blocks[1][0].Uses[0])
+	}
+	if res.Blocks[1][0].Uses[0] != res.Blocks[1][1].Uses[0] {
+		t.Errorf("the loop reads v4 from %v and %v; want one register", res.Blocks[1][0].Uses[0], res.Blocks[1][1].Uses[0])
+	}
+	// A missing reload of the copy is caught.
+	res.Blocks[0][len(res.Blocks[0])-1].Before = nil
+	if err := Check(f, res); err == nil || !strings.Contains(err.Error(), "block 1, instruction 0") {
+		t.Fatalf("check of the allocation without the loop's reload: %v; want an error at block 1, instruction 0", err)
+	}
+}
+
+// TestSplitReverted: where the loop has no register for the copy, the
+// next round spills it and the loop's reads reload from v4's slot each.
+func TestSplitReverted(t *testing.T) {
+	f := splitFunc(true)
+	res, err := Allocate(f)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := Check(f, res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Split != 0 {
+		t.Fatalf("split %d; want 0", res.Split)
+	}
+	for i, p := range res.Blocks[1] {
+		reads4 := len(f.Blocks[1].Instrs[i].Uses) == 1 && f.Blocks[1].Instrs[i].Uses[0] == 4
+		if reads4 != (len(p.Before) == 1) {
+			t.Errorf("loop instruction %d has reloads %v; want one before each read of v4, none elsewhere", i, p.Before)
+		}
+	}
+}
