@@ -30,31 +30,44 @@ type Removal struct {
 
 // ctrlGraph numbers the control nodes that control reaches from Start
 // (Start is 0) and lists each one's control successors: the graph of
-// section 3.2's dominance, at the grain of control nodes.
+// section 3.2's dominance, at the grain of control nodes. The lists share
+// one array, and the numbers are by node ID: no allocation per node.
 type ctrlGraph struct {
 	nodes []*son.Node
-	index map[*son.Node]int
+	index []int32 // by node ID: 1 + the node's number, 0 if not numbered
 	succ  [][]int
 }
 
 func newCtrlGraph(g *son.Graph) *ctrlGraph {
-	c := &ctrlGraph{index: map[*son.Node]int{}}
+	c := &ctrlGraph{index: make([]int32, g.MaxID())}
 	add := func(n *son.Node) {
-		c.index[n] = len(c.nodes)
+		c.index[n.ID] = int32(len(c.nodes)) + 1
 		c.nodes = append(c.nodes, n)
-		c.succ = append(c.succ, nil)
 	}
 	add(g.Start)
+	// Breadth first: the successors of node i are found while numbering
+	// it, so they are contiguous in edges, from ends[i-1] to ends[i].
+	var edges []int
+	var ends []int
 	for i := 0; i < len(c.nodes); i++ {
 		for _, u := range c.nodes[i].Out {
 			if !u.IsControl() || u.Op == son.OpStop {
 				continue
 			}
-			if _, ok := c.index[u]; !ok {
+			if c.index[u.ID] == 0 {
 				add(u)
 			}
-			c.succ[i] = append(c.succ[i], c.index[u])
+			edges = append(edges, int(c.index[u.ID])-1)
 		}
+		ends = append(ends, len(edges))
+	}
+	c.succ = make([][]int, len(c.nodes))
+	from := 0
+	for i, end := range ends {
+		if end > from {
+			c.succ[i] = edges[from:end:end]
+		}
+		from = end
 	}
 	return c
 }
@@ -67,7 +80,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any.
-	checking := map[*son.Node]*son.Node{}
+	checking := make([]*son.Node, g.MaxID()) // by value node ID
 	var found []Removal
 	type frame struct {
 		v    int
@@ -82,10 +95,10 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			return f
 		}
 		x := n.In[1]
-		if w := checking[x]; w != nil {
+		if w := checking[x.ID]; w != nil {
 			found = append(found, Removal{Check: n, Value: x, Witness: w})
 		} else {
-			checking[x] = n
+			checking[x.ID] = n
 			f.x = x
 		}
 		return f
@@ -100,7 +113,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			continue
 		}
 		if f.x != nil {
-			delete(checking, f.x)
+			checking[f.x.ID] = nil
 		}
 		stack = stack[:len(stack)-1]
 	}
