@@ -370,7 +370,7 @@ func (s *scheduler) emit() (*Result, error) {
 		cb := b.b
 		cb.Preds = cfgBlocks(b.preds)
 		cb.Succs = cfgBlocks(b.succs)
-		k := 0
+		np := 0
 		for _, phi := range b.phis {
 			if !s.need[phi.ID] {
 				continue
@@ -379,13 +379,13 @@ func (s *scheduler) emit() (*Result, error) {
 			for i, k := range perm[b.index] {
 				args[i] = cfg.Reg(phi.In[1+k].ID)
 			}
-			phiSlab[k] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
-			phiList[k] = &phiSlab[k]
-			k++
+			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
+			phiList[np] = &phiSlab[np]
+			np++
 		}
-		if k > 0 {
-			cb.Phis = phiList[:k:k]
-			phiSlab, phiList = phiSlab[k:], phiList[k:]
+		if np > 0 {
+			cb.Phis = phiList[:np:np]
+			phiSlab, phiList = phiSlab[np:], phiList[np:]
 		}
 		end := fill[b.index]
 		if order := o.order(b, placed[start:end]); len(order) > 0 {
