@@ -389,8 +389,13 @@ func (s *scheduler) emit() (*Result, error) {
 		}
 		end := fill[b.index]
 		if order := o.order(b, placed[start:end]); len(order) > 0 {
-			cb.Instrs = instrList[:len(order):len(order)]
-			instrList = instrList[len(order):]
+			if k := len(order); k <= len(instrList) {
+				cb.Instrs, instrList = instrList[:k:k], instrList[k:]
+			} else {
+				// More than the block's nodes: a broken local schedule,
+				// which Check reports rather than the pass failing here.
+				cb.Instrs = make([]*cfg.Instr, k)
+			}
 			for i, n := range order {
 				cb.Instrs[i] = a.instr(n)
 			}
