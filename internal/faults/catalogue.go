@@ -412,8 +412,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-branch-succs-swapped", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "for idx := int64(0); idx < 2; idx++ {",
-		New:  "for idx := int64(1); idx >= 0; idx-- {",
+		Old:  "b.succs[idx] = get(p)",
+		New:  "b.succs[1-idx] = get(p)",
 		What: "a branch's successors are in the wrong order: the false block first",
 	},
 	{
