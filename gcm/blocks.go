@@ -1,8 +1,9 @@
 package gcm
 
 import (
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"son/cfg"
 	"son/son"
@@ -25,13 +26,52 @@ type block struct {
 	index  int         // position in the function, and vertex number for dominators
 	preds  []*block    // in the order of the head region's inputs
 	succs  []*block
+	phis   []*son.Node // a region's Phis, by ID (phisOf)
+	seen   bool        // reached by reversePostorder's walk
 }
 
 // skeleton finds the blocks of g in reverse postorder, the entry first,
 // with the block each control node belongs to.
 type skeleton struct {
 	blocks []*block
-	of     map[*son.Node]*block // control node -> its block
+	of     []*block // by node ID: a control node's block
+	lists  blockLists
+}
+
+// blockOf is the block of control node n, nil if it has none.
+func (sk *skeleton) blockOf(n *son.Node) *block {
+	if n == nil || n.ID >= len(sk.of) {
+		return nil
+	}
+	return sk.of[n.ID]
+}
+
+// blockLists hands out the blocks and the lists of predecessors and
+// successors from chunks: a few allocations per thousand blocks instead of
+// three per block. Each list is full to its capacity.
+type blockLists struct {
+	blocks []block
+	lists  []*block
+}
+
+// newBlock returns a zero block.
+func (l *blockLists) newBlock() *block {
+	if len(l.blocks) == 0 {
+		l.blocks = make([]block, 256)
+	}
+	b := &l.blocks[0]
+	l.blocks = l.blocks[1:]
+	return b
+}
+
+// list returns a list of k nil blocks.
+func (l *blockLists) list(k int) []*block {
+	if len(l.lists) < k {
+		l.lists = make([]*block, max(k, 1024))
+	}
+	r := l.lists[:k:k]
+	l.lists = l.lists[k:]
+	return r
 }
 
 // ctrlSucc is the control node that control leaving n goes to, or nil for
@@ -51,28 +91,28 @@ func ctrlSucc(n *son.Node) (*son.Node, error) {
 }
 
 func buildSkeleton(g *son.Graph) (*skeleton, error) {
-	sk := &skeleton{of: map[*son.Node]*block{}}
+	sk := &skeleton{of: make([]*block, g.MaxID())}
 	entry := g.Start.Proj(0)
 	if entry == nil {
 		return nil, fmt.Errorf("Start has no control projection")
 	}
 	var found []*block
-	var heads []*son.Node
-	byHead := map[*son.Node]*block{}
+	// get returns the block headed by h, made on first sight: a head's
+	// entry in of is its block from then on (no other control node heads
+	// two blocks or belongs to one as a check or an end).
 	get := func(h *son.Node) *block {
-		if b := byHead[h]; b != nil {
+		if b := sk.of[h.ID]; b != nil {
 			return b
 		}
-		b := &block{head: h}
-		byHead[h] = b
+		b := sk.lists.newBlock()
+		b.head = h
+		sk.of[h.ID] = b
 		found = append(found, b)
-		heads = append(heads, h)
 		return b
 	}
 	get(entry)
 	for i := 0; i < len(found); i++ {
 		b := found[i]
-		sk.of[b.head] = b
 		cur := b.head
 		for {
 			s, err := ctrlSucc(cur)
@@ -85,33 +125,36 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			switch s.Op {
 			case son.OpZeroCheck:
 				b.checks = append(b.checks, s)
-				sk.of[s] = b
+				sk.of[s.ID] = b
 				cur = s
 				continue
 			case son.OpIf:
-				sk.of[s] = b
+				sk.of[s.ID] = b
 				b.last = s
+				b.succs = sk.lists.list(2)
 				for idx := int64(0); idx < 2; idx++ {
 					p := s.Proj(idx)
 					if p == nil {
 						return nil, fmt.Errorf("%v has no projection %d", s, idx)
 					}
-					b.succs = append(b.succs, get(p))
+					b.succs[idx] = get(p)
 				}
 			case son.OpNever:
-				sk.of[s] = b
+				sk.of[s.ID] = b
 				b.last = s
 				p := s.Proj(0)
 				if p == nil {
 					return nil, fmt.Errorf("%v has no projection 0", s)
 				}
-				b.succs = append(b.succs, get(p))
+				b.succs = sk.lists.list(1)
+				b.succs[0] = get(p)
 			case son.OpReturn:
-				sk.of[s] = b
+				sk.of[s.ID] = b
 				b.last = s
 			case son.OpRegion, son.OpLoop:
 				b.last = cur
-				b.succs = append(b.succs, get(s))
+				b.succs = sk.lists.list(1)
+				b.succs[0] = get(s)
 			default:
 				return nil, fmt.Errorf("control reaches %v after %v", s, cur)
 			}
@@ -122,18 +165,20 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	// Phi's k-th value comes from the k-th; a projection's is its If's.
 	for _, b := range found {
 		if b.head.Op.IsRegion() {
-			for _, c := range b.head.In[1:] {
-				p := sk.of[c]
+			b.preds = sk.lists.list(len(b.head.In) - 1)
+			for k, c := range b.head.In[1:] {
+				p := sk.blockOf(c)
 				if p == nil || p.last != c {
 					return nil, fmt.Errorf("%v: predecessor %v does not end a block", b.head, c)
 				}
-				b.preds = append(b.preds, p)
+				b.preds[k] = p
 			}
 		} else if b.head != entry {
-			b.preds = []*block{sk.of[b.head.In[0]]}
+			b.preds = sk.lists.list(1)
+			b.preds[0] = sk.blockOf(b.head.In[0])
 		}
 	}
-	sk.blocks = reversePostorder(found[0])
+	sk.blocks = reversePostorder(found[0], len(found))
 	if len(sk.blocks) != len(found) {
 		return nil, fmt.Errorf("%d blocks, but %d are reached", len(found), len(sk.blocks))
 	}
@@ -146,9 +191,9 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 // reversePostorder lists the blocks reached from entry, each before its
 // successors except along back edges; the true side of a branch before
 // the false side.
-func reversePostorder(entry *block) []*block {
-	seen := map[*block]bool{entry: true}
-	var post []*block
+func reversePostorder(entry *block, n int) []*block {
+	entry.seen = true
+	post := make([]*block, 0, n)
 	type frame struct {
 		b *block
 		i int
@@ -159,8 +204,8 @@ func reversePostorder(entry *block) []*block {
 		if f.i < len(f.b.succs) {
 			s := f.b.succs[len(f.b.succs)-1-f.i] // last first, so that it comes out last
 			f.i++
-			if !seen[s] {
-				seen[s] = true
+			if !s.seen {
+				s.seen = true
 				stack = append(stack, frame{s, 0})
 			}
 			continue
@@ -175,11 +220,20 @@ func reversePostorder(entry *block) []*block {
 }
 
 // succIndex lists each block's successors by index, for the dominators.
+// The lists share one array, full to their capacities.
 func (sk *skeleton) succIndex() [][]int {
 	succ := make([][]int, len(sk.blocks))
+	total := 0
+	for _, b := range sk.blocks {
+		total += len(b.succs)
+	}
+	all := make([]int, total)
 	for i, b := range sk.blocks {
-		for _, s := range b.succs {
-			succ[i] = append(succ[i], s.index)
+		k := len(b.succs)
+		succ[i] = all[:k:k]
+		all = all[k:]
+		for j, s := range b.succs {
+			succ[i][j] = s.index
 		}
 	}
 	return succ
@@ -220,7 +274,7 @@ func (sk *skeleton) loopDepths() []int {
 		if hb.head.Op != son.OpLoop {
 			continue
 		}
-		work = append(work[:0], sk.of[hb.head.In[2]].index)
+		work = append(work[:0], sk.blockOf(hb.head.In[2]).index)
 		for len(work) > 0 {
 			b := find(work[len(work)-1])
 			work = work[:len(work)-1]
@@ -250,22 +304,30 @@ func (sk *skeleton) loopDepths() []int {
 }
 
 // sortPreds puts each block's predecessors in block order, as cfg.Parse
-// reads them back, and returns for each block the permutation applied:
-// perm[b][i] is the old position of the new i-th predecessor.
-func (sk *skeleton) sortPreds() map[*block][]int {
-	perm := map[*block][]int{}
+// reads them back, and returns for each block (by index) the permutation
+// applied: perm[b][i] is the old position of the new i-th predecessor. The
+// permutations share one array.
+func (sk *skeleton) sortPreds() [][]int {
+	perm := make([][]int, len(sk.blocks))
+	total := 0
 	for _, b := range sk.blocks {
-		idx := make([]int, len(b.preds))
+		total += len(b.preds)
+	}
+	all := make([]int, total)
+	for _, b := range sk.blocks {
+		k := len(b.preds)
+		idx := all[:k:k]
+		all = all[k:]
 		for i := range idx {
 			idx[i] = i
 		}
-		sort.SliceStable(idx, func(i, j int) bool { return b.preds[idx[i]].index < b.preds[idx[j]].index })
-		ps := make([]*block, len(b.preds))
+		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(b.preds[i].index, b.preds[j].index) })
+		ps := sk.lists.list(k)
 		for i, k := range idx {
 			ps[i] = b.preds[k]
 		}
 		b.preds = ps
-		perm[b] = idx
+		perm[b.index] = idx
 	}
 	return perm
 }

@@ -18,7 +18,7 @@ func naturalLoopDepths(sk *skeleton) []int {
 			continue
 		}
 		body := map[*block]bool{h: true}
-		work := []*block{sk.of[h.head.In[2]]}
+		work := []*block{sk.blockOf(h.head.In[2])}
 		for len(work) > 0 {
 			b := work[len(work)-1]
 			work = work[:len(work)-1]

@@ -17,9 +17,9 @@
 package gcm
 
 import (
-	"container/heap"
+	"cmp"
 	"fmt"
-	"sort"
+	"slices"
 
 	"son/cfg"
 	"son/internal/dom"
@@ -47,6 +47,7 @@ func Schedule(g *son.Graph) (*Result, error) {
 	s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
 	s.loop = sk.loopDepths()
 	s.shallowSegments()
+	s.findPhis()
 	if err := s.collect(); err != nil {
 		return nil, err
 	}
@@ -81,9 +82,7 @@ type scheduler struct {
 func (s *scheduler) roots() []*son.Node {
 	var r []*son.Node
 	for _, b := range s.sk.blocks {
-		if b.head.Op.IsRegion() {
-			r = append(r, phisOf(b.head)...)
-		}
+		r = append(r, b.phis...)
 		for _, c := range b.checks {
 			r = append(r, c.In[1])
 		}
@@ -141,21 +140,39 @@ func (s *scheduler) collect() error {
 		if n.Op == son.OpConstant && n.Type.IsTop() {
 			return fmt.Errorf("%v, a value never computed, is used by code that runs", n)
 		}
-		if n.Op == son.OpPhi && s.sk.of[n.In[0]] == nil {
+		if n.Op == son.OpPhi && s.sk.blockOf(n.In[0]) == nil {
 			return fmt.Errorf("%v belongs to %v, which is not a block", n, n.In[0])
 		}
-		if c := n.Ctrl(); c != nil && n.Op != son.OpPhi && n.Op != son.OpProj && s.sk.of[c] == nil {
+		if c := n.Ctrl(); c != nil && n.Op != son.OpPhi && n.Op != son.OpProj && s.sk.blockOf(c) == nil {
 			return fmt.Errorf("%v is under %v, which is not in a block", n, c)
 		}
 	}
 	return nil
 }
 
-// phisOf lists the Phis of a region, by ID.
-func phisOf(r *son.Node) []*son.Node {
-	ps := r.Phis()
-	sort.Slice(ps, func(i, j int) bool { return ps[i].ID < ps[j].ID })
-	return ps
+// findPhis lists in each region block the Phis of its region, by ID, the
+// lists cut from one array.
+func (s *scheduler) findPhis() {
+	total := 0
+	for _, b := range s.sk.blocks {
+		if b.head.Op.IsRegion() {
+			total += len(b.head.Out)
+		}
+	}
+	all := make([]*son.Node, 0, total)
+	for _, b := range s.sk.blocks {
+		if !b.head.Op.IsRegion() {
+			continue
+		}
+		start := len(all)
+		for _, u := range b.head.Out {
+			if u.Op == son.OpPhi && u.In[0] == b.head {
+				all = append(all, u)
+			}
+		}
+		b.phis = all[start:len(all):len(all)]
+		slices.SortFunc(b.phis, func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
+	}
 }
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
@@ -176,11 +193,11 @@ func (s *scheduler) scheduleEarly() {
 		var b *block
 		switch {
 		case n.Op == son.OpPhi:
-			b = s.sk.of[n.In[0]]
+			b = s.sk.blockOf(n.In[0])
 		default:
 			b = s.entry()
 			if c := n.Ctrl(); c != nil && c.IsControl() && n.Op != son.OpProj {
-				b = s.deeper(b, s.sk.of[c])
+				b = s.deeper(b, s.sk.blockOf(c))
 			}
 			for _, x := range n.In {
 				if x != nil && !x.IsControl() {
@@ -258,12 +275,12 @@ func (s *scheduler) scheduleLate() {
 			case u.Op == son.OpPhi && s.need[u.ID]:
 				// Each use of n as input i counts at the end of the
 				// region's i-th predecessor; n.Out lists n once per use.
-				r := s.sk.of[u.In[0]]
+				r := s.sk.blockOf(u.In[0])
 				if i := n.UseIndex(k); i >= 1 {
-					late = s.lca(late, s.sk.of[r.head.In[i]])
+					late = s.lca(late, s.sk.blockOf(r.head.In[i]))
 				}
 			case u.IsControl():
-				if b := s.sk.of[u]; b != nil && u.Op != son.OpNever {
+				if b := s.sk.blockOf(u); b != nil && u.Op != son.OpNever {
 					late = s.lca(late, b)
 				}
 			case s.need[u.ID]:
@@ -281,53 +298,109 @@ func (s *scheduler) scheduleLate() {
 
 // emit builds the cfg.Func: blocks in reverse postorder, each with its
 // Phis, its instructions in an order that respects every dependency, and
-// its terminator.
+// its terminator. The blocks, Phis, instructions and their lists are cut
+// from a few arrays (each list full to its capacity, so that a pass
+// appending to one copies it out), not allocated one by one.
 func (s *scheduler) emit() (*Result, error) {
 	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
 	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
+	edges, phis := 0, 0
 	for i, b := range s.sk.blocks {
 		b.b = &slab[i]
 		*b.b = cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
 		f.Blocks = append(f.Blocks, b.b)
+		edges += len(b.preds) + len(b.succs)
+		for _, phi := range b.phis {
+			if s.need[phi.ID] {
+				phis++
+			}
+		}
 	}
 	var a arena
 	perm := s.sk.sortPreds()
-	placed := make([][]*son.Node, s.n)
+	// The data nodes placed in each block, in the order of s.data: counted,
+	// then cut from one array.
+	count := make([]int32, s.n+1)
 	for _, n := range s.data {
 		if n.Op != son.OpPhi {
-			p := s.place[n.ID]
-			placed[p.index] = append(placed[p.index], n)
+			count[s.place[n.ID].index+1]++
 		}
 	}
+	for i := range s.n {
+		count[i+1] += count[i]
+	}
+	placed := make([]*son.Node, count[s.n])
+	fill := count[:s.n:s.n]
+	for _, n := range s.data {
+		if n.Op != son.OpPhi {
+			p := s.place[n.ID].index
+			placed[fill[p]] = n
+			fill[p]++
+		}
+	}
+	// fill[i] is now where block i's nodes end, and block i-1's too start
+	// at fill[i-1] (0 for the entry).
 	r := &Result{Func: f, Block: make([]*cfg.Block, s.g.MaxID()), Early: make([]*cfg.Block, s.g.MaxID()), Late: make([]*cfg.Block, s.g.MaxID())}
 	for _, n := range s.data {
 		r.Block[n.ID], r.Early[n.ID], r.Late[n.ID] = s.place[n.ID].b, s.early[n.ID].b, s.late[n.ID].b
 	}
-	for n, b := range s.sk.of {
-		r.Block[n.ID] = b.b
+	for id, b := range s.sk.of {
+		if b != nil {
+			r.Block[id] = b.b
+		}
 	}
+	lists := make([]*cfg.Block, edges)
+	cfgBlocks := func(bs []*block) []*cfg.Block {
+		if len(bs) == 0 {
+			return nil
+		}
+		l := lists[:len(bs):len(bs)]
+		lists = lists[len(bs):]
+		for i, b := range bs {
+			l[i] = b.b
+		}
+		return l
+	}
+	phiSlab := make([]cfg.Phi, phis)
+	phiList := make([]*cfg.Phi, phis)
+	instrList := make([]*cfg.Instr, len(placed)+s.checks())
+	o := newOrderer(s.g.MaxID())
+	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := b.b
 		cb.Preds = cfgBlocks(b.preds)
 		cb.Succs = cfgBlocks(b.succs)
-		if b.head.Op.IsRegion() {
-			for _, phi := range phisOf(b.head) {
-				if !s.need[phi.ID] {
-					continue
-				}
-				args := a.regs(len(b.preds))
-				for i, k := range perm[b] {
-					args[i] = cfg.Reg(phi.In[1+k].ID)
-				}
-				cb.Phis = append(cb.Phis, &cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID})
+		np := 0
+		for _, phi := range b.phis {
+			if !s.need[phi.ID] {
+				continue
 			}
+			args := a.regs(len(b.preds))
+			for i, k := range perm[b.index] {
+				args[i] = cfg.Reg(phi.In[1+k].ID)
+			}
+			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
+			phiList[np] = &phiSlab[np]
+			np++
 		}
-		if order := s.order(b, placed[b.index]); len(order) > 0 {
-			cb.Instrs = make([]*cfg.Instr, len(order))
+		if np > 0 {
+			cb.Phis = phiList[:np:np]
+			phiSlab, phiList = phiSlab[np:], phiList[np:]
+		}
+		end := fill[b.index]
+		if order := o.order(b, placed[start:end]); len(order) > 0 {
+			if k := len(order); k <= len(instrList) {
+				cb.Instrs, instrList = instrList[:k:k], instrList[k:]
+			} else {
+				// More than the block's nodes: a broken local schedule,
+				// which Check reports rather than the pass failing here.
+				cb.Instrs = make([]*cfg.Instr, k)
+			}
 			for i, n := range order {
 				cb.Instrs[i] = a.instr(n)
 			}
 		}
+		start = end
 		switch l := b.last; {
 		case l != nil && l.Op == son.OpIf:
 			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: cfg.Reg(l.In[1].ID), Pos: l.Pos, Node: l.ID}
@@ -342,93 +415,22 @@ func (s *scheduler) emit() (*Result, error) {
 	return r, nil
 }
 
-// order is the local schedule of a block: its ZeroChecks in the order of
-// the control chain, and its data nodes, each after its inputs in the
-// block and a division after the check it is pinned to; among the nodes
-// ready, the oldest (smallest ID, roughly source order) first.
-func (s *scheduler) order(b *block, nodes []*son.Node) []*son.Node {
-	all := append(append([]*son.Node(nil), b.checks...), nodes...)
-	if len(all) <= 1 {
-		return all // most blocks of a long && chain: no maps to make
+// checks counts the ZeroChecks of the blocks.
+func (s *scheduler) checks() int {
+	k := 0
+	for _, b := range s.sk.blocks {
+		k += len(b.checks)
 	}
-	in := map[*son.Node]bool{}
-	for _, n := range all {
-		in[n] = true
-	}
-	waits := map[*son.Node]int{}
-	users := map[*son.Node][]*son.Node{}
-	dep := func(before, after *son.Node) {
-		waits[after]++
-		users[before] = append(users[before], after)
-	}
-	for i, n := range all {
-		if n.Op == son.OpZeroCheck {
-			if i > 0 {
-				dep(all[i-1], n) // the checks keep the order of the chain
-			}
-			if x := n.In[1]; in[x] {
-				dep(x, n)
-			}
-			continue
-		}
-		for j, x := range n.In {
-			if x != nil && in[x] && (j > 0 || x.Op == son.OpZeroCheck) {
-				dep(x, n)
-			}
-		}
-	}
-	var ready nodeHeap
-	for _, n := range all {
-		if waits[n] == 0 {
-			heap.Push(&ready, n)
-		}
-	}
-	var out []*son.Node
-	for ready.Len() > 0 {
-		n := heap.Pop(&ready).(*son.Node)
-		out = append(out, n)
-		for _, u := range users[n] {
-			if waits[u]--; waits[u] == 0 {
-				heap.Push(&ready, u)
-			}
-		}
-	}
-	return out
+	return k
 }
 
-// nodeHeap is a min-heap of nodes by ID.
-type nodeHeap []*son.Node
-
-func (h nodeHeap) Len() int           { return len(h) }
-func (h nodeHeap) Less(i, j int) bool { return h[i].ID < h[j].ID }
-func (h nodeHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *nodeHeap) Push(x any)        { *h = append(*h, x.(*son.Node)) }
-func (h *nodeHeap) Pop() any {
-	old := *h
-	n := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return n
-}
-
-var binaryOps = map[son.Op]cfg.Op{
+// binaryOps is the cfg op of each binary son op, by son op (zero for
+// the others).
+var binaryOps = [256]cfg.Op{
 	son.OpAdd: cfg.OpAdd, son.OpSub: cfg.OpSub, son.OpMul: cfg.OpMul, son.OpDiv: cfg.OpDiv,
 	son.OpMod: cfg.OpMod, son.OpAnd: cfg.OpAnd, son.OpOr: cfg.OpOr, son.OpXor: cfg.OpXor,
 	son.OpShl: cfg.OpShl, son.OpSar: cfg.OpSar, son.OpShr: cfg.OpShr,
 	son.OpEq: cfg.OpEq, son.OpNe: cfg.OpNe, son.OpLt: cfg.OpLt, son.OpLe: cfg.OpLe,
-}
-
-// instr is the instruction of a scheduled node: its register is its ID.
-// cfgBlocks is the cfg blocks of bs, in one allocation of the exact size
-// (nil for none, as an append would leave it).
-func cfgBlocks(bs []*block) []*cfg.Block {
-	if len(bs) == 0 {
-		return nil
-	}
-	l := make([]*cfg.Block, len(bs))
-	for i, b := range bs {
-		l[i] = b.b
-	}
-	return l
 }
 
 // arena hands out the instructions of the function and the registers of
@@ -450,7 +452,7 @@ func (a *arena) regs(k int) []cfg.Reg {
 	return r
 }
 
-// instr makes the instruction of n.
+// instr makes the instruction of n: its register is its ID.
 func (a *arena) instr(n *son.Node) *cfg.Instr {
 	if len(a.instrs) == 0 {
 		a.instrs = make([]cfg.Instr, 256)

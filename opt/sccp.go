@@ -63,6 +63,10 @@ func ParseMode(s string) (Mode, error) {
 // Solution is what an analysis claims: a lattice value for every node.
 type Solution struct {
 	values []types.Type // by node ID; Top for any node not in the graph
+	// graph and live are the graph Analyze solved and its live nodes, so
+	// that Annotate does not walk the graph again.
+	graph *son.Graph
+	live  []*son.Node
 	// Evals counts the transfer functions the solver computed.
 	Evals int
 }
@@ -105,7 +109,7 @@ const maxFalls = fallsBeforeWidening + 6
 // running forever.
 func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	live := g.Live()
-	s := &Solution{values: make([]types.Type, g.MaxID())}
+	s := &Solution{values: make([]types.Type, g.MaxID()), graph: g, live: live}
 	falls := make([]uint8, g.MaxID())
 	isLive := make([]bool, g.MaxID())
 	budget := len(live)
@@ -122,7 +126,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// node is evaluated again each time
 	// an input changes. One that never sees a change keeps its start
 	// value, which its equation gives for inputs that never left theirs.
-	var work []*son.Node
+	// A node is on the worklist at most once (on), so a ring of one slot
+	// per live node holds it without growing.
+	work := newRing(len(live))
 	on := make([]bool, g.MaxID())
 	for _, n := range live {
 		switch {
@@ -134,19 +140,18 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 		if n == g.Start || n == g.Stop || len(n.In) == 0 {
 			on[n.ID] = true
-			work = append(work, n)
+			work.push(n)
 		}
 	}
 	push := func(n *son.Node) {
 		if isLive[n.ID] && !on[n.ID] {
 			on[n.ID] = true
-			work = append(work, n)
+			work.push(n)
 		}
 	}
 	tr := newTracer(trace)
-	for len(work) > 0 {
-		n := work[0]
-		work = work[1:]
+	for work.len > 0 {
+		n := work.pop()
 		on[n.ID] = false
 		if s.Evals++; s.Evals > budget {
 			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.values[n.ID])
@@ -183,6 +188,26 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	return s, nil
+}
+
+// ring is a first-in first-out queue of at most len(buf) nodes.
+type ring struct {
+	buf       []*son.Node
+	head, len int
+}
+
+func newRing(size int) *ring { return &ring{buf: make([]*son.Node, max(size, 1))} }
+
+func (r *ring) push(n *son.Node) {
+	r.buf[(r.head+r.len)%len(r.buf)] = n
+	r.len++
+}
+
+func (r *ring) pop() *son.Node {
+	n := r.buf[r.head]
+	r.head = (r.head + 1) % len(r.buf)
+	r.len--
+	return n
 }
 
 // transfer is n's equation in the chosen analysis.
@@ -222,9 +247,15 @@ func widen(old, v types.Type) types.Type {
 
 // Annotate is the rewrite proper of a checked solution: each node's type
 // becomes the join of its type and its claimed value (both hold every
-// value the node can take). Nothing else changes (CheckSCCPRewrite).
+// value the node can take). Nothing else changes (CheckSCCPRewrite). If
+// s is Analyze's solution of g, g must not have changed since: Annotate
+// then visits the live nodes Analyze found, without walking g again.
 func Annotate(g *son.Graph, s *Solution) {
-	for _, n := range g.Live() {
+	live := s.live
+	if s.graph != g || live == nil {
+		live = g.Live()
+	}
+	for _, n := range live {
 		n.Type = types.Join(n.Type, s.Value(n))
 	}
 }

@@ -48,6 +48,12 @@ import (
 //     claim allows that side, other control through its control input.
 //
 // Every problem names the node and the rule, and the error the mode.
+//
+// When in is the very graph s was solved on (the pipeline with checking
+// off, which records no copy), the nodes visited are the live nodes
+// Analyze found on it, which nothing has changed since, rather than a
+// second walk; on a record (a clone, with checking on) the checker walks
+// it itself.
 func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 	if in == nil || s == nil || mode < Combined || mode >= Iterated {
 		return fmt.Errorf("the solution of the %v analysis cannot be checked: no graph, no solution, or not a single analysis", modeName(mode))
@@ -59,7 +65,11 @@ func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 	if !reachableSide(s.Value(in.Start), 0) {
 		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
 	}
-	for _, n := range in.Live() {
+	live := s.live
+	if s.graph != in || live == nil {
+		live = in.Live()
+	}
+	for _, n := range live {
 		claim := s.Value(n)
 		if eq := equation(n, mode, s.Value); !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)

@@ -38,31 +38,44 @@ type Removal struct {
 
 // ctrlGraph numbers the control nodes that control reaches from Start
 // (Start is 0) and lists each one's control successors: the graph of
-// section 3.2's dominance, at the grain of control nodes.
+// section 3.2's dominance, at the grain of control nodes. The lists share
+// one array, and the numbers are by node ID: no allocation per node.
 type ctrlGraph struct {
 	nodes []*son.Node
-	index map[*son.Node]int
+	index []int32 // by node ID: 1 + the node's number, 0 if not numbered
 	succ  [][]int
 }
 
 func newCtrlGraph(g *son.Graph) *ctrlGraph {
-	c := &ctrlGraph{index: map[*son.Node]int{}}
+	c := &ctrlGraph{index: make([]int32, g.MaxID())}
 	add := func(n *son.Node) {
-		c.index[n] = len(c.nodes)
+		c.index[n.ID] = int32(len(c.nodes)) + 1
 		c.nodes = append(c.nodes, n)
-		c.succ = append(c.succ, nil)
 	}
 	add(g.Start)
+	// Breadth first: the successors of node i are found while numbering
+	// it, so they are contiguous in edges, from ends[i-1] to ends[i].
+	var edges []int
+	var ends []int
 	for i := 0; i < len(c.nodes); i++ {
 		for _, u := range c.nodes[i].Out {
 			if !u.IsControl() || u.Op == son.OpStop {
 				continue
 			}
-			if _, ok := c.index[u]; !ok {
+			if c.index[u.ID] == 0 {
 				add(u)
 			}
-			c.succ[i] = append(c.succ[i], c.index[u])
+			edges = append(edges, int(c.index[u.ID])-1)
 		}
+		ends = append(ends, len(edges))
+	}
+	c.succ = make([][]int, len(c.nodes))
+	from := 0
+	for i, end := range ends {
+		if end > from {
+			c.succ[i] = edges[from:end:end]
+		}
+		from = end
 	}
 	return c
 }
@@ -76,9 +89,9 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any.
 	// proving[x] is the side of an If that dominates it and proves x
-	// (unrefined) is not 0, if any.
-	checking := map[*son.Node]*son.Node{}
-	proving := map[*son.Node]*son.Node{}
+	// (unrefined) is not 0, if any. Both are indexed by value node ID.
+	checking := make([]*son.Node, g.MaxID())
+	proving := make([]*son.Node, g.MaxID())
 	var found []Removal
 	type frame struct {
 		v    int
@@ -95,22 +108,22 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
 			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
 				f.proved = append(f.proved, x)
-				f.before = append(f.before, proving[x])
-				proving[x] = n
+				f.before = append(f.before, proving[x.ID])
+				proving[x.ID] = n
 			})
 		}
 		if n.Op != son.OpZeroCheck {
 			return f
 		}
 		x := n.In[1]
-		if s := proving[son.Unrefined(x)]; s != nil && checking[x] == nil {
+		if s := proving[son.Unrefined(x).ID]; s != nil && checking[x.ID] == nil {
 			found = append(found, Removal{Check: n, Value: x, Side: s})
 			return f
 		}
-		if w := checking[x]; w != nil {
+		if w := checking[x.ID]; w != nil {
 			found = append(found, Removal{Check: n, Value: x, Witness: w})
 		} else {
-			checking[x] = n
+			checking[x.ID] = n
 			f.x = x
 		}
 		return f
@@ -125,14 +138,10 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			continue
 		}
 		if f.x != nil {
-			delete(checking, f.x)
+			checking[f.x.ID] = nil
 		}
 		for i := len(f.proved) - 1; i >= 0; i-- {
-			if f.before[i] == nil {
-				delete(proving, f.proved[i])
-			} else {
-				proving[f.proved[i]] = f.before[i]
-			}
+			proving[f.proved[i].ID] = f.before[i]
 		}
 		stack = stack[:len(stack)-1]
 	}

@@ -354,8 +354,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "sccp-worklist-flag-stuck", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "work = work[1:]\n\t\ton[n.ID] = false",
-		New:  "work = work[1:]\n\t\ton[n.ID] = true",
+		Old:  "n := work.pop()\n\t\ton[n.ID] = false",
+		New:  "n := work.pop()\n\t\ton[n.ID] = true",
 		What: "a node taken off the worklist stays marked as on it, and is never evaluated again",
 	},
 	{
@@ -368,26 +368,26 @@ var Catalogue = []Fault{
 	// ---- zerocheck (opt/zerocheck.go) ----
 	{
 		Name: "zc-any-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[x]; w != nil {",
-		New:  "w := checking[x]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {",
+		Old:  "if w := checking[x.ID]; w != nil {",
+		New:  "w := checking[x.ID]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {",
 		What: "a check is removed under a dominating check of any value: the wrong witness",
 	},
 	{
 		Name: "zc-any-witness-misreported", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[x]; w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: w})",
-		New:  "w := checking[x]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: w.In[1], Witness: w})",
+		Old:  "if w := checking[x.ID]; w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: w})",
+		New:  "w := checking[x.ID]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: w.In[1], Witness: w})",
 		What: "the wrong witness, and the removal reports the witness's value as the check's (issue 11's example)",
 	},
 	{
 		Name: "zc-witness-not-forgotten", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if f.x != nil {\n\t\t\tdelete(checking, f.x)\n\t\t}",
+		Old:  "if f.x != nil {\n\t\t\tchecking[f.x.ID] = nil\n\t\t}",
 		New:  "",
 		What: "a check is not forgotten when the walk leaves its subtree: a non-dominating witness",
 	},
 	{
 		Name: "zc-removed-as-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
 		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t} else {",
-		New:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t\tchecking[x] = n\n\t\t} else {",
+		New:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t\tchecking[x.ID] = n\n\t\t} else {",
 		What: "a removed check becomes the witness of the checks below it",
 	},
 	{
@@ -416,22 +416,22 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-ctrl-edges-first-only", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "\t\t\t\tadd(u)\n\t\t\t}\n\t\t\tc.succ[i] = append(c.succ[i], c.index[u])",
-		New:  "\t\t\t\tadd(u)\n\t\t\t\tc.succ[i] = append(c.succ[i], c.index[u])\n\t\t\t}",
+		Old:  "\t\t\t\tadd(u)\n\t\t\t}\n\t\t\tedges = append(edges, int(c.index[u.ID])-1)",
+		New:  "\t\t\t\tadd(u)\n\t\t\t\tedges = append(edges, int(c.index[u.ID])-1)\n\t\t\t}",
 		What: "the control graph keeps only the edge by which each node is first found: a wrong dominator at every merge",
 	},
 
-	// ---- gcm (gcm/gcm.go, gcm/blocks.go) ----
+	// ---- gcm (gcm/gcm.go, gcm/blocks.go, gcm/order.go) ----
 	{
 		Name: "gcm-checks-hoisted-to-entry", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "b.checks = append(b.checks, s)\n\t\t\t\tsk.of[s] = b",
-		New:  "found[0].checks = append(found[0].checks, s)\n\t\t\t\tsk.of[s] = found[0]",
+		Old:  "b.checks = append(b.checks, s)\n\t\t\t\tsk.of[s.ID] = b",
+		New:  "found[0].checks = append(found[0].checks, s)\n\t\t\t\tsk.of[s.ID] = found[0]",
 		What: "every ZeroCheck is hoisted to the entry block, above its branch, and recorded there in the block map",
 	},
 	{
 		Name: "gcm-branch-succs-swapped", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "for idx := int64(0); idx < 2; idx++ {",
-		New:  "for idx := int64(1); idx >= 0; idx-- {",
+		Old:  "b.succs[idx] = get(p)",
+		New:  "b.succs[1-idx] = get(p)",
 		What: "a branch's successors are in the wrong order: the false block first",
 	},
 	{
@@ -448,8 +448,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm[b] {\n\t\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
-		New:  "for i := range perm[b] {\n\t\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
+		Old:  "for i, k := range perm[b.index] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
+		New:  "for i := range perm[b.index] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{
@@ -466,13 +466,13 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-early-ignores-pin", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "if c := n.Ctrl(); c != nil && c.IsControl() && n.Op != son.OpProj {\n\t\t\t\tb = s.deeper(b, s.sk.of[c])\n\t\t\t}\n",
+		Old:  "if c := n.Ctrl(); c != nil && c.IsControl() && n.Op != son.OpProj {\n\t\t\t\tb = s.deeper(b, s.sk.blockOf(c))\n\t\t\t}\n",
 		New:  "",
 		What: "schedule early ignores a division's ZeroCheck: the division may rise above it",
 	},
 	{
 		Name: "gcm-phi-use-in-merge", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "late = s.lca(late, s.sk.of[r.head.In[i]])",
+		Old:  "late = s.lca(late, s.sk.blockOf(r.head.In[i]))",
 		New:  "late = s.lca(late, r)",
 		What: "a Phi's use counts in the Phi's block, not at the end of the matching predecessor",
 	},
@@ -484,18 +484,18 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-late-ignores-control-uses", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "if b := s.sk.of[u]; b != nil && u.Op != son.OpNever {",
-		New:  "if b := s.sk.of[u]; b != nil && u.Op == son.OpNever {",
+		Old:  "if b := s.sk.blockOf(u); b != nil && u.Op != son.OpNever {",
+		New:  "if b := s.sk.blockOf(u); b != nil && u.Op == son.OpNever {",
 		What: "late placement ignores uses by branches, returns and checks: a value may sink below them",
 	},
 	{
-		Name: "gcm-checks-reversed", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "dep(all[i-1], n) // the checks keep the order of the chain",
-		New:  "dep(n, all[i-1]) // the checks keep the order of the chain",
+		Name: "gcm-checks-reversed", Pass: "gcm", File: "gcm/order.go",
+		Old:  "deps = append(deps, [2]int32{int32(i - 1), int32(i)}) // the checks keep the order of the chain",
+		New:  "deps = append(deps, [2]int32{int32(i), int32(i - 1)}) // the checks keep the order of the chain",
 		What: "the ZeroChecks of a block are ordered last first",
 	},
 	{
-		Name: "gcm-ready-one-early", Pass: "gcm", File: "gcm/gcm.go",
+		Name: "gcm-ready-one-early", Pass: "gcm", File: "gcm/order.go",
 		Old:  "if waits[u]--; waits[u] == 0 {",
 		New:  "if waits[u]--; waits[u] <= 1 {",
 		What: "the local schedule takes a node as ready while it still waits for one input",
