@@ -346,25 +346,36 @@ func TestNativeDivConst(t *testing.T) {
 		"100", "1000003", "9223372036854775807", "-9223372036854775807", "0xFFFFFFFFFD", "641",
 		"9", "-5", "-9", "15", "-15", "0x7FFFFFFF", "-0x7FFFFFFF", "0xFFFFFFFF"}
 	args := []int64{0, 1, -1, 7, -7, 100, -100, 1<<63 - 1, -1 << 63, -1<<63 + 1, 123456789012345, -98765432109876}
-	dir := t.TempDir()
-	for k, d := range divisors {
-		for _, op := range []string{"/", "%"} {
-			src := fmt.Sprintf("return arg %s %s;\n", op, d)
-			want, err := referenceResults(src, args)
-			if err != nil {
-				t.Fatal(err)
-			}
-			name := fmt.Sprintf("div%d%s.smp", k, map[string]string{"/": "q", "%": "r"}[op])
-			path, err := buildNative(t, dir, name, []byte(src))
-			if err != nil {
-				t.Fatalf("%s: %v", src, err)
-			}
-			for j, arg := range args {
+	var progs []string
+	for _, d := range divisors {
+		progs = append(progs, "return arg / "+d+";\n", "return arg % "+d+";\n")
+	}
+	checkNativePrograms(t, t.TempDir(), "div", progs, args)
+}
+
+// checkNativePrograms builds each small program in dir as PREFIX<k>.smp and
+// requires its executable to agree with the reference on every argument
+// (skipping those where the reference hit its step limit); it stops at the
+// first program that disagrees, naming its source.
+func checkNativePrograms(t *testing.T, dir, prefix string, progs []string, args []int64) {
+	t.Helper()
+	for k, src := range progs {
+		want, err := referenceResults(src, args)
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		name := fmt.Sprintf("%s%d.smp", prefix, k)
+		path, err := buildNative(t, dir, name, []byte(src))
+		if err != nil {
+			t.Fatalf("%s: %v", src, err)
+		}
+		for j, arg := range args {
+			if want[j] != "" {
 				checkNative(t, name, path, arg, want[j])
 			}
-			if t.Failed() {
-				t.Fatalf("%s", src)
-			}
+		}
+		if t.Failed() {
+			t.Fatalf("%s", src)
 		}
 	}
 }
@@ -385,24 +396,7 @@ func TestNativeDivReg(t *testing.T) {
 		"return arg / (arg - 0x7FFFFFFF);\n", "return arg % (arg - 0x7FFFFFFF);\n")
 	args := []int64{0, 1, -1, 2, 7, -7, 1<<31 - 1, 1 << 31, 1<<31 + 1, 1<<32 - 1, 1 << 32,
 		-1 << 31, 1<<63 - 1, -1 << 63}
-	dir := t.TempDir()
-	for k, src := range progs {
-		want, err := referenceResults(src, args)
-		if err != nil {
-			t.Fatal(err)
-		}
-		name := fmt.Sprintf("divreg%d.smp", k)
-		path, err := buildNative(t, dir, name, []byte(src))
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for j, arg := range args {
-			checkNative(t, name, path, arg, want[j])
-		}
-		if t.Failed() {
-			t.Fatalf("%s", src)
-		}
-	}
+	checkNativePrograms(t, t.TempDir(), "divreg", progs, args)
 }
 
 // TestNativeCombine: the instruction pairs selection fuses (x*k + c and
@@ -427,26 +421,7 @@ func TestNativeCombine(t *testing.T) {
 		"int x = arg;\nint r = x % 2;\nx = x + 1;\nif (r == 0) return x;\nreturn -x;\n",
 	}
 	args := []int64{0, 1, -1, 2, -2, 7, -8, 16, 1 << 31, -1 << 31, 1<<63 - 1, -1 << 63}
-	dir := t.TempDir()
-	for k, src := range programs {
-		want, err := referenceResults(src, args)
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		name := fmt.Sprintf("combine%d.smp", k)
-		path, err := buildNative(t, dir, name, []byte(src))
-		if err != nil {
-			t.Fatalf("%s: %v", src, err)
-		}
-		for j, arg := range args {
-			if want[j] != "" { // else the reference hit its step limit
-				checkNative(t, name, path, arg, want[j])
-			}
-		}
-		if t.Failed() {
-			t.Fatalf("%s", src)
-		}
-	}
+	checkNativePrograms(t, t.TempDir(), "combine", programs, args)
 }
 
 // TestNativeSpill: larger generated programs, half of them keeping every
