@@ -108,7 +108,7 @@ func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node 
 
 // Con finds or makes the integer constant v.
 func (g *Graph) Con(v int64) *Node {
-	if n := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpConstant, v))
@@ -117,7 +117,7 @@ func (g *Graph) Con(v int64) *Node {
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
 func (g *Graph) topCon() *Node {
-	if n := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
@@ -127,7 +127,7 @@ func (g *Graph) topCon() *Node {
 
 // xctrl finds or makes the dead-control node.
 func (g *Graph) xctrl() *Node {
-	if n := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpXCtrl, 0))

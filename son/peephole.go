@@ -80,14 +80,15 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 
 	// Global value numbering.
 	if !g.NoGVN && !n.inGVN && hashable(n) {
-		if m := g.gvn.get(keyOf(n)); m != nil {
+		m, h := g.gvn.get(keyOf(n))
+		if m != nil {
 			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++
 			return g.rewritten(n, m, "value numbering")
 		}
-		g.gvn.put(n)
+		g.gvn.putHashed(n, h)
 		n.inGVN = true
 	}
 
