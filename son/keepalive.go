@@ -17,13 +17,7 @@ func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 	for {
 		g.Stats.Walks++
 		live = g.liveSet()
-		order := g.ctrlOrder()
-		var stuck []*Node
-		for _, n := range order {
-			if !live[n.ID] && !n.Type.IsXCtrl() {
-				stuck = append(stuck, n)
-			}
-		}
+		stuck := g.ctrlStuck(live)
 		if len(stuck) == 0 {
 			return added, live
 		}
@@ -65,12 +59,14 @@ func ctrlSuccs(n *Node) []*Node {
 // from it.
 func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpStop }
 
-// ctrlOrder lists the control nodes reached from Start, in the order a
-// depth-first search first meets them.
-func (g *Graph) ctrlOrder() []*Node {
+// ctrlStuck lists the control nodes reached from Start that are not live
+// (Stop does not reach them) and not dead control, in the order a
+// depth-first search first meets them. Only those are listed: the walk
+// runs twice in every fixpoint, and they are almost always none.
+func (g *Graph) ctrlStuck(live []bool) []*Node {
 	seen := make([]bool, g.MaxID())
 	seen[g.Start.ID] = true
-	order := []*Node{g.Start}
+	var stuck []*Node
 	stack := []*Node{g.Start}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
@@ -78,12 +74,14 @@ func (g *Graph) ctrlOrder() []*Node {
 		for i := len(n.Out) - 1; i >= 0; i-- {
 			if u := n.Out[i]; isCtrlSucc(u) && !seen[u.ID] {
 				seen[u.ID] = true
-				order = append(order, u)
+				if !live[u.ID] && !u.Type.IsXCtrl() {
+					stuck = append(stuck, u)
+				}
 				stack = append(stack, u)
 			}
 		}
 	}
-	return order
+	return stuck
 }
 
 // sinkSCCs returns the strongly connected components of the control edges
