@@ -36,6 +36,12 @@ type Graph struct {
 	// seed. The fixpoint must not depend on it.
 	Seed int64
 
+	// fresh is the node NewNode made last, while its type is still the
+	// one NewNode computed: nothing has changed an edge or a type since.
+	// The peephole that follows (Peephole(NewNode(...)), the builder's
+	// and the rules' way) takes that type rather than compute it again.
+	fresh *Node
+
 	// check, when set, checks every peephole step (rewritecheck.go).
 	check *rewriteChecker
 
@@ -93,6 +99,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 			g.check.typed(n, n.Type)
 		}
 	}
+	g.fresh = n
 	return n
 }
 
@@ -336,6 +343,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 	if n.Type.Equal(t) {
 		return
 	}
+	g.fresh = nil
 	n.Type = t
 	for _, u := range n.Out {
 		g.push(u)
@@ -345,6 +353,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
+	g.fresh = nil
 	g.push(n)
 	g.moveDeps(n)
 }

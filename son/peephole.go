@@ -47,7 +47,13 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 	g.Stats.Peepholes++
 	old := n.Type
-	t := g.Compute(n)
+	var t types.Type
+	if n == g.fresh {
+		t = n.Type // just computed by NewNode, and nothing changed since
+	} else {
+		t = g.Compute(n)
+	}
+	g.fresh = nil
 	if g.check != nil {
 		g.check.typed(n, t)
 	}
@@ -225,6 +231,7 @@ func hashable(n *Node) bool {
 // unlock takes n out of the value-numbering table before its inputs
 // change.
 func (g *Graph) unlock(n *Node) {
+	g.fresh = nil
 	if !n.inGVN {
 		return
 	}
