@@ -17,6 +17,9 @@ func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 	for {
 		g.Stats.Walks++
 		live = g.liveSet()
+		if !g.someCtrlNotLive(live) {
+			return added, live
+		}
 		stuck := g.ctrlStuck(live)
 		if len(stuck) == 0 {
 			return added, live
@@ -58,6 +61,20 @@ func ctrlSuccs(n *Node) []*Node {
 // isCtrlSucc reports whether u, a user of a control node, takes control
 // from it.
 func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpStop }
+
+// someCtrlNotLive reports whether a node that ctrlStuck could list
+// exists: a control node that Stop does not reach, not dead control. It
+// reads the nodes by ID, and none that is live, where ctrlStuck's walk
+// from Start reads every user of every control node, data users and all;
+// after a sweep there is almost never one.
+func (g *Graph) someCtrlNotLive(live []bool) bool {
+	for id, n := range g.nodes {
+		if n != nil && !live[id] && isCtrlSucc(n) && !n.Type.IsXCtrl() {
+			return true
+		}
+	}
+	return false
+}
 
 // ctrlStuck lists the control nodes reached from Start that are not live
 // (Stop does not reach them) and not dead control, in the order a
