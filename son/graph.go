@@ -36,6 +36,12 @@ type Graph struct {
 	// seed. The fixpoint must not depend on it.
 	Seed int64
 
+	// fresh is the node NewNode made last, while its type is still the
+	// one NewNode computed: nothing has changed an edge or a type since.
+	// The peephole that follows (Peephole(NewNode(...)), the builder's
+	// and the rules' way) takes that type rather than compute it again.
+	fresh *Node
+
 	// check, when set, checks every peephole step (rewritecheck.go).
 	check *rewriteChecker
 
@@ -93,6 +99,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 			g.check.typed(n, n.Type)
 		}
 	}
+	g.fresh = n
 	return n
 }
 
@@ -108,7 +115,7 @@ func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node 
 
 // Con finds or makes the integer constant v.
 func (g *Graph) Con(v int64) *Node {
-	if n := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpConstant, v))
@@ -117,7 +124,7 @@ func (g *Graph) Con(v int64) *Node {
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
 func (g *Graph) topCon() *Node {
-	if n := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
@@ -127,7 +134,7 @@ func (g *Graph) topCon() *Node {
 
 // xctrl finds or makes the dead-control node.
 func (g *Graph) xctrl() *Node {
-	if n := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
+	if n, _ := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
 		return n
 	}
 	return g.Peephole(g.NewNode(OpXCtrl, 0))
@@ -336,6 +343,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 	if n.Type.Equal(t) {
 		return
 	}
+	g.fresh = nil
 	n.Type = t
 	for _, u := range n.Out {
 		g.push(u)
@@ -345,6 +353,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
+	g.fresh = nil
 	g.push(n)
 	g.moveDeps(n)
 }

@@ -3,12 +3,22 @@ package son
 // gvnTable is the value-numbering table: the hashable nodes entered, found
 // by op, aux and inputs. It is an open-addressing table of node pointers
 // (linear probing, deletion by backward shift) that hashes and compares
-// the nodes' own fields: 8 bytes a slot, where a Go map keyed by a copy of
-// each node's op, aux and first inputs took about 90 bytes an entry, and
-// a lookup builds no key and allocates nothing, however many inputs.
+// the nodes' own fields: 16 bytes a slot, where a Go map keyed by a copy
+// of each node's op, aux and first inputs took about 90 bytes an entry,
+// and a lookup builds no key and allocates nothing, however many inputs.
+// Each slot keeps its node's hash, as cmd/compile's and Go's maps keep
+// theirs: a probe reads a node only when the hashes agree, and removal
+// and growth never hash again (reading a node and its inputs' IDs is a
+// cache miss or more on a large graph).
 type gvnTable struct {
-	slots []*Node // nil: empty; len is 0 or a power of two
+	slots []gvnSlot // n nil: empty; len is 0 or a power of two
 	count int
+}
+
+// gvnSlot is an entry of the table: a node and the hash of its key.
+type gvnSlot struct {
+	h uint64
+	n *Node
 }
 
 // gvnKey is what a lookup looks for: a node's op, aux and inputs. A
@@ -81,45 +91,46 @@ func (k *gvnKey) matches(n *Node) bool {
 	return true
 }
 
-// get returns the node entered with key k, or nil.
-func (t *gvnTable) get(k gvnKey) *Node {
+// get returns the node entered with key k, or nil, and k's hash (for
+// putHashed).
+func (t *gvnTable) get(k gvnKey) (*Node, uint64) {
+	h := k.hash()
 	if t.count == 0 {
-		return nil
+		return nil, h
 	}
 	mask := uint64(len(t.slots) - 1)
-	for i := k.hash() & mask; t.slots[i] != nil; i = (i + 1) & mask {
-		if k.matches(t.slots[i]) {
-			return t.slots[i]
+	for i := h & mask; t.slots[i].n != nil; i = (i + 1) & mask {
+		if s := &t.slots[i]; s.h == h && k.matches(s.n) {
+			return s.n, h
 		}
 	}
-	return nil
+	return nil, h
 }
 
-// put enters n, whose key is not in the table.
-func (t *gvnTable) put(n *Node) {
+// putHashed enters n, whose key, of hash h, is not in the table.
+func (t *gvnTable) putHashed(n *Node, h uint64) {
 	if (t.count+1)*4 > len(t.slots)*3 {
 		t.grow()
 	}
-	t.insert(n)
+	t.insert(gvnSlot{h, n})
 	t.count++
 }
 
-func (t *gvnTable) insert(n *Node) {
+func (t *gvnTable) insert(s gvnSlot) {
 	mask := uint64(len(t.slots) - 1)
-	k := keyOf(n)
-	i := k.hash() & mask
-	for t.slots[i] != nil {
+	i := s.h & mask
+	for t.slots[i].n != nil {
 		i = (i + 1) & mask
 	}
-	t.slots[i] = n
+	t.slots[i] = s
 }
 
 func (t *gvnTable) grow() {
 	old := t.slots
-	t.slots = make([]*Node, max(64, 2*len(old)))
-	for _, n := range old {
-		if n != nil {
-			t.insert(n)
+	t.slots = make([]gvnSlot, max(64, 2*len(old)))
+	for _, s := range old {
+		if s.n != nil {
+			t.insert(s)
 		}
 	}
 }
@@ -133,25 +144,23 @@ func (t *gvnTable) remove(n *Node) bool {
 	mask := uint64(len(t.slots) - 1)
 	k := keyOf(n)
 	i := k.hash() & mask
-	for t.slots[i] != n {
-		if t.slots[i] == nil {
+	for t.slots[i].n != n {
+		if t.slots[i].n == nil {
 			return false
 		}
 		i = (i + 1) & mask
 	}
 	// Backward shift: move up each later entry of the run that may sit in
 	// the hole, so that no entry is cut off from its home slot.
-	for j := (i + 1) & mask; t.slots[j] != nil; j = (j + 1) & mask {
-		m := t.slots[j]
-		km := keyOf(m)
-		home := km.hash() & mask
-		// m may move to i if i lies cyclically in [home, j).
+	for j := (i + 1) & mask; t.slots[j].n != nil; j = (j + 1) & mask {
+		home := t.slots[j].h & mask
+		// The entry may move to i if i lies cyclically in [home, j).
 		if (j-home)&mask >= (j-i)&mask {
-			t.slots[i] = m
+			t.slots[i] = t.slots[j]
 			i = j
 		}
 	}
-	t.slots[i] = nil
+	t.slots[i] = gvnSlot{}
 	t.count--
 	return true
 }

@@ -17,13 +17,10 @@ func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
 	for {
 		g.Stats.Walks++
 		live = g.liveSet()
-		order := g.ctrlOrder()
-		var stuck []*Node
-		for _, n := range order {
-			if !live[n.ID] && !n.Type.IsXCtrl() {
-				stuck = append(stuck, n)
-			}
+		if !g.someCtrlNotLive(live) {
+			return added, live
 		}
+		stuck := g.ctrlStuck(live)
 		if len(stuck) == 0 {
 			return added, live
 		}
@@ -65,12 +62,28 @@ func ctrlSuccs(n *Node) []*Node {
 // from it.
 func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpStop }
 
-// ctrlOrder lists the control nodes reached from Start, in the order a
-// depth-first search first meets them.
-func (g *Graph) ctrlOrder() []*Node {
+// someCtrlNotLive reports whether a node that ctrlStuck could list
+// exists: a control node that Stop does not reach, not dead control. It
+// reads the nodes by ID, and none that is live, where ctrlStuck's walk
+// from Start reads every user of every control node, data users and all;
+// after a sweep there is almost never one.
+func (g *Graph) someCtrlNotLive(live []bool) bool {
+	for id, n := range g.nodes {
+		if n != nil && !live[id] && isCtrlSucc(n) && !n.Type.IsXCtrl() {
+			return true
+		}
+	}
+	return false
+}
+
+// ctrlStuck lists the control nodes reached from Start that are not live
+// (Stop does not reach them) and not dead control, in the order a
+// depth-first search first meets them. Only those are listed: the walk
+// runs twice in every fixpoint, and they are almost always none.
+func (g *Graph) ctrlStuck(live []bool) []*Node {
 	seen := make([]bool, g.MaxID())
 	seen[g.Start.ID] = true
-	order := []*Node{g.Start}
+	var stuck []*Node
 	stack := []*Node{g.Start}
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
@@ -78,12 +91,14 @@ func (g *Graph) ctrlOrder() []*Node {
 		for i := len(n.Out) - 1; i >= 0; i-- {
 			if u := n.Out[i]; isCtrlSucc(u) && !seen[u.ID] {
 				seen[u.ID] = true
-				order = append(order, u)
+				if !live[u.ID] && !u.Type.IsXCtrl() {
+					stuck = append(stuck, u)
+				}
 				stack = append(stack, u)
 			}
 		}
 	}
-	return order
+	return stuck
 }
 
 // sinkSCCs returns the strongly connected components of the control edges

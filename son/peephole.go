@@ -47,7 +47,13 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 	g.Stats.Peepholes++
 	old := n.Type
-	t := g.Compute(n)
+	var t types.Type
+	if n == g.fresh {
+		t = n.Type // just computed by NewNode, and nothing changed since
+	} else {
+		t = g.Compute(n)
+	}
+	g.fresh = nil
 	if g.check != nil {
 		g.check.typed(n, t)
 	}
@@ -80,14 +86,15 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 
 	// Global value numbering.
 	if !g.NoGVN && !n.inGVN && hashable(n) {
-		if m := g.gvn.get(keyOf(n)); m != nil {
+		m, h := g.gvn.get(keyOf(n))
+		if m != nil {
 			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++
 			return g.rewritten(n, m, "value numbering")
 		}
-		g.gvn.put(n)
+		g.gvn.putHashed(n, h)
 		n.inGVN = true
 	}
 
@@ -224,6 +231,7 @@ func hashable(n *Node) bool {
 // unlock takes n out of the value-numbering table before its inputs
 // change.
 func (g *Graph) unlock(n *Node) {
+	g.fresh = nil
 	if !n.inGVN {
 		return
 	}

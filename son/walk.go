@@ -45,11 +45,22 @@ func (g *Graph) Live() []*Node {
 	return order
 }
 
-// IsLive reports, for every ID, whether the node is in Live().
+// liveSet reports, for every ID, whether the node is in Live(): the same
+// walk, as a set only, with no order to build (keepInfiniteLoops and the
+// sweep need no order, and run twice in every fixpoint).
 func (g *Graph) liveSet() []bool {
 	live := make([]bool, g.MaxID())
-	for _, n := range g.Live() {
-		live[n.ID] = true
+	live[g.Start.ID], live[g.Stop.ID] = true, true
+	stack := []*Node{g.Stop}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, x := range n.In {
+			if x != nil && !live[x.ID] {
+				live[x.ID] = true
+				stack = append(stack, x)
+			}
+		}
 	}
 	return live
 }
