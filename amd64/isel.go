@@ -711,7 +711,7 @@ func (s *selector) divide(in *cfg.Instr) {
 	// signed 64-bit ones (zero-extended); b = 0 goes to slow, as b-1 is -1.
 	// Two tests, the divisor's first, where (a | b-1) tested once took
 	// three instructions on the divisor's chain: each instruction reading
-	// the divisor before the div delays it (isqrt 8% slower).
+	// the divisor before the div delays it (isqrt 6% slower).
 	s.mov(rax, va)
 	s.mov(rcx, vb)
 	s.op2(LEA, vr(rdx), vmem(rcx, NoVReg, 0, -1))
