@@ -698,11 +698,20 @@ func (a *alloc) rewrite() {
 	}
 	loopCopy := a.splitLoops()
 	for b, ws := range a.blocks {
+		// out stays nil while the block is unchanged (most blocks in a
+		// round that spills few registers): no copy of them.
 		var out []*winstr
-		for _, w := range ws {
+		grow := func(i int) {
+			if out == nil {
+				out = make([]*winstr, i, len(ws)+8)
+				copy(out, ws[:i])
+			}
+		}
+		for i, w := range ws {
 			if w.orig < 0 && w.reload && a.spilledReg(w.defs[0]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
+				grow(i)
 				continue
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
@@ -714,22 +723,30 @@ func (a *alloc) rewrite() {
 				}
 			}
 			if w.dead || !a.mentionsSpilled(w) {
-				out = append(out, w)
+				if out != nil {
+					out = append(out, w)
+				}
 				continue
 			}
+			grow(i)
 			uses := append([]Reg(nil), w.uses...)
 			defs := append([]Reg(nil), w.defs...)
 			var after []*winstr
-			done := map[Reg]Reg{}
+			var done [][2]Reg // each spilled register and its temporary
 			for _, list := range [2][]Reg{uses, defs} {
 				for k, r := range list {
 					if !a.spilledReg(r) {
 						continue
 					}
-					t, ok := done[r]
-					if !ok {
+					t := Reg(-1)
+					for _, d := range done {
+						if d[0] == r {
+							t = d[1]
+						}
+					}
+					if t < 0 {
 						t = a.newTmp()
-						done[r] = t
+						done = append(done, [2]Reg{r, t})
 						if contains(w.uses, r) {
 							out = append(out, &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[r], reload: true})
 						}
@@ -744,7 +761,9 @@ func (a *alloc) rewrite() {
 			out = append(out, w)
 			out = append(out, after...)
 		}
-		a.blocks[b] = out
+		if out != nil {
+			a.blocks[b] = out
+		}
 	}
 }
 
