@@ -17,6 +17,7 @@
 package regalloc
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"sort"
@@ -138,6 +139,7 @@ type alloc struct {
 
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
+	sblk, eblk []int32      // the blocks holding start and end (for widen)
 	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
@@ -317,6 +319,8 @@ func (a *alloc) liveness() {
 	}
 	a.start = make([]int32, a.nregs)
 	a.end = make([]int32, a.nregs)
+	a.sblk = make([]int32, a.nregs)
+	a.eblk = make([]int32, a.nregs)
 	for r := range a.start {
 		a.start[r], a.end[r] = -1, -1
 	}
@@ -399,7 +403,7 @@ func (a *alloc) liveness() {
 			p -= 2
 			for _, d := range w.defs {
 				if int(d) >= np {
-					a.hull(d, defPos)
+					a.hull(d, defPos, b)
 					continue
 				}
 				e := segEnd[d]
@@ -411,7 +415,7 @@ func (a *alloc) liveness() {
 			}
 			for _, u := range w.uses {
 				if int(u) >= np {
-					a.hull(u, usePos)
+					a.hull(u, usePos, b)
 					continue
 				}
 				if segEnd[u] < 0 {
@@ -428,7 +432,7 @@ func (a *alloc) liveness() {
 		}
 	}
 	for _, segs := range a.fixed {
-		sort.Slice(segs, func(i, j int) bool { return segs[i][0] < segs[j][0] })
+		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 	}
 	a.widen(bstart, bend)
 	a.hints = make([][]Reg, a.nregs)
@@ -443,12 +447,14 @@ func (a *alloc) liveness() {
 	}
 }
 
-// hull adds position p to r's interval.
-func (a *alloc) hull(r Reg, p int32) {
+// hull adds position p, in block b, to r's interval.
+func (a *alloc) hull(r Reg, p int32, b int) {
 	if a.start[r] < 0 || p < a.start[r] {
-		a.start[r] = p
+		a.start[r], a.sblk[r] = p, int32(b)
 	}
-	a.end[r] = max(a.end[r], p)
+	if p > a.end[r] {
+		a.end[r], a.eblk[r] = p, int32(b)
+	}
 }
 
 // region is a loop: the positions from its header's start to the end of
@@ -456,7 +462,8 @@ func (a *alloc) hull(r Reg, p int32) {
 type region struct {
 	s, e   int32
 	parent int
-	head   int // the header block
+	head   int   // the header block
+	last   int32 // the block that ends at e
 }
 
 // widen adds to each virtual register's interval the loops that hold one
@@ -481,8 +488,11 @@ func (a *alloc) widen(bstart, bend []int32) {
 	if len(spans) == 0 {
 		return
 	}
-	sort.Slice(spans, func(i, j int) bool {
-		return spans[i].s < spans[j].s || spans[i].s == spans[j].s && spans[i].e > spans[j].e
+	slices.SortFunc(spans, func(x, y span) int {
+		if c := cmp.Compare(x.s, y.s); c != 0 {
+			return c
+		}
+		return cmp.Compare(y.e, x.e)
 	})
 	var regs []region
 	var stack []int
@@ -495,21 +505,19 @@ func (a *alloc) widen(bstart, bend []int32) {
 			stack = stack[:len(stack)-1]
 		}
 		e := bend[sp.e]
-		if len(stack) > 0 && regs[stack[len(stack)-1]].s == bstart[sp.s] {
-			// Another back edge to the same header: one loop.
-			for _, k := range stack {
-				regs[k].e = max(regs[k].e, e)
-			}
-			continue
-		}
 		for _, k := range stack {
-			regs[k].e = max(regs[k].e, e)
+			if e > regs[k].e {
+				regs[k].e, regs[k].last = e, int32(sp.e)
+			}
+		}
+		if len(stack) > 0 && regs[stack[len(stack)-1]].s == bstart[sp.s] {
+			continue // another back edge to the same header: one loop
 		}
 		parent := -1
 		if len(stack) > 0 {
 			parent = stack[len(stack)-1]
 		}
-		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent, head: sp.s})
+		regs = append(regs, region{s: bstart[sp.s], e: e, parent: parent, head: sp.s, last: int32(sp.e)})
 		stack = append(stack, len(regs)-1)
 	}
 	// The innermost loop of each block: a sweep with the loops by start.
@@ -530,29 +538,32 @@ func (a *alloc) widen(bstart, bend []int32) {
 		}
 	}
 	a.loops, a.inner, a.bstart = regs, inner, bstart
-	blockOf := func(p int32) int {
-		return sort.Search(nb, func(i int) bool { return bend[i] >= p })
-	}
+	// The block of each end of an interval is kept beside it (hull, and
+	// a loop's head and last block), so no search finds it.
 	for r := a.f.NumPhys; r < a.nregs; r++ {
 		s, e := a.start[r], a.end[r]
 		if s < 0 {
 			continue
 		}
+		sb, eb := a.sblk[r], a.eblk[r]
 		for grown := true; grown; {
 			grown = false
-			for _, p := range [2]int32{s, e} {
-				for l := inner[blockOf(p)]; l >= 0; l = regs[l].parent {
+			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
+				p := end[0]
+				for l := inner[end[1]]; l >= 0; l = regs[l].parent {
 					g := regs[l]
-					if g.s <= p && p <= g.e {
-						ns, ne := min(s, g.s), max(e, g.e)
-						if (ns != s || ne != e) && !(g.s <= s && e <= g.e) {
-							s, e, grown = ns, ne, true
+					if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
+						if g.s < s {
+							s, sb, grown = g.s, int32(g.head), true
+						}
+						if g.e > e {
+							e, eb, grown = g.e, g.last, true
 						}
 					}
 				}
 			}
 		}
-		a.start[r], a.end[r] = s, e
+		a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
 	}
 }
 
@@ -576,9 +587,11 @@ func (a *alloc) scan() (bool, error) {
 			order = append(order, int32(r))
 		}
 	}
-	sort.Slice(order, func(i, j int) bool {
-		si, sj := a.start[order[i]], a.start[order[j]]
-		return si < sj || si == sj && order[i] < order[j]
+	slices.SortFunc(order, func(x, y int32) int {
+		if c := cmp.Compare(a.start[x], a.start[y]); c != 0 {
+			return c
+		}
+		return cmp.Compare(x, y)
 	})
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
@@ -685,11 +698,20 @@ func (a *alloc) rewrite() {
 	}
 	loopCopy := a.splitLoops()
 	for b, ws := range a.blocks {
+		// out stays nil while the block is unchanged (most blocks in a
+		// round that spills few registers): no copy of them.
 		var out []*winstr
-		for _, w := range ws {
+		grow := func(i int) {
+			if out == nil {
+				out = make([]*winstr, i, len(ws)+8)
+				copy(out, ws[:i])
+			}
+		}
+		for i, w := range ws {
 			if w.orig < 0 && w.reload && a.spilledReg(w.defs[0]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
+				grow(i)
 				continue
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
@@ -701,22 +723,30 @@ func (a *alloc) rewrite() {
 				}
 			}
 			if w.dead || !a.mentionsSpilled(w) {
-				out = append(out, w)
+				if out != nil {
+					out = append(out, w)
+				}
 				continue
 			}
+			grow(i)
 			uses := append([]Reg(nil), w.uses...)
 			defs := append([]Reg(nil), w.defs...)
 			var after []*winstr
-			done := map[Reg]Reg{}
+			var done [][2]Reg // each spilled register and its temporary
 			for _, list := range [2][]Reg{uses, defs} {
 				for k, r := range list {
 					if !a.spilledReg(r) {
 						continue
 					}
-					t, ok := done[r]
-					if !ok {
+					t := Reg(-1)
+					for _, d := range done {
+						if d[0] == r {
+							t = d[1]
+						}
+					}
+					if t < 0 {
 						t = a.newTmp()
-						done[r] = t
+						done = append(done, [2]Reg{r, t})
 						if contains(w.uses, r) {
 							out = append(out, &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[r], reload: true})
 						}
@@ -731,7 +761,9 @@ func (a *alloc) rewrite() {
 			out = append(out, w)
 			out = append(out, after...)
 		}
-		a.blocks[b] = out
+		if out != nil {
+			a.blocks[b] = out
+		}
 	}
 }
 
