@@ -103,7 +103,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			return f
 		}
 		x := n.In[1]
-		if s := proving[son.Unrefined(x)]; s != nil && checking[x] == nil {
+		if s := proving[son.NonZeroKey(x)]; s != nil && checking[x] == nil {
 			found = append(found, Removal{Check: n, Value: x, Side: s})
 			return f
 		}
