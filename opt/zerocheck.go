@@ -116,7 +116,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			return f
 		}
 		x := n.In[1]
-		if s := proving[son.Unrefined(x).ID]; s != nil && checking[x.ID] == nil {
+		if s := proving[son.NonZeroKey(x).ID]; s != nil && checking[x.ID] == nil {
 			found = append(found, Removal{Check: n, Value: x, Side: s})
 			return f
 		}

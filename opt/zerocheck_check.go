@@ -114,12 +114,12 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 		switch d := c.In[1]; {
 		case isLive[c.ID]:
 			live[d.ID]++
-		case live[d.ID] == 0 && proved[son.Unrefined(d).ID] == 0:
+		case live[d.ID] == 0 && proved[son.NonZeroKey(d).ID] == 0:
 			bad(c, "removed", "the check of %v is gone, but no check of %v left nor a branch proving it is not 0 strictly dominates it", d, d)
 		}
 		if !isLive[c.ID] {
 			for _, u := range c.Out {
-				if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == c && proved[son.Unrefined(u.In[2]).ID] > 0 {
+				if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == c && proved[son.NonZeroKey(u.In[2]).ID] > 0 {
 					divProved[u.ID] = true
 				}
 			}

@@ -2,6 +2,7 @@ package son
 
 import (
 	"fmt"
+	"slices"
 	"sort"
 
 	"son/syntax"
@@ -79,15 +80,15 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 }
 
 type builder struct {
-	g      *Graph
-	opt    BuildOptions
-	scope  *Node                   // the current scope: control, then every live variable by slot
-	vars   []*syntax.Var           // the live variable of each slot
-	loop   *loopCtx                // the innermost loop being built
-	saved  map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
-	refs   []refined               // the variables refined by the branches around, innermost last
-	refIfs []*Node                 // the Ifs Refines were pinned below (foldOneSidedIfs)
-	args   []*Node                 // mergeOne's list of a new node's inputs, reused
+	g     *Graph
+	opt   BuildOptions
+	scope *Node                   // the current scope: control, then every live variable by slot
+	vars  []*syntax.Var           // the live variable of each slot
+	loop  *loopCtx                // the innermost loop being built
+	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
+	refs  []refined               // the variables refined by the branches around, innermost last
+	ifs   []*Node                 // every If branch made (foldOneSidedIfs)
+	args  []*Node                 // mergeOne's list of a new node's inputs, reused
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -334,21 +335,40 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 }
 
 // foldOneSidedIfs replaces the one projection left to an If by the If's
-// control. A side whose projection nothing uses leads nowhere: it is dead
-// (a loop exit whose Refine went when the loop turned out to end by
-// returning, before the If's condition was folded). Only the Ifs that
-// Refines were pinned below can be so: refine lists them.
+// control. A side whose projection nothing uses leads nowhere: its code
+// died on a type saying it is never reached (a loop exit whose Refine's
+// value turned out to be outside its fact when the loop turned out to
+// end by returning), before the If's condition, which the builder does
+// not revisit, was folded. Any If the builder made can be so (random
+// program seed 591: the If of a later loop on that dead exit), so branch
+// lists them all. A Refine pinned to the projection left has no branch
+// any more and becomes its value (seed 1148): as StripRefines does, the
+// types that rested on its fact are lowered to what the inputs give, and
+// a division whose check went on the side's fact gets it back.
 func (b *builder) foldOneSidedIfs() {
 	g := b.g
-	for _, n := range b.refIfs {
-		if n.Op != OpIf || n.dead || len(n.Out) != 1 || n.Out[0].Op != OpCProj {
+	var work []*Node // users of the Refines replaced, whose types may fall
+	folded := false
+	for _, n := range b.ifs {
+		if n.dead || n.Op != OpIf || len(n.Out) != 1 || n.Out[0].Op != OpCProj {
 			continue
 		}
 		p := n.Out[0]
 		p.keep++
+		for _, u := range slices.Clone(p.Out) {
+			if u.Op == OpRefine && !u.dead && u.In[0] == p {
+				work = append(work, u.Out...)
+				g.Subsume(u, u.In[1])
+			}
+		}
 		g.Subsume(p, n.In[0])
 		p.keep--
 		g.KillIfUnused(p)
+		folded = true
+	}
+	if folded {
+		g.relax(work)
+		g.reguard()
 	}
 }
 
@@ -453,6 +473,7 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos
 	iff = b.hold(g.Peephole(iff))
+	b.ifs = append(b.ifs, iff)
 	t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))
 	f = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))
 	b.release(iff)
@@ -532,9 +553,6 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 			continue
 		}
 		g.Stats.Refines++
-		if len(b.refIfs) == 0 || b.refIfs[len(b.refIfs)-1] != ctrl.In[0] {
-			b.refIfs = append(b.refIfs, ctrl.In[0])
-		}
 		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
 		if r == p.x {
 			continue

@@ -323,3 +323,29 @@ func TestBuildPeepholes(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildFoldsDeadSides: an If left with one side after build (the
+// other's code died on a type saying it is never reached, the If's
+// condition not yet revisited) is folded, whatever made it, and a Refine
+// pinned to the side left becomes its value: the built graph verifies.
+func TestBuildFoldsDeadSides(t *testing.T) {
+	tests := []struct{ src, want string }{
+		// The loop returns on its first round: its exit is dead, and the
+		// body's Refine of v (v < 1) was left on Start's projection
+		// (random program seed 1148).
+		{`int v; while (v < 1) { v++; return v; } v / 1; while (v) {}`, "return (0+1);"},
+		// The code after the second loop is dead with the first loop's
+		// exit; the second loop's If, with no Refine below it, lost its
+		// exit (seed 591).
+		{`int v; while (v < 1) { v++; return 0; } while (arg & 1) {} 0 < (0 ? 0 : v) >= 0;`, "Stop[ return 0; return Top; ]"},
+	}
+	for _, tt := range tests {
+		g := buildSrc(t, tt.src)
+		if err := Verify(g); err != nil {
+			t.Errorf("%s: %v", tt.src, err)
+		}
+		if got := safePrint(g); got != tt.want {
+			t.Errorf("%s: built %s, want %s", tt.src, got, tt.want)
+		}
+	}
+}

@@ -27,6 +27,31 @@ func Unrefined(x *Node) *Node {
 	return x
 }
 
+// NonZeroKey is the value whose being 0 x's being 0 stands for: x
+// without its Refines (Unrefined), and past a comparison with 0, x != 0,
+// which is 0 exactly when x is. The facts of the branches are keyed by
+// it, as the peephole turns if (x != 0) into if (x) while a division by
+// the comparison itself may have lost its check on the first form's fact
+// (random program seed 64 of TestViaRTLRandom). The walk is bounded, for
+// a broken graph that son.Verify is looking at.
+func NonZeroKey(x *Node) *Node {
+	for k := 0; k < maxWalkUp; k++ {
+		x = Unrefined(x)
+		if x == nil || x.Op != OpNe || len(x.In) != 3 || x.In[1] == nil || x.In[2] == nil {
+			return x
+		}
+		switch {
+		case x.In[2].IsConst() && x.In[2].Aux == 0:
+			x = x.In[1]
+		case x.In[1].IsConst() && x.In[1].Aux == 0:
+			x = x.In[2]
+		default:
+			return x
+		}
+	}
+	return x
+}
+
 // sideExcludesZero reports whether the side (0: true, 1: false) of an If
 // on cond proves that x is not 0. Only facts against constants count,
 // starting from all of int: the types of x and of a compared value may
@@ -51,7 +76,7 @@ func sideExcludesZero(cond *Node, side int64, x *Node) bool {
 	return ne || t.ExcludesZero() || t.IsTop()
 }
 
-// ProvedNonZero calls f with each value, unrefined (Unrefined), that side
+// ProvedNonZero calls f with each value, keyed by NonZeroKey, that side
 // (0: true, 1: false) of an If on cond proves is not 0: the condition
 // itself (if (x)), the operand of a Not, the operands of a comparison with
 // a constant. son.Verify, StripRefines and opt.ZeroCheckElim read the
@@ -62,7 +87,7 @@ func ProvedNonZero(cond *Node, side int64, f func(x *Node)) {
 	}
 	try := func(x *Node) {
 		if x != nil && !x.IsConst() && sideExcludesZero(cond, side, x) {
-			f(Unrefined(x))
+			f(NonZeroKey(x))
 		}
 	}
 	try(cond)
@@ -78,7 +103,7 @@ func ProvedNonZero(cond *Node, side int64, f func(x *Node)) {
 }
 
 // sideProves reports whether side p, a projection of an If, proves that
-// x (Unrefined) is not 0.
+// x (keyed by NonZeroKey) is not 0.
 func sideProves(p *Node, side int64, x *Node) bool {
 	if p == nil || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
 		return false
@@ -100,7 +125,7 @@ const maxWalkUp = 8
 // through ZeroChecks, projections, Ifs and a Loop's entry, each of which
 // dominates the node below it; it stops at a Region, whose inputs do not.
 func dominatedNonZero(c, y *Node) bool {
-	x := Unrefined(y)
+	x := NonZeroKey(y)
 	for k := 0; c != nil && k < maxWalkUp; k++ {
 		switch c.Op {
 		case OpCProj:
@@ -121,7 +146,7 @@ func dominatedNonZero(c, y *Node) bool {
 
 // nonZeroBelow reports, by node ID, the divisions and remainders whose
 // control input is dominated by a side of an If that proves their
-// divisor (Unrefined) is not 0, or that an If on a constant never takes. One walk of the dominator tree of the
+// divisor (NonZeroKey) is not 0, or that an If on a constant never takes. One walk of the dominator tree of the
 // control nodes, counting for each value the sides on the path from Start
 // that prove it is not 0: linear in the graph, plus the tree.
 func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
@@ -165,7 +190,7 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 		}
 		for _, d := range n.Out {
 			if (d.Op == OpDiv || d.Op == OpMod) && d.In[0] == n && d.ID < maxID {
-				if x := Unrefined(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
+				if x := NonZeroKey(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
 					safe[d.ID] = true
 				}
 			}

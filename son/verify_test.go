@@ -336,6 +336,9 @@ func TestVerifyBranchFacts(t *testing.T) {
 		{"d != 0", `int d = arg - 3; int q = 0; if (d != 0) { q = 10 / d; } return q;`},
 		{"d > 0", `int d = arg - 3; int q = 0; if (0 < d) { q = 10 % d; } return q;`},
 		{"if (!d) else", `int d = arg - 3; int q = 0; if (!d) {} else { q = 10 / d; } return q;`},
+		// The If tests d itself (if (x != 0) branches on x), the division
+		// is by the comparison: NonZeroKey looks through it.
+		{"b = d != 0", `int d = arg - 3; int q = 0; bool b = d != 0; if (b) { q = 10 / b; } return q;`},
 		{"outer d != 0 through inner d < 100", `int d = arg - 3; int q = 0; if (d != 0) { if (d < 100) { q = 10 / d; } } return q;`},
 	} {
 		for _, strip := range []bool{false, true} {
