@@ -10,8 +10,9 @@ import (
 // side of if (d != 0), d is not 0: a ZeroCheck of d, or of a Refine of
 // d, there is redundant (dominatedNonZero, or the zerocheck pass further
 // down), and the peephole removes it, leaving the division pinned where
-// the check was, a control node the branch's side dominates. Nothing else is needed to keep it there: a pinned division is
-// placed at or below its control input (gcm), and son.Verify accepts a
+// the check was, a control node the branch's side dominates. Nothing else
+// is needed to keep it there: a pinned division is placed at or below its
+// control input (gcm), and son.Verify accepts a
 // division without a check only when its divisor's type excludes 0 or its
 // control input is dominated by a side of an If whose condition proves the
 // divisor is not 0 (nonZeroBelow). The fact is read from the condition,
@@ -146,9 +147,10 @@ func dominatedNonZero(c, y *Node) bool {
 
 // nonZeroBelow reports, by node ID, the divisions and remainders whose
 // control input is dominated by a side of an If that proves their
-// divisor (NonZeroKey) is not 0, or that an If on a constant never takes. One walk of the dominator tree of the
-// control nodes, counting for each value the sides on the path from Start
-// that prove it is not 0: linear in the graph, plus the tree.
+// divisor (NonZeroKey) is not 0, or that an If on a constant never
+// takes. One walk of the dominator tree of the control nodes, counting
+// for each value the sides on the path from Start that prove it is not 0:
+// linear in the graph, plus the tree.
 func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 	safe := make([]bool, maxID)
 	proved := make([]int32, maxID) // by value ID: sides on the path proving it is not 0
