@@ -31,6 +31,8 @@ func startProfiles(stderr io.Writer) (stop func()) {
 		var n int
 		if _, err := fmt.Sscan(rate, &n); err == nil && n > 0 {
 			runtime.MemProfileRate = n
+		} else {
+			fmt.Fprintf(stderr, "son: %s=%q is not a positive number of bytes; the default rate is used\n", envMemProfRate, rate)
 		}
 	}
 	var cpuFile *os.File

@@ -9,7 +9,8 @@ import (
 )
 
 // TestProfiles: SON_CPUPROFILE and SON_MEMPROFILE each write a gzipped
-// pprof profile of the run, and say so on standard error when they cannot.
+// pprof profile of the run, and say so on standard error when they cannot
+// or when SON_MEMPROFILERATE is not a positive number.
 func TestProfiles(t *testing.T) {
 	dir := t.TempDir()
 	cpu, mem := filepath.Join(dir, "cpu.pprof"), filepath.Join(dir, "mem.pprof")
@@ -40,6 +41,15 @@ func TestProfiles(t *testing.T) {
 	startProfiles(&stderr)()
 	if want := "son: " + envCPUProfile + ": open "; !bytes.HasPrefix(stderr.Bytes(), []byte(want)) {
 		t.Errorf("stderr = %q, want it to start with %q", stderr.String(), want)
+	}
+
+	t.Setenv(envCPUProfile, "")
+	t.Setenv(envMemProfile, mem)
+	t.Setenv(envMemProfRate, "often")
+	stderr.Reset()
+	startProfiles(&stderr)()
+	if want := "son: " + envMemProfRate + "=\"often\" is not a positive number of bytes; the default rate is used\n"; stderr.String() != want {
+		t.Errorf("stderr = %q, want %q", stderr.String(), want)
 	}
 }
 
