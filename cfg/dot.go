@@ -17,9 +17,9 @@ func DOT(f *Func, title string) string {
 	pos := positions(f)
 	tree := domTree(f, pos)
 	var s strings.Builder
-	fmt.Fprintf(&s, "digraph %s {\n", dotQuote(f.Name))
+	fmt.Fprintf(&s, "digraph %s {\n", DotQuote(f.Name))
 	if title != "" {
-		fmt.Fprintf(&s, "\tlabel=%s;\n\tlabelloc=t;\n", dotQuote(title))
+		fmt.Fprintf(&s, "\tlabel=%s;\n\tlabelloc=t;\n", DotQuote(title))
 	}
 	s.WriteString("\tnode [shape=box, fontname=\"Courier\", fontsize=10];\n")
 	s.WriteString("\tedge [fontname=\"Helvetica\", fontsize=9];\n")
@@ -27,7 +27,7 @@ func DOT(f *Func, title string) string {
 		if b == nil || pos.at(b) != i {
 			continue
 		}
-		fmt.Fprintf(&s, "\tn%d [label=%s", i, dotLabel(blockText(b, i, pos)))
+		fmt.Fprintf(&s, "\tn%d [label=%s", i, DotLabel(blockText(b, i, pos)))
 		if i == 0 {
 			s.WriteString(", style=bold")
 		}
@@ -67,8 +67,9 @@ func blockText(b *Block, i int, pos *blockIndex) string {
 	return w.String()
 }
 
-// dotLabel makes a left-aligned DOT label of lines of text.
-func dotLabel(text string) string {
+// DotLabel makes a left-aligned DOT label of lines of text (gsa draws
+// its blocks with it too).
+func DotLabel(text string) string {
 	var s strings.Builder
 	s.WriteByte('"')
 	for _, l := range strings.SplitAfter(text, "\n") {
@@ -84,8 +85,8 @@ func dotLabel(text string) string {
 	return s.String()
 }
 
-// dotQuote quotes a string for DOT.
-func dotQuote(t string) string { return `"` + dotEscape(t) + `"` }
+// DotQuote quotes a string for DOT.
+func DotQuote(t string) string { return `"` + dotEscape(t) + `"` }
 
 // dotEscape escapes what a quoted DOT string cannot hold as is: quotes,
 // backslashes (which would start an escape such as \l), and line breaks.

@@ -222,14 +222,14 @@ func DOT(g *Func, title string) string {
 		pos[b] = i
 	}
 	var s strings.Builder
-	fmt.Fprintf(&s, "digraph %s {\n", dotQuote(f.Name))
+	fmt.Fprintf(&s, "digraph %s {\n", cfg.DotQuote(f.Name))
 	if title != "" {
-		fmt.Fprintf(&s, "\tlabel=%s;\n\tlabelloc=t;\n", dotQuote(title))
+		fmt.Fprintf(&s, "\tlabel=%s;\n\tlabelloc=t;\n", cfg.DotQuote(title))
 	}
 	s.WriteString("\tnode [shape=box, fontname=\"Courier\", fontsize=10];\n")
 	s.WriteString("\tedge [fontname=\"Helvetica\", fontsize=9];\n")
 	for i, text := range g.blockTexts(Sizes(g)) {
-		fmt.Fprintf(&s, "\tn%d [label=%s", i, dotLabel(text))
+		fmt.Fprintf(&s, "\tn%d [label=%s", i, cfg.DotLabel(text))
 		if i == 0 {
 			s.WriteString(", style=bold")
 		}
@@ -257,25 +257,4 @@ func DOT(g *Func, title string) string {
 	}
 	s.WriteString("}\n")
 	return s.String()
-}
-
-// dotLabel makes a left-aligned DOT label of lines of text.
-func dotLabel(text string) string {
-	var s strings.Builder
-	s.WriteByte('"')
-	for _, l := range strings.Split(strings.TrimSuffix(text, "\n"), "\n") {
-		l = strings.Replace(l, "\t", "    ", 1)
-		s.WriteString(dotEscape(l))
-		s.WriteString(`\l`)
-	}
-	s.WriteByte('"')
-	return s.String()
-}
-
-func dotQuote(t string) string { return `"` + dotEscape(t) + `"` }
-
-// dotEscape escapes quotes, backslashes and line breaks.
-func dotEscape(t string) string {
-	r := strings.NewReplacer(`"`, `\"`, `\`, `\\`, "\n", `\n`, "\r", " ", "\t", " ")
-	return r.Replace(t)
 }
