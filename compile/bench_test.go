@@ -5,11 +5,12 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"son/amd64"
-	"son/regalloc"
 	"testing"
+	"time"
 
+	"son/amd64"
 	"son/internal/gen"
+	"son/regalloc"
 	"son/syntax"
 )
 
@@ -199,6 +200,8 @@ func BenchmarkScaling(b *testing.B) {
 				program(b)
 				b.ReportAllocs()
 				var mallocs uint64
+				var cpu time.Duration
+				cpuKnown := true
 				peeps := 0
 				for range b.N {
 					b.StopTimer()
@@ -214,17 +217,27 @@ func BenchmarkScaling(b *testing.B) {
 					var before, after runtime.MemStats
 					runtime.ReadMemStats(&before)
 					peeps -= peepholes(u)
+					c0, ok0 := cpuNow()
 					b.StartTimer()
 					if err := p.run(u); err != nil {
 						b.Fatal(err)
 					}
 					b.StopTimer()
+					c1, ok1 := cpuNow()
+					cpu += c1 - c0
+					cpuKnown = cpuKnown && ok0 && ok1
 					runtime.ReadMemStats(&after)
 					mallocs += after.Mallocs - before.Mallocs
 					peeps += peepholes(u)
 					b.StartTimer()
 				}
 				reportPerNode(b, n, mallocs)
+				// The process's CPU time while the pass ran: on a machine
+				// shared with other jobs the wall time counts their turns
+				// too, the CPU time much less.
+				if cpuKnown {
+					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+				}
 				// Peepholes the pass ran: work counted, not timed.
 				b.ReportMetric(float64(peeps)/float64(b.N)/float64(n), "peeps/node")
 			})
