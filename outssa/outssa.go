@@ -36,10 +36,10 @@
 package outssa
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"son/cfg"
 	"son/internal/dom"
@@ -292,6 +292,18 @@ func (t *translation) liveness() {
 			t.lastEnd[x]++
 		}
 	})
+	// The predecessors of each block by position, looked up once:
+	// preds[predStart[b]:predStart[b+1]] for block b.
+	predStart := make([]int32, len(t.f.Blocks)+1)
+	for i, b := range t.f.Blocks {
+		predStart[i+1] = predStart[i] + int32(len(b.Preds))
+	}
+	preds := make([]int32, predStart[len(t.f.Blocks)])
+	for i, b := range t.f.Blocks {
+		for k, p := range b.Preds {
+			preds[int(predStart[i])+k] = t.at(p)
+		}
+	}
 	t.liveOut = make([][]int32, len(t.regs))
 	inStamp := make([]int32, len(t.f.Blocks))  // x+1: live on entry for x
 	outStamp := make([]int32, len(t.f.Blocks)) // x+1: live at the end for x
@@ -323,8 +335,7 @@ func (t *translation) liveness() {
 					break walk
 				}
 				inStamp[b] = stamp
-				for _, p := range t.f.Blocks[b].Preds {
-					pb := t.at(p)
+				for _, pb := range preds[predStart[b]:predStart[b+1]] {
 					markOut(pb)
 					work = append(work, pb)
 				}
@@ -452,8 +463,35 @@ func (t *translation) coalesce() {
 			}
 		}
 	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].depth > pairs[j].depth })
-	for _, p := range pairs {
+	// The deepest first, in their order within a depth: a counting sort,
+	// linear, when the depths span no more values than there are pairs
+	// (always, from gcm); a comparison sort for a hand-written function
+	// with far-flung depths.
+	lo, hi := 0, 0
+	for i, p := range pairs {
+		if i == 0 || p.depth < lo {
+			lo = p.depth
+		}
+		hi = max(hi, p.depth)
+	}
+	sorted := pairs
+	if span := hi - lo; span >= 0 && span <= len(pairs) {
+		first := make([]int, span+2) // by hi - depth: where its pairs start
+		for _, p := range pairs {
+			first[hi-p.depth+1]++
+		}
+		for d := 1; d < len(first); d++ {
+			first[d] += first[d-1]
+		}
+		sorted = make([]pair, len(pairs))
+		for _, p := range pairs {
+			sorted[first[hi-p.depth]] = p
+			first[hi-p.depth]++
+		}
+	} else {
+		slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(b.depth, a.depth) })
+	}
+	for _, p := range sorted {
 		a, b := t.find(p.dst), t.find(p.arg)
 		if a == b || len(t.members[a])+len(t.members[b]) > maxClass {
 			continue

@@ -1,0 +1,41 @@
+package outssa
+
+import "testing"
+
+// TestNumbering numbers keys in both forms, the table past the size it
+// was made for (so that it grows), and reads every number back.
+func TestNumbering(t *testing.T) {
+	for _, c := range []struct {
+		name   string
+		n      int
+		maxKey int64
+		dense  bool
+	}{
+		{"dense", 100, 1000, true},
+		{"table", 3, 1 << 40, false},
+	} {
+		m := newNumbering(c.n, c.maxKey)
+		if (m.dense != nil) != c.dense {
+			t.Fatalf("%s: dense is %v, want %v", c.name, m.dense != nil, c.dense)
+		}
+		var keys []int64
+		for k := int64(0); k <= c.maxKey && len(keys) < 200; k += 1 + c.maxKey/150 {
+			keys = append(keys, k)
+		}
+		for i, k := range keys {
+			m.set(k, int32(i))
+		}
+		for i, k := range keys {
+			if got := m.get(k); got != int32(i) {
+				t.Errorf("%s: get(%d) = %d, want %d", c.name, k, got, i)
+			}
+		}
+		if got := m.get(keys[1] - 1); got != 0 {
+			t.Errorf("%s: get of a key never set = %d, want 0", c.name, got)
+		}
+		m.set(keys[5], 77)
+		if got := m.get(keys[5]); got != 77 {
+			t.Errorf("%s: get after setting again = %d, want 77", c.name, got)
+		}
+	}
+}
