@@ -134,14 +134,6 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// on the worklist.
 	falls := make([]uint8, len(live))
 	on := make([]bool, len(live))
-	budget := len(live)
-	for i, n := range live {
-		s.slot[n.ID] = int32(i) + 1
-		budget += maxFalls * len(n.Out)
-		if n.Op.IsRegion() {
-			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
-		}
-	}
 	// Every value starts at the top: data undefined, control unreachable.
 	// A first-in first-out worklist starts from Start, Stop and the nodes
 	// without inputs (the constants), whose equations need no input; a
@@ -149,9 +141,17 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// an input changes. One that never sees a change keeps its start
 	// value, which its equation gives for inputs that never left theirs.
 	// A node is on the worklist at most once (on), so a ring of one slot
-	// per live node holds it without growing.
+	// per live node holds it without growing. One loop over the live
+	// nodes numbers them, sums the budget and starts the values and the
+	// worklist: on a large graph each visit of a node is a cache miss.
 	work := newRing(len(live))
+	budget := len(live)
 	for i, n := range live {
+		s.slot[n.ID] = int32(i) + 1
+		budget += maxFalls * len(n.Out)
+		if n.Op.IsRegion() {
+			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
+		}
 		switch {
 		case n == g.Start: // Top, until its first evaluation makes it reachable
 		case n.Op == son.OpIf || n.Op == son.OpNever:
