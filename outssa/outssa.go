@@ -349,9 +349,24 @@ func (t *translation) liveness() {
 			l := len(slab)
 			slab = append(slab, out...)
 			t.liveOut[x] = slab[l:len(slab):len(slab)]
-			slices.Sort(t.liveOut[x])
+			sortBlocks(t.liveOut[x])
 		}
 	}
+}
+
+// sortBlocks sorts a list of block positions. The walk back from the uses
+// finds them mostly in decreasing order, often exactly: such a list is
+// reversed in linear time rather than sorted.
+func sortBlocks(l []int32) {
+	descending := true
+	for i := 1; i < len(l) && descending; i++ {
+		descending = l[i] < l[i-1]
+	}
+	if descending {
+		slices.Reverse(l)
+		return
+	}
+	slices.Sort(l)
 }
 
 // liveAfter reports whether x is live just after the definition d: used
