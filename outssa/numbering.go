@@ -6,7 +6,9 @@ import "math/bits"
 // are added: by an array indexed by key when the keys are dense enough, as
 // block IDs are, and otherwise by a hash table with open addressing, as
 // for registers, which gcm names by node ID (a 100,000-node program had
-// 20,000 registers up to 550,000). Either replaces a Go map, whose lookup
+// 20,000 registers up to 550,000); a key beyond the array, which a
+// caller should not add, goes to the table too rather than failing. Either
+// replaces a Go map, whose lookup
 // cost several times as much; the table takes 12 bytes a slot, at most
 // twice as many slots as keys, where an array by key would take 110
 // bytes a register there.
@@ -50,10 +52,10 @@ func (m *numbering) home(k int64) int {
 	return int((uint64(k) * 0x9E3779B97F4A7C15) >> m.shift)
 }
 
-// set gives key k the number v (k must be in range for a dense numbering:
-// at most the maxKey it was made for).
+// set gives key k the number v. A key outside the array (one the caller
+// did not announce) goes to the table.
 func (m *numbering) set(k int64, v int32) {
-	if m.dense != nil {
+	if k >= 0 && k < int64(len(m.dense)) {
 		m.dense[k] = v + 1
 		return
 	}
@@ -77,10 +79,10 @@ func (m *numbering) set(k int64, v int32) {
 // get returns the number of k, or 0 if k has none (as a map would: the
 // caller's input, verified, numbers every key it asks about).
 func (m *numbering) get(k int64) int32 {
-	if m.dense != nil {
-		if k >= 0 && k < int64(len(m.dense)) && m.dense[k] > 0 {
-			return m.dense[k] - 1
-		}
+	if k >= 0 && k < int64(len(m.dense)) {
+		return max(m.dense[k]-1, 0)
+	}
+	if len(m.keys) == 0 {
 		return 0
 	}
 	mask := len(m.keys) - 1

@@ -36,6 +36,12 @@ func TestNumbering(t *testing.T) {
 		if got := m.get(keys[1] - 1); got != 0 {
 			t.Errorf("%s: get of a key never set = %d, want 0", c.name, got)
 		}
+		for i, k := range []int64{-5, c.maxKey + 1, 1 << 50} {
+			m.set(k, int32(1000+i))
+			if got := m.get(k); got != int32(1000+i) {
+				t.Errorf("%s: get(%d) of a key out of range = %d, want %d", c.name, k, got, 1000+i)
+			}
+		}
 		m.set(keys[5], 77)
 		if got := m.get(keys[5]); got != 77 {
 			t.Errorf("%s: get after setting again = %d, want 77", c.name, got)
