@@ -42,7 +42,7 @@ type Removal struct {
 // one array, and the numbers are by node ID: no allocation per node.
 type ctrlGraph struct {
 	nodes []*son.Node
-	index []int32 // by node ID: 1 + the node's number, 0 if not numbered
+	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
 	succ  [][]int
 }
 
@@ -119,7 +119,8 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	var found []Removal
 	// The values each side of an If on the path proves are not 0, and
 	// the sides that proved them before, to restore on the way back: one
-	// stack for the whole walk, each frame holding where its own start.
+	// stack for the whole walk, each frame holding where its own entries
+	// start.
 	var provedX, provedBefore []int32
 	type frame struct {
 		v      int
