@@ -61,10 +61,17 @@ func ParseMode(s string) (Mode, error) {
 }
 
 // Solution is what an analysis claims: a lattice value for every node.
+// The values are kept by the live nodes' dense numbers, not by node ID:
+// a graph after build holds about six IDs per live node, and a value is
+// five words, so an array by ID was most of what the pass allocated.
 type Solution struct {
-	values []types.Type // by node ID; Top for any node not in the graph
-	// graph and live are the graph Analyze solved and its live nodes, so
-	// that Annotate does not walk the graph again.
+	values []types.Type // by dense number
+	// slot is, by node ID, 1 + the node's dense number; 0 for a node that
+	// was not live when solved, whose value is Top.
+	slot []int32
+	// graph and live are the graph Analyze solved and its live nodes,
+	// live[i] numbered i, so that Annotate and CheckSCCP do not walk the
+	// graph again.
 	graph *son.Graph
 	live  []*son.Node
 	// Evals counts the transfer functions the solver computed.
@@ -73,18 +80,24 @@ type Solution struct {
 
 // Value is the claimed value of n.
 func (s *Solution) Value(n *son.Node) types.Type {
-	if n.ID < len(s.values) {
-		return s.values[n.ID]
+	if n.ID < len(s.slot) {
+		if i := s.slot[n.ID]; i > 0 {
+			return s.values[i-1]
+		}
 	}
 	return types.Top
 }
 
 // Set changes the claim for n: for tests of the checker.
 func (s *Solution) Set(n *son.Node, t types.Type) {
-	for n.ID >= len(s.values) {
-		s.values = append(s.values, types.Top)
+	for n.ID >= len(s.slot) {
+		s.slot = append(s.slot, 0)
 	}
-	s.values[n.ID] = t
+	if s.slot[n.ID] == 0 {
+		s.values = append(s.values, types.Top)
+		s.slot[n.ID] = int32(len(s.values))
+	}
+	s.values[s.slot[n.ID]-1] = t
 }
 
 // fallsBeforeWidening is how often an integer range may fall before it is
@@ -100,6 +113,10 @@ var keepFalling = true
 // tuple's two elements twice each.
 const maxFalls = fallsBeforeWidening + 6
 
+// unreachedIf is the start value of an If or a Never: neither side
+// reached. One shared tuple, not one allocated per branch.
+var unreachedIf = types.Tuple(types.XCtrl, types.XCtrl)
+
 // Analyze solves the equations of mode (not Iterated) for g. With trace
 // set it writes one line for every change of a value, as table VII of
 // paper 001 does. A node is evaluated at first and again when an input
@@ -109,17 +126,14 @@ const maxFalls = fallsBeforeWidening + 6
 // running forever.
 func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	live := g.Live()
-	s := &Solution{values: make([]types.Type, g.MaxID()), graph: g, live: live}
-	falls := make([]uint8, g.MaxID())
-	isLive := make([]bool, g.MaxID())
-	budget := len(live)
-	for _, n := range live {
-		isLive[n.ID] = true
-		budget += maxFalls * len(n.Out)
-		if n.Op.IsRegion() {
-			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
-		}
+	if len(live) >= math.MaxInt32 {
+		return nil, fmt.Errorf("the %v analysis cannot number %d live nodes", mode, len(live))
 	}
+	s := &Solution{values: make([]types.Type, len(live)), slot: make([]int32, g.MaxID()), graph: g, live: live}
+	// By dense number: how often the value fell, and whether the node is
+	// on the worklist.
+	falls := make([]uint8, len(live))
+	on := make([]bool, len(live))
 	// Every value starts at the top: data undefined, control unreachable.
 	// A first-in first-out worklist starts from Start, Stop and the nodes
 	// without inputs (the constants), whose equations need no input; a
@@ -127,40 +141,49 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// an input changes. One that never sees a change keeps its start
 	// value, which its equation gives for inputs that never left theirs.
 	// A node is on the worklist at most once (on), so a ring of one slot
-	// per live node holds it without growing.
+	// per live node holds it without growing. One loop over the live
+	// nodes numbers them, sums the budget and starts the values and the
+	// worklist: on a large graph each visit of a node is a cache miss.
 	work := newRing(len(live))
-	on := make([]bool, g.MaxID())
-	for _, n := range live {
+	budget := len(live)
+	for i, n := range live {
+		s.slot[n.ID] = int32(i) + 1
+		budget += maxFalls * len(n.Out)
+		if n.Op.IsRegion() {
+			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
+		}
 		switch {
 		case n == g.Start: // Top, until its first evaluation makes it reachable
 		case n.Op == son.OpIf || n.Op == son.OpNever:
-			s.values[n.ID] = types.Tuple(types.XCtrl, types.XCtrl)
+			s.values[i] = unreachedIf
 		case n.IsControl():
-			s.values[n.ID] = types.XCtrl
+			s.values[i] = types.XCtrl
 		}
 		if n == g.Start || n == g.Stop || len(n.In) == 0 {
-			on[n.ID] = true
-			work.push(n)
+			on[i] = true
+			work.push(int32(i))
 		}
 	}
 	push := func(n *son.Node) {
-		if isLive[n.ID] && !on[n.ID] {
-			on[n.ID] = true
-			work.push(n)
+		if i := s.slot[n.ID] - 1; i >= 0 && !on[i] {
+			on[i] = true
+			work.push(i)
 		}
 	}
 	tr := newTracer(trace)
+	val := s.Value
 	for work.len > 0 {
-		n := work.pop()
-		on[n.ID] = false
+		i := work.pop()
+		n := live[i]
+		on[i] = false
 		if s.Evals++; s.Evals > budget {
-			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.values[n.ID])
+			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.values[i])
 		}
-		old := s.values[n.ID]
+		old := s.values[i]
 		// The meet with the old value keeps the values falling: a range
 		// widened below its equation's value must not rise back to it
 		// when its inputs change, or a loop can go up and down forever.
-		v := transfer(n, mode, s.Value)
+		v := transfer(n, mode, val)
 		if keepFalling {
 			v = types.Meet(old, v)
 		}
@@ -168,12 +191,12 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 			continue
 		}
 		if old.IsInt() && v.IsInt() {
-			if falls[n.ID]++; falls[n.ID] > fallsBeforeWidening {
+			if falls[i]++; falls[i] > fallsBeforeWidening {
 				v = widen(old, v)
 			}
 		}
 		tr.change(n, old, v)
-		s.values[n.ID] = v
+		s.values[i] = v
 		for _, u := range n.Out {
 			push(u)
 			// A Phi reads the reachability of its region's inputs, two
@@ -190,24 +213,30 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	return s, nil
 }
 
-// ring is a first-in first-out queue of at most len(buf) nodes.
+// ring is a first-in first-out queue of at most len(buf) dense numbers.
 type ring struct {
-	buf       []*son.Node
+	buf       []int32
 	head, len int
 }
 
-func newRing(size int) *ring { return &ring{buf: make([]*son.Node, max(size, 1))} }
+func newRing(size int) *ring { return &ring{buf: make([]int32, max(size, 1))} }
 
-func (r *ring) push(n *son.Node) {
-	r.buf[(r.head+r.len)%len(r.buf)] = n
+func (r *ring) push(i int32) {
+	j := r.head + r.len
+	if j >= len(r.buf) {
+		j -= len(r.buf)
+	}
+	r.buf[j] = i
 	r.len++
 }
 
-func (r *ring) pop() *son.Node {
-	n := r.buf[r.head]
-	r.head = (r.head + 1) % len(r.buf)
+func (r *ring) pop() int32 {
+	i := r.buf[r.head]
+	if r.head++; r.head == len(r.buf) {
+		r.head = 0
+	}
 	r.len--
-	return n
+	return i
 }
 
 // transfer is n's equation in the chosen analysis.
@@ -251,11 +280,13 @@ func widen(old, v types.Type) types.Type {
 // s is Analyze's solution of g, g must not have changed since: Annotate
 // then visits the live nodes Analyze found, without walking g again.
 func Annotate(g *son.Graph, s *Solution) {
-	live := s.live
-	if s.graph != g || live == nil {
-		live = g.Live()
+	if s.graph == g && s.live != nil {
+		for i, n := range s.live {
+			n.Type = types.Join(n.Type, s.values[i])
+		}
+		return
 	}
-	for _, n := range live {
+	for _, n := range g.Live() {
 		n.Type = types.Join(n.Type, s.Value(n))
 	}
 }

@@ -66,11 +66,17 @@ func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
 	}
 	live := s.live
-	if s.graph != in || live == nil {
+	own := s.graph == in && live != nil // live[i] is numbered i in s
+	if !own {
 		live = in.Live()
 	}
-	for _, n := range live {
-		claim := s.Value(n)
+	for i, n := range live {
+		var claim types.Type
+		if own {
+			claim = s.values[i] // s.Value(n), without looking n.ID up
+		} else {
+			claim = s.Value(n)
+		}
 		if eq := equation(n, mode, s.Value); !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
 		} else if msg := son.CheckTransfer(n, claim, s.Value); msg != "" {

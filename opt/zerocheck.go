@@ -42,7 +42,7 @@ type Removal struct {
 // one array, and the numbers are by node ID: no allocation per node.
 type ctrlGraph struct {
 	nodes []*son.Node
-	index []int32 // by node ID: 1 + the node's number, 0 if not numbered
+	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
 	succ  [][]int
 }
 
@@ -87,44 +87,79 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	tree := dom.NewTree(dom.LengauerTarjan(c.succ))
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
-	// of x that dominates the node being visited, if any.
-	// proving[x] is the side of an If that dominates it and proves x
-	// (unrefined) is not 0, if any. Both are indexed by value node ID.
-	checking := make([]*son.Node, g.MaxID())
-	proving := make([]*son.Node, g.MaxID())
+	// of x that dominates the node being visited, if any; proving[x] is
+	// the side of an If that dominates it and proves x (unrefined) is not
+	// 0, if any. Both hold 1 + a control number (0: none) and are indexed
+	// by value number: the values the walk meets are numbered as it meets
+	// them, in c.index beside the control nodes' numbers (a value is a
+	// data node, never numbered as control), so that only one array of
+	// four bytes goes by node ID, of which a graph holds about six per
+	// live node.
+	vnum := c.index
+	var checking, proving []int32
+	// number numbers data node x if it is not yet; -1 for a control node.
+	number := func(x *son.Node) int32 {
+		if x.IsControl() {
+			return -1
+		}
+		if vnum[x.ID] == 0 {
+			checking = append(checking, 0)
+			proving = append(proving, 0)
+			vnum[x.ID] = int32(len(checking))
+		}
+		return vnum[x.ID] - 1
+	}
+	// lookup is a fact about data node x, or 0 if x was never numbered.
+	lookup := func(facts []int32, x *son.Node) int32 {
+		if k := vnum[x.ID]; k > 0 && !x.IsControl() {
+			return facts[k-1]
+		}
+		return 0
+	}
 	var found []Removal
+	// The values each side of an If on the path proves are not 0, and
+	// the sides that proved them before, to restore on the way back: one
+	// stack for the whole walk, each frame holding where its own entries
+	// start.
+	var provedX, provedBefore []int32
 	type frame struct {
-		v    int
-		kids []int
-		i    int
-		x    *son.Node // the value this node's check made non-zero, to forget on the way back
-		// the values this side of an If proves are not 0, and the sides
-		// that proved them before, to restore on the way back
-		proved, before []*son.Node
+		v      int
+		kids   []int
+		i      int
+		x      int32 // 1 + the value this node's check made non-zero, to forget on the way back
+		proved int   // the frame's start in provedX and provedBefore
 	}
 	enter := func(v int) frame {
-		f := frame{v: v, kids: tree.Children(v)}
+		f := frame{v: v, kids: tree.Children(v), proved: len(provedX)}
 		n := c.nodes[v]
 		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
 			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
-				f.proved = append(f.proved, x)
-				f.before = append(f.before, proving[x.ID])
-				proving[x.ID] = n
+				k := number(x)
+				if k < 0 {
+					return
+				}
+				provedX = append(provedX, k)
+				provedBefore = append(provedBefore, proving[k])
+				proving[k] = int32(v) + 1
 			})
 		}
 		if n.Op != son.OpZeroCheck {
 			return f
 		}
 		x := n.In[1]
-		if s := proving[son.NonZeroKey(x).ID]; s != nil && checking[x.ID] == nil {
-			found = append(found, Removal{Check: n, Value: x, Side: s})
+		if s := lookup(proving, son.NonZeroKey(x)); s != 0 && lookup(checking, x) == 0 {
+			found = append(found, Removal{Check: n, Value: x, Side: c.nodes[s-1]})
 			return f
 		}
-		if w := checking[x.ID]; w != nil {
-			found = append(found, Removal{Check: n, Value: x, Witness: w})
+		k := number(x)
+		if k < 0 {
+			return f
+		}
+		if w := checking[k]; w != 0 {
+			found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})
 		} else {
-			checking[x.ID] = n
-			f.x = x
+			checking[k] = int32(v) + 1
+			f.x = k + 1
 		}
 		return f
 	}
@@ -137,12 +172,13 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			stack = append(stack, enter(k))
 			continue
 		}
-		if f.x != nil {
-			checking[f.x.ID] = nil
+		if f.x != 0 {
+			checking[f.x-1] = 0
 		}
-		for i := len(f.proved) - 1; i >= 0; i-- {
-			proving[f.proved[i].ID] = f.before[i]
+		for i := len(provedX) - 1; i >= f.proved; i-- {
+			proving[provedX[i]] = provedBefore[i]
 		}
+		provedX, provedBefore = provedX[:f.proved], provedBefore[:f.proved]
 		stack = stack[:len(stack)-1]
 	}
 

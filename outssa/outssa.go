@@ -36,10 +36,10 @@
 package outssa
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
-	"sort"
 
 	"son/cfg"
 	"son/internal/dom"
@@ -104,20 +104,25 @@ type defPoint struct {
 // translation is the state of one Translate.
 type translation struct {
 	f    *cfg.Func
-	pos  map[*cfg.Block]int32
+	pos  *numbering // block ID -> position in f.Blocks
 	tree *dom.Tree
 	pre  []int32 // preorder number in the dominator tree, by block position
 
-	slot     map[cfg.Reg]int32 // register -> slot
-	regs     []cfg.Reg         // slot -> register
-	def      []defPoint        // slot -> definition
-	isConst  []bool            // slot -> defined by a Const
+	slot     *numbering // register -> slot
+	regs     []cfg.Reg  // slot -> register
+	def      []defPoint // slot -> definition
+	isConst  []bool     // slot -> defined by a Const
 	constVal []int64
 
-	web     []bool         // slot -> a Phi's destination or argument
-	wide    []bool         // slot -> live into more than maxSpan blocks: liveness not computed
-	liveOut [][]int32      // slot -> the blocks at whose end it is live, in order
-	lastUse map[live]int32 // the last instruction of the block that uses x; len(Instrs) for the terminator
+	web     []bool    // slot -> a Phi's destination or argument
+	wide    []bool    // slot -> live into more than maxSpan blocks: liveness not computed
+	liveOut [][]int32 // slot -> the blocks at whose end it is live, in order
+	// lastUse lists, for each slot of a web, the blocks whose instructions
+	// or terminator use it, in order, each with its last use (the index of
+	// the instruction; len(Instrs) for the terminator): lastUse[x] is
+	// lastUses[lastStart[x]:lastEnd[x]].
+	lastUses           []blockUse
+	lastStart, lastEnd []int32
 
 	// Classes of coalesced registers: a union-find over slots, the
 	// members of each root in dominance order of their definitions.
@@ -126,18 +131,45 @@ type translation struct {
 	stack   []int32 // scratch for interfere
 }
 
-// live is a register slot in a block, by position.
-type live struct{ block, x int32 }
+// blockUse is the last use of a register in a block, by position.
+type blockUse struct{ block, last int32 }
+
+// at is the position of block b in f.Blocks.
+func (t *translation) at(b *cfg.Block) int32 { return t.pos.get(int64(b.ID)) }
+
+// slotOf is the slot of register r.
+func (t *translation) slotOf(r cfg.Reg) int32 { return t.slot.get(int64(r)) }
 
 func newTranslation(f *cfg.Func) *translation {
-	t := &translation{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks)), slot: map[cfg.Reg]int32{}}
-	succ := make([][]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		t.pos[b] = int32(i)
+	t := &translation{f: f}
+	maxID, nsucc, ndefs := 0, 0, 0
+	var maxReg cfg.Reg
+	for _, b := range f.Blocks {
+		maxID = max(maxID, b.ID)
+		nsucc += len(b.Succs)
+		ndefs += len(b.Phis) + len(b.Instrs)
+		for _, p := range b.Phis {
+			maxReg = max(maxReg, p.Dst)
+		}
+		for _, in := range b.Instrs {
+			maxReg = max(maxReg, in.Dst)
+		}
 	}
+	t.pos = newNumbering(len(f.Blocks), int64(maxID))
+	t.slot = newNumbering(ndefs, int64(maxReg))
 	for i, b := range f.Blocks {
+		t.pos.set(int64(b.ID), int32(i))
+	}
+	// The successor lists cut from one array.
+	succ := make([][]int, len(f.Blocks))
+	edges := make([]int, 0, nsucc)
+	for i, b := range f.Blocks {
+		from := len(edges)
 		for _, s := range b.Succs {
-			succ[i] = append(succ[i], int(t.pos[s]))
+			edges = append(edges, int(t.at(s)))
+		}
+		if len(edges) > from {
+			succ[i] = edges[from:len(edges):len(edges)]
 		}
 	}
 	// The pass uses Lengauer–Tarjan; cfg.Verify, Cooper–Harvey–Kennedy.
@@ -146,8 +178,12 @@ func newTranslation(f *cfg.Func) *translation {
 	for k, v := range t.tree.Preorder() {
 		t.pre[v] = int32(k)
 	}
+	t.regs = make([]cfg.Reg, 0, ndefs)
+	t.def = make([]defPoint, 0, ndefs)
+	t.isConst = make([]bool, 0, ndefs)
+	t.constVal = make([]int64, 0, ndefs)
 	define := func(r cfg.Reg, d defPoint, in *cfg.Instr) {
-		t.slot[r] = int32(len(t.regs))
+		t.slot.set(int64(r), int32(len(t.regs)))
 		t.regs = append(t.regs, r)
 		t.def = append(t.def, d)
 		c := in != nil && in.Op == cfg.OpConst
@@ -168,11 +204,15 @@ func newTranslation(f *cfg.Func) *translation {
 			}
 		}
 	}
+	// Each class starts as its register alone: the lists cut from one
+	// array, full to capacity (union makes a new one).
 	t.parent = make([]int32, len(t.regs))
 	t.members = make([][]int32, len(t.regs))
+	one := make([]int32, len(t.regs))
 	for x := range t.parent {
 		t.parent[x] = int32(x)
-		t.members[x] = []int32{int32(x)}
+		one[x] = int32(x)
+		t.members[x] = one[x : x+1 : x+1]
 	}
 	return t
 }
@@ -180,52 +220,94 @@ func newTranslation(f *cfg.Func) *translation {
 // liveness computes the live sets of the registers of Phi webs, the only
 // ones coalescing asks about, by walking back from each use to the
 // definition (a Phi's k-th argument is used at the end of Preds[k]), one
-// register at a time, with block stamps to visit each block once.
+// register at a time, with block stamps to visit each block once. The
+// uses of all registers are kept in one array, each register's together,
+// counted first and then filled in (no list per register).
 func (t *translation) liveness() {
 	t.web, t.wide = make([]bool, len(t.regs)), make([]bool, len(t.regs))
 	for _, b := range t.f.Blocks {
 		for _, p := range b.Phis {
-			t.web[t.slot[p.Dst]] = true
+			t.web[t.slotOf(p.Dst)] = true
 			for _, a := range p.Args {
-				t.web[t.slot[a]] = true
+				t.web[t.slotOf(a)] = true
 			}
 		}
 	}
 	// The uses of each register of a web: a block, and whether the use is
-	// at its very end (a Phi argument).
+	// at its very end (a Phi argument). Counted, then placed.
 	type use struct {
 		block int32
 		atEnd bool
 	}
-	uses := make([][]use, len(t.regs))
-	t.lastUse = map[live]int32{}
-	for i, b := range t.f.Blocks {
-		for _, p := range b.Phis {
-			for k, a := range p.Args {
-				if x := t.slot[a]; t.web[x] {
-					uses[x] = append(uses[x], use{t.pos[b.Preds[k]], true})
+	count := make([]int32, len(t.regs)+1)
+	forUses := func(f func(x, block int32, atEnd bool, k int)) {
+		for i, b := range t.f.Blocks {
+			for _, p := range b.Phis {
+				for k, a := range p.Args {
+					if x := t.slotOf(a); t.web[x] {
+						f(x, t.at(b.Preds[k]), true, 0)
+					}
+				}
+			}
+			for k, in := range b.Instrs {
+				for _, a := range in.Args {
+					if x := t.slotOf(a); t.web[x] {
+						f(x, int32(i), false, k)
+					}
+				}
+			}
+			if b.Term.Kind != cfg.TermJump {
+				if x := t.slotOf(b.Term.Reg); t.web[x] {
+					f(x, int32(i), false, len(b.Instrs))
 				}
 			}
 		}
-		at := func(r cfg.Reg, k int) {
-			if x := t.slot[r]; t.web[x] {
-				uses[x] = append(uses[x], use{int32(i), false})
-				t.lastUse[live{int32(i), x}] = int32(k)
-			}
+	}
+	forUses(func(x, _ int32, _ bool, _ int) { count[x+1]++ })
+	for x := 1; x < len(count); x++ {
+		count[x] += count[x-1]
+	}
+	// uses[start[x]:start[x+1]] are x's uses; lastUses has room for every
+	// use in an instruction, each register's from the same start, of
+	// which the first lastEnd[x]-start[x] are filled.
+	start := count
+	uses := make([]use, start[len(t.regs)])
+	t.lastUses = make([]blockUse, len(uses))
+	next := make([]int32, len(t.regs))
+	copy(next, start)
+	t.lastStart, t.lastEnd = start[:len(t.regs)], make([]int32, len(t.regs))
+	copy(t.lastEnd, start)
+	forUses(func(x, block int32, atEnd bool, k int) {
+		uses[next[x]] = use{block, atEnd}
+		next[x]++
+		if atEnd {
+			return
 		}
-		for k, in := range b.Instrs {
-			for _, a := range in.Args {
-				at(a, k)
-			}
+		// The blocks come in order, and a block's uses in order: a use in
+		// the block of the last entry moves that entry's last use on.
+		if e := t.lastEnd[x]; e > t.lastStart[x] && t.lastUses[e-1].block == block {
+			t.lastUses[e-1].last = int32(k)
+		} else {
+			t.lastUses[e] = blockUse{block, int32(k)}
+			t.lastEnd[x]++
 		}
-		if b.Term.Kind != cfg.TermJump {
-			at(b.Term.Reg, len(b.Instrs))
+	})
+	// The predecessors of each block by position, looked up once:
+	// preds[predStart[b]:predStart[b+1]] for block b.
+	predStart := make([]int32, len(t.f.Blocks)+1)
+	for i, b := range t.f.Blocks {
+		predStart[i+1] = predStart[i] + int32(len(b.Preds))
+	}
+	preds := make([]int32, predStart[len(t.f.Blocks)])
+	for i, b := range t.f.Blocks {
+		for k, p := range b.Preds {
+			preds[int(predStart[i])+k] = t.at(p)
 		}
 	}
 	t.liveOut = make([][]int32, len(t.regs))
 	inStamp := make([]int32, len(t.f.Blocks))  // x+1: live on entry for x
 	outStamp := make([]int32, len(t.f.Blocks)) // x+1: live at the end for x
-	var work, out []int32
+	var work, out, slab []int32
 	for x := range t.regs {
 		stamp := int32(x) + 1
 		out = out[:0]
@@ -237,7 +319,7 @@ func (t *translation) liveness() {
 		}
 		span := 0
 	walk:
-		for _, u := range uses[x] {
+		for _, u := range uses[start[x]:start[x+1]] {
 			if u.atEnd {
 				markOut(u.block)
 			}
@@ -253,17 +335,38 @@ func (t *translation) liveness() {
 					break walk
 				}
 				inStamp[b] = stamp
-				for _, p := range t.f.Blocks[b].Preds {
-					markOut(t.pos[p])
-					work = append(work, t.pos[p])
+				for _, pb := range preds[predStart[b]:predStart[b+1]] {
+					markOut(pb)
+					work = append(work, pb)
 				}
 			}
 		}
 		if !t.wide[x] && len(out) > 0 {
-			t.liveOut[x] = append([]int32(nil), out...)
-			slices.Sort(t.liveOut[x])
+			// Cut from a slab of chunks, each list full to capacity.
+			if cap(slab)-len(slab) < len(out) {
+				slab = make([]int32, 0, max(4096, len(out)))
+			}
+			l := len(slab)
+			slab = append(slab, out...)
+			t.liveOut[x] = slab[l:len(slab):len(slab)]
+			sortBlocks(t.liveOut[x])
 		}
 	}
+}
+
+// sortBlocks sorts a list of block positions. The walk back from the uses
+// finds them mostly in decreasing order, often exactly: such a list is
+// reversed in linear time rather than sorted.
+func sortBlocks(l []int32) {
+	descending := true
+	for i := 1; i < len(l) && descending; i++ {
+		descending = l[i] < l[i-1]
+	}
+	if descending {
+		slices.Reverse(l)
+		return
+	}
+	slices.Sort(l)
 }
 
 // liveAfter reports whether x is live just after the definition d: used
@@ -275,8 +378,9 @@ func (t *translation) liveAfter(x int32, d defPoint) bool {
 	if _, found := slices.BinarySearch(t.liveOut[x], d.block); found {
 		return true
 	}
-	u, ok := t.lastUse[live{d.block, x}]
-	return ok && u > d.index
+	l := t.lastUses[t.lastStart[x]:t.lastEnd[x]]
+	k, found := slices.BinarySearchFunc(l, d.block, func(u blockUse, b int32) int { return int(u.block - b) })
+	return found && l[k].last > d.index
 }
 
 // before orders definitions in dominance order: by the preorder of their
@@ -365,17 +469,44 @@ func (t *translation) coalesce() {
 	var pairs []pair
 	for _, b := range t.f.Blocks {
 		for _, p := range b.Phis {
-			d := t.slot[p.Dst]
+			d := t.slotOf(p.Dst)
 			if !t.liveAfter(d, t.def[d]) {
 				continue // a dead Phi gets no move
 			}
 			for k, a := range p.Args {
-				pairs = append(pairs, pair{d, t.slot[a], b.Preds[k].LoopDepth})
+				pairs = append(pairs, pair{d, t.slotOf(a), b.Preds[k].LoopDepth})
 			}
 		}
 	}
-	sort.SliceStable(pairs, func(i, j int) bool { return pairs[i].depth > pairs[j].depth })
-	for _, p := range pairs {
+	// The deepest first, in their order within a depth: a counting sort,
+	// linear, when the depths span no more values than there are pairs
+	// (always, from gcm); a comparison sort for a hand-written function
+	// with far-flung depths.
+	lo, hi := 0, 0
+	for i, p := range pairs {
+		if i == 0 || p.depth < lo {
+			lo = p.depth
+		}
+		hi = max(hi, p.depth)
+	}
+	sorted := pairs
+	if span := hi - lo; span >= 0 && span <= len(pairs) {
+		first := make([]int, span+2) // by hi - depth: where its pairs start
+		for _, p := range pairs {
+			first[hi-p.depth+1]++
+		}
+		for d := 1; d < len(first); d++ {
+			first[d] += first[d-1]
+		}
+		sorted = make([]pair, len(pairs))
+		for _, p := range pairs {
+			sorted[first[hi-p.depth]] = p
+			first[hi-p.depth]++
+		}
+	} else {
+		slices.SortStableFunc(pairs, func(a, b pair) int { return cmp.Compare(b.depth, a.depth) })
+	}
+	for _, p := range sorted {
 		a, b := t.find(p.dst), t.find(p.arg)
 		if a == b || len(t.members[a])+len(t.members[b]) > maxClass {
 			continue
@@ -404,22 +535,34 @@ func (t *translation) emit() (*Result, error) {
 		return nil, fmt.Errorf("outssa: function %s uses register %v: no register is left for the temporary", f.Name, maxReg)
 	}
 	tmp := maxReg + 1
-	rename := func(r cfg.Reg) cfg.Reg { return name[t.find(t.slot[r])] }
+	rename := func(r cfg.Reg) cfg.Reg { return name[t.find(t.slotOf(r))] }
 
 	res := &Result{Func: &cfg.Func{Name: f.Name, Level: cfg.RTL}}
-	// The blocks, instructions and argument lists are cut from one array
-	// each, a few allocations rather than two per instruction; each list
-	// is full to its capacity, so that an append copies it out.
-	nins, nargs := 0, 0
-	for _, b := range f.Blocks {
+	// The blocks, instructions, argument lists, block lists and
+	// instruction lists are cut from one array each, a few allocations
+	// rather than two per instruction and two per block; each list is
+	// full to its capacity when the function is returned, so that an
+	// append copies it out. A block's instruction list has room for its
+	// instructions and the moves of its successor's Phis, at most one per
+	// Phi and a cycle break for every two.
+	nins, nargs, nlists, nroom := 0, 0, 0, 0
+	room := make([]int, len(f.Blocks)) // moves a block's list has room for
+	for i, b := range f.Blocks {
 		nins += len(b.Instrs)
 		for _, in := range b.Instrs {
 			nargs += len(in.Args)
 		}
+		nlists += len(b.Preds) + len(b.Succs)
+		if len(b.Succs) == 1 {
+			room[i] = len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+		}
+		nroom += len(b.Instrs) + room[i]
 	}
 	slab := make([]cfg.Block, len(f.Blocks))
 	instrs := make([]cfg.Instr, nins)
 	regs := make([]cfg.Reg, nargs)
+	lists := make([]*cfg.Block, nlists)
+	ilists := make([]*cfg.Instr, nroom)
 	out := make([]*cfg.Block, len(f.Blocks))
 	for i, b := range f.Blocks {
 		slab[i] = cfg.Block{ID: b.ID, LoopDepth: b.LoopDepth}
@@ -429,17 +572,19 @@ func (t *translation) emit() (*Result, error) {
 		if len(bs) == 0 {
 			return nil
 		}
-		l := make([]*cfg.Block, len(bs))
+		l := lists[:len(bs):len(bs)]
+		lists = lists[len(bs):]
 		for k, x := range bs {
-			l[k] = out[t.pos[x]]
+			l[k] = out[t.at(x)]
 		}
 		return l
 	}
 	for i, b := range f.Blocks {
 		nb := out[i]
 		nb.Preds, nb.Succs = blocks(b.Preds), blocks(b.Succs)
-		if len(b.Instrs) > 0 {
-			nb.Instrs = make([]*cfg.Instr, 0, len(b.Instrs))
+		if n := len(b.Instrs) + room[i]; n > 0 {
+			nb.Instrs = ilists[:0:n]
+			ilists = ilists[n:]
 		}
 		for _, in := range b.Instrs {
 			c := &instrs[0]
@@ -460,19 +605,31 @@ func (t *translation) emit() (*Result, error) {
 			nb.Term.Reg = rename(b.Term.Reg)
 		}
 	}
+	// The moves' instructions and their argument lists, from chunks.
+	var moveInstrs []cfg.Instr
+	var moveArgs []cfg.Reg
+	newMove := func() *cfg.Instr {
+		if len(moveInstrs) == 0 {
+			moveInstrs = make([]cfg.Instr, 256)
+		}
+		c := &moveInstrs[0]
+		moveInstrs = moveInstrs[1:]
+		return c
+	}
+	var moves []Move
 	for _, s := range f.Blocks {
 		res.Naive += len(s.Phis) * len(s.Preds)
 		if len(s.Phis) == 0 {
 			continue
 		}
 		for k, p := range s.Preds {
-			var moves []Move
+			moves = moves[:0]
 			for _, phi := range s.Phis {
-				d := t.slot[phi.Dst]
+				d := t.slotOf(phi.Dst)
 				if !t.liveAfter(d, t.def[d]) {
 					continue
 				}
-				dst, a := rename(phi.Dst), t.slot[phi.Args[k]]
+				dst, a := rename(phi.Dst), t.slotOf(phi.Args[k])
 				switch src := rename(phi.Args[k]); {
 				case src == dst:
 				case t.isConst[a]:
@@ -481,20 +638,37 @@ func (t *translation) emit() (*Result, error) {
 					moves = append(moves, Move{Dst: dst, Src: src})
 				}
 			}
+			if len(moves) == 0 {
+				continue
+			}
 			seq, cycles, err := Sequentialize(moves, tmp)
 			if err != nil {
 				return nil, fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
 			}
 			res.Copies += len(seq)
 			res.Cycles += cycles
-			nb := out[t.pos[p]]
+			nb := out[t.at(p)]
 			for _, m := range seq {
+				c := newMove()
 				if m.Src == 0 {
-					nb.Instrs = append(nb.Instrs, &cfg.Instr{Op: cfg.OpConst, Dst: m.Dst, Aux: m.Const})
+					*c = cfg.Instr{Op: cfg.OpConst, Dst: m.Dst, Aux: m.Const}
 				} else {
-					nb.Instrs = append(nb.Instrs, &cfg.Instr{Op: cfg.OpCopy, Dst: m.Dst, Args: []cfg.Reg{m.Src}})
+					if len(moveArgs) == 0 {
+						moveArgs = make([]cfg.Reg, 256)
+					}
+					*c = cfg.Instr{Op: cfg.OpCopy, Dst: m.Dst, Args: moveArgs[:1:1]}
+					moveArgs = moveArgs[1:]
+					c.Args[0] = m.Src
 				}
+				nb.Instrs = append(nb.Instrs, c)
 			}
+		}
+	}
+	for _, nb := range out {
+		if len(nb.Instrs) == 0 {
+			nb.Instrs = nil
+		} else {
+			nb.Instrs = nb.Instrs[:len(nb.Instrs):len(nb.Instrs)]
 		}
 	}
 	res.Func.Blocks = out

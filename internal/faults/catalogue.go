@@ -348,14 +348,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "sccp-ctrl-starts-reachable", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "case n.IsControl():\n\t\t\ts.values[n.ID] = types.XCtrl",
-		New:  "case n.IsControl():\n\t\t\ts.values[n.ID] = types.Ctrl",
+		Old:  "case n.IsControl():\n\t\t\ts.values[i] = types.XCtrl",
+		New:  "case n.IsControl():\n\t\t\ts.values[i] = types.Ctrl",
 		What: "control starts reachable, not unreachable: a constant wrongly propagated through dead paths",
 	},
 	{
 		Name: "sccp-worklist-flag-stuck", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "n := work.pop()\n\t\ton[n.ID] = false",
-		New:  "n := work.pop()\n\t\ton[n.ID] = true",
+		Old:  "n := live[i]\n\t\ton[i] = false",
+		New:  "n := live[i]\n\t\ton[i] = true",
 		What: "a node taken off the worklist stays marked as on it, and is never evaluated again",
 	},
 	{
@@ -368,26 +368,26 @@ var Catalogue = []Fault{
 	// ---- zerocheck (opt/zerocheck.go) ----
 	{
 		Name: "zc-any-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[x.ID]; w != nil {",
-		New:  "w := checking[x.ID]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {",
+		Old:  "if w := checking[k]; w != 0 {",
+		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {",
 		What: "a check is removed under a dominating check of any value: the wrong witness",
 	},
 	{
 		Name: "zc-any-witness-misreported", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[x.ID]; w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: w})",
-		New:  "w := checking[x.ID]\n\t\tfor _, c := range checking {\n\t\t\tif w == nil {\n\t\t\t\tw = c\n\t\t\t}\n\t\t}\n\t\tif w != nil {\n\t\t\tfound = append(found, Removal{Check: n, Value: w.In[1], Witness: w})",
+		Old:  "if w := checking[k]; w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})",
+		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: c.nodes[w-1].In[1], Witness: c.nodes[w-1]})",
 		What: "the wrong witness, and the removal reports the witness's value as the check's (issue 11's example)",
 	},
 	{
 		Name: "zc-witness-not-forgotten", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if f.x != nil {\n\t\t\tchecking[f.x.ID] = nil\n\t\t}",
+		Old:  "if f.x != 0 {\n\t\t\tchecking[f.x-1] = 0\n\t\t}",
 		New:  "",
 		What: "a check is not forgotten when the walk leaves its subtree: a non-dominating witness",
 	},
 	{
 		Name: "zc-removed-as-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t} else {",
-		New:  "found = append(found, Removal{Check: n, Value: x, Witness: w})\n\t\t\tchecking[x.ID] = n\n\t\t} else {",
+		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t} else {",
+		New:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t\tchecking[k] = int32(v) + 1\n\t\t} else {",
 		What: "a removed check becomes the witness of the checks below it",
 	},
 	{
@@ -580,8 +580,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "outssa-live-after-reversed", Pass: "outssa", File: "outssa/outssa.go",
-		Old:  "return ok && u > d.index",
-		New:  "return ok && u < d.index",
+		Old:  "return found && l[k].last > d.index",
+		New:  "return found && l[k].last < d.index",
 		What: "a register used later in the block of a definition is not live after it: interfering registers are coalesced",
 	},
 	{
