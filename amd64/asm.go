@@ -25,10 +25,10 @@ func (l Label) String() string { return "L" + strconv.Itoa(int(l)) }
 // ends; each pass is linear, and in practice two or three are needed).
 type Asm struct {
 	insts  []Inst
-	labels []labelDef   // indexed by Label-1
-	data   []Label      // the data labels, in the order their bytes follow the code
-	err    error        // the first misuse (a label bound twice)
-	align  map[int]bool // instructions to start on a 16-byte boundary (AlignNext)
+	labels []labelDef // indexed by Label-1
+	data   []Label    // the data labels, in the order their bytes follow the code
+	err    error      // the first misuse (a label bound twice)
+	align  []bool     // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to len(insts)
 }
 
 type labelDef struct {
@@ -62,10 +62,11 @@ func (a *Asm) Bind(l Label) {
 // .p2align 4,,10 does for loop heads): a loop whose head starts a
 // 16-byte block is fetched in fewer blocks per iteration.
 func (a *Asm) AlignNext() {
-	if a.align == nil {
-		a.align = map[int]bool{}
+	n := len(a.insts)
+	if n >= len(a.align) {
+		a.align = append(a.align, make([]bool, n+1-len(a.align))...)
 	}
-	a.align[len(a.insts)] = true
+	a.align[n] = true
 }
 
 // maxPad is the most padding AlignNext inserts.
@@ -134,21 +135,27 @@ func (a *Asm) Code() ([]byte, error) {
 	return code, err
 }
 
-// Reserve makes room for n more instructions, so that emitting them does
-// not grow the instruction slice step by step.
-func (a *Asm) Reserve(n int) { a.insts = slices.Grow(a.insts, n) }
+// Reserve makes room for n more instructions and labels, so that emitting
+// them does not grow their slices step by step.
+func (a *Asm) Reserve(insts, labels int) {
+	a.insts = slices.Grow(a.insts, insts)
+	a.labels = slices.Grow(a.labels, labels)
+}
 
 func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
 	}
 	n := len(a.insts)
+	if len(a.align) < n {
+		a.align = append(a.align, make([]bool, n-len(a.align))...)
+	}
 	// Where each instruction's labels point, and the size of each
 	// instruction that is not a branch to a label.
 	target := make([]int, n) // the instruction index a branch goes to, or -1
 	long := make([]bool, n)
 	size := make([]int, n)
-	var scratch []byte
+	scratch := make([]byte, 0, 16)
 	for k, in := range a.insts {
 		target[k] = -1
 		for _, arg := range [2]Arg{in.Dst, in.Src} {
@@ -174,7 +181,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		size[k] = len(enc)
+		size[k], scratch = len(enc), enc
 	}
 	off := make([]int, n+1) // where each instruction starts, after its padding
 	pad := make([]int, n)

@@ -24,8 +24,15 @@ type Program struct {
 	// (son build never does), with the source its comments quote.
 	listing []listed
 	src     []byte
-	asm     *Asm     // the instructions listed, as emitted (branches to labels)
-	stubs   []string // the division stubs' lines
+	asm     *Asm       // the instructions listed, as emitted (branches to labels)
+	stubs   []stubLine // the division stubs' lines
+}
+
+// stubLine is a division stub's line in the listing: its label and its
+// message (an index in VFunc.Stubs), made into text only by Listing.
+type stubLine struct {
+	l   Label
+	msg int32
 }
 
 // Compile selects instructions for the RTL function f, allocates their
@@ -56,22 +63,6 @@ func slot(k int) Arg { return M(RSP, int32(8*k)) }
 // Lower assembles vf, allocated as res says, with the runtime. It trusts
 // res: Compile checks it first when asked to.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
-	var a Asm
-	main := a.NewLabel()
-	rt := NewRuntime(&a, main)
-	labels := make([]Label, len(vf.Blocks))
-	for b := range labels {
-		labels[b] = a.NewLabel()
-	}
-	nlines := bytes.Count(src, []byte("\n")) + 1
-	var list []listed
-	lastLine := int32(0)
-	var stubs []string // the division stubs, for the listing
-	emit := func(in Inst) {
-		a.Emit(in)
-		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
-	}
-	frame := int64(8 * res.Slots)
 	n := 4
 	for b, blk := range vf.Blocks {
 		n += len(blk.Insts)
@@ -79,8 +70,25 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			n += len(p.Before) + len(p.After)
 		}
 	}
-	a.Reserve(n)
-	list = make([]listed, 0, n+n/4)
+	var a Asm
+	// The runtime's own labels and instructions, a label per block and
+	// two per division stub (its code and its message).
+	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
+	main := a.NewLabel()
+	rt := NewRuntime(&a, main)
+	labels := make([]Label, len(vf.Blocks))
+	for b := range labels {
+		labels[b] = a.NewLabel()
+	}
+	nlines := bytes.Count(src, []byte("\n")) + 1
+	lastLine := int32(0)
+	var stubs []stubLine // the division stubs, for the listing
+	list := make([]listed, 0, n+n/4)
+	emit := func(in Inst) {
+		a.Emit(in)
+		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+	}
+	frame := int64(8 * res.Slots)
 	a.Bind(main)
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
 	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
@@ -133,7 +141,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			in, err := vi.resolve(p, func(k int32) Label {
 				msg := vf.Stubs[k-1]
 				l := rt.DivZero(msg)
-				stubs = append(stubs, fmt.Sprintf("%s:\t; %s", l, bytes.TrimSpace(msg)))
+				stubs = append(stubs, stubLine{l, k - 1})
 				return l
 			}, labels)
 			if err != nil {
@@ -197,7 +205,8 @@ func (p *Program) Listing() string {
 		case listLine:
 			fmt.Fprintf(&b, "\t; %d: %s\n", e.n, strings.TrimSpace(string(lines[e.n-1])))
 		case listStub:
-			fmt.Fprintln(&b, p.stubs[e.n])
+			st := p.stubs[e.n]
+			fmt.Fprintf(&b, "%s:\t; %s\n", st.l, bytes.TrimSpace(p.Func.Stubs[st.msg]))
 		case listAlign:
 			fmt.Fprintf(&b, "\t.p2align 4,,%d\n", maxPad)
 		}
@@ -207,7 +216,8 @@ func (p *Program) Listing() string {
 
 // resolve is the machine instruction of vi with the registers p gives.
 func (vi *VInst) resolve(p regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
-	uses, defs, _, _ := vi.operands()
+	o := vi.operands()
+	uses, defs := o.Uses(), o.Defs()
 	loc := func(v VReg) (Reg, error) {
 		if v >= 0 && v < FirstVirtual {
 			return Reg(v), nil

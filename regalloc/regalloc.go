@@ -19,6 +19,7 @@ package regalloc
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
 	"sort"
 )
@@ -143,7 +144,8 @@ type alloc struct {
 	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
-	hints      [][]Reg
+	hints      []Reg // the hints of register r are hints[hoff[r]:hoff[r+1]]
+	hoff       []int32
 	loops      []region // the loops, from widen
 	inner      []int    // the innermost loop holding each block, or -1
 	bstart     []int32  // the position of each block's start
@@ -172,15 +174,36 @@ func (a *alloc) init() error {
 	f := a.f
 	a.nregs = f.NumPhys
 	a.blocks = make([][]*winstr, len(f.Blocks))
-	a.preds = make([][]int, len(f.Blocks))
+	// The predecessors of every block, cut from one slice; the working
+	// instructions, from another (the rewrites of spilling add a few
+	// more one by one).
+	npreds := make([]int32, len(f.Blocks))
+	n, nsuccs := 0, 0
 	for b, blk := range f.Blocks {
+		n += len(blk.Instrs)
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
 			}
+			npreds[s]++
+			nsuccs++
+		}
+	}
+	a.preds = make([][]int, len(f.Blocks))
+	pslab := make([]int, nsuccs)
+	for b, k := range npreds {
+		a.preds[b], pslab = pslab[:0:k], pslab[k:]
+	}
+	for b, blk := range f.Blocks {
+		for _, s := range blk.Succs {
 			a.preds[s] = append(a.preds[s], b)
 		}
-		ws := make([]*winstr, len(blk.Instrs))
+	}
+	slab := make([]winstr, n)
+	ptrs := make([]*winstr, n)
+	for b, blk := range f.Blocks {
+		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
+		ptrs = ptrs[len(blk.Instrs):]
 		for i, in := range blk.Instrs {
 			for _, list := range [2][]Reg{in.Uses, in.Defs} {
 				for _, r := range list {
@@ -202,9 +225,12 @@ func (a *alloc) init() error {
 					}
 				}
 			}
-			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i, branch: in.Branch}
+			w := &slab[i]
+			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i, branch: in.Branch}
+			ws[i] = w
 		}
 		a.blocks[b] = ws
+		slab = slab[len(blk.Instrs):]
 	}
 	a.tmp = make([]bool, a.nregs)
 	a.split = make([]bool, a.nregs)
@@ -269,7 +295,10 @@ func (a *alloc) liveness() {
 		}
 		return true
 	}
-	var writers [][]*winstr // by register, only for virtual registers that are read
+	// The writers of each read virtual register, in one slice: those of
+	// register r are writers[woff[r]:woff[r+1]].
+	var writers []*winstr
+	var woff []int32
 	var work []*winstr
 	for _, ws := range a.blocks {
 		for _, w := range ws {
@@ -279,12 +308,27 @@ func (a *alloc) liveness() {
 		}
 	}
 	if len(work) > 0 {
-		writers = make([][]*winstr, a.nregs)
+		woff = make([]int32, a.nregs+1)
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
 					for _, d := range w.defs {
-						writers[d] = append(writers[d], w)
+						woff[d+1]++
+					}
+				}
+			}
+		}
+		for r := 1; r <= a.nregs; r++ {
+			woff[r] += woff[r-1]
+		}
+		writers = make([]*winstr, woff[a.nregs])
+		fill := slices.Clone(woff[:a.nregs])
+		for _, ws := range a.blocks {
+			for _, w := range ws {
+				if !w.dead && w.pure {
+					for _, d := range w.defs {
+						writers[fill[d]] = w
+						fill[d]++
 					}
 				}
 			}
@@ -299,7 +343,7 @@ func (a *alloc) liveness() {
 		w.dead = true
 		for _, u := range w.uses {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
-				work = append(work, writers[u]...)
+				work = append(work, writers[woff[u]:woff[u+1]]...)
 			}
 		}
 	}
@@ -317,18 +361,19 @@ func (a *alloc) liveness() {
 		bend[b] = pos
 		pos++
 	}
-	a.start = make([]int32, a.nregs)
-	a.end = make([]int32, a.nregs)
-	a.sblk = make([]int32, a.nregs)
-	a.eblk = make([]int32, a.nregs)
+	a.start = resize(a.start, a.nregs)
+	a.end = resize(a.end, a.nregs)
+	a.sblk = resize(a.sblk, a.nregs)
+	a.eblk = resize(a.eblk, a.nregs)
 	for r := range a.start {
 		a.start[r], a.end[r] = -1, -1
 	}
-	// The physical registers: live-in sets by a walk back from each
-	// upward-exposed read, then each block backward.
-	liveIn := make([][]Reg, nb)
+	// The physical registers: live-in sets (bitsets of nw words per
+	// block) by a walk back from each upward-exposed read, then each
+	// block backward.
+	nw := (np + 63) / 64
+	liveIn := make([]uint64, nb*nw)
 	defStamp := make([]int32, nb)
-	inStamp := make([]int32, nb)
 	// One pass finds, for each physical register, the blocks that read
 	// it before writing it (ues) and those that write it (defsIn).
 	ues, defsIn := make([][]int32, np), make([][]int32, np)
@@ -355,23 +400,20 @@ func (a *alloc) liveness() {
 	for r := range np {
 		ue := ues[r]
 		st := int32(r + 1)
+		word, bit := r/64, uint64(1)<<(r%64)
 		for _, b := range defsIn[r] {
 			defStamp[b] = st
 		}
 		bwork = append(bwork[:0], ue...)
 		for _, b := range ue {
-			if inStamp[b] != st {
-				inStamp[b] = st
-				liveIn[b] = append(liveIn[b], Reg(r))
-			}
+			liveIn[int(b)*nw+word] |= bit
 		}
 		for len(bwork) > 0 {
 			b := bwork[len(bwork)-1]
 			bwork = bwork[:len(bwork)-1]
 			for _, p := range a.preds[b] {
-				if defStamp[p] != st && inStamp[p] != st {
-					inStamp[p] = st
-					liveIn[p] = append(liveIn[p], Reg(r))
+				if defStamp[p] != st && liveIn[p*nw+word]&bit == 0 {
+					liveIn[p*nw+word] |= bit
 					bwork = append(bwork, int32(p))
 				}
 			}
@@ -386,10 +428,13 @@ func (a *alloc) liveness() {
 	for b := nb - 1; b >= 0; b-- {
 		live = live[:0]
 		for _, s := range a.f.Blocks[b].Succs {
-			for _, r := range liveIn[s] {
-				if segEnd[r] < 0 {
-					segEnd[r] = bend[b]
-					live = append(live, r)
+			for k, word := range liveIn[s*nw : (s+1)*nw] {
+				for ; word != 0; word &= word - 1 {
+					r := Reg(64*k + bits.TrailingZeros64(word))
+					if segEnd[r] < 0 {
+						segEnd[r] = bend[b]
+						live = append(live, r)
+					}
 				}
 			}
 		}
@@ -435,16 +480,43 @@ func (a *alloc) liveness() {
 		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 	}
 	a.widen(bstart, bend)
-	a.hints = make([][]Reg, a.nregs)
+	// The hints of the Moves, in one slice: those of register r are
+	// hints[hoff[r]:hoff[r+1]], in the order of the code.
+	a.hoff = resize(a.hoff, a.nregs+1)
+	clear(a.hoff)
+	for _, ws := range a.blocks {
+		for _, w := range ws {
+			if w.move && !w.dead {
+				a.hoff[w.defs[0]+1]++
+				a.hoff[w.uses[0]+1]++
+			}
+		}
+	}
+	for r := 1; r <= a.nregs; r++ {
+		a.hoff[r] += a.hoff[r-1]
+	}
+	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
+	fill := slices.Clone(a.hoff[:a.nregs])
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if w.move && !w.dead {
 				d, u := w.defs[0], w.uses[0]
-				a.hints[d] = append(a.hints[d], u)
-				a.hints[u] = append(a.hints[u], d)
+				a.hints[fill[d]] = u
+				fill[d]++
+				a.hints[fill[u]] = d
+				fill[u]++
 			}
 		}
 	}
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough (the per-round arrays of a function that spills).
+func resize(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int32, n)
 }
 
 // hull adds position p, in block b, to r's interval.
@@ -609,7 +681,7 @@ func (a *alloc) scan() (bool, error) {
 		free := func(p int) bool {
 			return (occ[p] < 0 || a.end[occ[p]] < s) && !a.fixedConflict(p, s, e)
 		}
-		for _, h := range a.hints[v] {
+		for _, h := range a.hints[a.hoff[v]:a.hoff[v+1]] {
 			p := int(h)
 			if int(h) >= np {
 				p = int(a.assign[h])
@@ -929,8 +1001,28 @@ func (a *alloc) result(rounds int) *Result {
 			res.Split++
 		}
 	}
+	// The Placed of every block and the locations of every instruction
+	// are cut from one slice each.
+	n, nlocs := 0, 0
 	for b, ws := range a.blocks {
-		ps := make([]Placed, len(a.f.Blocks[b].Instrs))
+		n += len(a.f.Blocks[b].Instrs)
+		for _, w := range ws {
+			if w.orig >= 0 && !w.dead {
+				nlocs += len(w.uses) + len(w.defs)
+			}
+		}
+	}
+	placed := make([]Placed, n)
+	locs := make([]Loc, nlocs)
+	cut := func(k int) []Loc {
+		l := locs[:k:k]
+		locs = locs[k:]
+		return l
+	}
+	for b, ws := range a.blocks {
+		k := len(a.f.Blocks[b].Instrs)
+		ps := placed[:k:k]
+		placed = placed[k:]
 		var before []Edit
 		last := -1
 		for _, w := range ws {
@@ -949,11 +1041,11 @@ func (a *alloc) result(rounds int) *Result {
 					p.Dead = true
 					continue
 				}
-				p.Uses = make([]Loc, len(w.uses))
+				p.Uses = cut(len(w.uses))
 				for k, r := range w.uses {
 					p.Uses[k] = a.loc(r)
 				}
-				p.Defs = make([]Loc, len(w.defs))
+				p.Defs = cut(len(w.defs))
 				for k, r := range w.defs {
 					p.Defs[k] = a.loc(r)
 				}
