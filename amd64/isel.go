@@ -186,19 +186,21 @@ func (s *selector) reg(r cfg.Reg) VReg {
 	if v := s.vreg[i]; v != 0 {
 		return v
 	}
-	v := s.newReg("v" + strconv.Itoa(int(r)))
+	v := s.newReg(int64(r))
 	s.vreg[i] = v
 	return v
 }
 
-func (s *selector) newReg(name string) VReg {
+// newReg is a new virtual register for RTL register r, or (r = 0) a
+// temporary, or (r = argOrigin) the argument.
+func (s *selector) newReg(r int64) VReg {
 	v := VReg(s.vf.NumRegs)
 	s.vf.NumRegs++
-	s.vf.Names = append(s.vf.Names, name)
+	s.vf.origin = append(s.vf.origin, r)
 	return v
 }
 
-func (s *selector) tmp() VReg { return s.newReg("t" + strconv.Itoa(s.vf.NumRegs-int(FirstVirtual))) }
+func (s *selector) tmp() VReg { return s.newReg(0) }
 
 func (s *selector) newBlock() int {
 	s.cutBlock()
@@ -285,7 +287,7 @@ func (s *selector) run() {
 	}
 	// The prologue: the argument from rdi.
 	s.newBlock()
-	s.arg = s.newReg("arg")
+	s.arg = s.newReg(argOrigin)
 	s.op2(MOV, vr(s.arg), vr(VReg(RDI)))
 	for i, b := range f.Blocks {
 		prev := len(s.vf.Blocks) - 1
@@ -935,7 +937,11 @@ func (s *selector) stub(msg []byte) int32 {
 
 // divZeroMsg is the runtime error of Check chk.
 func (s *selector) divZeroMsg(chk *cfg.Instr) []byte {
-	return []byte(fmt.Sprintf("%s:%d:%d: runtime error: division by zero\n", s.file, chk.Pos.Line, chk.Pos.Col))
+	b := make([]byte, 0, len(s.file)+48)
+	b = append(append(b, s.file...), ':')
+	b = append(strconv.AppendInt(b, int64(chk.Pos.Line), 10), ':')
+	b = strconv.AppendInt(b, int64(chk.Pos.Col), 10)
+	return append(b, ": runtime error: division by zero\n"...)
 }
 
 // divMagic selects a / c or a % c for a constant c that is not 0, ±1,

@@ -1,6 +1,8 @@
 package amd64
 
 import (
+	"strconv"
+
 	"son/regalloc"
 	"son/syntax"
 )
@@ -64,9 +66,12 @@ type VBlock struct {
 // blocks in layout order.
 type VFunc struct {
 	Blocks  []*VBlock
-	NumRegs int      // registers are below NumRegs
-	Names   []string // the name of each virtual register (the RTL register it is, or t for a temporary)
-	Stubs   [][]byte // the messages of the division stubs (VInst.Stub)
+	NumRegs int // registers are below NumRegs
+	// origin holds, for each virtual register, the RTL register it is,
+	// or 0 for a temporary, or argOrigin for the argument: its name
+	// (v7, t12, arg) is made only when printed.
+	origin []int64
+	Stubs  [][]byte // the messages of the division stubs (VInst.Stub)
 }
 
 // opnds is what an instruction reads and writes: at most three registers
@@ -219,8 +224,20 @@ func (f *VFunc) regName(r VReg) string {
 	if r >= 0 && r < FirstVirtual {
 		return Reg(r).String()
 	}
-	if int(r-FirstVirtual) < len(f.Names) {
-		return f.Names[r-FirstVirtual]
+	k := int(r - FirstVirtual)
+	if k >= len(f.origin) {
+		return "v?"
 	}
-	return "v?"
+	switch o := f.origin[k]; o {
+	case 0:
+		return "t" + strconv.Itoa(k)
+	case argOrigin:
+		return "arg"
+	default:
+		return "v" + strconv.FormatInt(o, 10)
+	}
 }
+
+// argOrigin is the origin of the argument's virtual register, no RTL
+// register's number (those are int32).
+const argOrigin = -1 << 40
