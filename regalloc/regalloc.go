@@ -149,6 +149,7 @@ type alloc struct {
 	loops      []region // the loops, from widen
 	inner      []int    // the innermost loop holding each block, or -1
 	bstart     []int32  // the position of each block's start
+	bend       []int32  // and of its end
 }
 
 // Allocate assigns registers to f's virtual registers.
@@ -348,7 +349,8 @@ func (a *alloc) liveness() {
 		}
 	}
 	// Positions.
-	bstart, bend := make([]int32, nb), make([]int32, nb)
+	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
+	bstart, bend := a.bstart, a.bend
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -419,7 +421,12 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	a.fixed = make([][][2]int32, np)
+	if a.fixed == nil {
+		a.fixed = make([][][2]int32, np)
+	}
+	for p := range a.fixed {
+		a.fixed[p] = a.fixed[p][:0]
+	}
 	segEnd := make([]int32, np) // -1: not live at this point
 	for r := range segEnd {
 		segEnd[r] = -1
@@ -788,6 +795,9 @@ func (a *alloc) rewrite() {
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
 				for k, r := range w.uses {
+					if !a.spilledReg(r) {
+						continue // only registers spilled in this round have copies
+					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						w.uses = slices.Clone(w.uses) // it may be the input's
 						w.uses[k] = t
