@@ -23,12 +23,31 @@ func (l Label) String() string { return "L" + strconv.Itoa(int(l)) }
 // every branch starts short, and a pass over the code makes long each one
 // that does not reach, until none changes (a branch only grows, so this
 // ends; each pass is linear, and in practice two or three are needed).
+//
+// Emit encodes an instruction at once, into one growing byte slice, but
+// for a branch to a label or a RIP-relative label, which waits for the
+// offsets (pending); assembly then copies those bytes, without encoding
+// anything twice.
 type Asm struct {
-	insts  []Inst
+	// Lean, set before the first Emit, keeps no copy of the instructions
+	// (80 bytes each, for Assemble's result and String): Lower's code
+	// for son build, whose listing is made only when asked.
+	Lean   bool
+	insts  []Inst     // every instruction emitted, unless Lean
+	items  []item     // every instruction emitted: its bytes, or the pending one it is
+	body   []byte     // the bytes of the instructions encoded at Emit
+	pend   []Inst     // the pending instructions
 	labels []labelDef // indexed by Label-1
 	data   []Label    // the data labels, in the order their bytes follow the code
-	err    error      // the first misuse (a label bound twice)
-	align  []bool     // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to len(insts)
+	err    error      // the first misuse (a label bound twice, an instruction with no encoding)
+	align  []bool     // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to the instructions' count
+}
+
+// item is an instruction emitted: encoded, its bytes body[off:off+size];
+// pending (size < 0), the instruction pend[off].
+type item struct {
+	off  int32
+	size int8
 }
 
 type labelDef struct {
@@ -53,7 +72,7 @@ func (a *Asm) Bind(l Label) {
 	case d.inst >= 0 || d.isDat:
 		a.fail(fmt.Errorf("amd64: label %s bound twice", l))
 	default:
-		d.inst = len(a.insts)
+		d.inst = len(a.items)
 	}
 }
 
@@ -62,7 +81,7 @@ func (a *Asm) Bind(l Label) {
 // .p2align 4,,10 does for loop heads): a loop whose head starts a
 // 16-byte block is fetched in fewer blocks per iteration.
 func (a *Asm) AlignNext() {
-	n := len(a.insts)
+	n := len(a.items)
 	if n >= len(a.align) {
 		a.align = append(a.align, make([]bool, n+1-len(a.align))...)
 	}
@@ -85,8 +104,35 @@ var nops = [...][]byte{
 	9: {0x66, 0x0F, 0x1F, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
 }
 
-// Emit appends an instruction.
-func (a *Asm) Emit(i Inst) { a.insts = append(a.insts, i) }
+// Emit appends an instruction, encoded at once unless it is a branch to a
+// label or reads a RIP-relative label. An instruction with no encoding is
+// an error of Assemble.
+func (a *Asm) Emit(i Inst) {
+	if !a.Lean {
+		a.insts = append(a.insts, i)
+	}
+	if a.pending(i) {
+		a.items = append(a.items, item{off: int32(len(a.pend)), size: -1})
+		a.pend = append(a.pend, i)
+		return
+	}
+	off := len(a.body)
+	var err error
+	if a.body, err = i.Encode(a.body); err != nil {
+		a.fail(err)
+	}
+	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
+}
+
+// pending reports whether i waits for the offsets to be encoded: a branch
+// to a label, or an operand at a RIP-relative label.
+func (a *Asm) pending(i Inst) bool {
+	if i.Op < NumOps && opTable[i.Op].branch && i.Dst.Kind == KindLabel {
+		return true
+	}
+	return i.Dst.Kind == KindMem && i.Dst.Mem.Base == RIP && i.Dst.Mem.Label != 0 ||
+		i.Src.Kind == KindMem && i.Src.Mem.Base == RIP && i.Src.Mem.Label != 0
+}
 
 // Data returns a label for bytes placed after the code, for RIP-relative
 // operands (lea rsi, [rip+L]).
@@ -99,7 +145,7 @@ func (a *Asm) Data(b []byte) Label {
 }
 
 // Len is the number of instructions emitted.
-func (a *Asm) Len() int { return len(a.insts) }
+func (a *Asm) Len() int { return len(a.items) }
 
 func (a *Asm) def(l Label) *labelDef {
 	if l <= 0 || int(l) > len(a.labels) {
@@ -138,7 +184,11 @@ func (a *Asm) Code() ([]byte, error) {
 // Reserve makes room for n more instructions and labels, so that emitting
 // them does not grow their slices step by step.
 func (a *Asm) Reserve(insts, labels int) {
-	a.insts = slices.Grow(a.insts, insts)
+	if !a.Lean {
+		a.insts = slices.Grow(a.insts, insts)
+	}
+	a.items = slices.Grow(a.items, insts)
+	a.body = slices.Grow(a.body, 4*insts)
 	a.labels = slices.Grow(a.labels, labels)
 }
 
@@ -146,17 +196,17 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
 	}
-	n := len(a.insts)
+	n := len(a.items)
 	if len(a.align) < n {
 		a.align = append(a.align, make([]bool, n-len(a.align))...)
 	}
-	// Where each instruction's labels point, and the size of each
-	// instruction that is not a branch to a label.
-	target := make([]int, n) // the instruction index a branch goes to, or -1
-	long := make([]bool, n)
-	size := make([]int, n)
+	// Where each branch goes, and the size of each instruction that is
+	// not a branch to a label.
+	target := make([]int32, len(a.pend)) // the instruction index a pending branch goes to, or -1
+	long := make([]bool, len(a.pend))
+	psize := make([]int8, len(a.pend))
 	scratch := make([]byte, 0, 16)
-	for k, in := range a.insts {
+	for k, in := range a.pend {
 		target[k] = -1
 		for _, arg := range [2]Arg{in.Dst, in.Src} {
 			if arg.Kind == KindMem && arg.Mem.Base == RIP && arg.Mem.Label != 0 {
@@ -173,7 +223,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			if d == nil || d.inst < 0 {
 				return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
 			}
-			target[k] = d.inst
+			target[k] = int32(d.inst)
 			long[k] = in.Op == CALL
 			continue
 		}
@@ -181,37 +231,41 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		if err != nil {
 			return nil, nil, err
 		}
-		size[k], scratch = len(enc), enc
+		psize[k], scratch = int8(len(enc)), enc
 	}
-	off := make([]int, n+1) // where each instruction starts, after its padding
-	pad := make([]int, n)
+	off := make([]int32, n+1) // where each instruction starts, after its padding
 	for {
 		pos := 0
-		for k := range n {
-			if target[k] >= 0 {
-				size[k] = branchSize(a.insts[k].Op, long[k])
+		for k, it := range a.items {
+			size := int(it.size)
+			if size < 0 {
+				p := it.off
+				if target[p] >= 0 {
+					psize[p] = int8(branchSize(a.pend[p].Op, long[p]))
+				}
+				size = int(psize[p])
 			}
 			if a.align[k] {
-				if pad[k] = -pos & 15; pad[k] > maxPad {
-					pad[k] = 0
+				if pad := -pos & 15; pad <= maxPad {
+					pos += pad
 				}
-				pos += pad[k]
 			}
-			off[k] = pos
-			pos += size[k]
+			off[k] = int32(pos)
+			pos += size
 		}
-		off[n] = pos
+		off[n] = int32(pos)
 		changed := false
-		for k := range n {
-			if target[k] >= 0 && !long[k] && !fits8(int64(off[target[k]]-(off[k]+size[k]))) {
-				long[k], changed = true, true
+		for k, it := range a.items {
+			if p := it.off; it.size < 0 && target[p] >= 0 && !long[p] &&
+				!fits8(int64(off[target[p]]-(off[k]+int32(psize[p])))) {
+				long[p], changed = true, true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
-	codeLen := off[n]
+	codeLen := int(off[n])
 	dataOff := codeLen
 	for _, l := range a.data {
 		d := a.def(l)
@@ -220,37 +274,47 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	}
 	for k := range a.labels {
 		if d := &a.labels[k]; !d.isDat && d.inst >= 0 {
-			d.off = off[d.inst]
+			d.off = int(off[d.inst])
 		}
 	}
 	out := make([]byte, 0, dataOff)
 	var final []Inst
-	if keep {
+	if keep && !a.Lean {
 		final = make([]Inst, n)
 	}
-	for k, in := range a.insts {
-		for p := pad[k]; p > 0; p -= min(p, 9) {
-			out = append(out, nops[min(p, 9)]...)
+	for k, it := range a.items {
+		for pad := int(off[k]) - len(out); pad > 0; pad -= min(pad, 9) {
+			out = append(out, nops[min(pad, 9)]...)
 		}
-		if target[k] >= 0 {
-			disp := int64(off[target[k]] - (off[k] + size[k]))
-			if long[k] {
+		if it.size >= 0 {
+			out = append(out, a.body[it.off:int(it.off)+int(it.size)]...)
+			if final != nil {
+				final[k] = a.insts[k]
+			}
+			continue
+		}
+		p := it.off
+		in := a.pend[p]
+		size := int(psize[p])
+		if target[p] >= 0 {
+			disp := int64(off[target[p]] - (off[k] + int32(size)))
+			if long[p] {
 				in.Dst = Rel32(disp)
 			} else {
 				in.Dst = Rel8(disp)
 			}
 		} else {
-			in = a.resolve(in, off[k]+size[k], 1)
+			in = a.resolve(in, int(off[k])+size, 1)
 		}
 		var err error
 		before := len(out)
 		if out, err = in.Encode(out); err != nil {
 			return nil, nil, err
 		}
-		if len(out)-before != size[k] {
-			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size[k], len(out)-before)
+		if len(out)-before != size {
+			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size, len(out)-before)
 		}
-		if keep {
+		if final != nil {
 			final[k] = in
 		}
 	}
@@ -289,7 +353,8 @@ func branchSize(op Op, long bool) int {
 }
 
 // String lists the code as emitted: labels on their own lines, then each
-// instruction indented, then the data labels with their sizes.
+// instruction indented, then the data labels with their sizes. An Asm that
+// is Lean shows the bytes of the instructions it encoded at Emit.
 func (a *Asm) String() string {
 	at := make(map[int][]Label)
 	for k, d := range a.labels {
@@ -298,15 +363,23 @@ func (a *Asm) String() string {
 		}
 	}
 	var b strings.Builder
-	for k := 0; k <= len(a.insts); k++ {
+	for k := 0; k <= len(a.items); k++ {
 		for _, l := range at[k] {
 			fmt.Fprintf(&b, "%s:\n", l)
 		}
-		if k < len(a.insts) {
-			b.WriteByte('\t')
-			a.insts[k].print(&b)
-			b.WriteByte('\n')
+		if k == len(a.items) {
+			break
 		}
+		b.WriteByte('\t')
+		switch it := a.items[k]; {
+		case !a.Lean:
+			a.insts[k].print(&b)
+		case it.size < 0:
+			a.pend[it.off].print(&b)
+		default:
+			fmt.Fprintf(&b, "% x", a.body[it.off:int(it.off)+int(it.size)])
+		}
+		b.WriteByte('\n')
 	}
 	for _, l := range a.data {
 		fmt.Fprintf(&b, "%s: %q\n", l, a.def(l).data)

@@ -20,8 +20,9 @@ type Program struct {
 	Entry int    // the offset of _start
 	Func  *VFunc
 	Alloc *regalloc.Result
-	// listing holds what Listing prints, made into text only when asked
-	// (son build never does), with the source its comments quote.
+	// listing holds what Listing prints, with the source its comments
+	// quote; Listing makes it on first use, lowering again with the
+	// instructions kept (son build never does).
 	listing []listed
 	src     []byte
 	asm     *Asm       // the instructions listed, as emitted (branches to labels)
@@ -61,8 +62,15 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 func slot(k int) Arg { return M(RSP, int32(8*k)) }
 
 // Lower assembles vf, allocated as res says, with the runtime. It trusts
-// res: Compile checks it first when asked to.
+// res: Compile checks it first when asked to. The listing is not made:
+// Program.Listing lowers again, keeping the instructions.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
+	return lower(vf, res, src, false)
+}
+
+// lower is Lower, with the listing when listing is set; without it, the
+// assembler keeps no copy of the instructions (Asm.Lean).
+func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
 	n := 4
 	for b, blk := range vf.Blocks {
 		n += len(blk.Insts)
@@ -70,7 +78,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			n += len(p.Before) + len(p.After)
 		}
 	}
-	var a Asm
+	a := Asm{Lean: !listing}
 	// The runtime's own labels and instructions, a label per block and
 	// two per division stub (its code and its message).
 	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
@@ -80,13 +88,21 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	for b := range labels {
 		labels[b] = a.NewLabel()
 	}
-	nlines := bytes.Count(src, []byte("\n")) + 1
+	nlines := 0
+	if listing {
+		nlines = bytes.Count(src, []byte("\n")) + 1
+	}
 	lastLine := int32(0)
 	var stubs []stubLine // the division stubs, for the listing
-	list := make([]listed, 0, n+n/4)
+	var list []listed
+	if listing {
+		list = make([]listed, 0, n+n/4)
+	}
 	emit := func(in Inst) {
 		a.Emit(in)
-		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+		if listing {
+			list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+		}
 	}
 	frame := int64(8 * res.Slots)
 	a.Bind(main)
@@ -118,10 +134,12 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
 			a.AlignNext()
-			list = append(list, listed{kind: listAlign})
+			if listing {
+				list = append(list, listed{kind: listAlign})
+			}
 		}
 		a.Bind(labels[b])
-		if targeted[b] {
+		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
 		for i, vi := range blk.Insts {
@@ -131,7 +149,7 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			}
 			if l := vi.Pos.Line; l > 0 && l != lastLine {
 				lastLine = l
-				if len(src) > 0 && int(l) <= nlines {
+				if listing && len(src) > 0 && int(l) <= nlines {
 					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
@@ -141,7 +159,9 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			in, err := vi.resolve(p, func(k int32) Label {
 				msg := vf.Stubs[k-1]
 				l := rt.DivZero(msg)
-				stubs = append(stubs, stubLine{l, k - 1})
+				if listing {
+					stubs = append(stubs, stubLine{l, k - 1})
+				}
 				return l
 			}, labels)
 			if err != nil {
@@ -170,7 +190,11 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		return nil, err
 	}
 	entry, _ := a.Offset(rt.Entry)
-	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src, asm: &a, stubs: stubs}, nil
+	p := &Program{Code: code, Entry: entry, Func: vf, Alloc: res, src: src}
+	if listing {
+		p.listing, p.asm, p.stubs = list, &a, stubs
+	}
+	return p, nil
 }
 
 // listed is one line of the listing: an instruction, a label, a source
@@ -192,6 +216,13 @@ const (
 // instructions under a comment with the source line it comes from (when
 // Compile was given the source), and the labels of the branches' targets.
 func (p *Program) Listing() string {
+	if p.asm == nil {
+		q, err := lower(p.Func, p.Alloc, p.src, true)
+		if err != nil {
+			return "; " + err.Error() + "\n"
+		}
+		p.listing, p.asm, p.stubs = q.listing, q.asm, q.stubs
+	}
 	var b strings.Builder
 	lines := bytes.Split(p.src, []byte("\n"))
 	for _, e := range p.listing {
