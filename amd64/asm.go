@@ -36,7 +36,8 @@ type Asm struct {
 	insts  []Inst     // every instruction emitted, unless Lean
 	items  []item     // every instruction emitted: its bytes, or the pending one it is
 	body   []byte     // the bytes of the instructions encoded at Emit
-	pend   []Inst     // the pending instructions
+	pend   []Inst     // the pending instructions but branches
+	br     []branch   // the pending branches to labels
 	labels []labelDef // indexed by Label-1
 	data   []Label    // the data labels, in the order their bytes follow the code
 	err    error      // the first misuse (a label bound twice, an instruction with no encoding)
@@ -44,11 +45,26 @@ type Asm struct {
 }
 
 // item is an instruction emitted: encoded, its bytes body[off:off+size];
-// pending (size < 0), the instruction pend[off].
+// a branch to a label (size -1), br[off]; another pending instruction
+// (size -2), pend[off].
 type item struct {
 	off  int32
 	size int8
 }
+
+const (
+	itemBranch  = -1
+	itemPending = -2
+)
+
+// branch is a branch to a label, 8 bytes where its Inst takes 80.
+type branch struct {
+	op    Op
+	cond  Cond
+	label Label
+}
+
+func (b branch) inst() Inst { return Inst{Op: b.op, Cond: b.cond, Dst: To(b.label)} }
 
 type labelDef struct {
 	inst  int    // the instruction the label precedes; -1 while unbound
@@ -112,8 +128,13 @@ func (a *Asm) Emit(i Inst) {
 		a.insts = append(a.insts, i)
 	}
 	if a.pending(i) {
-		a.items = append(a.items, item{off: int32(len(a.pend)), size: -1})
-		a.pend = append(a.pend, i)
+		if b := (branch{i.Op, i.Cond, i.Dst.Label}); i == b.inst() {
+			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
+			a.br = append(a.br, b)
+		} else {
+			a.items = append(a.items, item{off: int32(len(a.pend)), size: itemPending})
+			a.pend = append(a.pend, i)
+		}
 		return
 	}
 	off := len(a.body)
@@ -200,14 +221,25 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if len(a.align) < n {
 		a.align = append(a.align, make([]bool, n-len(a.align))...)
 	}
-	// Where each branch goes, and the size of each instruction that is
-	// not a branch to a label.
-	target := make([]int32, len(a.pend)) // the instruction index a pending branch goes to, or -1
-	long := make([]bool, len(a.pend))
+	// Where each branch goes (the instruction index), whether it is long,
+	// and the size of each other pending instruction; the branches among
+	// pend (a branch to a label with other operands, which Encode
+	// rejects at the end) go somewhere too.
+	btarget := make([]int32, len(a.br))
+	blong := make([]bool, len(a.br))
+	for k, b := range a.br {
+		t, err := a.branchTarget(b.inst())
+		if err != nil {
+			return nil, nil, err
+		}
+		btarget[k], blong[k] = t, b.op == CALL
+	}
+	ptarget := make([]int32, len(a.pend))
+	plong := make([]bool, len(a.pend))
 	psize := make([]int8, len(a.pend))
 	scratch := make([]byte, 0, 16)
 	for k, in := range a.pend {
-		target[k] = -1
+		ptarget[k] = -1
 		for _, arg := range [2]Arg{in.Dst, in.Src} {
 			if arg.Kind == KindMem && arg.Mem.Base == RIP && arg.Mem.Label != 0 {
 				if d := a.def(arg.Mem.Label); d == nil || (d.inst < 0 && !d.isDat) {
@@ -216,15 +248,11 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 		}
 		if in.Op < NumOps && opTable[in.Op].branch && in.Dst.Kind == KindLabel {
-			d := a.def(in.Dst.Label)
-			if d != nil && d.isDat {
-				return nil, nil, fmt.Errorf("amd64: %s: branch to data", in)
+			t, err := a.branchTarget(in)
+			if err != nil {
+				return nil, nil, err
 			}
-			if d == nil || d.inst < 0 {
-				return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
-			}
-			target[k] = int32(d.inst)
-			long[k] = in.Op == CALL
+			ptarget[k], plong[k] = t, in.Op == CALL
 			continue
 		}
 		enc, err := a.resolve(in, 0, 0).Encode(scratch[:0])
@@ -233,32 +261,41 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		psize[k], scratch = int8(len(enc)), enc
 	}
+	// size is the size of item k, and for a branch its target and
+	// whether it is long (a pointer to its flag).
+	size := func(it item) (int, int32, *bool) {
+		switch it.size {
+		case itemBranch:
+			return branchSize(a.br[it.off].op, blong[it.off]), btarget[it.off], &blong[it.off]
+		case itemPending:
+			if t := ptarget[it.off]; t >= 0 {
+				return branchSize(a.pend[it.off].Op, plong[it.off]), t, &plong[it.off]
+			}
+			return int(psize[it.off]), -1, nil
+		}
+		return int(it.size), -1, nil
+	}
 	off := make([]int32, n+1) // where each instruction starts, after its padding
 	for {
 		pos := 0
 		for k, it := range a.items {
-			size := int(it.size)
-			if size < 0 {
-				p := it.off
-				if target[p] >= 0 {
-					psize[p] = int8(branchSize(a.pend[p].Op, long[p]))
-				}
-				size = int(psize[p])
-			}
+			sz, _, _ := size(it)
 			if a.align[k] {
 				if pad := -pos & 15; pad <= maxPad {
 					pos += pad
 				}
 			}
 			off[k] = int32(pos)
-			pos += size
+			pos += sz
 		}
 		off[n] = int32(pos)
 		changed := false
 		for k, it := range a.items {
-			if p := it.off; it.size < 0 && target[p] >= 0 && !long[p] &&
-				!fits8(int64(off[target[p]]-(off[k]+int32(psize[p])))) {
-				long[p], changed = true, true
+			if it.size >= 0 {
+				continue
+			}
+			if sz, t, long := size(it); t >= 0 && !*long && !fits8(int64(off[t]-(off[k]+int32(sz)))) {
+				*long, changed = true, true
 			}
 		}
 		if !changed {
@@ -293,26 +330,30 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 			continue
 		}
-		p := it.off
-		in := a.pend[p]
-		size := int(psize[p])
-		if target[p] >= 0 {
-			disp := int64(off[target[p]] - (off[k] + int32(size)))
-			if long[p] {
+		var in Inst
+		if it.size == itemBranch {
+			in = a.br[it.off].inst()
+		} else {
+			in = a.pend[it.off]
+		}
+		sz, t, long := size(it)
+		if t >= 0 {
+			disp := int64(off[t] - (off[k] + int32(sz)))
+			if *long {
 				in.Dst = Rel32(disp)
 			} else {
 				in.Dst = Rel8(disp)
 			}
 		} else {
-			in = a.resolve(in, int(off[k])+size, 1)
+			in = a.resolve(in, int(off[k])+sz, 1)
 		}
 		var err error
 		before := len(out)
 		if out, err = in.Encode(out); err != nil {
 			return nil, nil, err
 		}
-		if len(out)-before != size {
-			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size, len(out)-before)
+		if len(out)-before != sz {
+			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, sz, len(out)-before)
 		}
 		if final != nil {
 			final[k] = in
@@ -322,6 +363,19 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		out = append(out, a.def(l).data...)
 	}
 	return out, final, nil
+}
+
+// branchTarget is the index of the instruction that in, a branch to a
+// label, goes to.
+func (a *Asm) branchTarget(in Inst) (int32, error) {
+	d := a.def(in.Dst.Label)
+	if d != nil && d.isDat {
+		return 0, fmt.Errorf("amd64: %s: branch to data", in)
+	}
+	if d == nil || d.inst < 0 {
+		return 0, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
+	}
+	return int32(d.inst), nil
 }
 
 // resolve replaces a RIP-relative label by its displacement from end, the
@@ -374,7 +428,10 @@ func (a *Asm) String() string {
 		switch it := a.items[k]; {
 		case !a.Lean:
 			a.insts[k].print(&b)
-		case it.size < 0:
+		case it.size == itemBranch:
+			br := a.br[it.off].inst()
+			br.print(&b)
+		case it.size == itemPending:
 			a.pend[it.off].print(&b)
 		default:
 			fmt.Fprintf(&b, "% x", a.body[it.off:int(it.off)+int(it.size)])

@@ -84,10 +84,6 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
 	main := a.NewLabel()
 	rt := NewRuntime(&a, main)
-	labels := make([]Label, len(vf.Blocks))
-	for b := range labels {
-		labels[b] = a.NewLabel()
-	}
 	nlines := 0
 	if listing {
 		nlines = bytes.Count(src, []byte("\n")) + 1
@@ -118,6 +114,14 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			}
 		}
 	}
+	// A label for each block a branch goes to; for the listing, one for
+	// every block, numbered as they come.
+	labels := make([]Label, len(vf.Blocks))
+	for b := range labels {
+		if listing || targeted[b] {
+			labels[b] = a.NewLabel()
+		}
+	}
 	if frame > 0 {
 		emit(I2(SUB, R(RSP), Imm(frame)))
 	}
@@ -138,7 +142,9 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 				list = append(list, listed{kind: listAlign})
 			}
 		}
-		a.Bind(labels[b])
+		if labels[b] != 0 {
+			a.Bind(labels[b])
+		}
 		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
