@@ -348,21 +348,6 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	// Positions.
-	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
-	bstart, bend := a.bstart, a.bend
-	pos := int32(0)
-	for b, ws := range a.blocks {
-		bstart[b] = pos
-		pos++
-		for _, w := range ws {
-			if !w.dead {
-				pos += 2
-			}
-		}
-		bend[b] = pos
-		pos++
-	}
 	a.start = resize(a.start, a.nregs)
 	a.end = resize(a.end, a.nregs)
 	a.sblk = resize(a.sblk, a.nregs)
@@ -376,14 +361,27 @@ func (a *alloc) liveness() {
 	nw := (np + 63) / 64
 	liveIn := make([]uint64, nb*nw)
 	defStamp := make([]int32, nb)
-	// One pass finds, for each physical register, the blocks that read
-	// it before writing it (ues) and those that write it (defsIn).
+	// One pass gives each block and instruction its positions, finds for
+	// each physical register the blocks that read it before writing it
+	// (ues) and those that write it (defsIn), and counts the hints.
+	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
+	bstart, bend := a.bstart, a.bend
+	a.hoff = resize(a.hoff, a.nregs+1)
+	clear(a.hoff)
 	ues, defsIn := make([][]int32, np), make([][]int32, np)
 	wrote := make([]int32, np) // b+1 once block b has written the register
+	pos := int32(0)
 	for b, ws := range a.blocks {
+		bstart[b] = pos
+		pos++
 		for _, w := range ws {
 			if w.dead {
 				continue
+			}
+			pos += 2
+			if w.move {
+				a.hoff[w.defs[0]+1]++
+				a.hoff[w.uses[0]+1]++
 			}
 			for _, u := range w.uses {
 				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
@@ -397,6 +395,8 @@ func (a *alloc) liveness() {
 				}
 			}
 		}
+		bend[b] = pos
+		pos++
 	}
 	var bwork []int32
 	for r := range np {
@@ -488,17 +488,7 @@ func (a *alloc) liveness() {
 	}
 	a.widen(bstart, bend)
 	// The hints of the Moves, in one slice: those of register r are
-	// hints[hoff[r]:hoff[r+1]], in the order of the code.
-	a.hoff = resize(a.hoff, a.nregs+1)
-	clear(a.hoff)
-	for _, ws := range a.blocks {
-		for _, w := range ws {
-			if w.move && !w.dead {
-				a.hoff[w.defs[0]+1]++
-				a.hoff[w.uses[0]+1]++
-			}
-		}
-	}
+	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above).
 	for r := 1; r <= a.nregs; r++ {
 		a.hoff[r] += a.hoff[r-1]
 	}
@@ -660,18 +650,31 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 // start, or spills one. It reports whether any register was spilled.
 func (a *alloc) scan() (bool, error) {
 	np := a.f.NumPhys
-	var order []int32
+	// The registers with an interval by start, then by number: a counting
+	// sort over the positions, linear where a comparison sort took a
+	// third of the scan.
+	npos := 1
+	if nb := len(a.bend); nb > 0 {
+		npos = int(a.bend[nb-1]) + 2
+	}
+	first := make([]int32, npos+1) // first[p+1]: how many intervals start before p, once summed
+	nord := 0
 	for r := np; r < a.nregs; r++ {
-		if a.start[r] >= 0 {
-			order = append(order, int32(r))
+		if s := a.start[r]; s >= 0 {
+			first[s+1]++
+			nord++
 		}
 	}
-	slices.SortFunc(order, func(x, y int32) int {
-		if c := cmp.Compare(a.start[x], a.start[y]); c != 0 {
-			return c
+	for p := 1; p <= npos; p++ {
+		first[p] += first[p-1]
+	}
+	order := make([]int32, nord)
+	for r := np; r < a.nregs; r++ {
+		if s := a.start[r]; s >= 0 {
+			order[first[s]] = int32(r)
+			first[s]++
 		}
-		return cmp.Compare(x, y)
-	})
+	}
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
 		a.assign[i] = -1
