@@ -150,6 +150,8 @@ type alloc struct {
 	inner      []int    // the innermost loop holding each block, or -1
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
+	first      []int32  // scan's counting sort, kept from round to round
+	order      []int32
 }
 
 // Allocate assigns registers to f's virtual registers.
@@ -657,7 +659,9 @@ func (a *alloc) scan() (bool, error) {
 	if nb := len(a.bend); nb > 0 {
 		npos = int(a.bend[nb-1]) + 2
 	}
-	first := make([]int32, npos+1) // first[p+1]: how many intervals start before p, once summed
+	a.first = resize(a.first, npos+1) // first[p+1]: how many intervals start before p, once summed
+	first := a.first
+	clear(first)
 	nord := 0
 	for r := np; r < a.nregs; r++ {
 		if s := a.start[r]; s >= 0 {
@@ -668,7 +672,8 @@ func (a *alloc) scan() (bool, error) {
 	for p := 1; p <= npos; p++ {
 		first[p] += first[p-1]
 	}
-	order := make([]int32, nord)
+	a.order = resize(a.order, nord)
+	order := a.order
 	for r := np; r < a.nregs; r++ {
 		if s := a.start[r]; s >= 0 {
 			order[first[s]] = int32(r)
