@@ -39,6 +39,7 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 		n += len(b.Instrs)
 	}
 	s.chunk = n + 16
+	s.fix = make([]fixup, 0, len(f.Blocks)+16)
 	s.insts = make([]VInst, 0, s.chunk)
 	s.scanRegs()
 	s.run()

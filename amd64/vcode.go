@@ -181,28 +181,24 @@ var allocatable = []regalloc.Reg{
 }
 
 // RegallocFunc is the allocator's view of f. The registers of every
-// instruction's Uses and Defs are cut from one slice, and the
-// instructions of every block from another: two allocations for the
-// code, not two per instruction.
+// instruction's Uses and Defs are cut from one slice (grown, in the rare
+// case that it must be, by a new array: the slices cut before keep the
+// old one), and the instructions of every block from another: a few
+// allocations for the code, not two per instruction.
 func (f *VFunc) RegallocFunc() *regalloc.Func {
 	rf := &regalloc.Func{NumPhys: int(NumRegs), Allocatable: allocatable, Blocks: make([]regalloc.Block, len(f.Blocks))}
-	n, nregs := 0, 0
+	n := 0
 	for _, blk := range f.Blocks {
 		n += len(blk.Insts)
-		for i := range blk.Insts {
-			o := blk.Insts[i].operands()
-			nregs += int(o.nu + o.nd)
-		}
 	}
 	instrs := make([]regalloc.Instr, n)
-	regs := make([]regalloc.Reg, nregs)
+	regs := make([]regalloc.Reg, 0, 3*n)
 	cut := func(rs []VReg) []regalloc.Reg {
-		out := regs[:len(rs):len(rs)]
-		regs = regs[len(rs):]
-		for k, r := range rs {
-			out[k] = regalloc.Reg(r)
+		k := len(regs)
+		for _, r := range rs {
+			regs = append(regs, regalloc.Reg(r))
 		}
-		return out
+		return regs[k:len(regs):len(regs)]
 	}
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]

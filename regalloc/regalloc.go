@@ -510,12 +510,13 @@ func (a *alloc) liveness() {
 }
 
 // resize returns s with length n, reusing its array when it is large
-// enough (the per-round arrays of a function that spills).
+// enough (the per-round arrays of a function that spills, each round a
+// little longer with the temporaries of spilling: room is left for them).
 func resize(s []int32, n int) []int32 {
 	if cap(s) >= n {
 		return s[:n]
 	}
-	return make([]int32, n)
+	return make([]int32, n, n+n/8)
 }
 
 // hull adds position p, in block b, to r's interval.
