@@ -115,12 +115,13 @@ type Edit struct{ Dst, Src Loc }
 
 // winstr is an instruction of the working code: one of the input's
 // (orig >= 0), or a reload or store of a spilled register.
+// (64 bytes: the fields are ordered so that the flags share a word.)
 type winstr struct {
 	uses, defs []Reg
+	orig       int32 // index in the input block, or -1
+	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
 	move, pure bool
 	dead       bool
-	orig       int   // index in the input block, or -1
-	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
 	reload     bool
 	late       bool // a reload after the block's last instruction (splitting)
 	branch     bool
@@ -151,6 +152,9 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scan's counting sort, kept from round to round
+	reads      []int32  // liveness's arrays, kept from round to round
+	defStamp   []int32
+	liveIn     []uint64
 	order      []int32
 }
 
@@ -229,7 +233,7 @@ func (a *alloc) init() error {
 				}
 			}
 			w := &slab[i]
-			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i, branch: in.Branch}
+			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
 			ws[i] = w
 		}
 		a.blocks[b] = ws
@@ -274,7 +278,9 @@ func (a *alloc) liveness() {
 	np := a.f.NumPhys
 	// Dead code: Pure instructions that write only virtual registers
 	// nothing reads, until none is left.
-	reads := make([]int32, a.nregs)
+	a.reads = resize(a.reads, a.nregs)
+	reads := a.reads
+	clear(reads)
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if !w.dead {
@@ -361,8 +367,14 @@ func (a *alloc) liveness() {
 	// block) by a walk back from each upward-exposed read, then each
 	// block backward.
 	nw := (np + 63) / 64
-	liveIn := make([]uint64, nb*nw)
-	defStamp := make([]int32, nb)
+	if cap(a.liveIn) < nb*nw {
+		a.liveIn = make([]uint64, nb*nw)
+	}
+	liveIn := a.liveIn[:nb*nw]
+	clear(liveIn)
+	a.defStamp = resize(a.defStamp, nb)
+	defStamp := a.defStamp
+	clear(defStamp)
 	// One pass gives each block and instruction its positions, finds for
 	// each physical register the blocks that read it before writing it
 	// (ues) and those that write it (defsIn), and counts the hints.
@@ -1054,7 +1066,7 @@ func (a *alloc) result(rounds int) *Result {
 				ps[last].After = append(ps[last].After, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
 			default:
 				p := &ps[w.orig]
-				last = w.orig
+				last = int(w.orig)
 				p.Before, before = before, nil
 				if w.dead {
 					p.Dead = true
