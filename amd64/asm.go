@@ -157,10 +157,14 @@ func (a *Asm) pending(i Inst) bool {
 
 // Data returns a label for bytes placed after the code, for RIP-relative
 // operands (lea rsi, [rip+L]).
-func (a *Asm) Data(b []byte) Label {
+func (a *Asm) Data(b []byte) Label { return a.dataOwned(append([]byte(nil), b...)) }
+
+// dataOwned is Data for bytes that nothing changes afterwards, kept
+// without a copy.
+func (a *Asm) dataOwned(b []byte) Label {
 	l := a.NewLabel()
 	d := a.def(l)
-	d.isDat, d.data = true, append([]byte(nil), b...)
+	d.isDat, d.data = true, b
 	a.data = append(a.data, l)
 	return l
 }

@@ -864,7 +864,8 @@ func (s *selector) divide(in *cfg.Instr, k int) {
 func (s *selector) coldBranch(c *cold) {
 	s.emit(VInst{Op: JCC, Cond: CondA})
 	here := len(s.vf.Blocks) - 1
-	c.branches = append(c.branches, [2]int{here, s.ninsts() - 1})
+	c.branches[c.nbranches] = [2]int{here, s.ninsts() - 1}
+	c.nbranches++
 	s.setSuccs(0, here+1)
 	s.newBlock()
 }
@@ -873,11 +874,12 @@ func (s *selector) coldBranch(c *cold) {
 // operands do not fit the 32-bit division (docs/BACKEND.md): the branches
 // to it are instructions {block, inst}, it returns to block join.
 type cold struct {
-	branches [][2]int
-	join     int
-	mod      bool
-	msg      []byte // the division-by-zero message, when a Check was merged
-	pos      syntax.Pos
+	branches  [2][2]int // the divisor's test and the dividend's
+	nbranches int
+	join      int
+	mod       bool
+	msg       []byte // the division-by-zero message, when a Check was merged
+	pos       syntax.Pos
 }
 
 // emitColds lays out the cold blocks after the function's code, three
@@ -893,7 +895,7 @@ func (s *selector) emitColds() {
 	rax, rcx, rdx := VReg(RAX), VReg(RCX), VReg(RDX)
 	for _, c := range s.colds {
 		slow := s.newBlock()
-		for _, br := range c.branches {
+		for _, br := range c.branches[:c.nbranches] {
 			s.inst(br[0], br[1]).Target = slow
 			s.vf.Blocks[br[0]].Succs[0] = slow
 		}
