@@ -21,7 +21,6 @@ import (
 	"fmt"
 	"math/bits"
 	"slices"
-	"sort"
 )
 
 // Reg is a register of the input: physical below Func.NumPhys, virtual
@@ -657,8 +656,16 @@ func (a *alloc) widen(bstart, bend []int32) {
 // starts by e can reach s.
 func (a *alloc) fixedConflict(p int, s, e int32) bool {
 	segs := a.fixed[p]
-	k := sort.Search(len(segs), func(i int) bool { return segs[i][0] > e })
-	return k > 0 && segs[k-1][1] >= s
+	lo, hi := 0, len(segs) // the first segment starting after e is in [lo, hi]
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if segs[m][0] > e {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo > 0 && segs[lo-1][1] >= s
 }
 
 // scan assigns a register to each virtual register's interval, in order of
