@@ -213,6 +213,7 @@ func (a *Asm) Reserve(insts, labels int) {
 		a.insts = slices.Grow(a.insts, insts)
 	}
 	a.items = slices.Grow(a.items, insts)
+	a.br = slices.Grow(a.br, insts/3) // about one in three is a branch in generated code
 	a.body = slices.Grow(a.body, 4*insts)
 	a.labels = slices.Grow(a.labels, labels)
 }

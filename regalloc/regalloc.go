@@ -1074,7 +1074,9 @@ func (a *alloc) result(rounds int) *Result {
 			default:
 				p := &ps[w.orig]
 				last = int(w.orig)
-				p.Before, before = before, nil
+				if before != nil { // rarely: no pointer written otherwise
+					p.Before, before = before, nil
+				}
 				if w.dead {
 					p.Dead = true
 					continue
