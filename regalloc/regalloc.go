@@ -151,8 +151,7 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scan's counting sort, kept from round to round
-	reads      []int32  // liveness's arrays, kept from round to round
-	defStamp   []int32
+	defStamp   []int32  // liveness's arrays, kept from round to round
 	liveIn     []uint64
 	order      []int32
 }
@@ -163,6 +162,7 @@ func Allocate(f *Func) (*Result, error) {
 	if err := a.init(); err != nil {
 		return nil, err
 	}
+	a.dropDead()
 	for round := 1; ; round++ {
 		a.liveness()
 		spilled, err := a.scan()
@@ -256,30 +256,16 @@ func (a *alloc) newTmp() Reg {
 	return r
 }
 
-// liveness computes each register's interval on the laid-out code, drops
-// the Pure instructions whose results nothing reads, and collects the hints
-// of the Moves. A position is given to each block's start and end, and two
-// to each instruction: its reads, then its writes.
-//
-// A virtual register's interval is the hull of its reads and writes,
-// widened to cover each loop it is live around: a loop (the blocks from a
-// header to the last block that jumps back to it) that holds one end of
-// the hull and not the other is added to it. On a function whose loops
-// are those of a reducible flow graph laid out in reverse postorder, and
-// whose registers are written before they are read (as outssa makes
-// them), this covers every point where the register is live, at a cost
-// of the loop depth per register instead of the blocks it is live in;
-// regalloc.Check makes sure of it on each result. A physical register's
-// live segments are exact, from a per-block liveness on those registers
-// alone, which are live in a few blocks at a time.
-func (a *alloc) liveness() {
-	nb := len(a.blocks)
+// dropDead drops the Pure instructions that write only virtual registers
+// nothing reads, until none is left (a Const folded into immediates), by
+// read counts and a worklist of the writers of each register that loses
+// its last read. It runs once, before the first round: a rewrite after a
+// spill makes no new dead code, as each read it takes from a register
+// comes with that register's every write, which becomes the write of a
+// temporary that a store reads, and the reloads it adds are not Pure.
+func (a *alloc) dropDead() {
 	np := a.f.NumPhys
-	// Dead code: Pure instructions that write only virtual registers
-	// nothing reads, until none is left.
-	a.reads = resize(a.reads, a.nregs)
-	reads := a.reads
-	clear(reads)
+	reads := make([]int32, a.nregs)
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if !w.dead {
@@ -355,6 +341,26 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
+}
+
+// liveness computes each register's interval on the laid-out code and
+// collects the hints of the Moves. A position is given to each block's start and end, and two
+// to each instruction: its reads, then its writes.
+//
+// A virtual register's interval is the hull of its reads and writes,
+// widened to cover each loop it is live around: a loop (the blocks from a
+// header to the last block that jumps back to it) that holds one end of
+// the hull and not the other is added to it. On a function whose loops
+// are those of a reducible flow graph laid out in reverse postorder, and
+// whose registers are written before they are read (as outssa makes
+// them), this covers every point where the register is live, at a cost
+// of the loop depth per register instead of the blocks it is live in;
+// regalloc.Check makes sure of it on each result. A physical register's
+// live segments are exact, from a per-block liveness on those registers
+// alone, which are live in a few blocks at a time.
+func (a *alloc) liveness() {
+	nb := len(a.blocks)
+	np := a.f.NumPhys
 	a.start = resize(a.start, a.nregs)
 	a.end = resize(a.end, a.nregs)
 	a.sblk = resize(a.sblk, a.nregs)
