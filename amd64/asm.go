@@ -127,7 +127,7 @@ func (a *Asm) Emit(i Inst) {
 	if !a.Lean {
 		a.insts = append(a.insts, i)
 	}
-	if a.pending(i) {
+	if a.pending(&i) {
 		if b := (branch{i.Op, i.Cond, i.Dst.Label}); i == b.inst() {
 			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
 			a.br = append(a.br, b)
@@ -147,7 +147,7 @@ func (a *Asm) Emit(i Inst) {
 
 // pending reports whether i waits for the offsets to be encoded: a branch
 // to a label, or an operand at a RIP-relative label.
-func (a *Asm) pending(i Inst) bool {
+func (a *Asm) pending(i *Inst) bool {
 	if i.Op < NumOps && opTable[i.Op].branch && i.Dst.Kind == KindLabel {
 		return true
 	}

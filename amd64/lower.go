@@ -135,6 +135,14 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			emit(I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src))))
 		}
 	}
+	stub := func(k int32) Label {
+		msg := vf.Stubs[k-1]
+		l := rt.DivZero(msg)
+		if listing {
+			stubs = append(stubs, stubLine{l, k - 1})
+		}
+		return l
+	}
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
 			a.AlignNext()
@@ -148,8 +156,8 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
-		for i, vi := range blk.Insts {
-			p := res.Blocks[b][i]
+		for i := range blk.Insts {
+			vi, p := &blk.Insts[i], &res.Blocks[b][i]
 			if p.Dead {
 				continue
 			}
@@ -162,14 +170,7 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			for _, e := range p.Before {
 				edit(e)
 			}
-			in, err := vi.resolve(p, func(k int32) Label {
-				msg := vf.Stubs[k-1]
-				l := rt.DivZero(msg)
-				if listing {
-					stubs = append(stubs, stubLine{l, k - 1})
-				}
-				return l
-			}, labels)
+			in, err := vi.resolve(p, stub, labels)
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -252,7 +253,7 @@ func (p *Program) Listing() string {
 }
 
 // resolve is the machine instruction of vi with the registers p gives.
-func (vi *VInst) resolve(p regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
+func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
 	o := vi.operands()
 	uses, defs := o.Uses(), o.Defs()
 	loc := func(v VReg) (Reg, error) {
