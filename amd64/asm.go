@@ -145,6 +145,10 @@ func (a *Asm) Emit(i Inst) {
 	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
 }
 
+// kept reports whether a holds every instruction emitted: it was not
+// Lean, from the first Emit on.
+func (a *Asm) kept() bool { return len(a.insts) == len(a.items) }
+
 // pending reports whether i waits for the offsets to be encoded: a branch
 // to a label, or an operand at a RIP-relative label.
 func (a *Asm) pending(i *Inst) bool {
@@ -321,7 +325,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	}
 	out := make([]byte, 0, dataOff)
 	var final []Inst
-	if keep && !a.Lean {
+	if keep && a.kept() {
 		final = make([]Inst, n)
 	}
 	for k, it := range a.items {
@@ -431,7 +435,7 @@ func (a *Asm) String() string {
 		}
 		b.WriteByte('\t')
 		switch it := a.items[k]; {
-		case !a.Lean:
+		case a.kept():
 			a.insts[k].print(&b)
 		case it.size == itemBranch:
 			br := a.br[it.off].inst()
