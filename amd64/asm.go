@@ -23,13 +23,48 @@ func (l Label) String() string { return "L" + strconv.Itoa(int(l)) }
 // every branch starts short, and a pass over the code makes long each one
 // that does not reach, until none changes (a branch only grows, so this
 // ends; each pass is linear, and in practice two or three are needed).
+//
+// Emit encodes an instruction at once, into one growing byte slice, but
+// for a branch to a label or a RIP-relative label, which waits for the
+// offsets (pending); assembly then copies those bytes, without encoding
+// anything twice.
 type Asm struct {
-	insts  []Inst
-	labels []labelDef   // indexed by Label-1
-	data   []Label      // the data labels, in the order their bytes follow the code
-	err    error        // the first misuse (a label bound twice)
-	align  map[int]bool // instructions to start on a 16-byte boundary (AlignNext)
+	// Lean, set before the first Emit, keeps no copy of the instructions
+	// (80 bytes each, for Assemble's result and String): Lower's code
+	// for son build, whose listing is made only when asked.
+	Lean   bool
+	insts  []Inst     // every instruction emitted, unless Lean
+	items  []item     // every instruction emitted: its bytes, or the pending one it is
+	body   []byte     // the bytes of the instructions encoded at Emit
+	pend   []Inst     // the pending instructions but branches
+	br     []branch   // the pending branches to labels
+	labels []labelDef // indexed by Label-1
+	data   []Label    // the data labels, in the order their bytes follow the code
+	err    error      // the first misuse (a label bound twice, an instruction with no encoding)
+	align  []bool     // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to the instructions' count
 }
+
+// item is an instruction emitted: encoded, its bytes body[off:off+size];
+// a branch to a label (size -1), br[off]; another pending instruction
+// (size -2), pend[off].
+type item struct {
+	off  int32
+	size int8
+}
+
+const (
+	itemBranch  = -1
+	itemPending = -2
+)
+
+// branch is a branch to a label, 8 bytes where its Inst takes 80.
+type branch struct {
+	op    Op
+	cond  Cond
+	label Label
+}
+
+func (b branch) inst() Inst { return Inst{Op: b.op, Cond: b.cond, Dst: To(b.label)} }
 
 type labelDef struct {
 	inst  int    // the instruction the label precedes; -1 while unbound
@@ -53,7 +88,7 @@ func (a *Asm) Bind(l Label) {
 	case d.inst >= 0 || d.isDat:
 		a.fail(fmt.Errorf("amd64: label %s bound twice", l))
 	default:
-		d.inst = len(a.insts)
+		d.inst = len(a.items)
 	}
 }
 
@@ -62,10 +97,11 @@ func (a *Asm) Bind(l Label) {
 // .p2align 4,,10 does for loop heads): a loop whose head starts a
 // 16-byte block is fetched in fewer blocks per iteration.
 func (a *Asm) AlignNext() {
-	if a.align == nil {
-		a.align = map[int]bool{}
+	n := len(a.items)
+	if n >= len(a.align) {
+		a.align = append(a.align, make([]bool, n+1-len(a.align))...)
 	}
-	a.align[len(a.insts)] = true
+	a.align[n] = true
 }
 
 // maxPad is the most padding AlignNext inserts.
@@ -84,21 +120,61 @@ var nops = [...][]byte{
 	9: {0x66, 0x0F, 0x1F, 0x84, 0x00, 0x00, 0x00, 0x00, 0x00},
 }
 
-// Emit appends an instruction.
-func (a *Asm) Emit(i Inst) { a.insts = append(a.insts, i) }
+// Emit appends an instruction, encoded at once unless it is a branch to a
+// label or reads a RIP-relative label. An instruction with no encoding is
+// an error of Assemble.
+func (a *Asm) Emit(i Inst) {
+	if !a.Lean {
+		a.insts = append(a.insts, i)
+	}
+	if a.pending(&i) {
+		if b := (branch{i.Op, i.Cond, i.Dst.Label}); i == b.inst() {
+			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
+			a.br = append(a.br, b)
+		} else {
+			a.items = append(a.items, item{off: int32(len(a.pend)), size: itemPending})
+			a.pend = append(a.pend, i)
+		}
+		return
+	}
+	off := len(a.body)
+	var err error
+	if a.body, err = i.Encode(a.body); err != nil {
+		a.fail(err)
+	}
+	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
+}
+
+// kept reports whether a holds every instruction emitted: it was not
+// Lean, from the first Emit on.
+func (a *Asm) kept() bool { return len(a.insts) == len(a.items) }
+
+// pending reports whether i waits for the offsets to be encoded: a branch
+// to a label, or an operand at a RIP-relative label.
+func (a *Asm) pending(i *Inst) bool {
+	if i.Op < NumOps && opTable[i.Op].branch && i.Dst.Kind == KindLabel {
+		return true
+	}
+	return i.Dst.Kind == KindMem && i.Dst.Mem.Base == RIP && i.Dst.Mem.Label != 0 ||
+		i.Src.Kind == KindMem && i.Src.Mem.Base == RIP && i.Src.Mem.Label != 0
+}
 
 // Data returns a label for bytes placed after the code, for RIP-relative
 // operands (lea rsi, [rip+L]).
-func (a *Asm) Data(b []byte) Label {
+func (a *Asm) Data(b []byte) Label { return a.dataOwned(append([]byte(nil), b...)) }
+
+// dataOwned is Data for bytes that nothing changes afterwards, kept
+// without a copy.
+func (a *Asm) dataOwned(b []byte) Label {
 	l := a.NewLabel()
 	d := a.def(l)
-	d.isDat, d.data = true, append([]byte(nil), b...)
+	d.isDat, d.data = true, b
 	a.data = append(a.data, l)
 	return l
 }
 
 // Len is the number of instructions emitted.
-func (a *Asm) Len() int { return len(a.insts) }
+func (a *Asm) Len() int { return len(a.items) }
 
 func (a *Asm) def(l Label) *labelDef {
 	if l <= 0 || int(l) > len(a.labels) {
@@ -134,23 +210,45 @@ func (a *Asm) Code() ([]byte, error) {
 	return code, err
 }
 
-// Reserve makes room for n more instructions, so that emitting them does
-// not grow the instruction slice step by step.
-func (a *Asm) Reserve(n int) { a.insts = slices.Grow(a.insts, n) }
+// Reserve makes room for n more instructions and labels, so that emitting
+// them does not grow their slices step by step.
+func (a *Asm) Reserve(insts, labels int) {
+	if !a.Lean {
+		a.insts = slices.Grow(a.insts, insts)
+	}
+	a.items = slices.Grow(a.items, insts)
+	a.br = slices.Grow(a.br, insts/3) // about one in three is a branch in generated code
+	a.body = slices.Grow(a.body, 4*insts)
+	a.labels = slices.Grow(a.labels, labels)
+}
 
 func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
 	}
-	n := len(a.insts)
-	// Where each instruction's labels point, and the size of each
-	// instruction that is not a branch to a label.
-	target := make([]int, n) // the instruction index a branch goes to, or -1
-	long := make([]bool, n)
-	size := make([]int, n)
-	var scratch []byte
-	for k, in := range a.insts {
-		target[k] = -1
+	n := len(a.items)
+	if len(a.align) < n {
+		a.align = append(a.align, make([]bool, n-len(a.align))...)
+	}
+	// Where each branch goes (the instruction index), whether it is long,
+	// and the size of each other pending instruction; the branches among
+	// pend (a branch to a label with other operands, which Encode
+	// rejects at the end) go somewhere too.
+	btarget := make([]int32, len(a.br))
+	blong := make([]bool, len(a.br))
+	for k, b := range a.br {
+		t, err := a.branchTarget(b.inst())
+		if err != nil {
+			return nil, nil, err
+		}
+		btarget[k], blong[k] = t, b.op == CALL
+	}
+	ptarget := make([]int32, len(a.pend))
+	plong := make([]bool, len(a.pend))
+	psize := make([]int8, len(a.pend))
+	scratch := make([]byte, 0, 16)
+	for k, in := range a.pend {
+		ptarget[k] = -1
 		for _, arg := range [2]Arg{in.Dst, in.Src} {
 			if arg.Kind == KindMem && arg.Mem.Base == RIP && arg.Mem.Label != 0 {
 				if d := a.def(arg.Mem.Label); d == nil || (d.inst < 0 && !d.isDat) {
@@ -159,52 +257,61 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 		}
 		if in.Op < NumOps && opTable[in.Op].branch && in.Dst.Kind == KindLabel {
-			d := a.def(in.Dst.Label)
-			if d != nil && d.isDat {
-				return nil, nil, fmt.Errorf("amd64: %s: branch to data", in)
+			t, err := a.branchTarget(in)
+			if err != nil {
+				return nil, nil, err
 			}
-			if d == nil || d.inst < 0 {
-				return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
-			}
-			target[k] = d.inst
-			long[k] = in.Op == CALL
+			ptarget[k], plong[k] = t, in.Op == CALL
 			continue
 		}
 		enc, err := a.resolve(in, 0, 0).Encode(scratch[:0])
 		if err != nil {
 			return nil, nil, err
 		}
-		size[k] = len(enc)
+		psize[k], scratch = int8(len(enc)), enc
 	}
-	off := make([]int, n+1) // where each instruction starts, after its padding
-	pad := make([]int, n)
+	// size is the size of item k, and for a branch its target and
+	// whether it is long (a pointer to its flag).
+	size := func(it item) (int, int32, *bool) {
+		switch it.size {
+		case itemBranch:
+			return branchSize(a.br[it.off].op, blong[it.off]), btarget[it.off], &blong[it.off]
+		case itemPending:
+			if t := ptarget[it.off]; t >= 0 {
+				return branchSize(a.pend[it.off].Op, plong[it.off]), t, &plong[it.off]
+			}
+			return int(psize[it.off]), -1, nil
+		}
+		return int(it.size), -1, nil
+	}
+	off := make([]int32, n+1) // where each instruction starts, after its padding
 	for {
 		pos := 0
-		for k := range n {
-			if target[k] >= 0 {
-				size[k] = branchSize(a.insts[k].Op, long[k])
-			}
+		for k, it := range a.items {
+			sz, _, _ := size(it)
 			if a.align[k] {
-				if pad[k] = -pos & 15; pad[k] > maxPad {
-					pad[k] = 0
+				if pad := -pos & 15; pad <= maxPad {
+					pos += pad
 				}
-				pos += pad[k]
 			}
-			off[k] = pos
-			pos += size[k]
+			off[k] = int32(pos)
+			pos += sz
 		}
-		off[n] = pos
+		off[n] = int32(pos)
 		changed := false
-		for k := range n {
-			if target[k] >= 0 && !long[k] && !fits8(int64(off[target[k]]-(off[k]+size[k]))) {
-				long[k], changed = true, true
+		for k, it := range a.items {
+			if it.size >= 0 {
+				continue
+			}
+			if sz, t, long := size(it); t >= 0 && !*long && !fits8(int64(off[t]-(off[k]+int32(sz)))) {
+				*long, changed = true, true
 			}
 		}
 		if !changed {
 			break
 		}
 	}
-	codeLen := off[n]
+	codeLen := int(off[n])
 	dataOff := codeLen
 	for _, l := range a.data {
 		d := a.def(l)
@@ -213,37 +320,51 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	}
 	for k := range a.labels {
 		if d := &a.labels[k]; !d.isDat && d.inst >= 0 {
-			d.off = off[d.inst]
+			d.off = int(off[d.inst])
 		}
 	}
 	out := make([]byte, 0, dataOff)
 	var final []Inst
-	if keep {
+	if keep && a.kept() {
 		final = make([]Inst, n)
 	}
-	for k, in := range a.insts {
-		for p := pad[k]; p > 0; p -= min(p, 9) {
-			out = append(out, nops[min(p, 9)]...)
+	for k, it := range a.items {
+		for pad := int(off[k]) - len(out); pad > 0; pad -= min(pad, 9) {
+			out = append(out, nops[min(pad, 9)]...)
 		}
-		if target[k] >= 0 {
-			disp := int64(off[target[k]] - (off[k] + size[k]))
-			if long[k] {
+		if it.size >= 0 {
+			out = append(out, a.body[it.off:int(it.off)+int(it.size)]...)
+			if final != nil {
+				final[k] = a.insts[k]
+			}
+			continue
+		}
+		var in Inst
+		if it.size == itemBranch {
+			in = a.br[it.off].inst()
+		} else {
+			in = a.pend[it.off]
+		}
+		sz, t, long := size(it)
+		if t >= 0 {
+			disp := int64(off[t] - (off[k] + int32(sz)))
+			if *long {
 				in.Dst = Rel32(disp)
 			} else {
 				in.Dst = Rel8(disp)
 			}
 		} else {
-			in = a.resolve(in, off[k]+size[k], 1)
+			in = a.resolve(in, int(off[k])+sz, 1)
 		}
 		var err error
 		before := len(out)
 		if out, err = in.Encode(out); err != nil {
 			return nil, nil, err
 		}
-		if len(out)-before != size[k] {
-			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size[k], len(out)-before)
+		if len(out)-before != sz {
+			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, sz, len(out)-before)
 		}
-		if keep {
+		if final != nil {
 			final[k] = in
 		}
 	}
@@ -251,6 +372,19 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		out = append(out, a.def(l).data...)
 	}
 	return out, final, nil
+}
+
+// branchTarget is the index of the instruction that in, a branch to a
+// label, goes to.
+func (a *Asm) branchTarget(in Inst) (int32, error) {
+	d := a.def(in.Dst.Label)
+	if d != nil && d.isDat {
+		return 0, fmt.Errorf("amd64: %s: branch to data", in)
+	}
+	if d == nil || d.inst < 0 {
+		return 0, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
+	}
+	return int32(d.inst), nil
 }
 
 // resolve replaces a RIP-relative label by its displacement from end, the
@@ -282,7 +416,8 @@ func branchSize(op Op, long bool) int {
 }
 
 // String lists the code as emitted: labels on their own lines, then each
-// instruction indented, then the data labels with their sizes.
+// instruction indented, then the data labels with their sizes. An Asm that
+// is Lean shows the bytes of the instructions it encoded at Emit.
 func (a *Asm) String() string {
 	at := make(map[int][]Label)
 	for k, d := range a.labels {
@@ -291,15 +426,26 @@ func (a *Asm) String() string {
 		}
 	}
 	var b strings.Builder
-	for k := 0; k <= len(a.insts); k++ {
+	for k := 0; k <= len(a.items); k++ {
 		for _, l := range at[k] {
 			fmt.Fprintf(&b, "%s:\n", l)
 		}
-		if k < len(a.insts) {
-			b.WriteByte('\t')
-			a.insts[k].print(&b)
-			b.WriteByte('\n')
+		if k == len(a.items) {
+			break
 		}
+		b.WriteByte('\t')
+		switch it := a.items[k]; {
+		case a.kept():
+			a.insts[k].print(&b)
+		case it.size == itemBranch:
+			br := a.br[it.off].inst()
+			br.print(&b)
+		case it.size == itemPending:
+			a.pend[it.off].print(&b)
+		default:
+			fmt.Fprintf(&b, "% x", a.body[it.off:int(it.off)+int(it.size)])
+		}
+		b.WriteByte('\n')
 	}
 	for _, l := range a.data {
 		fmt.Fprintf(&b, "%s: %q\n", l, a.def(l).data)

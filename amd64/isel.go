@@ -8,6 +8,7 @@ package amd64
 import (
 	"fmt"
 	mbits "math/bits"
+	"slices"
 	"strconv"
 
 	"son/cfg"
@@ -31,13 +32,15 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 	if f == nil || f.Level != cfg.RTL {
 		return nil, fmt.Errorf("amd64: Select wants a function at the RTL level")
 	}
-	s := &selector{f: f, file: file, vf: &VFunc{}, vreg: map[cfg.Reg]VReg{}, konst: map[cfg.Reg]int64{}}
+	s := &selector{f: f, file: file, vf: &VFunc{}}
 	s.vf.NumRegs = int(FirstVirtual)
 	n := len(f.Blocks)
 	for _, b := range f.Blocks {
 		n += len(b.Instrs)
 	}
-	s.insts = make([]VInst, 0, n+n/2)
+	s.chunk = n + 16
+	s.fix = make([]fixup, 0, len(f.Blocks)+16)
+	s.insts = make([]VInst, 0, s.chunk)
 	s.scanRegs()
 	s.run()
 	if s.err != nil {
@@ -47,102 +50,205 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 }
 
 type selector struct {
-	f     *cfg.Func
-	file  string
-	vf    *VFunc
-	vreg  map[cfg.Reg]VReg
-	konst map[cfg.Reg]int64 // registers whose only definition is a Const
-	reads map[cfg.Reg]int   // how many times each register is read
-	cur   *VBlock
-	pos   syntax.Pos
-	arg   VReg
-	first []int // the machine block each RTL block starts at
-	fix   []fixup
-	err   error
-	// combo maps an instruction to the one before it in its block whose
-	// result it alone reads and absorbs (lea for a*k + b, test for
-	// a % 2^k == 0); skip holds the instructions absorbed.
-	combo map[*cfg.Instr]*cfg.Instr
-	skip  map[*cfg.Instr]bool
-	// checked maps a division by a register to the Check just before it,
-	// which its test of the divisor takes over (divide).
-	checked  map[*cfg.Instr]*cfg.Instr
-	last     map[cfg.Reg]int // combine's: the last instruction writing each register
-	combined *cfg.Block      // the block combine saw last
-	colds    []cold
-	// insts holds the instructions of every block, in layout order; block
-	// b's are insts[start[b]:start[b+1]], cut into VBlock.Insts at the
-	// end (one growing slice instead of one per block).
-	insts []VInst
-	start []int
+	f    *cfg.Func
+	file string
+	vf   *VFunc
+	// The facts of each RTL register, by its dense number (ix): its
+	// virtual register (0 until it has one), whether its only definition
+	// is a Const and that Const's value, and how many times it is read.
+	sparse map[cfg.Reg]int32 // the dense numbers, when the registers are not small enough to be theirs
+	vreg   []VReg
+	kok    []bool
+	kval   []int64
+	reads  []int32
+	cur    *VBlock
+	pos    syntax.Pos
+	arg    VReg
+	first  []int // the machine block each RTL block starts at
+	fix    []fixup
+	err    error
+	// Of the block combine saw last (combined), by instruction index:
+	// combo[k] is the instruction before k whose result k alone reads and
+	// absorbs (lea for a*k + b, test for a % 2^k == 0), or -1; skip[k]
+	// marks the instructions absorbed; checked[k], for a division by a
+	// register, the Check just before it whose test of the divisor it
+	// takes over (divide), or -1.
+	combo, checked []int32
+	skip           []bool
+	// combine's: the last instruction of the block writing each register
+	// (lastK), valid where lastGen is gen, the count of combine's calls.
+	lastK, lastGen []int32
+	gen            int32
+	combined       *cfg.Block
+	colds          []cold
+	// insts holds the instructions of the current block, from bstart on,
+	// after those of the blocks before it: each block's are cut from it
+	// when the next block starts. When it is full, the current block's
+	// move to a new one of chunk instructions or more; the slices of the
+	// blocks before stay where they are (no slice per block, and no copy
+	// of the whole code as one growing slice would make).
+	insts  []VInst
+	bstart int
+	chunk  int
+	// blocks and succs are slabs the VBlocks and their successor lists
+	// (two at most, but for the prologue's) are cut from.
+	blocks   []VBlock
+	succSlab []int
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
 // end.
 type fixup struct{ block, inst, rtl int }
 
+// scanRegs numbers the RTL registers densely (themselves when they are
+// small, as outssa's are) and counts their definitions and reads, to
+// find the constants.
 func (s *selector) scanRegs() {
-	defs := map[cfg.Reg]int{}
-	consts := map[cfg.Reg]int64{}
-	s.reads = map[cfg.Reg]int{}
+	maxReg, mentions := cfg.Reg(0), 0
+	neg := false
+	mention := func(r cfg.Reg) {
+		mentions++
+		maxReg = max(maxReg, r)
+		neg = neg || r < 0
+	}
+	for _, b := range s.f.Blocks {
+		for _, in := range b.Instrs {
+			mention(in.Dst)
+			for _, a := range in.Args {
+				mention(a)
+			}
+		}
+		mention(b.Term.Reg)
+	}
+	n := int(maxReg) + 1
+	if neg || int64(maxReg) > 4*int64(mentions)+1024 {
+		s.sparse = map[cfg.Reg]int32{}
+		number := func(r cfg.Reg) {
+			if _, ok := s.sparse[r]; !ok {
+				s.sparse[r] = int32(len(s.sparse))
+			}
+		}
+		for _, b := range s.f.Blocks {
+			for _, in := range b.Instrs {
+				number(in.Dst)
+				for _, a := range in.Args {
+					number(a)
+				}
+			}
+			number(b.Term.Reg)
+		}
+		n = len(s.sparse)
+	}
+	s.vreg = make([]VReg, n)
+	s.kok = make([]bool, n)
+	s.kval = make([]int64, n)
+	s.reads = make([]int32, n)
+	s.lastK = make([]int32, n)
+	s.lastGen = make([]int32, n)
+	defs := make([]int32, n)
 	for _, b := range s.f.Blocks {
 		for _, in := range b.Instrs {
 			if in.Op.HasDst() {
-				defs[in.Dst]++
+				d := s.ix(in.Dst)
+				defs[d]++
 				if in.Op == cfg.OpConst {
-					consts[in.Dst] = in.Aux
+					s.kok[d], s.kval[d] = true, in.Aux
 				}
 			}
 			for _, a := range in.Args {
-				s.reads[a]++
+				s.reads[s.ix(a)]++
 			}
 		}
 		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-			s.reads[b.Term.Reg]++
+			s.reads[s.ix(b.Term.Reg)]++
 		}
 	}
-	for r, c := range consts {
-		if defs[r] == 1 {
-			s.konst[r] = c
-		}
+	for d, n := range defs {
+		s.kok[d] = s.kok[d] && n == 1
 	}
+}
+
+// ix is the dense number of RTL register r.
+func (s *selector) ix(r cfg.Reg) int {
+	if s.sparse != nil {
+		return int(s.sparse[r])
+	}
+	return int(r)
+}
+
+// konst is the value of r when its only definition is a Const.
+func (s *selector) konst(r cfg.Reg) (int64, bool) {
+	i := s.ix(r)
+	return s.kval[i], s.kok[i]
 }
 
 func (s *selector) reg(r cfg.Reg) VReg {
-	if v, ok := s.vreg[r]; ok {
+	i := s.ix(r)
+	if v := s.vreg[i]; v != 0 {
 		return v
 	}
-	v := s.newReg("v" + strconv.Itoa(int(r)))
-	s.vreg[r] = v
+	v := s.newReg(int64(r))
+	s.vreg[i] = v
 	return v
 }
 
-func (s *selector) newReg(name string) VReg {
+// newReg is a new virtual register for RTL register r, or (r = 0) a
+// temporary, or (r = argOrigin) the argument.
+func (s *selector) newReg(r int64) VReg {
 	v := VReg(s.vf.NumRegs)
 	s.vf.NumRegs++
-	s.vf.Names = append(s.vf.Names, name)
+	s.vf.origin = append(s.vf.origin, r)
 	return v
 }
 
-func (s *selector) tmp() VReg { return s.newReg("t" + strconv.Itoa(s.vf.NumRegs-int(FirstVirtual))) }
+func (s *selector) tmp() VReg { return s.newReg(0) }
 
 func (s *selector) newBlock() int {
-	s.cur = &VBlock{}
+	s.cutBlock()
+	if len(s.blocks) == 0 {
+		s.blocks = make([]VBlock, max(64, len(s.vf.Blocks)/2))
+	}
+	if len(s.succSlab) < 2 {
+		s.succSlab = make([]int, max(128, len(s.vf.Blocks)))
+	}
+	s.cur = &s.blocks[0]
+	s.blocks = s.blocks[1:]
+	s.cur.Succs, s.succSlab = s.succSlab[:0:2], s.succSlab[2:]
 	s.vf.Blocks = append(s.vf.Blocks, s.cur)
-	s.start = append(s.start, len(s.insts))
+	s.bstart = len(s.insts)
 	return len(s.vf.Blocks) - 1
 }
 
+// cutBlock gives the current block its instructions.
+func (s *selector) cutBlock() {
+	if s.cur != nil {
+		s.cur.Insts = s.insts[s.bstart:len(s.insts):len(s.insts)]
+	}
+}
+
+// setSuccs sets the current block's successors.
+func (s *selector) setSuccs(ts ...int) { s.cur.Succs = append(s.cur.Succs[:0], ts...) }
+
 func (s *selector) emit(in VInst) {
 	in.Pos = s.pos
+	if len(s.insts) == cap(s.insts) {
+		cur := s.insts[s.bstart:]
+		s.insts = append(make([]VInst, 0, max(s.chunk, 2*len(cur)+16)), cur...)
+		s.bstart = 0
+	}
 	s.insts = append(s.insts, in)
 }
 
 // ninsts is the number of instructions of the current block so far.
-func (s *selector) ninsts() int { return len(s.insts) - s.start[len(s.start)-1] }
+func (s *selector) ninsts() int { return len(s.insts) - s.bstart }
 
 // inst is instruction i of block b.
-func (s *selector) inst(b, i int) *VInst { return &s.insts[s.start[b]+i] }
+func (s *selector) inst(b, i int) *VInst {
+	if blk := s.vf.Blocks[b]; blk != s.cur {
+		return &blk.Insts[i]
+	}
+	return &s.insts[s.bstart+i]
+}
 
 func (s *selector) op2(op Op, d, src VArg) { s.emit(VInst{Op: op, Dst: d, Src: src}) }
 func (s *selector) op1(op Op, d VArg)      { s.emit(VInst{Op: op, Dst: d}) }
@@ -169,7 +275,7 @@ func (s *selector) movConst(d VReg, c int64) {
 // imm32 returns the constant value of r when it fits a sign-extended
 // 32-bit immediate.
 func (s *selector) imm32(r cfg.Reg) (int64, bool) {
-	c, ok := s.konst[r]
+	c, ok := s.konst(r)
 	return c, ok && c == int64(int32(c))
 }
 
@@ -182,22 +288,22 @@ func (s *selector) run() {
 	}
 	// The prologue: the argument from rdi.
 	s.newBlock()
-	s.arg = s.newReg("arg")
+	s.arg = s.newReg(argOrigin)
 	s.op2(MOV, vr(s.arg), vr(VReg(RDI)))
 	for i, b := range f.Blocks {
 		prev := len(s.vf.Blocks) - 1
 		s.first[i] = s.newBlock()
 		if i == 0 {
-			s.vf.Blocks[prev].Succs = []int{s.first[i]}
+			s.vf.Blocks[prev].Succs = append(s.vf.Blocks[prev].Succs, s.first[i])
 		}
 		s.combine(b)
 		fused := s.fusable(b)
 		for k, in := range b.Instrs {
-			if k == fused || s.skip[in] {
+			if k == fused || s.skip[k] {
 				continue
 			}
 			s.pos = in.Pos
-			s.instr(in)
+			s.instr(in, k)
 		}
 		s.pos = b.Term.Pos
 		next := -1
@@ -214,9 +320,9 @@ func (s *selector) run() {
 				s.combine(h)
 				hf := s.fusable(h)
 				for k, in := range h.Instrs {
-					if k != hf && !s.skip[in] {
+					if k != hf && !s.skip[k] {
 						s.pos = in.Pos
-						s.instr(in)
+						s.instr(in, k)
 					}
 				}
 				s.pos = h.Term.Pos
@@ -241,10 +347,7 @@ func (s *selector) run() {
 	for _, fx := range s.fix {
 		s.inst(fx.block, fx.inst).Target = s.first[fx.rtl]
 	}
-	s.start = append(s.start, len(s.insts))
-	for b, blk := range s.vf.Blocks {
-		blk.Insts = s.insts[s.start[b]:s.start[b+1]:s.start[b+1]]
-	}
+	s.cutBlock()
 	for _, b := range s.vf.Blocks {
 		for k, t := range b.Succs {
 			if t < 0 {
@@ -260,7 +363,7 @@ func (s *selector) run() {
 func (s *selector) branch(b *cfg.Block, fused, t, e, next int) {
 	var c Cond
 	if fused >= 0 {
-		c = s.compare(b.Instrs[fused])
+		c = s.compare(b.Instrs[fused], fused)
 	} else {
 		v := s.reg(b.Term.Reg)
 		s.op2(TEST, vr(v), vr(v))
@@ -309,7 +412,7 @@ func (s *selector) succs(ts ...int) {
 // fusable returns the index of the comparison that only b's branch reads,
 // or -1.
 func (s *selector) fusable(b *cfg.Block) int {
-	if b.Term.Kind != cfg.TermBranch || len(b.Instrs) == 0 || s.reads[b.Term.Reg] != 1 {
+	if b.Term.Kind != cfg.TermBranch || len(b.Instrs) == 0 || s.reads[s.ix(b.Term.Reg)] != 1 {
 		return -1
 	}
 	c := b.Term.Reg
@@ -322,7 +425,7 @@ func (s *selector) fusable(b *cfg.Block) int {
 				return -1
 			}
 			args := in.Args
-			if p := s.combo[in]; p != nil {
+			if p := s.comboOf(k); p != nil {
 				args = append(append([]cfg.Reg(nil), args...), p.Args...)
 			}
 			for _, later := range b.Instrs[k+1:] {
@@ -353,15 +456,15 @@ func swapped(c Cond) Cond {
 
 // compare emits the cmp or test of a comparison (Eq, Ne, Lt, Le, or Not,
 // which is == 0) and returns the condition that holds when it is true.
-func (s *selector) compare(in *cfg.Instr) Cond {
+func (s *selector) compare(in *cfg.Instr, k int) Cond {
 	if in.Op == cfg.OpNot {
 		v := s.reg(in.Args[0])
 		s.op2(TEST, vr(v), vr(v))
 		return CondE
 	}
 	c := condOf[in.Op]
-	if p := s.combo[in]; p != nil { // x % ±2^k == 0 is x & (2^k-1) == 0
-		m := s.konst[p.Args[1]]
+	if p := s.comboOf(k); p != nil { // x % ±2^k == 0 is x & (2^k-1) == 0
+		m, _ := s.konst(p.Args[1])
 		if m < 0 {
 			m = -m
 		}
@@ -387,7 +490,7 @@ func (s *selector) compare(in *cfg.Instr) Cond {
 	return c
 }
 
-func (s *selector) instr(in *cfg.Instr) {
+func (s *selector) instr(in *cfg.Instr, k int) {
 	switch in.Op {
 	case cfg.OpConst:
 		s.movConst(s.reg(in.Dst), in.Aux)
@@ -396,11 +499,11 @@ func (s *selector) instr(in *cfg.Instr) {
 	case cfg.OpCopy:
 		s.mov(s.reg(in.Dst), s.reg(in.Args[0]))
 	case cfg.OpAdd, cfg.OpSub, cfg.OpAnd, cfg.OpOr, cfg.OpXor, cfg.OpMul:
-		s.arith(in)
+		s.arith(in, k)
 	case cfg.OpShl, cfg.OpSar, cfg.OpShr:
 		s.shift(in)
 	case cfg.OpEq, cfg.OpNe, cfg.OpLt, cfg.OpLe, cfg.OpNot:
-		c := s.compare(in)
+		c := s.compare(in, k)
 		t := s.tmp()
 		s.emit(VInst{Op: SETCC, Cond: c, Dst: vr(t)})
 		s.op2(MOVZX, vr(t), vr(t))
@@ -411,13 +514,13 @@ func (s *selector) instr(in *cfg.Instr) {
 		s.op1(NEG, vr(d))
 	case cfg.OpCheck:
 		v := s.reg(in.Args[0])
-		if c, ok := s.konst[in.Args[0]]; ok && c != 0 {
+		if c, ok := s.konst(in.Args[0]); ok && c != 0 {
 			return
 		}
 		s.op2(TEST, vr(v), vr(v))
 		s.emit(VInst{Op: JCC, Cond: CondE, Stub: s.stub(s.divZeroMsg(in))})
 	case cfg.OpDiv, cfg.OpMod:
-		s.divide(in)
+		s.divide(in, k)
 	default:
 		s.err = fmt.Errorf("amd64: no instruction selected for %s", in.Op)
 	}
@@ -426,21 +529,21 @@ func (s *selector) instr(in *cfg.Instr) {
 var aluOf = map[cfg.Op]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
 
 // arith selects a two-address operation: d = a op b.
-func (s *selector) arith(in *cfg.Instr) {
+func (s *selector) arith(in *cfg.Instr, k int) {
 	op := aluOf[in.Op]
 	a, b := in.Args[0], in.Args[1]
-	if p := s.combo[in]; p != nil {
+	if p := s.comboOf(k); p != nil {
 		s.leaCombo(in, p)
 		return
 	}
 	commutes := in.Op != cfg.OpSub
-	if _, ok := s.konst[a]; ok && commutes {
-		if _, ok := s.konst[b]; !ok {
+	if _, ok := s.konst(a); ok && commutes {
+		if _, ok := s.konst(b); !ok {
 			a, b = b, a
 		}
 	}
 	d, va := s.reg(in.Dst), s.reg(a)
-	if c, ok := s.konst[b]; ok {
+	if c, ok := s.konst(b); ok {
 		cop := op
 		if in.Op == cfg.OpSub && c != -c {
 			cop, c = ADD, -c
@@ -529,15 +632,15 @@ func (s *selector) scaled(p *cfg.Instr) (cfg.Reg, int64, bool) {
 	switch p.Op {
 	case cfg.OpMul:
 		x, k := p.Args[0], p.Args[1]
-		if _, ok := s.konst[x]; ok {
+		if _, ok := s.konst(x); ok {
 			x, k = k, x
 		}
-		m, ok := s.konst[k]
-		if _, xc := s.konst[x]; ok && !xc && (m == 2 || m == 3 || m == 4 || m == 5 || m == 8 || m == 9) {
+		m, ok := s.konst(k)
+		if _, xc := s.konst(x); ok && !xc && (m == 2 || m == 3 || m == 4 || m == 5 || m == 8 || m == 9) {
 			return x, m, true
 		}
 	case cfg.OpShl:
-		if k, ok := s.konst[p.Args[1]]; ok && k >= 1 && k <= 3 {
+		if k, ok := s.konst(p.Args[1]); ok && k >= 1 && k <= 3 {
 			return p.Args[0], 1 << k, true
 		}
 	}
@@ -558,14 +661,14 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 		if _, ok := s.imm32(other); ok {
 			return true
 		}
-		_, oc := s.konst[other]
+		_, oc := s.konst(other)
 		return !oc && (m == 2 || m == 4 || m == 8)
 	case cfg.OpEq, cfg.OpNe:
-		if z, ok := s.konst[other]; !ok || z != 0 || p.Op != cfg.OpMod {
+		if z, ok := s.konst(other); !ok || z != 0 || p.Op != cfg.OpMod {
 			return false
 		}
-		c, ok := s.konst[p.Args[1]]
-		if _, xc := s.konst[p.Args[0]]; !ok || xc || c == -c {
+		c, ok := s.konst(p.Args[1])
+		if _, xc := s.konst(p.Args[0]); !ok || xc || c == -c {
 			return false
 		}
 		if c < 0 {
@@ -580,57 +683,79 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 // their argument: that result must be read only there, and nothing in
 // between may write it or the producer's own arguments.
 func (s *selector) combine(b *cfg.Block) {
-	// The maps are made once, and what the block combined before put in
-	// them is deleted: new maps per block cost more than the selection on
-	// functions of many small blocks, and clearing a map costs its
-	// capacity, which the largest block sets.
-	if s.combo == nil {
-		s.combo, s.skip, s.checked, s.last = map[*cfg.Instr]*cfg.Instr{}, map[*cfg.Instr]bool{}, map[*cfg.Instr]*cfg.Instr{}, map[cfg.Reg]int{}
-	}
-	if p := s.combined; p != nil {
-		for _, in := range p.Instrs {
-			delete(s.combo, in)
-			delete(s.skip, in)
-			delete(s.checked, in)
-			if in.Op.HasDst() {
-				delete(s.last, in.Dst)
-			}
-		}
-	}
+	n := len(b.Instrs)
+	s.combo, s.checked = filled(s.combo, n, -1), filled(s.checked, n, -1)
+	s.skip = slices.Grow(s.skip[:0], n)[:n]
+	clear(s.skip)
 	s.combined = b
-	last := s.last
+	s.gen++
 	for k, in := range b.Instrs {
 		if in.Op == cfg.OpCheck && k+1 < len(b.Instrs) {
 			next := b.Instrs[k+1]
 			if (next.Op == cfg.OpDiv || next.Op == cfg.OpMod) && next.Args[1] == in.Args[0] {
-				if _, ok := s.konst[in.Args[0]]; !ok {
-					s.checked[next], s.skip[in] = in, true
+				if _, ok := s.konst(in.Args[0]); !ok {
+					s.checked[k+1], s.skip[k] = int32(k), true
 				}
 			}
 		}
 		if in.Op == cfg.OpAdd || in.Op == cfg.OpEq || in.Op == cfg.OpNe {
 			for ai, a := range in.Args {
-				j, ok := last[a]
-				if !ok || s.reads[a] != 1 || s.skip[b.Instrs[j]] || !s.absorbs(in, ai, b.Instrs[j]) {
+				j, ok := s.last(a)
+				if !ok || s.reads[s.ix(a)] != 1 || s.skip[j] || !s.absorbs(in, ai, b.Instrs[j]) {
 					continue
 				}
 				p := b.Instrs[j]
 				unchanged := true
 				for _, x := range p.Args {
-					if lx, ok := last[x]; ok && lx >= j {
+					if lx, ok := s.last(x); ok && lx >= j {
 						unchanged = false
 					}
 				}
 				if unchanged {
-					s.combo[in], s.skip[p] = p, true
+					s.combo[k], s.skip[j] = int32(j), true
 					break
 				}
 			}
 		}
 		if in.Op.HasDst() {
-			last[in.Dst] = k
+			d := s.ix(in.Dst)
+			s.lastK[d], s.lastGen[d] = int32(k), s.gen
 		}
 	}
+}
+
+// last is the index of the last instruction writing r in the block
+// combine is looking at, before the current one.
+func (s *selector) last(r cfg.Reg) (int, bool) {
+	i := s.ix(r)
+	return int(s.lastK[i]), s.lastGen[i] == s.gen
+}
+
+// comboOf is the instruction that instruction k of the combined block
+// absorbs, or nil.
+func (s *selector) comboOf(k int) *cfg.Instr {
+	if k < 0 || k >= len(s.combo) || s.combo[k] < 0 {
+		return nil
+	}
+	return s.combined.Instrs[s.combo[k]]
+}
+
+// checkedOf is the Check whose test instruction k of the combined block
+// (a division) takes over, or nil.
+func (s *selector) checkedOf(k int) *cfg.Instr {
+	if k < 0 || k >= len(s.checked) || s.checked[k] < 0 {
+		return nil
+	}
+	return s.combined.Instrs[s.checked[k]]
+}
+
+// filled returns s with length n, every element x, reusing its array.
+func filled(s []int32, n int, x int32) []int32 {
+	s = slices.Grow(s[:0], n)[:n]
+	for i := range s {
+		s[i] = x
+	}
+	return s
 }
 
 // leaCombo selects d = x*m + b as one lea.
@@ -660,7 +785,7 @@ var shiftOf = map[cfg.Op]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
 func (s *selector) shift(in *cfg.Instr) {
 	op := shiftOf[in.Op]
 	d, va := s.reg(in.Dst), s.reg(in.Args[0])
-	if c, ok := s.konst[in.Args[1]]; ok {
+	if c, ok := s.konst(in.Args[1]); ok {
 		s.mov(d, va)
 		if c&63 != 0 {
 			s.op2(op, vr(d), vimm(c&63))
@@ -680,10 +805,10 @@ func (s *selector) shift(in *cfg.Instr) {
 // (0, 2^31] (faster than idiv r64, by 13% on gcdsum), else idiv out of
 // line, where b = -1 and b = 0 branch further (idiv traps on MinInt / -1,
 // whose result is MinInt, remainder 0).
-func (s *selector) divide(in *cfg.Instr) {
+func (s *selector) divide(in *cfg.Instr, k int) {
 	mod := in.Op == cfg.OpMod
 	d, va := s.reg(in.Dst), s.reg(in.Args[0])
-	c, isConst := s.konst[in.Args[1]]
+	c, isConst := s.konst(in.Args[1])
 	if isConst && s.divConst(mod, d, va, c) {
 		return
 	}
@@ -720,14 +845,14 @@ func (s *selector) divide(in *cfg.Instr) {
 	s.coldBranch(&cb)
 	s.op2(CMP, vr(rax), vimm(1<<31-1))
 	s.coldBranch(&cb)
-	if chk := s.checked[in]; chk != nil {
+	if chk := s.checkedOf(k); chk != nil {
 		cb.msg = s.divZeroMsg(chk)
 		cb.pos = chk.Pos
 	}
 	s.op2(XORL, vr(rdx), vr(rdx))
 	s.op1(DIVL, vr(rcx))
 	here := len(s.vf.Blocks) - 1
-	s.cur.Succs = []int{here + 1}
+	s.setSuccs(here + 1)
 	cb.join = here + 1
 	s.colds = append(s.colds, cb)
 	s.newBlock()
@@ -739,8 +864,9 @@ func (s *selector) divide(in *cfg.Instr) {
 func (s *selector) coldBranch(c *cold) {
 	s.emit(VInst{Op: JCC, Cond: CondA})
 	here := len(s.vf.Blocks) - 1
-	c.branches = append(c.branches, [2]int{here, s.ninsts() - 1})
-	s.cur.Succs = []int{0, here + 1}
+	c.branches[c.nbranches] = [2]int{here, s.ninsts() - 1}
+	c.nbranches++
+	s.setSuccs(0, here+1)
 	s.newBlock()
 }
 
@@ -748,11 +874,12 @@ func (s *selector) coldBranch(c *cold) {
 // operands do not fit the 32-bit division (docs/BACKEND.md): the branches
 // to it are instructions {block, inst}, it returns to block join.
 type cold struct {
-	branches [][2]int
-	join     int
-	mod      bool
-	msg      []byte // the division-by-zero message, when a Check was merged
-	pos      syntax.Pos
+	branches  [2][2]int // the divisor's test and the dividend's
+	nbranches int
+	join      int
+	mod       bool
+	msg       []byte // the division-by-zero message, when a Check was merged
+	pos       syntax.Pos
 }
 
 // emitColds lays out the cold blocks after the function's code, three
@@ -768,7 +895,7 @@ func (s *selector) emitColds() {
 	rax, rcx, rdx := VReg(RAX), VReg(RCX), VReg(RDX)
 	for _, c := range s.colds {
 		slow := s.newBlock()
-		for _, br := range c.branches {
+		for _, br := range c.branches[:c.nbranches] {
 			s.inst(br[0], br[1]).Target = slow
 			s.vf.Blocks[br[0]].Succs[0] = slow
 		}
@@ -783,13 +910,13 @@ func (s *selector) emitColds() {
 			s.op2(CMP, vr(rcx), vimm(-1))
 			s.emit(VInst{Op: JCC, Cond: CondE, Target: rare})
 		}
-		s.cur.Succs = []int{rare, slow + 1}
+		s.setSuccs(rare, slow+1)
 		s.newBlock()
 		s.cur.Cold = true
 		s.emit(VInst{Op: CQO})
 		s.op1(IDIV, vr(rcx))
 		s.emit(VInst{Op: JMP, Target: c.join})
-		s.cur.Succs = []int{c.join}
+		s.setSuccs(c.join)
 		s.newBlock()
 		s.cur.Cold = true
 		if c.msg != nil {
@@ -801,7 +928,7 @@ func (s *selector) emitColds() {
 			s.op1(NEG, vr(rax))
 		}
 		s.emit(VInst{Op: JMP, Target: c.join})
-		s.cur.Succs = []int{c.join}
+		s.setSuccs(c.join)
 	}
 }
 
@@ -813,7 +940,11 @@ func (s *selector) stub(msg []byte) int32 {
 
 // divZeroMsg is the runtime error of Check chk.
 func (s *selector) divZeroMsg(chk *cfg.Instr) []byte {
-	return []byte(fmt.Sprintf("%s:%d:%d: runtime error: division by zero\n", s.file, chk.Pos.Line, chk.Pos.Col))
+	b := make([]byte, 0, len(s.file)+48)
+	b = append(append(b, s.file...), ':')
+	b = append(strconv.AppendInt(b, int64(chk.Pos.Line), 10), ':')
+	b = strconv.AppendInt(b, int64(chk.Pos.Col), 10)
+	return append(b, ": runtime error: division by zero\n"...)
 }
 
 // divMagic selects a / c or a % c for a constant c that is not 0, ±1,

@@ -20,12 +20,20 @@ type Program struct {
 	Entry int    // the offset of _start
 	Func  *VFunc
 	Alloc *regalloc.Result
-	// listing holds what Listing prints, made into text only when asked
-	// (son build never does), with the source its comments quote.
+	// listing holds what Listing prints, with the source its comments
+	// quote; Listing makes it on first use, lowering again with the
+	// instructions kept (son build never does).
 	listing []listed
 	src     []byte
-	asm     *Asm     // the instructions listed, as emitted (branches to labels)
-	stubs   []string // the division stubs' lines
+	asm     *Asm       // the instructions listed, as emitted (branches to labels)
+	stubs   []stubLine // the division stubs' lines
+}
+
+// stubLine is a division stub's line in the listing: its label and its
+// message (an index in VFunc.Stubs), made into text only by Listing.
+type stubLine struct {
+	l   Label
+	msg int32
 }
 
 // Compile selects instructions for the RTL function f, allocates their
@@ -54,24 +62,15 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 func slot(k int) Arg { return M(RSP, int32(8*k)) }
 
 // Lower assembles vf, allocated as res says, with the runtime. It trusts
-// res: Compile checks it first when asked to.
+// res: Compile checks it first when asked to. The listing is not made:
+// Program.Listing lowers again, keeping the instructions.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
-	var a Asm
-	main := a.NewLabel()
-	rt := NewRuntime(&a, main)
-	labels := make([]Label, len(vf.Blocks))
-	for b := range labels {
-		labels[b] = a.NewLabel()
-	}
-	nlines := bytes.Count(src, []byte("\n")) + 1
-	var list []listed
-	lastLine := int32(0)
-	var stubs []string // the division stubs, for the listing
-	emit := func(in Inst) {
-		a.Emit(in)
-		list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
-	}
-	frame := int64(8 * res.Slots)
+	return lower(vf, res, src, false)
+}
+
+// lower is Lower, with the listing when listing is set; without it, the
+// assembler keeps no copy of the instructions (Asm.Lean).
+func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
 	n := 4
 	for b, blk := range vf.Blocks {
 		n += len(blk.Insts)
@@ -79,8 +78,29 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			n += len(p.Before) + len(p.After)
 		}
 	}
-	a.Reserve(n)
-	list = make([]listed, 0, n+n/4)
+	a := Asm{Lean: !listing}
+	// The runtime's own labels and instructions, a label per block and
+	// two per division stub (its code and its message).
+	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
+	main := a.NewLabel()
+	rt := NewRuntime(&a, main)
+	nlines := 0
+	if listing {
+		nlines = bytes.Count(src, []byte("\n")) + 1
+	}
+	lastLine := int32(0)
+	var stubs []stubLine // the division stubs, for the listing
+	var list []listed
+	if listing {
+		list = make([]listed, 0, n+n/4)
+	}
+	emit := func(in Inst) {
+		a.Emit(in)
+		if listing {
+			list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+		}
+	}
+	frame := int64(8 * res.Slots)
 	a.Bind(main)
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
 	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
@@ -92,6 +112,14 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 					loopHead[vi.Target] = true
 				}
 			}
+		}
+	}
+	// A label for each block a branch goes to; for the listing, one for
+	// every block, numbered as they come.
+	labels := make([]Label, len(vf.Blocks))
+	for b := range labels {
+		if listing || targeted[b] {
+			labels[b] = a.NewLabel()
 		}
 	}
 	if frame > 0 {
@@ -107,35 +135,42 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 			emit(I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src))))
 		}
 	}
+	stub := func(k int32) Label {
+		msg := vf.Stubs[k-1]
+		l := rt.DivZero(msg)
+		if listing {
+			stubs = append(stubs, stubLine{l, k - 1})
+		}
+		return l
+	}
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
 			a.AlignNext()
-			list = append(list, listed{kind: listAlign})
+			if listing {
+				list = append(list, listed{kind: listAlign})
+			}
 		}
-		a.Bind(labels[b])
-		if targeted[b] {
+		if labels[b] != 0 {
+			a.Bind(labels[b])
+		}
+		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
-		for i, vi := range blk.Insts {
-			p := res.Blocks[b][i]
+		for i := range blk.Insts {
+			vi, p := &blk.Insts[i], &res.Blocks[b][i]
 			if p.Dead {
 				continue
 			}
 			if l := vi.Pos.Line; l > 0 && l != lastLine {
 				lastLine = l
-				if len(src) > 0 && int(l) <= nlines {
+				if listing && len(src) > 0 && int(l) <= nlines {
 					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
 			for _, e := range p.Before {
 				edit(e)
 			}
-			in, err := vi.resolve(p, func(k int32) Label {
-				msg := vf.Stubs[k-1]
-				l := rt.DivZero(msg)
-				stubs = append(stubs, fmt.Sprintf("%s:\t; %s", l, bytes.TrimSpace(msg)))
-				return l
-			}, labels)
+			in, err := vi.resolve(p, stub, labels)
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -162,7 +197,11 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 		return nil, err
 	}
 	entry, _ := a.Offset(rt.Entry)
-	return &Program{Code: code, Entry: entry, Func: vf, Alloc: res, listing: list, src: src, asm: &a, stubs: stubs}, nil
+	p := &Program{Code: code, Entry: entry, Func: vf, Alloc: res, src: src}
+	if listing {
+		p.listing, p.asm, p.stubs = list, &a, stubs
+	}
+	return p, nil
 }
 
 // listed is one line of the listing: an instruction, a label, a source
@@ -184,6 +223,13 @@ const (
 // instructions under a comment with the source line it comes from (when
 // Compile was given the source), and the labels of the branches' targets.
 func (p *Program) Listing() string {
+	if p.asm == nil {
+		q, err := lower(p.Func, p.Alloc, p.src, true)
+		if err != nil {
+			return "; " + err.Error() + "\n"
+		}
+		p.listing, p.asm, p.stubs = q.listing, q.asm, q.stubs
+	}
 	var b strings.Builder
 	lines := bytes.Split(p.src, []byte("\n"))
 	for _, e := range p.listing {
@@ -197,7 +243,8 @@ func (p *Program) Listing() string {
 		case listLine:
 			fmt.Fprintf(&b, "\t; %d: %s\n", e.n, strings.TrimSpace(string(lines[e.n-1])))
 		case listStub:
-			fmt.Fprintln(&b, p.stubs[e.n])
+			st := p.stubs[e.n]
+			fmt.Fprintf(&b, "%s:\t; %s\n", st.l, bytes.TrimSpace(p.Func.Stubs[st.msg]))
 		case listAlign:
 			fmt.Fprintf(&b, "\t.p2align 4,,%d\n", maxPad)
 		}
@@ -206,8 +253,9 @@ func (p *Program) Listing() string {
 }
 
 // resolve is the machine instruction of vi with the registers p gives.
-func (vi *VInst) resolve(p regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
-	uses, defs, _, _ := vi.operands()
+func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
+	o := vi.operands()
+	uses, defs := o.Uses(), o.Defs()
 	loc := func(v VReg) (Reg, error) {
 		if v >= 0 && v < FirstVirtual {
 			return Reg(v), nil

@@ -70,7 +70,7 @@ func (rt *Runtime) Finish() {
 	fail := a.NewLabel()
 	for k, s := range rt.sites {
 		a.Bind(s.stub)
-		a.Emit(I2(LEA, R(RSI), RIPLabel(a.Data(s.msg))))
+		a.Emit(I2(LEA, R(RSI), RIPLabel(a.dataOwned(s.msg)))) // DivZero's copy
 		a.Emit(MovConst(RDX, int64(len(s.msg))))
 		if k < len(rt.sites)-1 { // the last falls through
 			a.Emit(I1(JMP, To(fail)))

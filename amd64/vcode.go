@@ -1,6 +1,8 @@
 package amd64
 
 import (
+	"strconv"
+
 	"son/regalloc"
 	"son/syntax"
 )
@@ -64,55 +66,111 @@ type VBlock struct {
 // blocks in layout order.
 type VFunc struct {
 	Blocks  []*VBlock
-	NumRegs int      // registers are below NumRegs
-	Names   []string // the name of each virtual register (the RTL register it is, or t for a temporary)
-	Stubs   [][]byte // the messages of the division stubs (VInst.Stub)
+	NumRegs int // registers are below NumRegs
+	// origin holds, for each virtual register, the RTL register it is,
+	// or 0 for a temporary, or argOrigin for the argument: its name
+	// (v7, t12, arg) is made only when printed.
+	origin []int64
+	Stubs  [][]byte // the messages of the division stubs (VInst.Stub)
+}
+
+// opnds is what an instruction reads and writes: at most three registers
+// read (idiv's rax, rdx and divisor; an add's destination and the base
+// and index of its memory source) and two written, held in place so that
+// listing them allocates nothing.
+type opnds struct {
+	uses   [3]VReg
+	defs   [2]VReg
+	nu, nd uint8
+	move   bool // a copy defs[0] = uses[0]
+	pure   bool // no effect but its defs
+}
+
+func (o *opnds) use(r VReg) { o.uses[o.nu] = r; o.nu++ }
+func (o *opnds) def(r VReg) { o.defs[o.nd] = r; o.nd++ }
+
+// Uses and Defs are the registers read and written.
+func (o *opnds) Uses() []VReg { return o.uses[:o.nu] }
+func (o *opnds) Defs() []VReg { return o.defs[:o.nd] }
+
+// useArg and defArg add the registers of operand a: a register, or the
+// base and index of a memory operand (which are read, whichever side).
+func (o *opnds) useArg(a VArg) {
+	switch a.Kind {
+	case KindReg:
+		o.use(a.R)
+	case KindMem:
+		if a.Base != NoVReg {
+			o.use(a.Base)
+		}
+		if a.Index != NoVReg {
+			o.use(a.Index)
+		}
+	}
+}
+
+func (o *opnds) defArg(a VArg) {
+	switch a.Kind {
+	case KindReg:
+		o.def(a.R)
+	case KindMem:
+		if a.Base != NoVReg {
+			o.def(a.Base)
+		}
+		if a.Index != NoVReg {
+			o.def(a.Index)
+		}
+	}
 }
 
 // operands lists the registers in reads and writes.
-func (in *VInst) operands() (uses, defs []VReg, move, pure bool) {
-	regOf := func(a VArg) []VReg {
-		switch a.Kind {
-		case KindReg:
-			return []VReg{a.R}
-		case KindMem:
-			var rs []VReg
-			if a.Base != NoVReg {
-				rs = append(rs, a.Base)
-			}
-			if a.Index != NoVReg {
-				rs = append(rs, a.Index)
-			}
-			return rs
-		}
-		return nil
-	}
+func (in *VInst) operands() opnds {
+	var o opnds
 	d, s := in.Dst, in.Src
 	switch in.Op {
 	case MOV:
-		return regOf(s), regOf(d), s.Kind == KindReg, true
-	case MOVL, MOVABS, SETCC:
-		return nil, regOf(d), false, true
-	case XORL: // xor r32,r32: zero
-		return nil, regOf(d), false, true
+		o.useArg(s)
+		o.defArg(d)
+		o.move, o.pure = s.Kind == KindReg, true
+	case MOVL, MOVABS, SETCC, XORL: // xor r32,r32: zero
+		o.defArg(d)
+		o.pure = true
 	case MOVZX, LEA, IMUL3:
-		return regOf(s), regOf(d), false, true
+		o.useArg(s)
+		o.defArg(d)
+		o.pure = true
 	case ADD, SUB, AND, OR, XOR, IMUL, SHL, SHR, SAR:
-		return append(regOf(d), regOf(s)...), regOf(d), false, true
+		o.useArg(d)
+		o.useArg(s)
+		o.defArg(d)
+		o.pure = true
 	case NEG, NOT:
-		return regOf(d), regOf(d), false, true
+		o.useArg(d)
+		o.defArg(d)
+		o.pure = true
 	case CMP, TEST:
-		return append(regOf(d), regOf(s)...), nil, false, false
+		o.useArg(d)
+		o.useArg(s)
 	case CQO:
-		return []VReg{VReg(RAX)}, []VReg{VReg(RDX)}, false, true
+		o.use(VReg(RAX))
+		o.def(VReg(RDX))
+		o.pure = true
 	case IDIV, DIVL:
-		return []VReg{VReg(RAX), VReg(RDX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, false
+		o.use(VReg(RAX))
+		o.use(VReg(RDX))
+		o.use(d.R)
+		o.def(VReg(RAX))
+		o.def(VReg(RDX))
 	case IMUL1:
-		return []VReg{VReg(RAX), d.R}, []VReg{VReg(RAX), VReg(RDX)}, false, true
+		o.use(VReg(RAX))
+		o.use(d.R)
+		o.def(VReg(RAX))
+		o.def(VReg(RDX))
+		o.pure = true
 	case RET:
-		return []VReg{VReg(RAX)}, nil, false, false
+		o.use(VReg(RAX))
 	}
-	return nil, nil, false, false
+	return o
 }
 
 // allocatable is every register but rsp.
@@ -122,24 +180,34 @@ var allocatable = []regalloc.Reg{
 	regalloc.Reg(R12), regalloc.Reg(R13), regalloc.Reg(R14), regalloc.Reg(R15),
 }
 
-// RegallocFunc is the allocator's view of f.
+// RegallocFunc is the allocator's view of f. The registers of every
+// instruction's Uses and Defs are cut from one slice (grown, in the rare
+// case that it must be, by a new array: the slices cut before keep the
+// old one), and the instructions of every block from another: a few
+// allocations for the code, not two per instruction.
 func (f *VFunc) RegallocFunc() *regalloc.Func {
 	rf := &regalloc.Func{NumPhys: int(NumRegs), Allocatable: allocatable, Blocks: make([]regalloc.Block, len(f.Blocks))}
-	conv := func(rs []VReg) []regalloc.Reg {
-		out := make([]regalloc.Reg, len(rs))
-		for k, r := range rs {
-			out[k] = regalloc.Reg(r)
+	n := 0
+	for _, blk := range f.Blocks {
+		n += len(blk.Insts)
+	}
+	instrs := make([]regalloc.Instr, n)
+	regs := make([]regalloc.Reg, 0, 3*n)
+	cut := func(rs []VReg) []regalloc.Reg {
+		k := len(regs)
+		for _, r := range rs {
+			regs = append(regs, regalloc.Reg(r))
 		}
-		return out
+		return regs[k:len(regs):len(regs)]
 	}
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]
 		rb.Succs, rb.Cold = blk.Succs, blk.Cold
-		rb.Instrs = make([]regalloc.Instr, len(blk.Insts))
+		rb.Instrs, instrs = instrs[:len(blk.Insts):len(blk.Insts)], instrs[len(blk.Insts):]
 		for i := range blk.Insts {
-			u, d, mv, pure := blk.Insts[i].operands()
+			o := blk.Insts[i].operands()
 			op := blk.Insts[i].Op
-			rb.Instrs[i] = regalloc.Instr{Uses: conv(u), Defs: conv(d), Move: mv, Pure: pure,
+			rb.Instrs[i] = regalloc.Instr{Uses: cut(o.Uses()), Defs: cut(o.Defs()), Move: o.move, Pure: o.pure,
 				Branch: op == JCC || op == JMP || op == RET}
 		}
 	}
@@ -152,8 +220,20 @@ func (f *VFunc) regName(r VReg) string {
 	if r >= 0 && r < FirstVirtual {
 		return Reg(r).String()
 	}
-	if int(r-FirstVirtual) < len(f.Names) {
-		return f.Names[r-FirstVirtual]
+	k := int(r - FirstVirtual)
+	if k >= len(f.origin) {
+		return "v?"
 	}
-	return "v?"
+	switch o := f.origin[k]; o {
+	case 0:
+		return "t" + strconv.Itoa(k)
+	case argOrigin:
+		return "arg"
+	default:
+		return "v" + strconv.FormatInt(o, 10)
+	}
 }
+
+// argOrigin is the origin of the argument's virtual register, no RTL
+// register's number (those are int32).
+const argOrigin = -1 << 40

@@ -19,8 +19,8 @@ package regalloc
 import (
 	"cmp"
 	"fmt"
+	"math/bits"
 	"slices"
-	"sort"
 )
 
 // Reg is a register of the input: physical below Func.NumPhys, virtual
@@ -114,12 +114,13 @@ type Edit struct{ Dst, Src Loc }
 
 // winstr is an instruction of the working code: one of the input's
 // (orig >= 0), or a reload or store of a spilled register.
+// (64 bytes: the fields are ordered so that the flags share a word.)
 type winstr struct {
 	uses, defs []Reg
+	orig       int32 // index in the input block, or -1
+	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
 	move, pure bool
 	dead       bool
-	orig       int   // index in the input block, or -1
-	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
 	reload     bool
 	late       bool // a reload after the block's last instruction (splitting)
 	branch     bool
@@ -143,10 +144,16 @@ type alloc struct {
 	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
-	hints      [][]Reg
+	hints      []Reg // the hints of register r are hints[hoff[r]:hoff[r+1]]
+	hoff       []int32
 	loops      []region // the loops, from widen
 	inner      []int    // the innermost loop holding each block, or -1
 	bstart     []int32  // the position of each block's start
+	bend       []int32  // and of its end
+	first      []int32  // scan's counting sort, kept from round to round
+	defStamp   []int32  // liveness's arrays, kept from round to round
+	liveIn     []uint64
+	order      []int32
 }
 
 // Allocate assigns registers to f's virtual registers.
@@ -155,6 +162,7 @@ func Allocate(f *Func) (*Result, error) {
 	if err := a.init(); err != nil {
 		return nil, err
 	}
+	a.dropDead()
 	for round := 1; ; round++ {
 		a.liveness()
 		spilled, err := a.scan()
@@ -172,15 +180,36 @@ func (a *alloc) init() error {
 	f := a.f
 	a.nregs = f.NumPhys
 	a.blocks = make([][]*winstr, len(f.Blocks))
-	a.preds = make([][]int, len(f.Blocks))
+	// The predecessors of every block, cut from one slice; the working
+	// instructions, from another (the rewrites of spilling add a few
+	// more one by one).
+	npreds := make([]int32, len(f.Blocks))
+	n, nsuccs := 0, 0
 	for b, blk := range f.Blocks {
+		n += len(blk.Instrs)
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
 			}
+			npreds[s]++
+			nsuccs++
+		}
+	}
+	a.preds = make([][]int, len(f.Blocks))
+	pslab := make([]int, nsuccs)
+	for b, k := range npreds {
+		a.preds[b], pslab = pslab[:0:k], pslab[k:]
+	}
+	for b, blk := range f.Blocks {
+		for _, s := range blk.Succs {
 			a.preds[s] = append(a.preds[s], b)
 		}
-		ws := make([]*winstr, len(blk.Instrs))
+	}
+	slab := make([]winstr, n)
+	ptrs := make([]*winstr, n)
+	for b, blk := range f.Blocks {
+		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
+		ptrs = ptrs[len(blk.Instrs):]
 		for i, in := range blk.Instrs {
 			for _, list := range [2][]Reg{in.Uses, in.Defs} {
 				for _, r := range list {
@@ -202,9 +231,12 @@ func (a *alloc) init() error {
 					}
 				}
 			}
-			ws[i] = &winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: i, branch: in.Branch}
+			w := &slab[i]
+			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
+			ws[i] = w
 		}
 		a.blocks[b] = ws
+		slab = slab[len(blk.Instrs):]
 	}
 	a.tmp = make([]bool, a.nregs)
 	a.split = make([]bool, a.nregs)
@@ -224,27 +256,15 @@ func (a *alloc) newTmp() Reg {
 	return r
 }
 
-// liveness computes each register's interval on the laid-out code, drops
-// the Pure instructions whose results nothing reads, and collects the hints
-// of the Moves. A position is given to each block's start and end, and two
-// to each instruction: its reads, then its writes.
-//
-// A virtual register's interval is the hull of its reads and writes,
-// widened to cover each loop it is live around: a loop (the blocks from a
-// header to the last block that jumps back to it) that holds one end of
-// the hull and not the other is added to it. On a function whose loops
-// are those of a reducible flow graph laid out in reverse postorder, and
-// whose registers are written before they are read (as outssa makes
-// them), this covers every point where the register is live, at a cost
-// of the loop depth per register instead of the blocks it is live in;
-// regalloc.Check makes sure of it on each result. A physical register's
-// live segments are exact, from a per-block liveness on those registers
-// alone, which are live in a few blocks at a time.
-func (a *alloc) liveness() {
-	nb := len(a.blocks)
+// dropDead drops the Pure instructions that write only virtual registers
+// nothing reads, until none is left (a Const folded into immediates), by
+// read counts and a worklist of the writers of each register that loses
+// its last read. It runs once, before the first round: a rewrite after a
+// spill makes no new dead code, as each read it takes from a register
+// comes with that register's every write, which becomes the write of a
+// temporary that a store reads, and the reloads it adds are not Pure.
+func (a *alloc) dropDead() {
 	np := a.f.NumPhys
-	// Dead code: Pure instructions that write only virtual registers
-	// nothing reads, until none is left.
 	reads := make([]int32, a.nregs)
 	for _, ws := range a.blocks {
 		for _, w := range ws {
@@ -269,7 +289,10 @@ func (a *alloc) liveness() {
 		}
 		return true
 	}
-	var writers [][]*winstr // by register, only for virtual registers that are read
+	// The writers of each read virtual register, in one slice: those of
+	// register r are writers[woff[r]:woff[r+1]].
+	var writers []*winstr
+	var woff []int32
 	var work []*winstr
 	for _, ws := range a.blocks {
 		for _, w := range ws {
@@ -279,12 +302,27 @@ func (a *alloc) liveness() {
 		}
 	}
 	if len(work) > 0 {
-		writers = make([][]*winstr, a.nregs)
+		woff = make([]int32, a.nregs+1)
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
 					for _, d := range w.defs {
-						writers[d] = append(writers[d], w)
+						woff[d+1]++
+					}
+				}
+			}
+		}
+		for r := 1; r <= a.nregs; r++ {
+			woff[r] += woff[r-1]
+		}
+		writers = make([]*winstr, woff[a.nregs])
+		fill := slices.Clone(woff[:a.nregs])
+		for _, ws := range a.blocks {
+			for _, w := range ws {
+				if !w.dead && w.pure {
+					for _, d := range w.defs {
+						writers[fill[d]] = w
+						fill[d]++
 					}
 				}
 			}
@@ -299,44 +337,70 @@ func (a *alloc) liveness() {
 		w.dead = true
 		for _, u := range w.uses {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
-				work = append(work, writers[u]...)
+				work = append(work, writers[woff[u]:woff[u+1]]...)
 			}
 		}
 	}
-	// Positions.
-	bstart, bend := make([]int32, nb), make([]int32, nb)
+}
+
+// liveness computes each register's interval on the laid-out code and
+// collects the hints of the Moves. A position is given to each block's start and end, and two
+// to each instruction: its reads, then its writes.
+//
+// A virtual register's interval is the hull of its reads and writes,
+// widened to cover each loop it is live around: a loop (the blocks from a
+// header to the last block that jumps back to it) that holds one end of
+// the hull and not the other is added to it. On a function whose loops
+// are those of a reducible flow graph laid out in reverse postorder, and
+// whose registers are written before they are read (as outssa makes
+// them), this covers every point where the register is live, at a cost
+// of the loop depth per register instead of the blocks it is live in;
+// regalloc.Check makes sure of it on each result. A physical register's
+// live segments are exact, from a per-block liveness on those registers
+// alone, which are live in a few blocks at a time.
+func (a *alloc) liveness() {
+	nb := len(a.blocks)
+	np := a.f.NumPhys
+	a.start = resize(a.start, a.nregs)
+	a.end = resize(a.end, a.nregs)
+	a.sblk = resize(a.sblk, a.nregs)
+	a.eblk = resize(a.eblk, a.nregs)
+	for r := range a.start {
+		a.start[r], a.end[r] = -1, -1
+	}
+	// The physical registers: live-in sets (bitsets of nw words per
+	// block) by a walk back from each upward-exposed read, then each
+	// block backward.
+	nw := (np + 63) / 64
+	if cap(a.liveIn) < nb*nw {
+		a.liveIn = make([]uint64, nb*nw)
+	}
+	liveIn := a.liveIn[:nb*nw]
+	clear(liveIn)
+	a.defStamp = resize(a.defStamp, nb)
+	defStamp := a.defStamp
+	clear(defStamp)
+	// One pass gives each block and instruction its positions, finds for
+	// each physical register the blocks that read it before writing it
+	// (ues) and those that write it (defsIn), and counts the hints.
+	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
+	bstart, bend := a.bstart, a.bend
+	a.hoff = resize(a.hoff, a.nregs+1)
+	clear(a.hoff)
+	ues, defsIn := make([][]int32, np), make([][]int32, np)
+	wrote := make([]int32, np) // b+1 once block b has written the register
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
 		pos++
 		for _, w := range ws {
-			if !w.dead {
-				pos += 2
-			}
-		}
-		bend[b] = pos
-		pos++
-	}
-	a.start = make([]int32, a.nregs)
-	a.end = make([]int32, a.nregs)
-	a.sblk = make([]int32, a.nregs)
-	a.eblk = make([]int32, a.nregs)
-	for r := range a.start {
-		a.start[r], a.end[r] = -1, -1
-	}
-	// The physical registers: live-in sets by a walk back from each
-	// upward-exposed read, then each block backward.
-	liveIn := make([][]Reg, nb)
-	defStamp := make([]int32, nb)
-	inStamp := make([]int32, nb)
-	// One pass finds, for each physical register, the blocks that read
-	// it before writing it (ues) and those that write it (defsIn).
-	ues, defsIn := make([][]int32, np), make([][]int32, np)
-	wrote := make([]int32, np) // b+1 once block b has written the register
-	for b, ws := range a.blocks {
-		for _, w := range ws {
 			if w.dead {
 				continue
+			}
+			pos += 2
+			if w.move {
+				a.hoff[w.defs[0]+1]++
+				a.hoff[w.uses[0]+1]++
 			}
 			for _, u := range w.uses {
 				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
@@ -350,34 +414,38 @@ func (a *alloc) liveness() {
 				}
 			}
 		}
+		bend[b] = pos
+		pos++
 	}
 	var bwork []int32
 	for r := range np {
 		ue := ues[r]
 		st := int32(r + 1)
+		word, bit := r/64, uint64(1)<<(r%64)
 		for _, b := range defsIn[r] {
 			defStamp[b] = st
 		}
 		bwork = append(bwork[:0], ue...)
 		for _, b := range ue {
-			if inStamp[b] != st {
-				inStamp[b] = st
-				liveIn[b] = append(liveIn[b], Reg(r))
-			}
+			liveIn[int(b)*nw+word] |= bit
 		}
 		for len(bwork) > 0 {
 			b := bwork[len(bwork)-1]
 			bwork = bwork[:len(bwork)-1]
 			for _, p := range a.preds[b] {
-				if defStamp[p] != st && inStamp[p] != st {
-					inStamp[p] = st
-					liveIn[p] = append(liveIn[p], Reg(r))
+				if defStamp[p] != st && liveIn[p*nw+word]&bit == 0 {
+					liveIn[p*nw+word] |= bit
 					bwork = append(bwork, int32(p))
 				}
 			}
 		}
 	}
-	a.fixed = make([][][2]int32, np)
+	if a.fixed == nil {
+		a.fixed = make([][][2]int32, np)
+	}
+	for p := range a.fixed {
+		a.fixed[p] = a.fixed[p][:0]
+	}
 	segEnd := make([]int32, np) // -1: not live at this point
 	for r := range segEnd {
 		segEnd[r] = -1
@@ -386,10 +454,13 @@ func (a *alloc) liveness() {
 	for b := nb - 1; b >= 0; b-- {
 		live = live[:0]
 		for _, s := range a.f.Blocks[b].Succs {
-			for _, r := range liveIn[s] {
-				if segEnd[r] < 0 {
-					segEnd[r] = bend[b]
-					live = append(live, r)
+			for k, word := range liveIn[s*nw : (s+1)*nw] {
+				for ; word != 0; word &= word - 1 {
+					r := Reg(64*k + bits.TrailingZeros64(word))
+					if segEnd[r] < 0 {
+						segEnd[r] = bend[b]
+						live = append(live, r)
+					}
 				}
 			}
 		}
@@ -435,16 +506,34 @@ func (a *alloc) liveness() {
 		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 	}
 	a.widen(bstart, bend)
-	a.hints = make([][]Reg, a.nregs)
+	// The hints of the Moves, in one slice: those of register r are
+	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above).
+	for r := 1; r <= a.nregs; r++ {
+		a.hoff[r] += a.hoff[r-1]
+	}
+	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
+	fill := slices.Clone(a.hoff[:a.nregs])
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if w.move && !w.dead {
 				d, u := w.defs[0], w.uses[0]
-				a.hints[d] = append(a.hints[d], u)
-				a.hints[u] = append(a.hints[u], d)
+				a.hints[fill[d]] = u
+				fill[d]++
+				a.hints[fill[u]] = d
+				fill[u]++
 			}
 		}
 	}
+}
+
+// resize returns s with length n, reusing its array when it is large
+// enough (the per-round arrays of a function that spills, each round a
+// little longer with the temporaries of spilling: room is left for them).
+func resize(s []int32, n int) []int32 {
+	if cap(s) >= n {
+		return s[:n]
+	}
+	return make([]int32, n, n+n/8)
 }
 
 // hull adds position p, in block b, to r's interval.
@@ -573,26 +662,50 @@ func (a *alloc) widen(bstart, bend []int32) {
 // starts by e can reach s.
 func (a *alloc) fixedConflict(p int, s, e int32) bool {
 	segs := a.fixed[p]
-	k := sort.Search(len(segs), func(i int) bool { return segs[i][0] > e })
-	return k > 0 && segs[k-1][1] >= s
+	lo, hi := 0, len(segs) // the first segment starting after e is in [lo, hi]
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if segs[m][0] > e {
+			hi = m
+		} else {
+			lo = m + 1
+		}
+	}
+	return lo > 0 && segs[lo-1][1] >= s
 }
 
 // scan assigns a register to each virtual register's interval, in order of
 // start, or spills one. It reports whether any register was spilled.
 func (a *alloc) scan() (bool, error) {
 	np := a.f.NumPhys
-	var order []int32
+	// The registers with an interval by start, then by number: a counting
+	// sort over the positions, linear where a comparison sort took a
+	// third of the scan.
+	npos := 1
+	if nb := len(a.bend); nb > 0 {
+		npos = int(a.bend[nb-1]) + 2
+	}
+	a.first = resize(a.first, npos+1) // first[p+1]: how many intervals start before p, once summed
+	first := a.first
+	clear(first)
+	nord := 0
 	for r := np; r < a.nregs; r++ {
-		if a.start[r] >= 0 {
-			order = append(order, int32(r))
+		if s := a.start[r]; s >= 0 {
+			first[s+1]++
+			nord++
 		}
 	}
-	slices.SortFunc(order, func(x, y int32) int {
-		if c := cmp.Compare(a.start[x], a.start[y]); c != 0 {
-			return c
+	for p := 1; p <= npos; p++ {
+		first[p] += first[p-1]
+	}
+	a.order = resize(a.order, nord)
+	order := a.order
+	for r := np; r < a.nregs; r++ {
+		if s := a.start[r]; s >= 0 {
+			order[first[s]] = int32(r)
+			first[s]++
 		}
-		return cmp.Compare(x, y)
-	})
+	}
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
 		a.assign[i] = -1
@@ -609,7 +722,7 @@ func (a *alloc) scan() (bool, error) {
 		free := func(p int) bool {
 			return (occ[p] < 0 || a.end[occ[p]] < s) && !a.fixedConflict(p, s, e)
 		}
-		for _, h := range a.hints[v] {
+		for _, h := range a.hints[a.hoff[v]:a.hoff[v+1]] {
 			p := int(h)
 			if int(h) >= np {
 				p = int(a.assign[h])
@@ -716,6 +829,9 @@ func (a *alloc) rewrite() {
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
 				for k, r := range w.uses {
+					if !a.spilledReg(r) {
+						continue // only registers spilled in this round have copies
+					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						w.uses = slices.Clone(w.uses) // it may be the input's
 						w.uses[k] = t
@@ -929,8 +1045,28 @@ func (a *alloc) result(rounds int) *Result {
 			res.Split++
 		}
 	}
+	// The Placed of every block and the locations of every instruction
+	// are cut from one slice each.
+	n, nlocs := 0, 0
 	for b, ws := range a.blocks {
-		ps := make([]Placed, len(a.f.Blocks[b].Instrs))
+		n += len(a.f.Blocks[b].Instrs)
+		for _, w := range ws {
+			if w.orig >= 0 && !w.dead {
+				nlocs += len(w.uses) + len(w.defs)
+			}
+		}
+	}
+	placed := make([]Placed, n)
+	locs := make([]Loc, nlocs)
+	cut := func(k int) []Loc {
+		l := locs[:k:k]
+		locs = locs[k:]
+		return l
+	}
+	for b, ws := range a.blocks {
+		k := len(a.f.Blocks[b].Instrs)
+		ps := placed[:k:k]
+		placed = placed[k:]
 		var before []Edit
 		last := -1
 		for _, w := range ws {
@@ -943,17 +1079,19 @@ func (a *alloc) result(rounds int) *Result {
 				ps[last].After = append(ps[last].After, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
 			default:
 				p := &ps[w.orig]
-				last = w.orig
-				p.Before, before = before, nil
+				last = int(w.orig)
+				if before != nil { // rarely: no pointer written otherwise
+					p.Before, before = before, nil
+				}
 				if w.dead {
 					p.Dead = true
 					continue
 				}
-				p.Uses = make([]Loc, len(w.uses))
+				p.Uses = cut(len(w.uses))
 				for k, r := range w.uses {
 					p.Uses[k] = a.loc(r)
 				}
-				p.Defs = make([]Loc, len(w.defs))
+				p.Defs = cut(len(w.defs))
 				for k, r := range w.defs {
 					p.Defs[k] = a.loc(r)
 				}
