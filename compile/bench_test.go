@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"son/amd64"
+	"son/elf"
 	"son/internal/gen"
 	"son/regalloc"
 	"son/syntax"
@@ -195,6 +196,13 @@ func BenchmarkScaling(b *testing.B) {
 			runtime.ReadMemStats(&after)
 			reportPerNode(b, n, after.Mallocs-before.Mallocs)
 		})
+		// The whole of son build in one go: parse to the executable's
+		// bytes, checks off (but regalloc.Check, which son build always
+		// runs), each level dropped when done with as son build does.
+		b.Run(fmt.Sprintf("pipeline/%d", target), func(b *testing.B) {
+			program(b)
+			benchPipeline(b, src, n)
+		})
 		for i, p := range Passes {
 			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
 				program(b)
@@ -292,6 +300,54 @@ func BenchmarkScaling(b *testing.B) {
 			})
 		}
 	}
+}
+
+// benchPipeline compiles src, whose graph after build has n live nodes,
+// as son build does: every pass with checks off, selection, allocation
+// checked by regalloc.Check, assembly, the ELF file's bytes. Besides the
+// time, allocations and CPU time per live node, it reports the allocations
+// and bytes per node made (the graph's MaxID after build, which counts
+// the nodes the peepholes replaced at once), the measure of issue 19.
+func benchPipeline(b *testing.B, src []byte, n int) {
+	made := 0
+	o := Options{DropGraph: true, AfterPass: func(u *Unit, pass string) error {
+		if pass == "build" {
+			made = u.Graph.MaxID()
+		}
+		return nil
+	}}
+	runtime.GC()
+	b.ReportAllocs()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c0, ok0 := cpuNow()
+	b.ResetTimer()
+	for range b.N {
+		u, err := Compile("gen.smp", src, o)
+		if err != nil {
+			b.Fatal(err)
+		}
+		p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if _, err := (&elf.Exec{Text: p.Code, Entry: p.Entry}).Bytes(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	c1, ok1 := cpuNow()
+	runtime.ReadMemStats(&after)
+	mallocs := after.Mallocs - before.Mallocs
+	bytes := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
+	reportPerNode(b, n, mallocs)
+	b.ReportMetric(bytes/float64(n), "B/node")
+	if ok0 && ok1 {
+		b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+	}
+	b.ReportMetric(float64(made), "made")
+	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(made), "allocs/made")
+	b.ReportMetric(bytes/float64(made), "B/made")
 }
 
 // peepholes returns how many peepholes u's graph has run so far.

@@ -66,6 +66,13 @@ type Options struct {
 	// block after every pass at the cfg level, a copy of each function
 	// that nothing else needs and that stays until the end.
 	BlockStats bool
+	// DropGraph lets each level go as soon as no later pass or checker
+	// reads it: the graph and gcm's schedule once gcm is checked (the
+	// Stats of the later passes repeat gcm's counts, which they do not
+	// change), the SSA function once outssa is checked. son check and son
+	// build set it, so that the peak of the cfg passes and the backend
+	// does not hold the levels before (docs/PERFORMANCE.md, "Peak memory").
+	DropGraph bool
 }
 
 // Pass is one step of the pipeline.
@@ -173,6 +180,7 @@ type Unit struct {
 	InRTL, InSSA *cfg.Func
 
 	testRuns []testRun // the reference's results on testArgs, with checking on
+	buildErr error     // what the builder's checker found (checkBuild)
 }
 
 // PassStats is what -stats reports after each pass.
@@ -295,8 +303,10 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			}
 		}
 		if o.Check {
-			if err := son.Verify(u.Graph); err != nil {
-				return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
+			if u.Graph != nil {
+				if err := son.Verify(u.Graph); err != nil {
+					return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
+				}
 			}
 			if u.Func != nil {
 				if err := cfg.Verify(u.Func); err != nil {
@@ -317,7 +327,13 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		}
 		u.Input, u.InputFunc = nil, nil // the record served its checker
 		u.File = nil                    // built, and the reference has run
-		st := Stats(u.Graph)
+		var st PassStats
+		if u.Graph != nil {
+			st = Stats(u.Graph)
+		} else if len(u.Stats) > 0 {
+			st = u.Stats[len(u.Stats)-1] // the graph was dropped after gcm, unchanged since
+			st.Blocks, st.Moves, st.Predicates = nil, nil, nil
+		}
 		if u.Func != nil && o.BlockStats {
 			st.Blocks = blockStats(u.Func)
 		}
@@ -334,8 +350,25 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				return nil, err
 			}
 		}
+		if o.DropGraph {
+			dropLevels(u, p.Name)
+		}
 	}
 	return u, nil
+}
+
+// dropLevels lets go of what no pass after the one named pass reads
+// (Options.DropGraph): the graph and the schedule after gcm, the SSA
+// function after outssa.
+func dropLevels(u *Unit, pass string) {
+	switch pass {
+	case "gcm":
+		if u.Func != nil {
+			u.Graph, u.GCM = nil, nil
+		}
+	case "outssa":
+		u.SSA = nil
+	}
 }
 
 // rewriteError returns what the checker of the peepholes (on with
@@ -404,6 +437,12 @@ func build(u *Unit) error {
 	if u.Opt.Via != "" {
 		return buildVia(u)
 	}
+	if u.Opt.Check {
+		// The builder's checker, run here rather than after the pass so
+		// that its graph is gone before the real one is built: the two
+		// together were the peak of son check on long chains.
+		u.buildErr = validateBuild(f)
+	}
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN, Check: u.Opt.Check})
 	u.Graph.Seed = u.Opt.Seed
 	return nil
@@ -414,15 +453,18 @@ func build(u *Unit) error {
 // check that graph against the syntax tree. The rewrites the build's
 // peepholes make are not its business (see docs/ASSURANCE.md). The second
 // way in (Options.Via) does not use the builder.
-func checkBuild(u *Unit) error {
-	if u.File == nil || u.Opt.Via != "" {
-		return nil
-	}
-	raw, err := rawBuild(u.File)
+//
+// The build pass runs it before building the graph it keeps (the result
+// waits in Unit.buildErr), so that the two graphs are never live at once.
+func checkBuild(u *Unit) error { return u.buildErr }
+
+// validateBuild builds f with no rewrite and validates that graph.
+func validateBuild(f *syntax.File) error {
+	raw, err := rawBuild(f)
 	if err != nil {
 		return err
 	}
-	return buildcheck.Validate(u.File, raw)
+	return buildcheck.Validate(f, raw)
 }
 
 // rawBuild builds f with no rewrite; a panic of the builder is an error.

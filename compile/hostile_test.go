@@ -7,16 +7,18 @@ import (
 	"strings"
 	"testing"
 
+	"son/amd64"
 	"son/cfg"
 	"son/internal/hostile"
 	"son/son"
 )
 
 // The resource promises of docs/LANGUAGE.md ("Limits"), checked on the
-// hostile shapes of package hostile: the work of a whole compilation with
-// every check on, counted (nodes made, peepholes, allocations, bytes
-// allocated), not timed, grows at most about tenfold from a program to
-// one ten times its size. A pass quadratic in a chain's length, in the
+// hostile shapes of package hostile: the work of all that son check does
+// (every pass with every check on, then instruction selection, register
+// allocation checked by regalloc.Check, and assembly), counted (nodes
+// made, peepholes, allocations, bytes allocated), not timed, grows at most
+// about tenfold from a program to one ten times its size. A pass quadratic in a chain's length, in the
 // nesting or in the width of a join multiplies some count by a hundred.
 
 // hostileWork is what one compilation cost.
@@ -28,7 +30,7 @@ type hostileWork struct {
 	joins float64
 }
 
-// compileCounted compiles src with every check on and counts its work.
+// compileCounted compiles src as son check does and counts its work.
 func compileCounted(t *testing.T, name, src string) (*Unit, hostileWork) {
 	t.Helper()
 	var before, after runtime.MemStats
@@ -46,10 +48,15 @@ func compileCounted(t *testing.T, name, src string) (*Unit, hostileWork) {
 		return nil
 	}
 	u, err := Compile(name, []byte(src), Options{Check: true, AfterPass: after1})
-	runtime.ReadMemStats(&after)
 	if err != nil {
 		t.Fatalf("%s: %v", name, err)
 	}
+	// The rest of son check: instruction selection, register allocation
+	// checked by regalloc.Check, assembly.
+	if _, err := amd64.Compile(u.Func, u.Name, u.Src, true); err != nil {
+		t.Fatalf("%s: native code: %v", name, err)
+	}
+	runtime.ReadMemStats(&after)
 	return u, hostileWork{
 		nodes:  float64(u.Graph.MaxID()),
 		peeps:  float64(u.Graph.Stats.Peepholes),

@@ -901,7 +901,16 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 		return nil
 	}
 	np := a.f.NumPhys
-	written := map[loopReg]bool{}
+	// The starts of the blocks in loops that write each spilled register,
+	// in increasing order: a loop, an interval of positions, writes it if
+	// one falls in the interval. (Marking the loop of each write and every
+	// loop around it cost the writes times the nesting.)
+	writes := make([][]int32, a.nregs)
+	written := func(k loopReg) bool {
+		ps, g := writes[k.r], a.loops[k.loop]
+		i, _ := slices.BinarySearch(ps, g.s)
+		return i < len(ps) && ps[i] <= g.e
+	}
 	read := map[loopReg]bool{}
 	var order []loopReg
 	for b, ws := range a.blocks {
@@ -914,10 +923,8 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 				continue
 			}
 			for _, d := range w.defs {
-				if int(d) >= np && a.spill[d] {
-					for k := l; k >= 0 && !written[loopReg{d, k}]; k = a.loops[k].parent {
-						written[loopReg{d, k}] = true
-					}
+				if ps := writes[d]; int(d) >= np && a.spill[d] && (len(ps) == 0 || ps[len(ps)-1] != a.bstart[b]) {
+					writes[d] = append(ps, a.bstart[b])
 				}
 			}
 			if w.orig < 0 {
@@ -953,7 +960,7 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 	}
 	copies := map[loopReg]Reg{}
 	for _, key := range order {
-		if written[key] || entered[key.loop] {
+		if written(key) || entered[key.loop] {
 			continue
 		}
 		h := a.loops[key.loop].head

@@ -13,7 +13,6 @@ import (
 	"strings"
 
 	"son/amd64"
-	"son/compile"
 	"son/elf"
 )
 
@@ -61,18 +60,19 @@ under a comment with the source line it comes from. The runtime around it
 	run: runAsm,
 }
 
-// native compiles the program at path to machine code.
-func (s *session) native(cmd *command, path string, f *flags) (*compile.Unit, *amd64.Program, int, bool) {
+// native compiles the program at path to machine code. Only the RTL
+// function of the unit stays live while the backend runs.
+func (s *session) native(cmd *command, path string, f *flags) (*amd64.Program, int, bool) {
 	u, code, ok := s.compile(cmd, path, f, f.check)
 	if !ok {
-		return nil, nil, code, false
+		return nil, code, false
 	}
 	p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
 	if err != nil {
 		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
-		return nil, nil, exitInternal, false
+		return nil, exitInternal, false
 	}
-	return u, p, exitOK, true
+	return p, exitOK, true
 }
 
 func runBuild(s *session, cmd *command, args []string) int {
@@ -90,7 +90,7 @@ func runBuild(s *session, cmd *command, args []string) int {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return s.usageError(cmd.name, "cannot write %s: it is a directory", out)
 	}
-	_, p, code, ok := s.native(cmd, args[0], f)
+	p, code, ok := s.native(cmd, args[0], f)
 	if !ok {
 		return code
 	}
@@ -105,7 +105,7 @@ func runAsm(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	_, p, code, ok := s.native(cmd, args[0], f)
+	p, code, ok := s.native(cmd, args[0], f)
 	if !ok {
 		return code
 	}
@@ -128,7 +128,7 @@ func (s *session) runNative(cmd *command, path string, f *flags, arg int64) int 
 	if why := canRunNative(); why != "" {
 		return s.usageError(cmd.name, "%s", why)
 	}
-	_, p, code, ok := s.native(cmd, path, f)
+	p, code, ok := s.native(cmd, path, f)
 	if !ok {
 		return code
 	}

@@ -122,8 +122,11 @@ The exit status is 0 for success, 1 for a runtime error of the program,
 2 for bad source or bad usage, and 3 for an internal error of son (a failed
 verifier or checker).
 
-son runs its garbage collector with GOGC=200 unless the environment sets
-GOGC or GOMEMLIMIT: a compile is short-lived and its heap mostly live.
+Unless the environment sets GOGC or GOMEMLIMIT, son lets its heap grow
+without garbage collection up to a budget of 64 MiB plus 100 bytes per
+byte of source, and collects only to stay under it; if more than half the
+budget is live, it lifts the limit and collects as GOGC=100 would: a
+compile is short-lived and its heap mostly live.
 For son's developers, SON_CPUPROFILE=file and SON_MEMPROFILE=file write
 pprof profiles of the whole process.
 */

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
-	"runtime/debug"
 	"testing"
 )
 
@@ -50,21 +49,5 @@ func TestProfiles(t *testing.T) {
 	startProfiles(&stderr)()
 	if want := "son: " + envMemProfRate + "=\"often\" is not a positive number of bytes; the default rate is used\n"; stderr.String() != want {
 		t.Errorf("stderr = %q, want %q", stderr.String(), want)
-	}
-}
-
-// TestSetGC: son's GOGC is gcPercent, unless the environment sets one.
-func TestSetGC(t *testing.T) {
-	defer debug.SetGCPercent(debug.SetGCPercent(100))
-	t.Setenv("GOGC", "")
-	t.Setenv("GOMEMLIMIT", "")
-	setGC()
-	if got := debug.SetGCPercent(100); got != gcPercent {
-		t.Errorf("GOGC unset: the collector's percent is %d, want %d", got, gcPercent)
-	}
-	t.Setenv("GOGC", "150")
-	setGC()
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GOGC set: setGC changed the percent to %d, want it left at 100", got)
 	}
 }

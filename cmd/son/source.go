@@ -45,6 +45,7 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	if err != nil {
 		return nil, s.usageError(cmd.name, "%v", err), false
 	}
+	budgetGC(len(src))
 	mode, _ := opt.ParseMode(f.sccp) // checked with the flags
 	o := compile.Options{
 		Check:      check,
@@ -53,6 +54,7 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 		SCCP:       mode,
 		ShowGraph:  s.showGraph(),
 		BlockStats: f.stats,
+		DropGraph:  dropsLevels(cmd, f),
 	}
 	if f.trace {
 		o.Trace = s.stdout
@@ -68,6 +70,20 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 		return nil, s.compileError(err), false
 	}
 	return u, exitOK, true
+}
+
+// dropsLevels says whether cmd reads only the last level of the pipeline,
+// the function of outssa (son check, son build, son asm, son run -level
+// native): then each level before it goes as soon as the passes after it
+// are done with it (compile.Options.DropGraph).
+func dropsLevels(cmd *command, f *flags) bool {
+	switch cmd.name {
+	case "check", "build", "asm":
+		return true
+	case "run":
+		return f.level == "native"
+	}
+	return false
 }
 
 // compileError reports an error of compile.Compile and returns the exit

@@ -1,0 +1,61 @@
+package compile
+
+import (
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"son/cfg"
+)
+
+// TestDropGraph: with Options.DropGraph the graph and gcm's schedule are
+// gone after gcm and the SSA function after outssa, with checking on or
+// off, and nothing else changes: the statistics of every pass (those
+// after gcm repeat its counts) and the function's results.
+func TestDropGraph(t *testing.T) {
+	files, _ := filepath.Glob("../examples/*.smp")
+	if len(files) == 0 {
+		t.Fatal("no examples")
+	}
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, check := range []bool{false, true} {
+			keep, err := Compile(file, src, Options{Check: check})
+			if err != nil {
+				t.Fatal(err)
+			}
+			var seen []string
+			drop, err := Compile(file, src, Options{Check: check, DropGraph: true, AfterPass: func(u *Unit, pass string) error {
+				seen = append(seen, pass)
+				if (u.Graph == nil) != (len(seen) > 6) { // build … cleanup, gcm: the graph is there
+					t.Errorf("%s: after %s the graph is %v", file, pass, u.Graph)
+				}
+				return nil
+			}})
+			if err != nil {
+				t.Fatal(err)
+			}
+			if drop.Graph != nil || drop.GCM != nil || drop.SSA != nil {
+				t.Errorf("%s: left Graph %p, GCM %p, SSA %p", file, drop.Graph, drop.GCM, drop.SSA)
+			}
+			for i := range keep.Stats {
+				k, d := keep.Stats[i], drop.Stats[i]
+				k.Time, d.Time = 0, 0
+				if !reflect.DeepEqual(k, d) {
+					t.Errorf("%s: stats of %s: %+v with the graph kept, %+v dropped", file, k.Name, k, d)
+				}
+			}
+			for _, arg := range []int64{0, 1, 5, -2} {
+				v1, err1 := cfg.Run(keep.Func, arg, cfg.Limits{Steps: limitSteps})
+				v2, err2 := cfg.Run(drop.Func, arg, cfg.Limits{Steps: limitSteps})
+				if v1 != v2 || (err1 == nil) != (err2 == nil) {
+					t.Errorf("%s(%d): %d, %v kept; %d, %v dropped", file, arg, v1, err1, v2, err2)
+				}
+			}
+		}
+	}
+}
