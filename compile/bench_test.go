@@ -278,6 +278,7 @@ func BenchmarkScaling(b *testing.B) {
 				b.ReportAllocs()
 				var before, after runtime.MemStats
 				runtime.ReadMemStats(&before)
+				c0, ok0 := cpuNow()
 				b.StartTimer()
 				for range b.N {
 					switch stage {
@@ -295,8 +296,12 @@ func BenchmarkScaling(b *testing.B) {
 					}
 				}
 				b.StopTimer()
+				c1, ok1 := cpuNow()
 				runtime.ReadMemStats(&after)
 				reportPerNode(b, n, after.Mallocs-before.Mallocs)
+				if ok0 && ok1 {
+					b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+				}
 			})
 		}
 	}
