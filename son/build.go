@@ -76,6 +76,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
 	g.edges.dropFree()
+	g.spare = nil
 	return g
 }
 
@@ -159,6 +160,9 @@ func (b *builder) drop(s *Node) {
 	delete(b.saved, s)
 	s.keep--
 	b.g.Kill(s)
+	if b.opt.ShowGraph == nil { // which may keep the scopes it is shown
+		b.g.recycle(s) // the builder holds no dropped scope
+	}
 }
 
 // boolMask keeps the low bit of a value stored in a bool variable, as

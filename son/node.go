@@ -36,6 +36,7 @@ type Node struct {
 	narrowed uint8 // times a Phi's range has narrowed (see maxNarrow)
 	inGVN    bool  // entered in the value-numbering table
 	dead     bool  // killed: no inputs, no users, out of the graph
+	watcher  bool  // in some node's dependence list (addDep): not to be recycled
 	keep     int32 // holds from the builder; a kept node does not die unused
 }
 
@@ -101,6 +102,7 @@ func (n *Node) addDep(d *Node) {
 	if d == n || n.Op == OpConstant {
 		return
 	}
+	d.watcher = true
 	if n.deps == nil {
 		n.deps = newDeps()
 	}

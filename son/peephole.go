@@ -20,6 +20,9 @@ func (g *Graph) Peephole(n *Node) *Node {
 	if g.raw {
 		return n
 	}
+	// n was made last: only the caller, who takes the result instead,
+	// knows it (Peephole(NewNode(...))).
+	newest := n.ID == len(g.nodes)-1
 	m := g.peepholeOpt(n)
 	if m == nil {
 		return n
@@ -35,6 +38,9 @@ func (g *Graph) Peephole(n *Node) *Node {
 		r.keep++
 		g.Kill(n)
 		r.keep--
+		if newest {
+			g.recycle(n)
+		}
 	}
 	return r
 }
