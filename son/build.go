@@ -53,6 +53,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		g.CheckRewrites()
 	}
 	g.raw = opt.Raw
+	g.noRecycle = opt.ShowGraph != nil // which may keep the nodes it is shown
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
@@ -160,9 +161,7 @@ func (b *builder) drop(s *Node) {
 	delete(b.saved, s)
 	s.keep--
 	b.g.Kill(s)
-	if b.opt.ShowGraph == nil { // which may keep the scopes it is shown
-		b.g.recycle(s) // the builder holds no dropped scope
-	}
+	b.g.recycle(s) // the builder holds no dropped scope
 }
 
 // boolMask keeps the low bit of a value stored in a bool variable, as
@@ -246,12 +245,14 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	for _, phi := range phis {
 		if p := g.Peephole(phi); p != phi {
 			g.Subsume(phi, p)
+			g.recycle(phi)
 		}
 	}
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 }
 
 // ---- statements ----
@@ -644,12 +645,14 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 		if p := g.Peephole(phi); p != phi && !phi.dead {
 			g.Subsume(phi, p)
 		}
+		g.recycle(phi) // if dead: the loop does not look at it again
 	}
 	b.release(loop)
 	if l := g.Peephole(loop); l != loop && !loop.dead {
 		g.Subsume(loop, l) // the body never comes back: no loop
 	}
 	g.KillIfUnused(loop)
+	g.recycle(loop)
 	b.merge(ctx.breaks, assigned, pos)
 }
 
@@ -838,6 +841,7 @@ func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node 
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 	b.release(phi)
 	return phi
 }
@@ -937,6 +941,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 	b.release(phi)
 	return phi
 }

@@ -23,6 +23,9 @@ type Graph struct {
 	args  []*Node // newNodeAfter's list of inputs, reused
 	spare []*Node // killed nodes nothing points to, for NewNode to reuse (recycle)
 
+	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
+	noRecycle bool
+
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
 	// even constants, are merged for being equal. For measuring what
 	// package gvn finds without it.
@@ -327,14 +330,16 @@ func (g *Graph) Kill(n *Node) {
 	}
 }
 
-// recycle offers the memory of n, just killed, to the next NewNode, if
-// nothing in the graph still points to it: not the worklist, not a
-// dependence list, not the rewrite checker. The caller vouches that it
+// recycle offers the memory of n, if it was killed, to the next NewNode,
+// if nothing in the graph points to it any more (the worklist may: its
+// entries keep their node's ID; dependence lists hold IDs): not the rewrite
+// checker, not a ShowGraph callback. The caller vouches that it
 // and the builder hold n no more. Of the nodes the builder makes, most
-// die at once (a test folded, a value found equal) or are its own Scopes:
-// reusing them spares the collector about two allocations in five.
+// die at once (a test folded, a value found equal) or are its own Scopes,
+// Regions and Phis: reusing them spares the collector about half of the
+// allocations of Build.
 func (g *Graph) recycle(n *Node) {
-	if !n.dead || n.watcher || g.check != nil || g.work.has(n) {
+	if !n.dead || g.check != nil || g.noRecycle {
 		return
 	}
 	g.spare = append(g.spare, n)
@@ -385,7 +390,7 @@ func (g *Graph) moveDeps(n *Node) {
 		return
 	}
 	for _, d := range *n.deps {
-		g.push(d)
+		g.push(g.nodes[d]) // nil if it was killed
 	}
 	*n.deps = (*n.deps)[:0]
 }
@@ -470,9 +475,12 @@ func (a *edgeArena) free(in []*Node, pos []int32) {
 // ---- worklist ----
 
 // worklist is a set of nodes to revisit, each on it at most once: a
-// stack, and a bitset by node ID of the nodes on it.
+// stack, and a bitset by node ID of the nodes on it. Each entry keeps the
+// ID its node had when pushed: a killed node's memory may serve a new node
+// (recycle), and an entry whose node has another ID now is a killed
+// node's, skipped as such.
 type worklist struct {
-	list []*Node
+	list []workItem
 	on   []uint64 // bit ID%64 of word ID/64: the node is on the list
 	rng  *rand.Rand
 
@@ -483,6 +491,15 @@ type worklist struct {
 	// program), which kept them from the collector and had it mark them.
 	compactAt int
 }
+
+// workItem is an entry of the worklist: a node and its ID when pushed.
+type workItem struct {
+	n  *Node
+	id int
+}
+
+// gone reports whether the entry's node was killed since it was pushed.
+func (e workItem) gone() bool { return e.n.dead || e.n.ID != e.id }
 
 // minCompact is the shortest list push compacts.
 const minCompact = 1024
@@ -500,7 +517,7 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w.on[word] |= bit
-	w.list = append(w.list, n)
+	w.list = append(w.list, workItem{n, n.ID})
 	if len(w.list) >= w.compactAt {
 		w.compact()
 	}
@@ -512,23 +529,17 @@ func (g *Graph) push(n *Node) {
 // until the list has doubled, so the cost is constant per push.
 func (w *worklist) compact() {
 	k := 0
-	for _, n := range w.list {
-		if n.dead {
-			w.on[n.ID/64] &^= uint64(1) << (n.ID % 64)
+	for _, e := range w.list {
+		if e.gone() {
+			w.on[e.id/64] &^= uint64(1) << (e.id % 64)
 			continue
 		}
-		w.list[k] = n
+		w.list[k] = e
 		k++
 	}
 	clear(w.list[k:])
 	w.list = w.list[:k]
 	w.compactAt = max(minCompact, 2*k)
-}
-
-// has reports whether n is on the list.
-func (w *worklist) has(n *Node) bool {
-	word := n.ID / 64
-	return word < len(w.on) && w.on[word]&(uint64(1)<<(n.ID%64)) != 0
 }
 
 func (g *Graph) pop() *Node {
@@ -539,12 +550,12 @@ func (g *Graph) pop() *Node {
 			j := w.rng.Intn(len(w.list))
 			w.list[i], w.list[j] = w.list[j], w.list[i]
 		}
-		n := w.list[i]
-		w.list[i] = nil
+		e := w.list[i]
+		w.list[i] = workItem{}
 		w.list = w.list[:i]
-		w.on[n.ID/64] &^= uint64(1) << (n.ID % 64)
-		if !n.dead {
-			return n
+		w.on[e.id/64] &^= uint64(1) << (e.id % 64)
+		if !e.gone() {
+			return e.n
 		}
 	}
 	return nil

@@ -27,16 +27,17 @@ type Node struct {
 	// pos[cap(In)+k] is which input of Out[k] this node is (edges.go).
 	pos []int32
 
-	// deps lists the nodes whose peephole looked at this node beyond one
-	// edge; nil until one does, which few nodes see (a pointer, not a
-	// slice: every node pays for the field, a few for the list).
-	deps *[]*Node
+	// deps lists the IDs of the nodes whose peephole looked at this node
+	// beyond one edge; nil until one does, which few nodes see (a pointer,
+	// not a slice: every node pays for the field, a few for the list). IDs,
+	// not pointers: a killed node's memory may serve a new node (recycle),
+	// and the list holds nothing for the collector to scan.
+	deps *[]int32
 
 	Op       Op    // (here, to share a word with the flags below)
 	narrowed uint8 // times a Phi's range has narrowed (see maxNarrow)
 	inGVN    bool  // entered in the value-numbering table
 	dead     bool  // killed: no inputs, no users, out of the graph
-	watcher  bool  // in some node's dependence list (addDep): not to be recycled
 	keep     int32 // holds from the builder; a kept node does not die unused
 }
 
@@ -102,23 +103,23 @@ func (n *Node) addDep(d *Node) {
 	if d == n || n.Op == OpConstant {
 		return
 	}
-	d.watcher = true
 	if n.deps == nil {
 		n.deps = newDeps()
 	}
-	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == d {
+	id := int32(d.ID)
+	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == id {
 		return
 	}
-	*n.deps = append(*n.deps, d)
+	*n.deps = append(*n.deps, id)
 }
 
 // newDeps returns an empty dependence list whose first four entries are
 // in the same allocation as the slice: one allocation for the list of
 // most nodes that have one, where a new slice grown by append took four.
-func newDeps() *[]*Node {
+func newDeps() *[]int32 {
 	l := new(struct {
-		s []*Node
-		a [4]*Node
+		s []int32
+		a [4]int32
 	})
 	l.s = l.a[:0]
 	return &l.s
