@@ -478,11 +478,15 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos
 	iff = b.hold(g.Peephole(iff))
-	b.ifs = append(b.ifs, iff)
 	t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))
 	f = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))
 	b.release(iff)
 	g.KillIfUnused(iff)
+	if iff.dead { // both sides dead at once (a branch in dead code)
+		g.recycle(iff)
+	} else {
+		b.ifs = append(b.ifs, iff)
+	}
 	return t, f
 }
 
