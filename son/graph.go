@@ -20,8 +20,9 @@ type Graph struct {
 	gvn   gvnTable
 	edges edgeArena
 	work  worklist
-	args  []*Node // newNodeAfter's list of inputs, reused
-	spare []*Node // killed nodes nothing points to, for NewNode to reuse (recycle)
+	args  []*Node   // newNodeAfter's list of inputs, reused
+	spare []*Node   // killed nodes nothing points to, for NewNode to reuse (recycle)
+	deps  []depList // the rest of the chunk newDeps cuts dependence lists from
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool

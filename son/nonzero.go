@@ -125,17 +125,34 @@ const maxWalkUp = 8
 // it guarded is left pinned to c, below that side. The walk goes up
 // through ZeroChecks, projections, Ifs and a Loop's entry, each of which
 // dominates the node below it; it stops at a Region, whose inputs do not.
-func dominatedNonZero(c, y *Node) bool { return nonZeroAbove(c, y, false) }
-
-// nonZeroAbove is dominatedNonZero, and with never, also true below the
-// side of an If on a constant that control never takes, as nonZeroBelow
-// counts it.
-func nonZeroAbove(c, y *Node, never bool) bool {
+func dominatedNonZero(c, y *Node) bool {
 	x := NonZeroKey(y)
 	for k := 0; c != nil && k < maxWalkUp; k++ {
 		switch c.Op {
 		case OpCProj:
-			if sideProves(c, c.Aux, x) || never && neverTaken(c) {
+			if sideProves(c, c.Aux, x) {
+				return true
+			}
+			c = c.In[0]
+		case OpZeroCheck, OpIf, OpNever:
+			c = c.In[0]
+		case OpLoop:
+			c = c.In[1]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// neverAbove reports whether the walk of dominatedNonZero from control
+// node c passes a side of an If on a constant that control never takes
+// (neverTaken), below which nonZeroBelow counts every division safe.
+func neverAbove(c *Node) bool {
+	for k := 0; c != nil && k < maxWalkUp; k++ {
+		switch c.Op {
+		case OpCProj:
+			if neverTaken(c) {
 				return true
 			}
 			c = c.In[0]
@@ -278,7 +295,7 @@ func unguarded(n *Node) bool {
 // someUnguarded reports whether reguard might guard a division: whether
 // some node (live or not) is unguarded and not shown safe by the walk up
 // from its control input that the peephole's dominatedNonZero makes
-// (nonZeroAbove, counting the sides never taken as well). A control node
+// (or neverAbove, for the sides never taken). A control node
 // that Start reaches is dominated by every node of that walk, so
 // nonZeroBelow finds the same side above it and marks it safe too. Usually every division is so (813 of them after building the 100k
 // scaling program, and none to guard), and reguard need not walk the
@@ -291,7 +308,7 @@ func (g *Graph) someUnguarded() bool {
 		if n == nil || !unguarded(n) {
 			continue
 		}
-		if nonZeroAbove(n.In[0], n.In[2], true) {
+		if dominatedNonZero(n.In[0], n.In[2]) || neverAbove(n.In[0]) {
 			if reached == nil {
 				reached = g.ctrlReached()
 			}
