@@ -368,7 +368,7 @@ func (g *Graph) KillIfUnused(n *Node) {
 
 // setType records a new type, and queues the users when it changed.
 func (g *Graph) setType(n *Node, t types.Type) {
-	if n.Type.Equal(t) {
+	if sameType(n.Type, t) {
 		return
 	}
 	g.fresh = nil
@@ -378,6 +378,12 @@ func (g *Graph) setType(n *Node, t types.Type) {
 	}
 	g.moveDeps(n)
 }
+
+// sameType is t.Equal(u), first trying whether they are the same value:
+// most types a peephole computes are the node's own again, and a tuple's
+// Equal compares element by element what one comparison of pointers
+// settles.
+func sameType(t, u types.Type) bool { return t == u || t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {

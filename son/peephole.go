@@ -63,7 +63,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	if g.check != nil {
 		g.check.typed(n, t)
 	}
-	if n.Op == OpPhi && !t.Equal(old) && t.IsInt() && !t.IsConst() {
+	if n.Op == OpPhi && !sameType(t, old) && t.IsInt() && !t.IsConst() {
 		// A loop Phi's range may narrow step by step around its cycle;
 		// after maxNarrow steps it keeps the (sound) type it has.
 		if n.narrowed >= maxNarrow {
@@ -116,7 +116,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		g.Stats.Rewrites++
 		return m
 	}
-	if !old.Equal(t) {
+	if !sameType(old, t) {
 		return n
 	}
 	return nil
