@@ -472,12 +472,21 @@ func (a *edgeArena) free(in []*Node, pos []int32) {
 	if c := cap(in); c > 0 && c <= maxCut {
 		in = in[:c]
 		clear(in)
-		a.freeIn[c] = append(a.freeIn[c], in)
+		if len(a.freeIn[c]) < maxFree {
+			a.freeIn[c] = append(a.freeIn[c], in)
+		}
 	}
-	if c := cap(pos); c > 0 && c <= maxCut {
+	if c := cap(pos); c > 0 && c <= maxCut && len(a.freePos[c]) < maxFree {
 		a.freePos[c] = append(a.freePos[c], pos[:c])
 	}
 }
+
+// maxFree bounds each free list of the arena. The builder takes back
+// about as many lists as it hands out, but a sweep frees those of every
+// node it removes at once, and few are asked for before the free lists
+// go (at 100k nodes the peephole pass grew them by 5 MB); a list not
+// kept is left to the collector.
+const maxFree = 1024
 
 // ---- worklist ----
 
