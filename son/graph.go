@@ -332,9 +332,9 @@ func (g *Graph) Kill(n *Node) {
 }
 
 // recycle offers the memory of n, if it was killed, to the next NewNode,
-// if nothing in the graph points to it any more (the worklist may: its
-// entries keep their node's ID; dependence lists hold IDs): not the rewrite
-// checker, not a ShowGraph callback. The caller vouches that it
+// if nothing in the graph points to it any more (the worklist and the
+// dependence lists hold IDs): not the rewrite checker, not a ShowGraph
+// callback. The caller vouches that it
 // and the builder hold n no more. Of the nodes the builder makes, most
 // die at once (a test folded, a value found equal) or are its own Scopes,
 // Regions and Phis: reusing them spares the collector about half of the
@@ -491,12 +491,13 @@ const maxFree = 1024
 // ---- worklist ----
 
 // worklist is a set of nodes to revisit, each on it at most once: a
-// stack, and a bitset by node ID of the nodes on it. Each entry keeps the
-// ID its node had when pushed: a killed node's memory may serve a new node
-// (recycle), and an entry whose node has another ID now is a killed
-// node's, skipped as such.
+// stack of node IDs, and a bitset by node ID of the nodes on it. IDs, not
+// pointers: an ID is never given out again, so one whose node was killed
+// (Graph.nodes holds nil there) is skipped as such even if the node's
+// memory serves a new node (recycle); and the list, 4 bytes an entry,
+// holds nothing for the collector to scan.
 type worklist struct {
-	list []workItem
+	list []int32
 	on   []uint64 // bit ID%64 of word ID/64: the node is on the list
 	rng  *rand.Rand
 
@@ -507,15 +508,6 @@ type worklist struct {
 	// program), which kept them from the collector and had it mark them.
 	compactAt int
 }
-
-// workItem is an entry of the worklist: a node and its ID when pushed.
-type workItem struct {
-	n  *Node
-	id int
-}
-
-// gone reports whether the entry's node was killed since it was pushed.
-func (e workItem) gone() bool { return e.n.dead || e.n.ID != e.id }
 
 // minCompact is the shortest list push compacts.
 const minCompact = 1024
@@ -533,27 +525,28 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w.on[word] |= bit
-	w.list = append(w.list, workItem{n, n.ID})
+	w.list = append(w.list, int32(n.ID))
 	if len(w.list) >= w.compactAt {
-		w.compact()
+		g.compactWork()
 	}
 }
 
-// compact drops the killed nodes from the list, keeping the order of the
-// others: pop skips a killed node, so the order in which the live ones
-// come off (last in, first out) is the same. The next compaction waits
-// until the list has doubled, so the cost is constant per push.
-func (w *worklist) compact() {
+// compactWork drops the killed nodes from the worklist, keeping the
+// order of the others: pop skips a killed node, so the order in which the
+// live ones come off (last in, first out) is the same. The next
+// compaction waits until the list has doubled, so the cost is constant
+// per push.
+func (g *Graph) compactWork() {
+	w := &g.work
 	k := 0
-	for _, e := range w.list {
-		if e.gone() {
-			w.on[e.id/64] &^= uint64(1) << (e.id % 64)
+	for _, id := range w.list {
+		if g.nodes[id] == nil {
+			w.on[id/64] &^= uint64(1) << (id % 64)
 			continue
 		}
-		w.list[k] = e
+		w.list[k] = id
 		k++
 	}
-	clear(w.list[k:])
 	w.list = w.list[:k]
 	w.compactAt = max(minCompact, 2*k)
 }
@@ -566,12 +559,11 @@ func (g *Graph) pop() *Node {
 			j := w.rng.Intn(len(w.list))
 			w.list[i], w.list[j] = w.list[j], w.list[i]
 		}
-		e := w.list[i]
-		w.list[i] = workItem{}
+		id := w.list[i]
 		w.list = w.list[:i]
-		w.on[e.id/64] &^= uint64(1) << (e.id % 64)
-		if !e.gone() {
-			return e.n
+		w.on[id/64] &^= uint64(1) << (id % 64)
+		if n := g.nodes[id]; n != nil {
+			return n
 		}
 	}
 	return nil
