@@ -71,8 +71,8 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		b.foldOneSidedIfs()
-		_, live := g.keepInfiniteLoops()
+		live := b.foldOneSidedIfs() // nil, or the live set it found
+		_, live = g.keepInfiniteLoops(live)
 		g.sweep(live)
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
@@ -350,7 +350,10 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // any more and becomes its value (seed 1148): as StripRefines does, the
 // types that rested on its fact are lowered to what the inputs give, and
 // a division whose check went on the side's fact gets it back.
-func (b *builder) foldOneSidedIfs() {
+//
+// It returns the graph's live set if reguard found it and changed nothing
+// (for keepInfiniteLoops), else nil.
+func (b *builder) foldOneSidedIfs() []bool {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
 	folded := false
@@ -371,10 +374,11 @@ func (b *builder) foldOneSidedIfs() {
 		g.KillIfUnused(p)
 		folded = true
 	}
-	if folded {
-		g.relax(work)
-		g.reguard()
+	if !folded {
+		return nil
 	}
+	g.relax(work) // types only: the live set stays
+	return g.reguard()
 }
 
 // mergeReturns leaves the program one Return: the paths that return join

@@ -242,10 +242,12 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 // graph can tell, so it passes a check again, placed just below its
 // control input: it never stops the program (the fact held), but the
 // graph says why the division is safe. One walk of the dominator tree,
-// and only when some division needs it.
-func (g *Graph) reguard() {
-	if !g.someUnguarded() {
-		return
+// and only when some division needs it. It returns the graph's live set
+// if it changed nothing and found that set on the way, else nil.
+func (g *Graph) reguard() []bool {
+	some, live := g.someUnguarded()
+	if !some {
+		return live
 	}
 	var need []*Node
 	for _, n := range g.Live() {
@@ -254,7 +256,7 @@ func (g *Graph) reguard() {
 		}
 	}
 	if len(need) == 0 {
-		return
+		return nil
 	}
 	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
 	type key struct{ c, y *Node }
@@ -282,6 +284,7 @@ func (g *Graph) reguard() {
 		}
 		g.SetIn(d, 0, zc)
 	}
+	return nil
 }
 
 // unguarded reports whether n is a division or remainder whose divisor's
@@ -293,17 +296,19 @@ func unguarded(n *Node) bool {
 }
 
 // someUnguarded reports whether reguard might guard a division: whether
-// some node (live or not) is unguarded and not shown safe by the walk up
-// from its control input that the peephole's dominatedNonZero makes
-// (or neverAbove, for the sides never taken). A control node
-// that Start reaches is dominated by every node of that walk, so
-// nonZeroBelow finds the same side above it and marks it safe too. Usually every division is so (813 of them after building the 100k
-// scaling program, and none to guard), and reguard need not walk the
-// graph from Stop nor build the dominator tree: a scan of the nodes by ID
-// and a walk of the control nodes from Start instead. Anything else goes
-// the exact way.
-func (g *Graph) someUnguarded() bool {
-	var reached, live []bool
+// some live node is unguarded and not shown safe by the walk up from its
+// control input that the peephole's dominatedNonZero makes (or
+// neverAbove, for the sides never taken). A control node that Start
+// reaches is dominated by every node of that walk, so nonZeroBelow finds
+// the same side above it and marks it safe too. Usually every division is
+// so (813 of them after building the 100k-node scaling program, and none
+// to guard), and reguard need not list the graph in order nor build the
+// dominator tree: a scan of the nodes by ID, a walk of the control nodes
+// from Start and, if a division not shown safe may be garbage (before the
+// build's sweep), the live set, which it returns if it found it. Anything
+// else goes the exact way.
+func (g *Graph) someUnguarded() (some bool, live []bool) {
+	var reached []bool
 	for _, n := range g.nodes {
 		if n == nil || !unguarded(n) {
 			continue
@@ -322,10 +327,10 @@ func (g *Graph) someUnguarded() bool {
 			live = g.liveSet()
 		}
 		if live[n.ID] {
-			return true
+			return true, nil
 		}
 	}
-	return false
+	return false, live
 }
 
 // ctrlReached reports, by node ID, the control nodes that control reaches

@@ -185,7 +185,7 @@ func (g *Graph) Iterate() error {
 		if swept && !changed {
 			return nil
 		}
-		added, live := g.keepInfiniteLoops()
+		added, live := g.keepInfiniteLoops(nil)
 		if added {
 			swept = false // the new exits' nodes go through the worklist first
 			continue
