@@ -351,8 +351,8 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // types that rested on its fact are lowered to what the inputs give, and
 // a division whose check went on the side's fact gets it back.
 //
-// It returns the graph's live set if reguard found it and changed nothing
-// (for keepInfiniteLoops), else nil.
+// It returns the live set of the graph it leaves, if someUnguarded found
+// it and no division needed a check (for keepInfiniteLoops), else nil.
 func (b *builder) foldOneSidedIfs() []bool {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
@@ -378,7 +378,12 @@ func (b *builder) foldOneSidedIfs() []bool {
 		return nil
 	}
 	g.relax(work) // types only: the live set stays
-	return g.reguard()
+	some, live := g.someUnguarded()
+	if !some {
+		return live
+	}
+	g.reguard()
+	return nil
 }
 
 // mergeReturns leaves the program one Return: the paths that return join

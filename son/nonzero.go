@@ -242,13 +242,8 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 // graph can tell, so it passes a check again, placed just below its
 // control input: it never stops the program (the fact held), but the
 // graph says why the division is safe. One walk of the dominator tree,
-// and only when some division needs it. It returns the graph's live set
-// if it changed nothing and found that set on the way, else nil.
-func (g *Graph) reguard() []bool {
-	some, live := g.someUnguarded()
-	if !some {
-		return live
-	}
+// and only when some division needs it.
+func (g *Graph) reguard() {
 	var need []*Node
 	for _, n := range g.Live() {
 		if unguarded(n) {
@@ -256,7 +251,7 @@ func (g *Graph) reguard() []bool {
 		}
 	}
 	if len(need) == 0 {
-		return nil
+		return
 	}
 	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
 	type key struct{ c, y *Node }
@@ -284,7 +279,6 @@ func (g *Graph) reguard() []bool {
 		}
 		g.SetIn(d, 0, zc)
 	}
-	return nil
 }
 
 // unguarded reports whether n is a division or remainder whose divisor's
@@ -295,7 +289,8 @@ func unguarded(n *Node) bool {
 		(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2])
 }
 
-// someUnguarded reports whether reguard might guard a division: whether
+// someUnguarded reports whether reguard might guard a division, for the
+// builder, whose graph has just been peepholed: whether
 // some live node is unguarded and not shown safe by the walk up from its
 // control input that the peephole's dominatedNonZero makes (or
 // neverAbove, for the sides never taken). A control node that Start
@@ -306,7 +301,9 @@ func unguarded(n *Node) bool {
 // dominator tree: a scan of the nodes by ID, a walk of the control nodes
 // from Start and, if a division not shown safe may be garbage (before the
 // build's sweep), the live set, which it returns if it found it. Anything
-// else goes the exact way.
+// else goes the exact way. (After the zerocheck pass, which removes
+// checks on branches further up than the walk goes, the walk rarely
+// shows a division safe: StripRefines calls reguard directly.)
 func (g *Graph) someUnguarded() (some bool, live []bool) {
 	var reached []bool
 	for _, n := range g.nodes {
