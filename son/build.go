@@ -378,6 +378,9 @@ func (b *builder) foldOneSidedIfs() []bool {
 		return nil
 	}
 	g.relax(work) // types only: the live set stays
+	if reguardHook != nil {
+		reguardHook(g)
+	}
 	some, live := g.someUnguarded()
 	if !some {
 		return live

@@ -56,6 +56,7 @@ type Graph struct {
 		Rewrites  int // peepholes that changed something
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
+		Recycled  int // nodes made in the memory of a killed one (recycle)
 	}
 }
 
@@ -91,6 +92,7 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 		g.spare[k-1] = nil
 		g.spare = g.spare[:k-1]
 		*n = Node{ID: len(g.nodes), Op: op, Aux: aux}
+		g.Stats.Recycled++
 	} else {
 		n = &Node{ID: len(g.nodes), Op: op, Aux: aux}
 	}

@@ -289,6 +289,10 @@ func unguarded(n *Node) bool {
 		(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2])
 }
 
+// reguardHook, if set, sees the graph of the builder's foldOneSidedIfs
+// before its reguard: for tests.
+var reguardHook func(*Graph)
+
 // someUnguarded reports whether reguard might guard a division, for the
 // builder, whose graph has just been peepholed: whether
 // some live node is unguarded and not shown safe by the walk up from its
