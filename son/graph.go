@@ -334,13 +334,12 @@ func (g *Graph) Kill(n *Node) {
 }
 
 // recycle offers the memory of n, if it was killed, to the next NewNode,
-// if nothing in the graph points to it any more (the worklist and the
+// if nothing that keeps nodes may point to it (the worklist and the
 // dependence lists hold IDs): not the rewrite checker, not a ShowGraph
-// callback. The caller vouches that it
-// and the builder hold n no more. Of the nodes the builder makes, most
-// die at once (a test folded, a value found equal) or are its own Scopes,
-// Regions and Phis: reusing them spares the collector about half of the
-// allocations of Build.
+// callback. The caller vouches that it and the builder hold n no more.
+// Of the nodes the builder makes, most die at once (a test folded, a value
+// found equal) or are its own Scopes, Regions and Phis: reusing them
+// spares the collector about half of the allocations of Build.
 func (g *Graph) recycle(n *Node) {
 	if !n.dead || g.check != nil || g.noRecycle {
 		return
@@ -504,7 +503,7 @@ type worklist struct {
 	rng  *rand.Rand
 
 	// compactAt is the length at which push drops the killed nodes from
-	// the list (compact). The builder pushes all the time and pops
+	// the list (compactWork). The builder pushes all the time and pops
 	// never: without it, the list held every node killed since the start
 	// (162,120 of 234,388 entries after building the 100k-node scaling
 	// program), which kept them from the collector and had it mark them.
