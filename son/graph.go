@@ -3,6 +3,7 @@ package son
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 
 	"son/types"
 )
@@ -99,6 +100,9 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	if len(in) > 0 {
 		n.In, n.pos = g.edges.nodes(len(in)), g.edges.positions(len(in))
 		copy(n.In, in)
+	}
+	if len(g.nodes) == cap(g.nodes) {
+		g.nodes = slices.Grow(g.nodes, len(g.nodes)) // double it
 	}
 	g.nodes = append(g.nodes, n)
 	for i, x := range in {
