@@ -53,6 +53,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		g.CheckRewrites()
 	}
 	g.raw = opt.Raw
+	g.noRecycle = opt.ShowGraph != nil // which may keep the nodes it is shown
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
@@ -70,12 +71,13 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		b.foldOneSidedIfs()
-		_, live := g.keepInfiniteLoops()
+		live := b.foldOneSidedIfs() // nil, or the live set it found
+		_, live = g.keepInfiniteLoops(live)
 		g.sweep(live)
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
 	g.edges.dropFree()
+	g.spare = nil
 	return g
 }
 
@@ -159,6 +161,7 @@ func (b *builder) drop(s *Node) {
 	delete(b.saved, s)
 	s.keep--
 	b.g.Kill(s)
+	b.g.recycle(s) // the builder holds no dropped scope
 }
 
 // boolMask keeps the low bit of a value stored in a bool variable, as
@@ -242,12 +245,14 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	for _, phi := range phis {
 		if p := g.Peephole(phi); p != phi {
 			g.Subsume(phi, p)
+			g.recycle(phi)
 		}
 	}
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 }
 
 // ---- statements ----
@@ -345,7 +350,10 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // any more and becomes its value (seed 1148): as StripRefines does, the
 // types that rested on its fact are lowered to what the inputs give, and
 // a division whose check went on the side's fact gets it back.
-func (b *builder) foldOneSidedIfs() {
+//
+// It returns the live set of the graph it leaves, if someUnguarded found
+// it and no division needed a check (for keepInfiniteLoops), else nil.
+func (b *builder) foldOneSidedIfs() []bool {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
 	folded := false
@@ -366,10 +374,19 @@ func (b *builder) foldOneSidedIfs() {
 		g.KillIfUnused(p)
 		folded = true
 	}
-	if folded {
-		g.relax(work)
-		g.reguard()
+	if !folded {
+		return nil
 	}
+	g.relax(work) // types only: the live set stays
+	if reguardHook != nil {
+		reguardHook(g)
+	}
+	some, live := g.someUnguarded()
+	if !some {
+		return live
+	}
+	g.reguard()
+	return nil
 }
 
 // mergeReturns leaves the program one Return: the paths that return join
@@ -473,11 +490,15 @@ func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos
 	iff = b.hold(g.Peephole(iff))
-	b.ifs = append(b.ifs, iff)
 	t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))
 	f = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))
 	b.release(iff)
 	g.KillIfUnused(iff)
+	if iff.dead { // both sides dead at once (a branch in dead code)
+		g.recycle(iff)
+	} else {
+		b.ifs = append(b.ifs, iff)
+	}
 	return t, f
 }
 
@@ -640,12 +661,14 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 		if p := g.Peephole(phi); p != phi && !phi.dead {
 			g.Subsume(phi, p)
 		}
+		g.recycle(phi) // if dead: the loop does not look at it again
 	}
 	b.release(loop)
 	if l := g.Peephole(loop); l != loop && !loop.dead {
 		g.Subsume(loop, l) // the body never comes back: no loop
 	}
 	g.KillIfUnused(loop)
+	g.recycle(loop)
 	b.merge(ctx.breaks, assigned, pos)
 }
 
@@ -834,6 +857,7 @@ func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node 
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 	b.release(phi)
 	return phi
 }
@@ -933,6 +957,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
+	g.recycle(r)
 	b.release(phi)
 	return phi
 }

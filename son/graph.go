@@ -3,6 +3,7 @@ package son
 import (
 	"fmt"
 	"math/rand"
+	"slices"
 
 	"son/types"
 )
@@ -20,7 +21,12 @@ type Graph struct {
 	gvn   gvnTable
 	edges edgeArena
 	work  worklist
-	args  []*Node // newNodeAfter's list of inputs, reused
+	args  []*Node   // newNodeAfter's list of inputs, reused
+	spare []*Node   // killed nodes nothing points to, for NewNode to reuse (recycle)
+	deps  []depList // the rest of the chunk newDeps cuts dependence lists from
+
+	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
+	noRecycle bool
 
 	// NoGVN turns off the peephole's value numbering: no two nodes, not
 	// even constants, are merged for being equal. For measuring what
@@ -51,6 +57,7 @@ type Graph struct {
 		Rewrites  int // peepholes that changed something
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
+		Recycled  int // nodes made in the memory of a killed one (recycle)
 	}
 }
 
@@ -80,10 +87,22 @@ func (g *Graph) MaxID() int { return len(g.nodes) }
 // and computes its type. It does not run the peephole: call Peephole for
 // that.
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
-	n := &Node{ID: len(g.nodes), Op: op, Aux: aux}
+	var n *Node
+	if k := len(g.spare); k > 0 {
+		n = g.spare[k-1]
+		g.spare[k-1] = nil
+		g.spare = g.spare[:k-1]
+		*n = Node{ID: len(g.nodes), Op: op, Aux: aux}
+		g.Stats.Recycled++
+	} else {
+		n = &Node{ID: len(g.nodes), Op: op, Aux: aux}
+	}
 	if len(in) > 0 {
 		n.In, n.pos = g.edges.nodes(len(in)), g.edges.positions(len(in))
 		copy(n.In, in)
+	}
+	if len(g.nodes) == cap(g.nodes) {
+		g.nodes = slices.Grow(g.nodes, len(g.nodes)) // double it
 	}
 	g.nodes = append(g.nodes, n)
 	for i, x := range in {
@@ -318,6 +337,20 @@ func (g *Graph) Kill(n *Node) {
 	}
 }
 
+// recycle offers the memory of n, if it was killed, to the next NewNode,
+// if nothing that keeps nodes may point to it (the worklist and the
+// dependence lists hold IDs): not the rewrite checker, not a ShowGraph
+// callback. The caller vouches that it and the builder hold n no more.
+// Of the nodes the builder makes, most die at once (a test folded, a value
+// found equal) or are its own Scopes, Regions and Phis: reusing them
+// spares the collector about half of the allocations of Build.
+func (g *Graph) recycle(n *Node) {
+	if !n.dead || g.check != nil || g.noRecycle {
+		return
+	}
+	g.spare = append(g.spare, n)
+}
+
 // Keep holds n alive while the builder has it in hand but nothing uses it.
 func (g *Graph) Keep(n *Node) *Node { n.keep++; return n }
 
@@ -340,7 +373,7 @@ func (g *Graph) KillIfUnused(n *Node) {
 
 // setType records a new type, and queues the users when it changed.
 func (g *Graph) setType(n *Node, t types.Type) {
-	if n.Type.Equal(t) {
+	if sameType(n.Type, t) {
 		return
 	}
 	g.fresh = nil
@@ -350,6 +383,12 @@ func (g *Graph) setType(n *Node, t types.Type) {
 	}
 	g.moveDeps(n)
 }
+
+// sameType is t.Equal(u), first trying whether they are the same value:
+// most types a peephole computes are the node's own again, and a tuple's
+// Equal compares element by element what one comparison of pointers
+// settles.
+func sameType(t, u types.Type) bool { return t == u || t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
@@ -363,7 +402,7 @@ func (g *Graph) moveDeps(n *Node) {
 		return
 	}
 	for _, d := range *n.deps {
-		g.push(d)
+		g.push(g.nodes[d]) // nil if it was killed
 	}
 	*n.deps = (*n.deps)[:0]
 }
@@ -438,22 +477,45 @@ func (a *edgeArena) free(in []*Node, pos []int32) {
 	if c := cap(in); c > 0 && c <= maxCut {
 		in = in[:c]
 		clear(in)
-		a.freeIn[c] = append(a.freeIn[c], in)
+		if len(a.freeIn[c]) < maxFree {
+			a.freeIn[c] = append(a.freeIn[c], in)
+		}
 	}
-	if c := cap(pos); c > 0 && c <= maxCut {
+	if c := cap(pos); c > 0 && c <= maxCut && len(a.freePos[c]) < maxFree {
 		a.freePos[c] = append(a.freePos[c], pos[:c])
 	}
 }
 
+// maxFree bounds each free list of the arena. The builder takes back
+// about as many lists as it hands out, but a sweep frees those of every
+// node it removes at once, and few are asked for before the free lists
+// go (at 100k nodes the peephole pass grew them by 5 MB); a list not
+// kept is left to the collector.
+const maxFree = 1024
+
 // ---- worklist ----
 
 // worklist is a set of nodes to revisit, each on it at most once: a
-// stack, and a bitset by node ID of the nodes on it.
+// stack of node IDs, and a bitset by node ID of the nodes on it. IDs, not
+// pointers: an ID is never given out again, so one whose node was killed
+// (Graph.nodes holds nil there) is skipped as such even if the node's
+// memory serves a new node (recycle); and the list, 4 bytes an entry,
+// holds nothing for the collector to scan.
 type worklist struct {
-	list []*Node
+	list []int32
 	on   []uint64 // bit ID%64 of word ID/64: the node is on the list
 	rng  *rand.Rand
+
+	// compactAt is the length at which push drops the killed nodes from
+	// the list (compactWork). The builder pushes all the time and pops
+	// never: without it, the list held every node killed since the start
+	// (162,120 of 234,388 entries after building the 100k-node scaling
+	// program), which kept them from the collector and had it mark them.
+	compactAt int
 }
+
+// minCompact is the shortest list push compacts.
+const minCompact = 1024
 
 func (g *Graph) push(n *Node) {
 	if n == nil || n.dead || n.Op == OpScope {
@@ -468,7 +530,30 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w.on[word] |= bit
-	w.list = append(w.list, n)
+	w.list = append(w.list, int32(n.ID))
+	if len(w.list) >= w.compactAt {
+		g.compactWork()
+	}
+}
+
+// compactWork drops the killed nodes from the worklist, keeping the
+// order of the others: pop skips a killed node, so the order in which the
+// live ones come off (last in, first out) is the same. The next
+// compaction waits until the list has doubled, so the cost is constant
+// per push.
+func (g *Graph) compactWork() {
+	w := &g.work
+	k := 0
+	for _, id := range w.list {
+		if g.nodes[id] == nil {
+			w.on[id/64] &^= uint64(1) << (id % 64)
+			continue
+		}
+		w.list[k] = id
+		k++
+	}
+	w.list = w.list[:k]
+	w.compactAt = max(minCompact, 2*k)
 }
 
 func (g *Graph) pop() *Node {
@@ -479,11 +564,10 @@ func (g *Graph) pop() *Node {
 			j := w.rng.Intn(len(w.list))
 			w.list[i], w.list[j] = w.list[j], w.list[i]
 		}
-		n := w.list[i]
-		w.list[i] = nil
+		id := w.list[i]
 		w.list = w.list[:i]
-		w.on[n.ID/64] &^= uint64(1) << (n.ID % 64)
-		if !n.dead {
+		w.on[id/64] &^= uint64(1) << (id % 64)
+		if n := g.nodes[id]; n != nil {
 			return n
 		}
 	}

@@ -28,7 +28,7 @@ func (g *Graph) idealize(n *Node) *Node {
 	case OpNot:
 		return g.idealNot(n)
 	case OpMinus:
-		switch x := n.lookIn(1); x.Op {
+		switch x := g.lookIn(n, 1); x.Op {
 		case OpMinus:
 			return x.In[1] // -(-a) → a
 		case OpSub:
@@ -44,7 +44,7 @@ func (g *Graph) idealize(n *Node) *Node {
 		return g.idealCProj(n)
 	case OpIf:
 		// An If tests for "not 0" itself: if (x != 0) branches on x.
-		if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {
+		if c := g.lookIn(n, 1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {
 			g.SetIn(n, 1, c.In[1])
 			return n
 		}
@@ -60,9 +60,9 @@ func (g *Graph) idealize(n *Node) *Node {
 
 // lookIn returns input i of n, noting that n's rules look at that input's
 // own inputs: n is revisited when they change.
-func (n *Node) lookIn(i int) *Node {
+func (g *Graph) lookIn(n *Node, i int) *Node {
 	x := n.In[i]
-	x.addDep(n)
+	g.addDep(x, n)
 	return x
 }
 
@@ -108,7 +108,7 @@ func (g *Graph) idealAdd(n *Node) *Node {
 	if g.swapConstRight(n) {
 		return n
 	}
-	x, y := n.lookIn(1), n.lookIn(2)
+	x, y := g.lookIn(n, 1), g.lookIn(n, 2)
 	if y.IsConst() {
 		c := y.Aux
 		if c == 0 {
@@ -139,7 +139,7 @@ func (g *Graph) idealAdd(n *Node) *Node {
 }
 
 func (g *Graph) idealSub(n *Node) *Node {
-	x, y := n.lookIn(1), n.lookIn(2)
+	x, y := g.lookIn(n, 1), g.lookIn(n, 2)
 	if x == y {
 		return g.Con(0) // x-x → 0
 	}
@@ -188,7 +188,7 @@ func (g *Graph) idealMul(n *Node) *Node {
 // reassociate folds and hoists constants of an associative, commutative
 // op: (a op k1) op k2 → a op (k1 op k2), and (a op k) op y → (a op y) op k.
 func (g *Graph) reassociate(n *Node) *Node {
-	op, x, y := n.Op, n.lookIn(1), n.lookIn(2)
+	op, x, y := n.Op, g.lookIn(n, 1), g.lookIn(n, 2)
 	if y.IsConst() {
 		if x.Op == op && x.In[2].IsConst() {
 			return g.binary(op, x.In[1], g.Con(EvalBinary(op, x.In[2].Aux, y.Aux)))
@@ -280,7 +280,7 @@ func (g *Graph) idealCompare(n *Node) *Node {
 }
 
 func (g *Graph) idealNot(n *Node) *Node {
-	x := n.lookIn(1)
+	x := g.lookIn(n, 1)
 	switch x.Op {
 	case OpNot:
 		if t := x.In[1].Type; t.IsInt() && t.Lo() >= 0 && t.Hi() <= 1 {
@@ -392,7 +392,7 @@ func (g *Graph) mergeBothSides(n *Node) bool {
 		agree := true
 		for _, p := range phis {
 			if p.In[i] != p.In[j] {
-				p.addDep(n) // the Phi's inputs may become equal
+				g.addDep(p, n) // the Phi's inputs may become equal
 				agree = false
 				break
 			}
@@ -427,8 +427,8 @@ func (g *Graph) flattenRegion(n *Node) bool {
 		if r.Op != OpRegion || r == n || r.InProgress() || len(n.In)+len(r.In)-3 > maxJoin {
 			continue
 		}
-		r.addDep(n) // its users matter
-		if !onlyFeeds(r, n, i) {
+		g.addDep(r, n) // its users matter
+		if !g.onlyFeeds(r, n, i) {
 			continue
 		}
 		phis := n.Phis()
@@ -463,14 +463,14 @@ func (g *Graph) flattenRegion(n *Node) bool {
 
 // onlyFeeds reports whether region r is used only as input i of region n
 // and by Phis used only as input i of Phis of n.
-func onlyFeeds(r, n *Node, i int) bool {
+func (g *Graph) onlyFeeds(r, n *Node, i int) bool {
 	uses := 0
 	for k, u := range r.Out {
 		switch {
 		case u == n && r.UseIndex(k) == i:
 			uses++
 		case u.Op == OpPhi && u.In[0] == r && r.UseIndex(k) == 0 && !u.InProgress():
-			u.addDep(n)
+			g.addDep(u, n)
 			for k2, w := range u.Out {
 				if w.Op != OpPhi || w.In[0] != n || u.UseIndex(k2) != i {
 					return false
@@ -571,7 +571,7 @@ func (g *Graph) pullOp(n *Node) *Node {
 		return nil
 	}
 	for _, x := range n.In[1:] {
-		x.addDep(n) // its inputs and its number of users matter
+		g.addDep(x, n) // its inputs and its number of users matter
 		if x.Op != op || x.Aux != first.Aux || x.Ctrl() != nil || len(x.Out) != 1 || x.keep > 0 {
 			return nil
 		}

@@ -4,7 +4,9 @@ package son
 // Return of the Top value, as Simple's NeverNode does, so that Stop reaches
 // the loop and nothing live is lost. At run time Never always goes around
 // the loop; only the types say its exit may be taken. It reports whether it
-// added an exit, and the live set (by node ID) it found last.
+// added an exit, and the live set (by node ID) it found last. known, if
+// not nil, is the graph's live set already (g.liveSet()), for the first
+// round.
 //
 // The control nodes that Start reaches but Stop does not are the ones from
 // which no path leads to a Return. Among them, a group of nodes that reach
@@ -13,10 +15,13 @@ package son
 // program order — the outermost loop — gets the Never. A loop that only
 // leads into such a group is reached once the group has its exit, so the
 // search repeats until none is left.
-func (g *Graph) keepInfiniteLoops() (added bool, live []bool) {
+func (g *Graph) keepInfiniteLoops(known []bool) (added bool, live []bool) {
 	for {
 		g.Stats.Walks++
-		live = g.liveSet()
+		if live = known; live == nil {
+			live = g.liveSet()
+		}
+		known = nil
 		if !g.someCtrlNotLive(live) {
 			return added, live
 		}

@@ -145,6 +145,38 @@ func dominatedNonZero(c, y *Node) bool {
 	return false
 }
 
+// neverAbove reports whether the walk of dominatedNonZero from control
+// node c passes a side of an If on a constant that control never takes
+// (neverTaken), below which nonZeroBelow counts every division safe.
+func neverAbove(c *Node) bool {
+	for k := 0; c != nil && k < maxWalkUp; k++ {
+		switch c.Op {
+		case OpCProj:
+			if neverTaken(c) {
+				return true
+			}
+			c = c.In[0]
+		case OpZeroCheck, OpIf, OpNever:
+			c = c.In[0]
+		case OpLoop:
+			c = c.In[1]
+		default:
+			return false
+		}
+	}
+	return false
+}
+
+// neverTaken reports whether p, a projection of an If, is the side of
+// an If on a constant that control never takes.
+func neverTaken(p *Node) bool {
+	if p.In[0] == nil || p.In[0].Op != OpIf {
+		return false
+	}
+	c := p.In[0].In[1]
+	return c != nil && c.IsConst() && (c.Aux != 0) != (p.Aux == 0)
+}
+
 // nonZeroBelow reports, by node ID, the divisions and remainders whose
 // control input is dominated by a side of an If that proves their
 // divisor (NonZeroKey) is not 0, or that an If on a constant never
@@ -174,7 +206,7 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 		n := t.node[v]
 		if n.Op == OpCProj && n.In[0] != nil && n.In[0].Op == OpIf {
 			var vals []*Node
-			if c := n.In[0].In[1]; c != nil && c.IsConst() && (c.Aux != 0) != (n.Aux == 0) {
+			if neverTaken(n) {
 				// A side an If on a constant never takes (not yet
 				// folded after build): nothing below it runs.
 				vals = append(vals, nil)
@@ -214,8 +246,7 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 func (g *Graph) reguard() {
 	var need []*Node
 	for _, n := range g.Live() {
-		if (n.Op == OpDiv || n.Op == OpMod) && n.In[0] != nil && !n.In[2].Type.ExcludesZero() &&
-			(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2]) {
+		if unguarded(n) {
 			need = append(need, n)
 		}
 	}
@@ -248,4 +279,76 @@ func (g *Graph) reguard() {
 		}
 		g.SetIn(d, 0, zc)
 	}
+}
+
+// unguarded reports whether n is a division or remainder whose divisor's
+// type does not exclude 0 and which does not hang right below a check of
+// it: one that reguard may have to guard.
+func unguarded(n *Node) bool {
+	return (n.Op == OpDiv || n.Op == OpMod) && n.In[0] != nil && !n.In[2].Type.ExcludesZero() &&
+		(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2])
+}
+
+// reguardHook, if set, sees the graph of the builder's foldOneSidedIfs
+// before its reguard: for tests.
+var reguardHook func(*Graph)
+
+// someUnguarded reports whether reguard might guard a division, for the
+// builder, whose graph has just been peepholed: whether
+// some live node is unguarded and not shown safe by the walk up from its
+// control input that the peephole's dominatedNonZero makes (or
+// neverAbove, for the sides never taken). A control node that Start
+// reaches is dominated by every node of that walk, so nonZeroBelow finds
+// the same side above it and marks it safe too. Usually every division is
+// so (813 of them after building the 100k-node scaling program, and none
+// to guard), and reguard need not list the graph in order nor build the
+// dominator tree: a scan of the nodes by ID, a walk of the control nodes
+// from Start and, if a division not shown safe may be garbage (before the
+// build's sweep), the live set, which it returns if it found it. Anything
+// else goes the exact way. (After the zerocheck pass, which removes
+// checks on branches further up than the walk goes, the walk rarely
+// shows a division safe: StripRefines calls reguard directly.)
+func (g *Graph) someUnguarded() (some bool, live []bool) {
+	var reached []bool
+	for _, n := range g.nodes {
+		if n == nil || !unguarded(n) {
+			continue
+		}
+		if dominatedNonZero(n.In[0], n.In[2]) || neverAbove(n.In[0]) {
+			if reached == nil {
+				reached = g.ctrlReached()
+			}
+			if c := n.In[0]; c.ID < len(reached) && reached[c.ID] {
+				continue
+			}
+		}
+		// Not shown safe: it counts if it is live (before the sweep,
+		// garbage that Stop does not reach has divisions too).
+		if live == nil {
+			live = g.liveSet()
+		}
+		if live[n.ID] {
+			return true, nil
+		}
+	}
+	return false, live
+}
+
+// ctrlReached reports, by node ID, the control nodes that control reaches
+// from Start, along the edges newCtrlTree follows.
+func (g *Graph) ctrlReached() []bool {
+	reached := make([]bool, g.MaxID())
+	reached[g.Start.ID] = true
+	stack := []*Node{g.Start}
+	for len(stack) > 0 {
+		n := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		for _, u := range n.Out {
+			if u.IsControl() && u.Op != OpStop && !u.dead && u.ID < len(reached) && !reached[u.ID] {
+				reached[u.ID] = true
+				stack = append(stack, u)
+			}
+		}
+	}
+	return reached
 }

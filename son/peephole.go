@@ -20,6 +20,9 @@ func (g *Graph) Peephole(n *Node) *Node {
 	if g.raw {
 		return n
 	}
+	// n was made last: only the caller, who takes the result instead,
+	// knows it (Peephole(NewNode(...))).
+	newest := n.ID == len(g.nodes)-1
 	m := g.peepholeOpt(n)
 	if m == nil {
 		return n
@@ -35,6 +38,9 @@ func (g *Graph) Peephole(n *Node) *Node {
 		r.keep++
 		g.Kill(n)
 		r.keep--
+		if newest {
+			g.recycle(n)
+		}
 	}
 	return r
 }
@@ -57,7 +63,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	if g.check != nil {
 		g.check.typed(n, t)
 	}
-	if n.Op == OpPhi && !t.Equal(old) && t.IsInt() && !t.IsConst() {
+	if n.Op == OpPhi && !sameType(t, old) && t.IsInt() && !t.IsConst() {
 		// A loop Phi's range may narrow step by step around its cycle;
 		// after maxNarrow steps it keeps the (sound) type it has.
 		if n.narrowed >= maxNarrow {
@@ -110,7 +116,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		g.Stats.Rewrites++
 		return m
 	}
-	if !old.Equal(t) {
+	if !sameType(old, t) {
 		return n
 	}
 	return nil
@@ -179,7 +185,7 @@ func (g *Graph) Iterate() error {
 		if swept && !changed {
 			return nil
 		}
-		added, live := g.keepInfiniteLoops()
+		added, live := g.keepInfiniteLoops(nil)
 		if added {
 			swept = false // the new exits' nodes go through the worklist first
 			continue

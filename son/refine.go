@@ -194,9 +194,9 @@ func (g *Graph) idealRefine(n *Node) *Node {
 	p := n.In[0]
 	onSide := p.Op == OpCProj && p.In[0] != nil && p.In[0].Op == OpIf
 	if onSide {
-		p.In[0].addDep(n) // the If's condition may change
+		g.addDep(p.In[0], n) // the If's condition may change
 		if c := p.In[0].In[1]; c != nil {
-			c.addDep(n)
+			g.addDep(c, n)
 		}
 	}
 	if !onSide || n.Type.Equal(n.In[1].Type) {

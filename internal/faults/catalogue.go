@@ -159,14 +159,14 @@ var Catalogue = []Fault{
 
 	{
 		Name: "peep-if-on-eq-value", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if c := n.lookIn(1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {",
-		New:  "if c := n.lookIn(1); (c.Op == OpNe || c.Op == OpEq) && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		Old:  "if c := g.lookIn(n, 1); c.Op == OpNe && c.In[2].IsConst() && c.In[2].Aux == 0 {",
+		New:  "if c := g.lookIn(n, 1); (c.Op == OpNe || c.Op == OpEq) && c.In[2].IsConst() && c.In[2].Aux == 0 {",
 		What: "an If on x == 0, too, branches on x itself: its sides swapped",
 	},
 	{
 		Name: "peep-both-sides-phis-ignored", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if p.In[i] != p.In[j] {\n\t\t\t\tp.addDep(n)",
-		New:  "if false {\n\t\t\t\tp.addDep(n)",
+		Old:  "if p.In[i] != p.In[j] {\n\t\t\t\tg.addDep(p, n)",
+		New:  "if false {\n\t\t\t\tg.addDep(p, n)",
 		What: "both sides of an If entering a Region merge even when a Phi tells them apart",
 	},
 	{

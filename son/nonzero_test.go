@@ -1,0 +1,92 @@
+package son
+
+import (
+	"os"
+	"testing"
+
+	"son/syntax"
+)
+
+// TestQuickReguardAgrees: every division the quick test of the builder's
+// reguard counts safe (someUnguarded: the walk of dominatedNonZero, or
+// neverAbove, from control Start reaches) is safe for nonZeroBelow too,
+// after Build and after the peepholes.
+func TestQuickReguardAgrees(t *testing.T) {
+	checked := 0
+	for name, f := range recyclePrograms(t) {
+		g := Build(f, BuildOptions{})
+		for round := range 2 {
+			if round == 1 {
+				if err := optimize(g); err != nil {
+					continue
+				}
+			}
+			safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+			reached := g.ctrlReached()
+			for _, n := range g.Live() {
+				if !unguarded(n) || !reached[n.In[0].ID] {
+					continue
+				}
+				if dominatedNonZero(n.In[0], n.In[2]) || neverAbove(n.In[0]) {
+					checked++
+					if !safe[n.ID] {
+						t.Errorf("%s (round %d): %v below %v is safe by the walk up, not by nonZeroBelow", name, round, n, n.In[0])
+					}
+				}
+			}
+		}
+	}
+	if checked == 0 {
+		t.Error("no division shown safe by the walk up: the test tests nothing")
+	}
+}
+
+// unsafeDivisions lists the live divisions that reguard would guard: not
+// right below a check of their divisor, whose type does not exclude 0,
+// and not below a side that proves it is not 0 (nonZeroBelow).
+func unsafeDivisions(g *Graph) []*Node {
+	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+	var need []*Node
+	for _, n := range g.Live() {
+		if !unguarded(n) || safe[n.ID] {
+			continue
+		}
+		if c := n.In[0]; c.IsControl() && c.Op != OpIf && c.Op != OpNever && c.Op != OpReturn && c.Op != OpStop {
+			need = append(need, n)
+		}
+	}
+	return need
+}
+
+// TestBuildReguards: a generated program (seed 2370) where the build's
+// foldOneSidedIfs leaves a remainder whose check went on a folded side:
+// the quick test sees it, reguard gives it its check back, and the graph
+// verifies.
+func TestBuildReguards(t *testing.T) {
+	src, err := os.ReadFile("testdata/reguard_seed2370.smp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := syntax.Parse("reguard_seed2370.smp", src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var before []*Node
+	reguardHook = func(g *Graph) {
+		before = unsafeDivisions(g)
+		if some, _ := g.someUnguarded(); len(before) > 0 && !some {
+			t.Errorf("someUnguarded says no division needs a check, and %v does", before)
+		}
+	}
+	defer func() { reguardHook = nil }()
+	g := Build(f, BuildOptions{})
+	if len(before) == 0 {
+		t.Fatal("no division needed a check after foldOneSidedIfs: the test tests nothing")
+	}
+	if after := unsafeDivisions(g); len(after) > 0 {
+		t.Errorf("after Build, %v still need a check", after)
+	}
+	if err := Verify(g); err != nil {
+		t.Errorf("Verify: %v", err)
+	}
+}
