@@ -93,8 +93,8 @@ func (o *opnds) def(r VReg) { o.defs[o.nd] = r; o.nd++ }
 func (o *opnds) Uses() []VReg { return o.uses[:o.nu] }
 func (o *opnds) Defs() []VReg { return o.defs[:o.nd] }
 
-// useArg and defArg add the registers of operand a: a register, or the
-// base and index of a memory operand (which are read, whichever side).
+// useArg adds the registers operand a reads: a register, or the base
+// and index of a memory operand.
 func (o *opnds) useArg(a VArg) {
 	switch a.Kind {
 	case KindReg:
@@ -109,17 +109,11 @@ func (o *opnds) useArg(a VArg) {
 	}
 }
 
+// defArg adds the register destination a writes. A destination is never
+// a memory operand (memory operands are lea's source only).
 func (o *opnds) defArg(a VArg) {
-	switch a.Kind {
-	case KindReg:
+	if a.Kind == KindReg {
 		o.def(a.R)
-	case KindMem:
-		if a.Base != NoVReg {
-			o.def(a.Base)
-		}
-		if a.Index != NoVReg {
-			o.def(a.Index)
-		}
 	}
 }
 
