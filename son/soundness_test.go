@@ -63,7 +63,7 @@ func TestSemanticsAgree(t *testing.T) {
 // their neighbours, the other operand's ends that fall within, and no
 // duplicate; Top has none.
 func TestSamplePoints(t *testing.T) {
-	pts := samplePoints(types.Range(0, 10), false, types.Range(5, 20))
+	pts := samplePoints(nil, types.Range(0, 10), false, types.Range(5, 20))
 	seen := map[int64]bool{}
 	for _, p := range pts {
 		if p < 0 || p > 10 || seen[p] {
@@ -76,10 +76,10 @@ func TestSamplePoints(t *testing.T) {
 			t.Errorf("points %v lack %d", pts, want)
 		}
 	}
-	if pts := samplePoints(types.Top, true); pts != nil {
+	if pts := samplePoints(nil, types.Top, true); pts != nil {
 		t.Errorf("Top has points %v", pts)
 	}
-	shift := samplePoints(types.Int, true)
+	shift := samplePoints(nil, types.Int, true)
 	if len(shift) > maxSamples || !contains(shift, 32) || !contains(shift, math.MinInt64) {
 		t.Errorf("shift points of int %v", shift)
 	}
