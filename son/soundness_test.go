@@ -139,6 +139,29 @@ func TestCheckSoundRejects(t *testing.T) {
 	}
 }
 
+// TestCheckSoundAllocatesNothing: the rule takes its sample points on
+// the stack (samplePoints writes in its caller's array), so a checker that
+// runs it on every node of a large graph allocates nothing for it; the
+// heap buffer it had was most of the SCCP checker's allocations.
+func TestCheckSoundAllocatesNothing(t *testing.T) {
+	g, arg, small, neg := soundGraph()
+	con := g.NewNode(OpConstant, 3)
+	nodes := []*Node{
+		g.NewNode(OpAdd, 0, nil, small, neg),
+		g.NewNode(OpShl, 0, nil, arg, small),
+		g.NewNode(OpMod, 0, nil, neg, con),
+		g.NewNode(OpMinus, 0, nil, small),
+	}
+	for _, n := range nodes {
+		if msg := checkSound(n, n.Type, nodeType); msg != "" {
+			t.Fatalf("%s: %s", exprOf(n), msg)
+		}
+		if a := testing.AllocsPerRun(20, func() { checkSound(n, n.Type, nodeType) }); a != 0 {
+			t.Errorf("%s: %v allocations a check, want 0", exprOf(n), a)
+		}
+	}
+}
+
 // TestVerifyTypeSound: the verifier's rule names the node and the values.
 func TestVerifyTypeSound(t *testing.T) {
 	g := buildSrc(t, "return (arg & 7) + 1;")
