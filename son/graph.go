@@ -465,9 +465,17 @@ func (a *edgeArena) positions(k int) []int32 {
 }
 
 // dropFree forgets the free lists, at the end of a build or a fixpoint:
-// lists of sizes no new node asks for would keep their chunks alive.
+// lists of sizes no new node asks for would keep their chunks alive. The
+// arrays that held them stay, emptied, for the next fixpoint to fill:
+// growing them again from nothing was most of what a fixpoint's Kills
+// allocated (SCCP's rounds each run one).
 func (a *edgeArena) dropFree() {
-	a.freeIn, a.freePos = [maxCut + 1][][]*Node{}, [maxCut + 1][][]int32{}
+	for c := range a.freeIn {
+		clear(a.freeIn[c])
+		a.freeIn[c] = a.freeIn[c][:0]
+		clear(a.freePos[c])
+		a.freePos[c] = a.freePos[c][:0]
+	}
 }
 
 // free takes back a list of edges and a list of positions that nothing

@@ -488,7 +488,7 @@ func (p *evalProgram) test(st *RewriteStats) string {
 	}
 	for j, l := range p.leaves {
 		t := p.terms[l].n.Type
-		pts[j] = samplePoints(t, true, near...)
+		pts[j] = samplePoints(make([]int64, 0, maxSamples+randomPts), t, true, near...)
 		if len(pts[j]) == 0 {
 			return "" // a leaf with no value (Top): neither side is computed
 		}

@@ -121,13 +121,16 @@ func intRange(t types.Type) (lo, hi int64, ok bool) {
 // samplePoints lists the sample points of type t (nil when t holds no
 // integer), with the ends of each type in near and the points next to
 // them when they fall within t, and the special counts of a shift when
-// shift is set. Each point appears once.
-func samplePoints(t types.Type, shift bool, near ...types.Type) []int64 {
+// shift is set. Each point appears once. The points go in buf, which the
+// caller gives (a [maxSamples]int64 on its stack: the checkers ask for
+// points of every node, and a heap buffer each time was most of the
+// SCCP checker's allocations); append grows it if it is shorter.
+func samplePoints(buf []int64, t types.Type, shift bool, near ...types.Type) []int64 {
 	lo, hi, ok := intRange(t)
 	if !ok {
 		return nil
 	}
-	pts := make([]int64, 0, maxSamples)
+	pts := buf[:0]
 	zeros, ones := t.Zeros(), t.Ones()
 	put := func(v int64) {
 		if v < lo || v > hi || !t.Contains(v) || len(pts) == maxSamples {
@@ -220,7 +223,8 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	}
 	if n.Op.IsUnary() {
 		ta := typ(n.In[1])
-		for _, a := range samplePoints(ta, false) {
+		var abuf [maxSamples]int64
+		for _, a := range samplePoints(abuf[:], ta, false) {
 			if v := semUnary(n.Op, a); !t.Contains(v) {
 				return fmt.Sprintf("typed %v, but %s%d is %d (%v within %v)", t, n.Op.Symbol(), a, v, n.In[1], ta)
 			}
@@ -229,8 +233,9 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	}
 	ta, tb := typ(n.In[1]), typ(n.In[2])
 	shift := n.Op == OpShl || n.Op == OpSar || n.Op == OpShr
-	as := samplePoints(ta, false, tb)
-	bs := samplePoints(tb, shift, ta)
+	var abuf, bbuf [maxSamples]int64
+	as := samplePoints(abuf[:], ta, false, tb)
+	bs := samplePoints(bbuf[:], tb, shift, ta)
 	for _, a := range as {
 		for _, b := range bs {
 			if v, ok := semBinary(n.Op, a, b); ok && !t.Contains(v) {
@@ -253,12 +258,13 @@ func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	if r.Op == OpLoop && !typ(r.In[1]).IsCtrl() {
 		return ""
 	}
+	var buf [maxSamples]int64
 	for i := 1; i < len(n.In) && i < len(r.In); i++ {
 		c, x := r.In[i], n.In[i]
 		if c == nil || x == nil || x.dead || !typ(c).IsCtrl() {
 			continue
 		}
-		for _, v := range samplePoints(typ(x), false) {
+		for _, v := range samplePoints(buf[:], typ(x), false) {
 			if !t.Contains(v) {
 				return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v, as %d", t, i, x, c, typ(x), v)
 			}
@@ -330,16 +336,17 @@ func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string 
 		return ok && taken(c)
 	}
 	tx := typ(x)
-	bs := []int64{0}
+	var abuf, bbuf [maxSamples]int64
+	bs := append(bbuf[:0], 0)
 	var to types.Type
 	if other != nil {
 		if other.dead {
 			return ""
 		}
 		to = typ(other)
-		bs = samplePoints(to, false, tx)
+		bs = samplePoints(bbuf[:], to, false, tx)
 	}
-	for _, a := range samplePoints(tx, false, to) {
+	for _, a := range samplePoints(abuf[:], tx, false, to) {
 		if t.Contains(a) {
 			continue
 		}
