@@ -134,6 +134,7 @@ type alloc struct {
 	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
 	split   []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
 	slotOf  []int32
+	canUse  []bool // canUse[p]: physical register p is in f.Allocatable
 	slots   int
 	spilled int
 	nsplit  int
@@ -148,12 +149,18 @@ type alloc struct {
 	hoff       []int32
 	loops      []region // the loops, from widen
 	inner      []int    // the innermost loop holding each block, or -1
+	loopsFound bool     // loops and inner are made (in the first round)
+	entered    []bool   // the loops entered other than through their header
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scan's counting sort, kept from round to round
 	defStamp   []int32  // liveness's arrays, kept from round to round
-	liveIn     []uint64
-	order      []int32
+	// liveIn holds the physical registers live into each block, made in
+	// the first round: a rewrite adds reads and writes of virtual
+	// registers only, so the later rounds keep it.
+	liveIn   []uint64
+	physLive bool
+	order    []int32
 }
 
 // Allocate assigns registers to f's virtual registers.
@@ -237,6 +244,12 @@ func (a *alloc) init() error {
 		}
 		a.blocks[b] = ws
 		slab = slab[len(blk.Instrs):]
+	}
+	a.canUse = make([]bool, f.NumPhys)
+	for _, r := range f.Allocatable {
+		if r >= 0 && int(r) < f.NumPhys {
+			a.canUse[r] = true
+		}
 	}
 	a.tmp = make([]bool, a.nregs)
 	a.split = make([]bool, a.nregs)
@@ -372,14 +385,13 @@ func (a *alloc) liveness() {
 	// block) by a walk back from each upward-exposed read, then each
 	// block backward.
 	nw := (np + 63) / 64
-	if cap(a.liveIn) < nb*nw {
+	phys := !a.physLive
+	if phys {
 		a.liveIn = make([]uint64, nb*nw)
+		a.defStamp = resize(a.defStamp, nb)
+		clear(a.defStamp)
 	}
-	liveIn := a.liveIn[:nb*nw]
-	clear(liveIn)
-	a.defStamp = resize(a.defStamp, nb)
-	defStamp := a.defStamp
-	clear(defStamp)
+	liveIn, defStamp := a.liveIn, a.defStamp
 	// One pass gives each block and instruction its positions, finds for
 	// each physical register the blocks that read it before writing it
 	// (ues) and those that write it (defsIn), and counts the hints.
@@ -387,8 +399,11 @@ func (a *alloc) liveness() {
 	bstart, bend := a.bstart, a.bend
 	a.hoff = resize(a.hoff, a.nregs+1)
 	clear(a.hoff)
-	ues, defsIn := make([][]int32, np), make([][]int32, np)
-	wrote := make([]int32, np) // b+1 once block b has written the register
+	var ues, defsIn [][]int32
+	var wrote []int32 // b+1 once block b has written the register
+	if phys {
+		ues, defsIn, wrote = make([][]int32, np), make([][]int32, np), make([]int32, np)
+	}
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -401,6 +416,9 @@ func (a *alloc) liveness() {
 			if w.move {
 				a.hoff[w.defs[0]+1]++
 				a.hoff[w.uses[0]+1]++
+			}
+			if !phys {
+				continue
 			}
 			for _, u := range w.uses {
 				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
@@ -419,6 +437,9 @@ func (a *alloc) liveness() {
 	}
 	var bwork []int32
 	for r := range np {
+		if !phys {
+			break
+		}
 		ue := ues[r]
 		st := int32(r + 1)
 		word, bit := r/64, uint64(1)<<(r%64)
@@ -440,6 +461,7 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
+	a.physLive = true
 	if a.fixed == nil {
 		a.fixed = make([][][2]int32, np)
 	}
@@ -557,9 +579,56 @@ type region struct {
 
 // widen adds to each virtual register's interval the loops that hold one
 // end of it and not the other, from the innermost loop out, until none
-// does. The loops are made to nest first: one that overlaps another
-// without nesting is widened to hold it.
+// does. The loops are found in the first round (findLoops); the later
+// ones, on the same blocks, only move them to the blocks' new positions.
 func (a *alloc) widen(bstart, bend []int32) {
+	if a.loopsFound {
+		for k := range a.loops {
+			g := &a.loops[k]
+			g.s, g.e = bstart[g.head], bend[g.last]
+		}
+	} else {
+		a.findLoops(bstart, bend)
+	}
+	a.bstart = bstart
+	regs, inner := a.loops, a.inner
+	if len(regs) == 0 {
+		return
+	}
+	// The block of each end of an interval is kept beside it (hull, and
+	// a loop's head and last block), so no search finds it.
+	for r := a.f.NumPhys; r < a.nregs; r++ {
+		s, e := a.start[r], a.end[r]
+		if s < 0 {
+			continue
+		}
+		sb, eb := a.sblk[r], a.eblk[r]
+		for grown := true; grown; {
+			grown = false
+			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
+				p := end[0]
+				for l := inner[end[1]]; l >= 0; l = regs[l].parent {
+					g := regs[l]
+					if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
+						if g.s < s {
+							s, sb, grown = g.s, int32(g.head), true
+						}
+						if g.e > e {
+							e, eb, grown = g.e, g.last, true
+						}
+					}
+				}
+			}
+		}
+		a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
+	}
+}
+
+// findLoops finds the loops, from the back edges, and the innermost loop
+// of each block. The loops are made to nest: one that overlaps another
+// without nesting is widened to hold it. The blocks' positions grow with
+// their order, so the loops found are the same in every round.
+func (a *alloc) findLoops(bstart, bend []int32) {
 	nb := len(a.blocks)
 	type span struct{ s, e int }
 	var spans []span
@@ -573,7 +642,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 			}
 		}
 	}
-	a.loops, a.inner = nil, nil
+	a.loops, a.inner, a.loopsFound = nil, nil, true
 	if len(spans) == 0 {
 		return
 	}
@@ -626,34 +695,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 			inner[b] = stack[len(stack)-1]
 		}
 	}
-	a.loops, a.inner, a.bstart = regs, inner, bstart
-	// The block of each end of an interval is kept beside it (hull, and
-	// a loop's head and last block), so no search finds it.
-	for r := a.f.NumPhys; r < a.nregs; r++ {
-		s, e := a.start[r], a.end[r]
-		if s < 0 {
-			continue
-		}
-		sb, eb := a.sblk[r], a.eblk[r]
-		for grown := true; grown; {
-			grown = false
-			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
-				p := end[0]
-				for l := inner[end[1]]; l >= 0; l = regs[l].parent {
-					g := regs[l]
-					if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
-						if g.s < s {
-							s, sb, grown = g.s, int32(g.head), true
-						}
-						if g.e > e {
-							e, eb, grown = g.e, g.last, true
-						}
-					}
-				}
-			}
-		}
-		a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
-	}
+	a.loops, a.inner = regs, inner
 }
 
 // fixedConflict reports whether physical register p is live somewhere in
@@ -782,14 +824,7 @@ func (a *alloc) scan() (bool, error) {
 	return any, nil
 }
 
-func (a *alloc) allocatable(p int) bool {
-	for _, r := range a.f.Allocatable {
-		if int(r) == p {
-			return true
-		}
-	}
-	return false
-}
+func (a *alloc) allocatable(p int) bool { return p < len(a.canUse) && a.canUse[p] }
 
 func (a *alloc) regName(r Reg) string {
 	if a.f.RegName != nil && int(r) < a.nregs && !a.tmp[r] {
@@ -809,8 +844,25 @@ func (a *alloc) rewrite() {
 			a.spilled++
 		}
 	}
-	loopCopy := a.splitLoops()
+	// Every read and write of a register lies in the blocks from its
+	// interval's first to its last: the blocks outside those of the
+	// registers spilled in this round are not looked at (a difference
+	// array over the blocks marks them).
+	touched := make([]int32, len(a.blocks)+1)
+	for v, sp := range a.spill {
+		if sp {
+			touched[a.sblk[v]]++
+			touched[a.eblk[v]+1]--
+		}
+	}
+	for b := 1; b < len(touched); b++ {
+		touched[b] += touched[b-1]
+	}
+	loopCopy := a.splitLoops(touched)
 	for b, ws := range a.blocks {
+		if touched[b] == 0 {
+			continue
+		}
 		// out stays nil while the block is unchanged (most blocks in a
 		// round that spills few registers): no copy of them.
 		var out []*winstr
@@ -895,8 +947,9 @@ type loopReg struct {
 // block that enters the loop (before its jumps), which the loop's reads
 // read instead of reloading each time. The copy is a register like the
 // others: if the next round spills it too, rewrite drops its reloads and
-// its reads reload from the slot. Linear in the code.
-func (a *alloc) splitLoops() map[loopReg]Reg {
+// its reads reload from the slot. Linear in the blocks touched (those
+// of the spilled registers' intervals).
+func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 	if a.inner == nil {
 		return nil
 	}
@@ -915,7 +968,7 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 	var order []loopReg
 	for b, ws := range a.blocks {
 		l := a.inner[b]
-		if l < 0 {
+		if l < 0 || touched[b] == 0 {
 			continue
 		}
 		for _, w := range ws {
@@ -941,23 +994,10 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 	// A loop entered other than through its header (flow graphs that are
 	// not reducible) is not split; nor is one entered from a cold block,
 	// whose detour starts and ends inside the same loop.
-	entered := make([]bool, len(a.loops))
-	for x := range a.blocks {
-		for _, p := range a.preds[x] {
-			if a.f.Blocks[p].Cold {
-				continue
-			}
-			for l := a.inner[x]; l >= 0; l = a.loops[l].parent {
-				g := a.loops[l]
-				if g.s <= a.bstart[p] && a.bstart[p] <= g.e {
-					break // p is in l, and in the loops around it
-				}
-				if x != g.head {
-					entered[l] = true
-				}
-			}
-		}
+	if a.entered == nil {
+		a.entered = a.enteredLoops()
 	}
+	entered := a.entered
 	copies := map[loopReg]Reg{}
 	for _, key := range order {
 		if written(key) || entered[key.loop] {
@@ -1010,6 +1050,29 @@ func (a *alloc) splitLoops() map[loopReg]Reg {
 		}
 	}
 	return copies
+}
+
+// enteredLoops marks the loops entered other than through their header:
+// the same in every round, as the loops are (findLoops).
+func (a *alloc) enteredLoops() []bool {
+	entered := make([]bool, len(a.loops))
+	for x := range a.blocks {
+		for _, p := range a.preds[x] {
+			if a.f.Blocks[p].Cold {
+				continue
+			}
+			for l := a.inner[x]; l >= 0; l = a.loops[l].parent {
+				g := a.loops[l]
+				if g.s <= a.bstart[p] && a.bstart[p] <= g.e {
+					break // p is in l, and in the loops around it
+				}
+				if x != g.head {
+					entered[l] = true
+				}
+			}
+		}
+	}
+	return entered
 }
 
 // spilledReg reports whether r was spilled in this round (the copies
