@@ -380,7 +380,7 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID())
+	o := newOrderer(s.g.MaxID(), s.place, s.sk.of)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := b.b
