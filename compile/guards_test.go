@@ -77,9 +77,9 @@ func TestCheckerCatchesAnyValueWitness(t *testing.T) {
 }
 
 // TestCheckerCatchesHoistedCheck: a scheduler that moves a check, and the
-// division it guards, above the branch that guards them, and says so in
-// its own map, is stopped by the schedule checker, which does not read
-// that map.
+// division it guards, above the branch that guards them, is stopped by
+// the schedule checker, which reads the function, not the pass's record
+// of where nodes went.
 func TestCheckerCatchesHoistedCheck(t *testing.T) {
 	src := []byte("if (arg % 2 == 1) return 100 / arg; return 0;")
 	hoist := func(u *Unit) error {
@@ -91,9 +91,6 @@ func TestCheckerCatchesHoistedCheck(t *testing.T) {
 		for _, b := range r.Func.Blocks[1:] {
 			for _, in := range b.Instrs {
 				if in.Op == cfg.OpCheck {
-					for _, m := range b.Instrs {
-						r.Block[m.Node] = entry
-					}
 					entry.Instrs = append(entry.Instrs, b.Instrs...)
 					b.Instrs = nil
 					break

@@ -64,10 +64,10 @@ func placed(t *testing.T, g *son.Graph, r *Result, op son.Op, pred ...func(*son.
 			found = n
 		}
 	}
-	if found == nil || r.Block[found.ID] == nil {
+	if found == nil || r.Block(found.ID) == nil {
 		t.Fatalf("no placed %v", op)
 	}
-	return r.Block[found.ID]
+	return r.Block(found.ID)
 }
 
 // TestLoopInvariantLeaves: a multiplication written in a loop body that
@@ -89,6 +89,22 @@ func TestLoopInvariantLeaves(t *testing.T) {
 	if b := placed(t, g, r, son.OpAdd, sum); b.LoopDepth != 1 {
 		// s+... changes every round: it stays.
 		t.Errorf("the sum is in b%d at loop depth %d, want 1", b.ID, b.LoopDepth)
+	}
+	// The bounds it was placed between: early at the entry (its inputs
+	// are there), late in the loop, where its use is.
+	for _, n := range g.Live() {
+		if n.Op != son.OpMul {
+			continue
+		}
+		if e := r.Early(n.ID); e != r.Func.Blocks[0] {
+			t.Errorf("arg*7's early block is %v, want the entry %v", e, r.Func.Blocks[0])
+		}
+		if l := r.Late(n.ID); l == nil || l.LoopDepth != 1 {
+			t.Errorf("arg*7's late block is %v, want one in the loop", l)
+		}
+		if r.Early(-1) != nil || r.Late(1<<30) != nil || r.Block(1<<30) != nil {
+			t.Error("a block for an ID out of range")
+		}
 	}
 }
 
@@ -268,9 +284,6 @@ func TestCheckHoistedCheck(t *testing.T) {
 	}
 	if len(moved) < 2 {
 		t.Fatalf("moved %d instructions, want the check and the division at least", len(moved))
-	}
-	for _, in := range moved {
-		r.Block[in.Node] = entry // the move, recorded consistently
 	}
 	entry.Instrs = append(entry.Instrs, moved...)
 	if err := cfg.Verify(r.Func); err != nil {

@@ -4,13 +4,15 @@ import "son/son"
 
 // orderer makes the local schedule of each block in turn. Its arrays are
 // made once for the function and reused from block to block: by node ID,
-// the block a node was last seen in and its position there; by position in
-// the block, the dependences still to wait for and the users to release.
+// a node's position in the list of the block it is in (which block, the
+// schedule's own arrays say: no stamp by node ID); by position in the
+// block, the dependences still to wait for and the users to release.
 // Nothing is allocated per block once the arrays have grown to the largest
 // block.
 type orderer struct {
-	stamp []int32 // by node ID: 1 + the index of the block it is in, 0 if none yet
-	pos   []int32 // by node ID: its position in that block's list
+	place []*block // by node ID: a data node's block (the scheduler's)
+	of    []*block // by node ID: a control node's block (the skeleton's)
+	pos   []int32  // by node ID: its position in its block's list
 
 	all   []*son.Node // the block's checks then data nodes
 	deps  [][2]int32  // (before, after) positions, one per dependence
@@ -21,8 +23,8 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(maxID int) *orderer {
-	return &orderer{stamp: make([]int32, maxID), pos: make([]int32, maxID)}
+func newOrderer(maxID int, place, of []*block) *orderer {
+	return &orderer{place: place, of: of, pos: make([]int32, maxID)}
 }
 
 // order is the local schedule of block b: its ZeroChecks in the order of
@@ -36,11 +38,17 @@ func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
 	if len(all) <= 1 {
 		return all // most blocks of a long && chain
 	}
-	mark := int32(b.index + 1)
 	for i, n := range all {
-		o.stamp[n.ID], o.pos[n.ID] = mark, int32(i)
+		o.pos[n.ID] = int32(i)
 	}
-	in := func(x *son.Node) bool { return o.stamp[x.ID] == mark }
+	// in says whether x is in all: one of b's checks, or a data node
+	// placed in b (a Phi's place is its block, but it is not in the list).
+	in := func(x *son.Node) bool {
+		if x.Op == son.OpZeroCheck {
+			return x.ID < len(o.of) && o.of[x.ID] == b
+		}
+		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b
+	}
 	deps := o.deps[:0]
 	for i, n := range all {
 		if n.Op == son.OpZeroCheck {

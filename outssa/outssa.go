@@ -43,6 +43,7 @@ import (
 
 	"son/cfg"
 	"son/internal/dom"
+	"son/internal/numbering"
 )
 
 // maxSpan bounds the blocks a register's liveness is computed over: a
@@ -104,14 +105,14 @@ type defPoint struct {
 // translation is the state of one Translate.
 type translation struct {
 	f    *cfg.Func
-	pos  *numbering // block ID -> position in f.Blocks
+	pos  *numbering.Table // block ID -> position in f.Blocks
 	tree *dom.Tree
 	pre  []int32 // preorder number in the dominator tree, by block position
 
-	slot     *numbering // register -> slot
-	regs     []cfg.Reg  // slot -> register
-	def      []defPoint // slot -> definition
-	isConst  []bool     // slot -> defined by a Const
+	slot     *numbering.Table // register -> slot
+	regs     []cfg.Reg        // slot -> register
+	def      []defPoint       // slot -> definition
+	isConst  []bool           // slot -> defined by a Const
 	constVal []int64
 
 	web     []bool    // slot -> a Phi's destination or argument
@@ -135,10 +136,10 @@ type translation struct {
 type blockUse struct{ block, last int32 }
 
 // at is the position of block b in f.Blocks.
-func (t *translation) at(b *cfg.Block) int32 { return t.pos.get(int64(b.ID)) }
+func (t *translation) at(b *cfg.Block) int32 { return t.pos.Get(int64(b.ID)) }
 
 // slotOf is the slot of register r.
-func (t *translation) slotOf(r cfg.Reg) int32 { return t.slot.get(int64(r)) }
+func (t *translation) slotOf(r cfg.Reg) int32 { return t.slot.Get(int64(r)) }
 
 func newTranslation(f *cfg.Func) *translation {
 	t := &translation{f: f}
@@ -155,10 +156,10 @@ func newTranslation(f *cfg.Func) *translation {
 			maxReg = max(maxReg, in.Dst)
 		}
 	}
-	t.pos = newNumbering(len(f.Blocks), int64(maxID))
-	t.slot = newNumbering(ndefs, int64(maxReg))
+	t.pos = numbering.New(len(f.Blocks), int64(maxID))
+	t.slot = numbering.New(ndefs, int64(maxReg))
 	for i, b := range f.Blocks {
-		t.pos.set(int64(b.ID), int32(i))
+		t.pos.Set(int64(b.ID), int32(i))
 	}
 	// The successor lists cut from one array.
 	succ := make([][]int, len(f.Blocks))
@@ -183,7 +184,7 @@ func newTranslation(f *cfg.Func) *translation {
 	t.isConst = make([]bool, 0, ndefs)
 	t.constVal = make([]int64, 0, ndefs)
 	define := func(r cfg.Reg, d defPoint, in *cfg.Instr) {
-		t.slot.set(int64(r), int32(len(t.regs)))
+		t.slot.Set(int64(r), int32(len(t.regs)))
 		t.regs = append(t.regs, r)
 		t.def = append(t.def, d)
 		c := in != nil && in.Op == cfg.OpConst
