@@ -104,26 +104,31 @@ type selector struct {
 // end.
 type fixup struct{ block, inst, rtl int }
 
+// eachReg calls f on every register the function mentions, once per
+// mention: destinations, arguments and the terminators' registers.
+func (s *selector) eachReg(f func(cfg.Reg)) {
+	for _, b := range s.f.Blocks {
+		for _, in := range b.Instrs {
+			f(in.Dst)
+			for _, a := range in.Args {
+				f(a)
+			}
+		}
+		f(b.Term.Reg)
+	}
+}
+
 // scanRegs numbers the RTL registers densely (themselves when they are
 // small, as outssa's are) and counts their definitions and reads, to
 // find the constants.
 func (s *selector) scanRegs() {
 	maxReg, mentions := cfg.Reg(0), 0
 	neg := false
-	mention := func(r cfg.Reg) {
+	s.eachReg(func(r cfg.Reg) {
 		mentions++
 		maxReg = max(maxReg, r)
 		neg = neg || r < 0
-	}
-	for _, b := range s.f.Blocks {
-		for _, in := range b.Instrs {
-			mention(in.Dst)
-			for _, a := range in.Args {
-				mention(a)
-			}
-		}
-		mention(b.Term.Reg)
-	}
+	})
 	n := int(maxReg) + 1
 	switch {
 	case !neg && int64(maxReg) <= 4*int64(mentions)+1024:
@@ -133,38 +138,20 @@ func (s *selector) scanRegs() {
 		// were a fifth of selection.
 		s.number = make([]int32, n)
 		k := int32(0)
-		number := func(r cfg.Reg) {
+		s.eachReg(func(r cfg.Reg) {
 			if s.number[r] == 0 {
 				k++
 				s.number[r] = k
 			}
-		}
-		for _, b := range s.f.Blocks {
-			for _, in := range b.Instrs {
-				number(in.Dst)
-				for _, a := range in.Args {
-					number(a)
-				}
-			}
-			number(b.Term.Reg)
-		}
+		})
 		n = int(k)
 	default:
 		s.sparse = map[cfg.Reg]int32{}
-		number := func(r cfg.Reg) {
+		s.eachReg(func(r cfg.Reg) {
 			if _, ok := s.sparse[r]; !ok {
 				s.sparse[r] = int32(len(s.sparse))
 			}
-		}
-		for _, b := range s.f.Blocks {
-			for _, in := range b.Instrs {
-				number(in.Dst)
-				for _, a := range in.Args {
-					number(a)
-				}
-			}
-			number(b.Term.Reg)
-		}
+		})
 		n = len(s.sparse)
 	}
 	s.vreg = make([]VReg, n)
