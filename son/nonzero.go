@@ -122,37 +122,21 @@ const maxWalkUp = 8
 // dominatedNonZero reports whether a side of an If above control node c
 // proves that y (unrefined) is not 0 (if (d != 0) on an int d, where no
 // range can say so): a ZeroCheck of y at c is redundant, and the division
-// it guarded is left pinned to c, below that side. The walk goes up
-// through ZeroChecks, projections, Ifs and a Loop's entry, each of which
-// dominates the node below it; it stops at a Region, whose inputs do not.
+// it guarded is left pinned to c, below that side.
 func dominatedNonZero(c, y *Node) bool {
 	x := NonZeroKey(y)
-	for k := 0; c != nil && k < maxWalkUp; k++ {
-		switch c.Op {
-		case OpCProj:
-			if sideProves(c, c.Aux, x) {
-				return true
-			}
-			c = c.In[0]
-		case OpZeroCheck, OpIf, OpNever:
-			c = c.In[0]
-		case OpLoop:
-			c = c.In[1]
-		default:
-			return false
-		}
-	}
-	return false
+	return sideAbove(c, func(p *Node) bool { return sideProves(p, p.Aux, x) })
 }
 
-// neverAbove reports whether the walk of dominatedNonZero from control
-// node c passes a side of an If on a constant that control never takes
-// (neverTaken), below which nonZeroBelow counts every division safe.
-func neverAbove(c *Node) bool {
+// sideAbove reports whether ok holds for a projection on the walk up from
+// control node c. The walk goes up through ZeroChecks, projections, Ifs
+// and a Loop's entry, each of which dominates the node below it, for at
+// most maxWalkUp nodes; it stops at a Region, whose inputs do not.
+func sideAbove(c *Node, ok func(p *Node) bool) bool {
 	for k := 0; c != nil && k < maxWalkUp; k++ {
 		switch c.Op {
 		case OpCProj:
-			if neverTaken(c) {
+			if ok(c) {
 				return true
 			}
 			c = c.In[0]
@@ -289,6 +273,14 @@ func unguarded(n *Node) bool {
 		(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2])
 }
 
+// walkShowsSafe reports whether the walk up from the control input of
+// unguarded division n (sideAbove) passes a side that proves its divisor
+// is not 0 or that control never takes: safe, if Start reaches n's control.
+func walkShowsSafe(n *Node) bool {
+	x := NonZeroKey(n.In[2])
+	return sideAbove(n.In[0], func(p *Node) bool { return sideProves(p, p.Aux, x) || neverTaken(p) })
+}
+
 // reguardHook, if set, sees the graph of the builder's foldOneSidedIfs
 // before its reguard: for tests.
 var reguardHook func(*Graph)
@@ -296,8 +288,8 @@ var reguardHook func(*Graph)
 // someUnguarded reports whether reguard might guard a division, for the
 // builder, whose graph has just been peepholed: whether
 // some live node is unguarded and not shown safe by the walk up from its
-// control input that the peephole's dominatedNonZero makes (or
-// neverAbove, for the sides never taken). A control node that Start
+// control input that the peephole's dominatedNonZero makes (sideAbove),
+// counting the sides never taken too. A control node that Start
 // reaches is dominated by every node of that walk, so nonZeroBelow finds
 // the same side above it and marks it safe too. Usually every division is
 // so (813 of them after building the 100k-node scaling program, and none
@@ -314,7 +306,7 @@ func (g *Graph) someUnguarded() (some bool, live []bool) {
 		if n == nil || !unguarded(n) {
 			continue
 		}
-		if dominatedNonZero(n.In[0], n.In[2]) || neverAbove(n.In[0]) {
+		if walkShowsSafe(n) {
 			if reached == nil {
 				reached = g.ctrlReached()
 			}

@@ -8,8 +8,8 @@ import (
 )
 
 // TestQuickReguardAgrees: every division the quick test of the builder's
-// reguard counts safe (someUnguarded: the walk of dominatedNonZero, or
-// neverAbove, from control Start reaches) is safe for nonZeroBelow too,
+// reguard counts safe (someUnguarded: walkShowsSafe, from control Start
+// reaches) is safe for nonZeroBelow too,
 // after Build and after the peepholes.
 func TestQuickReguardAgrees(t *testing.T) {
 	checked := 0
@@ -27,7 +27,7 @@ func TestQuickReguardAgrees(t *testing.T) {
 				if !unguarded(n) || !reached[n.In[0].ID] {
 					continue
 				}
-				if dominatedNonZero(n.In[0], n.In[2]) || neverAbove(n.In[0]) {
+				if walkShowsSafe(n) {
 					checked++
 					if !safe[n.ID] {
 						t.Errorf("%s (round %d): %v below %v is safe by the walk up, not by nonZeroBelow", name, round, n, n.In[0])

@@ -221,14 +221,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zerocheck-any-branch", Pass: "peephole", File: "son/nonzero.go",
-		Old:  "if sideProves(c, c.Aux, x) {",
-		New:  "if c.In[0].Op == OpIf && x != nil {",
+		Old:  "return sideProves(p, p.Aux, x) })",
+		New:  "return p.In[0].Op == OpIf && x != nil })",
 		What: "a ZeroCheck below any side of an If goes, whatever the branch proves",
 	},
 	{
 		Name: "zerocheck-branch-wrong-side", Pass: "peephole", File: "son/nonzero.go",
-		Old:  "sideProves(c, c.Aux, x)",
-		New:  "sideProves(c, 1-c.Aux, x)",
+		Old:  "return sideProves(p, p.Aux, x) })",
+		New:  "return sideProves(p, 1-p.Aux, x) })",
 		What: "a ZeroCheck goes on what the other side of the branch above it proves: the division is left pinned to the side where its divisor may be 0",
 	},
 
