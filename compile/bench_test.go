@@ -243,9 +243,7 @@ func BenchmarkScaling(b *testing.B) {
 				// The process's CPU time while the pass ran: on a machine
 				// shared with other jobs the wall time counts their turns
 				// too, the CPU time much less.
-				if cpuKnown {
-					b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
-				}
+				reportCPUPerNode(b, n, cpu, cpuKnown)
 				// Peepholes the pass ran: work counted, not timed.
 				b.ReportMetric(float64(peeps)/float64(b.N)/float64(n), "peeps/node")
 			})
@@ -299,9 +297,7 @@ func BenchmarkScaling(b *testing.B) {
 				c1, ok1 := cpuNow()
 				runtime.ReadMemStats(&after)
 				reportPerNode(b, n, after.Mallocs-before.Mallocs)
-				if ok0 && ok1 {
-					b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
-				}
+				reportCPUPerNode(b, n, c1-c0, ok0 && ok1)
 			})
 		}
 	}
@@ -347,9 +343,7 @@ func benchPipeline(b *testing.B, src []byte, n int) {
 	bytes := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
 	reportPerNode(b, n, mallocs)
 	b.ReportMetric(bytes/float64(n), "B/node")
-	if ok0 && ok1 {
-		b.ReportMetric(float64((c1-c0).Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
-	}
+	reportCPUPerNode(b, n, c1-c0, ok0 && ok1)
 	b.ReportMetric(float64(made), "made")
 	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(made), "allocs/made")
 	b.ReportMetric(bytes/float64(made), "B/made")
@@ -370,4 +364,12 @@ func reportPerNode(b *testing.B, n int, mallocs uint64) {
 	b.ReportMetric(ns/float64(n), "ns/node")
 	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(n), "allocs/node")
 	b.ReportMetric(float64(n), "nodes")
+}
+
+// reportCPUPerNode reports the process's CPU time cpu, over all b.N
+// iterations, per node of a graph of n nodes, when it is known (cpuNow).
+func reportCPUPerNode(b *testing.B, n int, cpu time.Duration, known bool) {
+	if known {
+		b.ReportMetric(float64(cpu.Nanoseconds())/float64(b.N)/float64(n), "cpu-ns/node")
+	}
 }
