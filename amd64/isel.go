@@ -12,6 +12,7 @@ import (
 	"strconv"
 
 	"son/cfg"
+	"son/internal/numbering"
 	"son/syntax"
 )
 
@@ -57,10 +58,10 @@ type selector struct {
 	// virtual register (0 until it has one), whether its only definition
 	// is a Const and that Const's value, and how many times it is read.
 	// The dense number of each RTL register, when the registers are not
-	// small enough to be their own: a table by register (number+1, 0 for
-	// none) while it is at most 64 entries a mention, else a map.
-	number []int32
-	sparse map[cfg.Reg]int32
+	// small enough to be their own (outssa's, named by node ID: 550,020
+	// for 12,698 registers at 100k nodes, where a Go map's look-ups were a
+	// fifth of selection).
+	number *numbering.Table
 	vreg   []VReg
 	kok    []bool
 	kval   []int64
@@ -119,7 +120,7 @@ func (s *selector) eachReg(f func(cfg.Reg)) {
 }
 
 // scanRegs numbers the RTL registers densely (themselves when they are
-// small, as outssa's are) and counts their definitions and reads, to
+// small enough, else by a numbering.Table) and counts their definitions and reads, to
 // find the constants.
 func (s *selector) scanRegs() {
 	maxReg, mentions := cfg.Reg(0), 0
@@ -130,29 +131,15 @@ func (s *selector) scanRegs() {
 		neg = neg || r < 0
 	})
 	n := int(maxReg) + 1
-	switch {
-	case !neg && int64(maxReg) <= 4*int64(mentions)+1024:
-	case !neg && int64(maxReg) <= 64*int64(mentions)+1<<16:
-		// outssa's numbers: 550,020 for 12,698 registers at 100k nodes.
-		// A table of them costs a few bytes a number where a map's look-ups
-		// were a fifth of selection.
-		s.number = make([]int32, n)
-		k := int32(0)
+	if neg || int64(maxReg) > 4*int64(mentions)+1024 {
+		s.number = numbering.New(mentions, int64(maxReg))
+		n = 0
 		s.eachReg(func(r cfg.Reg) {
-			if s.number[r] == 0 {
-				k++
-				s.number[r] = k
+			if s.number.Lookup(int64(r)) < 0 {
+				s.number.Set(int64(r), int32(n))
+				n++
 			}
 		})
-		n = int(k)
-	default:
-		s.sparse = map[cfg.Reg]int32{}
-		s.eachReg(func(r cfg.Reg) {
-			if _, ok := s.sparse[r]; !ok {
-				s.sparse[r] = int32(len(s.sparse))
-			}
-		})
-		n = len(s.sparse)
 	}
 	s.vreg = make([]VReg, n)
 	s.kok = make([]bool, n)
@@ -186,10 +173,7 @@ func (s *selector) scanRegs() {
 // ix is the dense number of RTL register r.
 func (s *selector) ix(r cfg.Reg) int {
 	if s.number != nil {
-		return int(s.number[r]) - 1
-	}
-	if s.sparse != nil {
-		return int(s.sparse[r])
+		return int(s.number.Get(int64(r)))
 	}
 	return int(r)
 }
