@@ -57,6 +57,7 @@ func verify(g *Graph) *verifier {
 	for _, n := range v.live {
 		v.isLive[n.ID] = true
 	}
+	v.liveOps()
 	for _, n := range v.live {
 		v.edges(n)
 		if n.dead {
@@ -121,6 +122,23 @@ type verifier struct {
 	phiDep, pinDep []*Node
 	state          []uint8
 	work           int // nodes settled, edges followed and uses checked, for the linearity test
+}
+
+// liveOps checks the counts of live nodes by op that the graph keeps for
+// LiveOps (after a sweep or a walk, while the graph stays the same)
+// against the verifier's own walk.
+func (v *verifier) liveOps() {
+	c := &v.g.walks
+	if !c.ok || c.counted != v.g.version() {
+		return
+	}
+	var ops [256]int
+	for _, n := range v.live {
+		ops[n.Op]++
+	}
+	if c.n != len(v.live) || c.ops != ops {
+		v.bad(v.g.Stop, "live-counts", "the graph counts %d live nodes as of its last sweep or walk, the walk finds %d (or other ops)", c.n, len(v.live))
+	}
 }
 
 func (v *verifier) bad(n *Node, rule, format string, args ...any) {

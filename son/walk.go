@@ -67,17 +67,95 @@ func (g *Graph) liveSet() []bool {
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
+// version identifies the graph's edges as they stand: edits counts the
+// changes of any node's inputs (each goes through unlock), and a new node
+// takes a new ID. Types may change under the same version; what Stop
+// reaches may not.
+type version struct{ edits, max int }
+
+func (g *Graph) version() version { return version{g.walks.edits, len(g.nodes)} }
+
+// walkCache keeps what the last walk of the graph found, for as long as
+// the graph is the same (its version): the compile pipeline counts the
+// live nodes by op after every pass (LiveOps), and most passes end with
+// a sweep that has just found them; a pass that starts with PushAll
+// takes the order the count after the pass before walked for.
+type walkCache struct {
+	edits int // changes of inputs so far (unlock)
+
+	counted version // when ops and n were found; valid only if ok
+	ok      bool
+	n       int
+	ops     [256]int
+
+	order   []*Node // Live() as LiveOps found it, for the next PushAll
+	orderAt version
+}
+
+// LiveOps returns the number of live nodes (those of Live) and how many
+// there are of each op, indexed by Op. It walks the graph only if it
+// changed since the last walk or sweep that counted them.
+func (g *Graph) LiveOps() (int, [256]int) {
+	v := g.version()
+	c := &g.walks
+	if c.ok && c.counted == v {
+		return c.n, c.ops
+	}
+	order := g.Live()
+	c.ops = [256]int{}
+	for _, n := range order {
+		c.ops[n.Op]++
+	}
+	c.n, c.counted, c.ok = len(order), v, true
+	c.order, c.orderAt = order, v
+	return c.n, c.ops
+}
+
+// LiveShared is Live, with the order also kept by the graph for the next
+// PushAll while the graph's edges stay as they are (types may change):
+// an analysis that walks the graph and then rewrites only types spares
+// the fixpoint after it a walk. The caller must not change the slice.
+func (g *Graph) LiveShared() []*Node {
+	order := g.Live()
+	g.walks.order, g.walks.orderAt = order, g.version()
+	return order
+}
+
+// liveOrder returns Live(), or the order LiveOps walked for if the graph
+// has not changed since; either way the graph keeps no order after.
+func (g *Graph) liveOrder() []*Node {
+	c := &g.walks
+	order := c.order
+	c.order = nil
+	if order != nil && c.orderAt == g.version() {
+		return order
+	}
+	return g.Live()
+}
+
 // sweep kills every node that Stop does not reach (live is g.liveSet()):
 // cycles of nodes that use each other (a Phi and its increment in a loop
 // whose value nothing reads) never lose their last use, so peephole
 // dead-code elimination alone leaves them attached. Only for when the
 // builder holds nothing.
+//
+// The nodes it leaves are the live ones: it counts them by op on the
+// way, for LiveOps.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
+	c := &g.walks
+	c.ops = [256]int{}
+	c.n = 0
 	for _, n := range g.nodes {
-		if n != nil && !n.dead && !live[n.ID] {
-			garbage = append(garbage, n)
+		if n == nil || n.dead {
+			continue
 		}
+		if !live[n.ID] {
+			garbage = append(garbage, n)
+			continue
+		}
+		c.ops[n.Op]++
+		c.n++
 	}
 	for _, n := range garbage {
 		g.unlock(n)
@@ -95,4 +173,5 @@ func (g *Graph) sweep(live []bool) {
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}
+	c.counted, c.ok = g.version(), true
 }
