@@ -40,6 +40,10 @@ import (
 //   - type-sound: the same claim checked apart from Compute: the op,
 //     evaluated by its own semantics on sample points of its inputs'
 //     types, gives only values within the stored type (soundness.go).
+//   - live-counts: if the graph's edges have not changed since its last
+//     sweep, every node not killed is live; the live nodes by op it keeps
+//     from its last count (LiveOps), if they have not changed since, are
+//     those of the verifier's own walk.
 func Verify(g *Graph) error {
 	v := verify(g)
 	if len(v.probs) == 0 {
@@ -124,12 +128,20 @@ type verifier struct {
 	work           int // nodes settled, edges followed and uses checked, for the linearity test
 }
 
-// liveOps checks the counts of live nodes by op that the graph keeps for
-// LiveOps (after a sweep or a walk, while the graph stays the same)
-// against the verifier's own walk.
+// liveOps checks what the graph keeps from its last sweep or walk, if its
+// edges have not changed since, against the verifier's own walk: after a
+// sweep every node not killed is live; the counts by op LiveOps keeps are
+// the live nodes'.
 func (v *verifier) liveOps() {
-	c := &v.g.walks
-	if !c.ok || c.counted != v.g.version() {
+	c, now := &v.g.walks, v.g.version()
+	if c.clean && c.swept == now {
+		for id, n := range v.g.nodes {
+			if n != nil && !v.isLive[id] {
+				v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep")
+			}
+		}
+	}
+	if !c.ok || c.counted != now {
 		return
 	}
 	var ops [256]int

@@ -86,14 +86,17 @@ type version struct{ edits, max int }
 
 func (g *Graph) version() version { return version{g.walks.edits, len(g.nodes)} }
 
-// walkCache keeps what the last walk of the graph found, for as long as
-// the graph is the same (its version): the compile pipeline counts the
-// live nodes by op after every pass (LiveOps), and most passes end with
-// a sweep that has just found them; a pass that starts with PushAll
-// takes the order the count after the pass before walked for.
+// walkCache keeps what the last walk or sweep of the graph found, for as
+// long as the graph is the same (its version): the compile pipeline
+// counts the live nodes by op after every pass (LiveOps), and most passes
+// end with a sweep, after which every node not killed is live; a pass
+// that starts with PushAll takes the order the count after the pass
+// before walked for.
 type walkCache struct {
 	edits int // changes of inputs so far (unlock)
 
+	swept   version // when the last sweep left only live nodes; valid only if clean
+	clean   bool
 	counted version // when ops and n were found; valid only if ok
 	ok      bool
 	n       int
@@ -104,21 +107,32 @@ type walkCache struct {
 }
 
 // LiveOps returns the number of live nodes (those of Live) and how many
-// there are of each op, indexed by Op. It walks the graph only if it
-// changed since the last walk or sweep that counted them.
+// there are of each op, indexed by Op. It walks the graph only if its
+// edges changed since the last sweep or count: after a sweep it counts
+// the nodes not killed, by ID, with no walk.
 func (g *Graph) LiveOps() (int, [256]int) {
 	v := g.version()
 	c := &g.walks
 	if c.ok && c.counted == v {
 		return c.n, c.ops
 	}
-	order := g.Live()
-	c.ops = [256]int{}
-	for _, n := range order {
-		c.ops[n.Op]++
+	c.ops, c.n = [256]int{}, 0
+	if c.clean && c.swept == v {
+		for _, n := range g.nodes {
+			if n != nil {
+				c.ops[n.Op]++
+				c.n++
+			}
+		}
+	} else {
+		order := g.Live()
+		for _, n := range order {
+			c.ops[n.Op]++
+		}
+		c.n = len(order)
+		c.order, c.orderAt = order, v
 	}
-	c.n, c.counted, c.ok = len(order), v, true
-	c.order, c.orderAt = order, v
+	c.counted, c.ok = v, true
 	return c.n, c.ops
 }
 
@@ -150,23 +164,14 @@ func (g *Graph) liveOrder() []*Node {
 // dead-code elimination alone leaves them attached. Only for when the
 // builder holds nothing.
 //
-// The nodes it leaves are the live ones: it counts them by op on the
-// way, for LiveOps.
+// The nodes it leaves are the live ones, as LiveOps takes note. It reads
+// no live node: on a large graph each is a cache miss.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
-	c := &g.walks
-	c.ops = [256]int{}
-	c.n = 0
-	for _, n := range g.nodes {
-		if n == nil || n.dead {
-			continue
-		}
-		if !live[n.ID] {
+	for id, n := range g.nodes {
+		if n != nil && !live[id] && !n.dead {
 			garbage = append(garbage, n)
-			continue
 		}
-		c.ops[n.Op]++
-		c.n++
 	}
 	for _, n := range garbage {
 		g.unlock(n)
@@ -184,5 +189,5 @@ func (g *Graph) sweep(live []bool) {
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}
-	c.counted, c.ok = g.version(), true
+	g.walks.swept, g.walks.clean = g.version(), true
 }

@@ -16,7 +16,7 @@ func liveOpsByWalk(g *Graph) (int, [256]int) {
 }
 
 // TestLiveOpsAgrees: the counts LiveOps gives, whether kept from the last
-// sweep or walk or found by a new walk, are those of Live, after Build,
+// sweep or count or found by a new walk, are those of Live, after Build,
 // after each fixpoint and after edits between them; after a sweep and
 // after a count, while nothing changes, they cost no walk.
 func TestLiveOpsAgrees(t *testing.T) {
@@ -35,8 +35,8 @@ func TestLiveOpsAgrees(t *testing.T) {
 		if err := g.Iterate(); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if c := &g.walks; !c.ok || c.counted != g.version() {
-			t.Errorf("%s: the fixpoint ended with a sweep, but the graph keeps no counts from it", name)
+		if c := &g.walks; !c.clean || c.swept != g.version() {
+			t.Errorf("%s: the fixpoint ended with a sweep, but the graph does not know it", name)
 		}
 		check("after the fixpoint")
 		g.StripRefines() // edits the graph: the counts kept must not serve
@@ -87,8 +87,11 @@ func TestPushAllTakesSharedOrder(t *testing.T) {
 	if len(shared) != len(want) {
 		t.Fatalf("LiveShared found %d nodes, Live %d", len(shared), len(want))
 	}
-	g.LiveOps() // counts kept from Build's sweep: no order to keep
-	g.walks.ok = false
+	g.LiveOps() // counts the nodes Build's sweep left: no order to keep
+	if g.walks.order != nil {
+		t.Errorf("LiveOps after a sweep walked the graph")
+	}
+	g.walks.ok, g.walks.clean = false, false
 	g.LiveOps() // walks, and keeps the order
 	if g.walks.order == nil {
 		t.Fatalf("LiveOps walked but kept no order for PushAll")
@@ -112,8 +115,9 @@ func TestVerifyChecksLiveOps(t *testing.T) {
 	if err := Verify(g); err != nil {
 		t.Fatal(err)
 	}
+	g.LiveOps()
 	if c := &g.walks; !c.ok || c.counted != g.version() {
-		t.Fatalf("Build ended with a sweep, but the graph keeps no counts from it")
+		t.Fatalf("the graph keeps no counts from LiveOps")
 	}
 	g.walks.n++
 	err := Verify(g)
@@ -124,5 +128,13 @@ func TestVerifyChecksLiveOps(t *testing.T) {
 	g.walks.ops[OpAdd]++
 	if err := Verify(g); err == nil || !strings.Contains(err.Error(), "live-counts") {
 		t.Fatalf("Verify with an Add too many: %v, want a live-counts problem", err)
+	}
+	g.walks.ops[OpAdd]--
+	// A node nothing uses, and a graph that claims a sweep since.
+	x := g.NewNode(OpNot, 0, nil, g.Con(3))
+	g.walks.swept, g.walks.clean = g.version(), true
+	err = Verify(g)
+	if err == nil || !strings.Contains(err.Error(), x.String()+": live-counts: not live") {
+		t.Fatalf("Verify with %v not live after a sweep: %v, want a live-counts problem", x, err)
 	}
 }
