@@ -138,3 +138,36 @@ func TestVerifyChecksLiveOps(t *testing.T) {
 		t.Fatalf("Verify with %v not live after a sweep: %v, want a live-counts problem", x, err)
 	}
 }
+
+// TestLoopSearchNeedsALoop: control that Stop does not reach (a Region
+// nothing uses, under live control) makes keepInfiniteLoops search for a
+// loop without an exit only if a Loop is among it: the search finds the
+// Region stuck, but no head to give a Never; a Loop of its own, with its
+// back edge to itself, gets one.
+func TestLoopSearchNeedsALoop(t *testing.T) {
+	g := buildSrc(t, "int x = arg * 2; if (x > 10) return x - 1; return x + 1;")
+	ctrl := g.Start.Proj(0)
+	r := g.NewNode(OpRegion, 0, nil, ctrl, ctrl)
+	live := g.liveSet()
+	if stuck := g.ctrlStuck(live); len(stuck) != 1 || stuck[0] != r {
+		t.Fatalf("ctrlStuck lists %v, want just %v", stuck, r)
+	}
+	if g.someCtrlNotLive(live) {
+		t.Errorf("someCtrlNotLive finds a loop head among %v", r)
+	}
+	walks := g.Stats.Walks
+	if added, _ := g.keepInfiniteLoops(nil); added || g.Stats.Walks != walks+1 {
+		t.Errorf("keepInfiniteLoops added a Never (%v) or walked %d times, want none and once", added, g.Stats.Walks-walks)
+	}
+	loop := g.NewNode(OpLoop, 0, nil, ctrl, nil)
+	g.SetIn(loop, 2, loop)
+	if !g.someCtrlNotLive(g.liveSet()) {
+		t.Fatalf("someCtrlNotLive misses %v", loop)
+	}
+	if added, _ := g.keepInfiniteLoops(nil); !added {
+		t.Fatalf("keepInfiniteLoops gave %v no Never", loop)
+	}
+	if never := loop.In[2].In[0]; never.Op != OpNever {
+		t.Errorf("the back edge of %v comes from %v, want a Never's projection", loop, never)
+	}
+}
