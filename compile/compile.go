@@ -384,13 +384,12 @@ func rewriteError(u *Unit) error {
 // Stats counts the live nodes of g by op.
 func Stats(g *son.Graph) PassStats {
 	// Counted by op, then named: Op.String and a map update per node cost
-	// more than the walk (Stats runs after every pass).
-	var counts [256]int
-	live := g.Live()
-	for _, n := range live {
-		counts[n.Op]++
-	}
-	st := PassStats{Nodes: len(live), Ops: map[string]int{}}
+	// more than the walk. Stats runs after every pass: the graph keeps
+	// the counts its last sweep or walk found while it stays the same,
+	// so a pass that ends with a sweep (the peephole fixpoint) or leaves
+	// the graph alone costs no walk here.
+	n, counts := g.LiveOps()
+	st := PassStats{Nodes: n, Ops: map[string]int{}}
 	for op, c := range counts {
 		if c > 0 {
 			st.Ops[son.Op(op).String()] += c

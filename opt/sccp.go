@@ -125,7 +125,7 @@ var unreachedIf = types.Tuple(types.XCtrl, types.XCtrl)
 // bound the values are not falling, a bug, and Analyze says so rather than
 // running forever.
 func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
-	live := g.Live()
+	live := g.LiveShared() // Annotate changes types only: PushAll takes the same order
 	if len(live) >= math.MaxInt32 {
 		return nil, fmt.Errorf("the %v analysis cannot number %d live nodes", mode, len(live))
 	}

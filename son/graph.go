@@ -48,6 +48,8 @@ type Graph struct {
 	// and the rules' way) takes that type rather than compute it again.
 	fresh *Node
 
+	walks walkCache // what the last walk found, while the graph is the same
+
 	// check, when set, checks every peephole step (rewritecheck.go).
 	check *rewriteChecker
 

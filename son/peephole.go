@@ -213,7 +213,7 @@ func (g *Graph) Progress() *Node {
 // PushAll puts every live node on the worklist, for a pass that changed
 // the graph without telling it.
 func (g *Graph) PushAll() {
-	for _, n := range g.Live() {
+	for _, n := range g.liveOrder() {
 		g.push(n)
 	}
 }
@@ -238,6 +238,7 @@ func hashable(n *Node) bool {
 // change.
 func (g *Graph) unlock(n *Node) {
 	g.fresh = nil
+	g.walks.edits++
 	if !n.inGVN {
 		return
 	}

@@ -40,6 +40,10 @@ import (
 //   - type-sound: the same claim checked apart from Compute: the op,
 //     evaluated by its own semantics on sample points of its inputs'
 //     types, gives only values within the stored type (soundness.go).
+//   - live-counts: if the graph's edges have not changed since its last
+//     sweep, every node not killed is live; the live nodes by op it keeps
+//     from its last count (LiveOps), if they have not changed since, are
+//     those of the verifier's own walk.
 func Verify(g *Graph) error {
 	v := verify(g)
 	if len(v.probs) == 0 {
@@ -57,6 +61,7 @@ func verify(g *Graph) *verifier {
 	for _, n := range v.live {
 		v.isLive[n.ID] = true
 	}
+	v.liveOps()
 	for _, n := range v.live {
 		v.edges(n)
 		if n.dead {
@@ -121,6 +126,31 @@ type verifier struct {
 	phiDep, pinDep []*Node
 	state          []uint8
 	work           int // nodes settled, edges followed and uses checked, for the linearity test
+}
+
+// liveOps checks what the graph keeps from its last sweep or walk, if its
+// edges have not changed since, against the verifier's own walk: after a
+// sweep every node not killed is live; the counts by op LiveOps keeps are
+// the live nodes'.
+func (v *verifier) liveOps() {
+	c, now := &v.g.walks, v.g.version()
+	if c.clean && c.swept == now {
+		for id, n := range v.g.nodes {
+			if n != nil && !v.isLive[id] {
+				v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep")
+			}
+		}
+	}
+	if !c.ok || c.counted != now {
+		return
+	}
+	var ops [256]int
+	for _, n := range v.live {
+		ops[n.Op]++
+	}
+	if c.n != len(v.live) || c.ops != ops {
+		v.bad(v.g.Stop, "live-counts", "the graph counts %d live nodes as of its last sweep or walk, the walk finds %d (or other ops)", c.n, len(v.live))
+	}
 }
 
 func (v *verifier) bad(n *Node, rule, format string, args ...any) {

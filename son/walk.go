@@ -8,15 +8,7 @@ import "math/rand"
 // is garbage.
 func (g *Graph) Live() []*Node {
 	seen := make([]bool, g.MaxID())
-	// Every live node is in g.nodes: sized once, the order is not copied
-	// as it grows (Live runs after every pass, and in every checker).
-	n := 0
-	for _, x := range g.nodes {
-		if x != nil {
-			n++
-		}
-	}
-	order := make([]*Node, 0, n)
+	order := make([]*Node, 0, g.liveBound())
 	type frame struct {
 		n *Node
 		i int
@@ -45,6 +37,25 @@ func (g *Graph) Live() []*Node {
 	return order
 }
 
+// liveBound is a size for Live's order that is almost always enough, so
+// that the order is not copied as it grows (Live runs in every pass and
+// in every checker): the live nodes the graph last counted and the nodes
+// made since (a node not live then rarely is again), else the nodes not
+// killed, counted by a scan of every ID (made five to one of the live
+// nodes on a large program).
+func (g *Graph) liveBound() int {
+	if c := &g.walks; c.ok {
+		return c.n + len(g.nodes) - c.counted.max
+	}
+	n := 0
+	for _, x := range g.nodes {
+		if x != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // liveSet reports, for every ID, whether the node is in Live(): the same
 // walk, as a set only, with no order to build (keepInfiniteLoops and the
 // sweep need no order, and run twice in every fixpoint).
@@ -67,15 +78,98 @@ func (g *Graph) liveSet() []bool {
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
+// version identifies the graph's edges as they stand: edits counts the
+// changes of any node's inputs (each goes through unlock), and a new node
+// takes a new ID. Types may change under the same version; what Stop
+// reaches may not.
+type version struct{ edits, max int }
+
+func (g *Graph) version() version { return version{g.walks.edits, len(g.nodes)} }
+
+// walkCache keeps what the last walk or sweep of the graph found, for as
+// long as the graph is the same (its version): the compile pipeline
+// counts the live nodes by op after every pass (LiveOps), and most passes
+// end with a sweep, after which every node not killed is live; a pass
+// that starts with PushAll takes the order the count after the pass
+// before walked for.
+type walkCache struct {
+	edits int // changes of inputs so far (unlock)
+
+	swept   version // when the last sweep left only live nodes; valid only if clean
+	clean   bool
+	counted version // when ops and n were found; valid only if ok
+	ok      bool
+	n       int
+	ops     [256]int
+
+	order   []*Node // Live() as LiveOps found it, for the next PushAll
+	orderAt version
+}
+
+// LiveOps returns the number of live nodes (those of Live) and how many
+// there are of each op, indexed by Op. It walks the graph only if its
+// edges changed since the last sweep or count: after a sweep it counts
+// the nodes not killed, by ID, with no walk.
+func (g *Graph) LiveOps() (int, [256]int) {
+	v := g.version()
+	c := &g.walks
+	if c.ok && c.counted == v {
+		return c.n, c.ops
+	}
+	c.ops, c.n = [256]int{}, 0
+	if c.clean && c.swept == v {
+		for _, n := range g.nodes {
+			if n != nil {
+				c.ops[n.Op]++
+				c.n++
+			}
+		}
+	} else {
+		order := g.Live()
+		for _, n := range order {
+			c.ops[n.Op]++
+		}
+		c.n = len(order)
+		c.order, c.orderAt = order, v
+	}
+	c.counted, c.ok = v, true
+	return c.n, c.ops
+}
+
+// LiveShared is Live, with the order also kept by the graph for the next
+// PushAll while the graph's edges stay as they are (types may change):
+// an analysis that walks the graph and then rewrites only types spares
+// the fixpoint after it a walk. The caller must not change the slice.
+func (g *Graph) LiveShared() []*Node {
+	order := g.Live()
+	g.walks.order, g.walks.orderAt = order, g.version()
+	return order
+}
+
+// liveOrder returns Live(), or the order LiveOps walked for if the graph
+// has not changed since; either way the graph keeps no order after.
+func (g *Graph) liveOrder() []*Node {
+	c := &g.walks
+	order := c.order
+	c.order = nil
+	if order != nil && c.orderAt == g.version() {
+		return order
+	}
+	return g.Live()
+}
+
 // sweep kills every node that Stop does not reach (live is g.liveSet()):
 // cycles of nodes that use each other (a Phi and its increment in a loop
 // whose value nothing reads) never lose their last use, so peephole
 // dead-code elimination alone leaves them attached. Only for when the
 // builder holds nothing.
+//
+// The nodes it leaves are the live ones, as LiveOps takes note. It reads
+// no live node: on a large graph each is a cache miss.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
-	for _, n := range g.nodes {
-		if n != nil && !n.dead && !live[n.ID] {
+	for id, n := range g.nodes {
+		if n != nil && !live[id] && !n.dead {
 			garbage = append(garbage, n)
 		}
 	}
@@ -95,4 +189,5 @@ func (g *Graph) sweep(live []bool) {
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}
+	g.walks.swept, g.walks.clean = g.version(), true
 }
