@@ -418,9 +418,8 @@ func (g *Graph) setType(n *Node, t types.Type) {
 // sameType is t.Equal(u), first trying whether they are the same value:
 // most types a peephole computes are the node's own again, and a tuple's
 // Equal compares element by element what one comparison of pointers
-// settles. (Same, not ==, which calls memequal on the five words: 4% of
-// Build's instructions.)
-func sameType(t, u types.Type) bool { return t.Same(u) || t.Equal(u) }
+// settles.
+func sameType(t, u types.Type) bool { return t == u || t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {

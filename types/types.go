@@ -155,12 +155,6 @@ func (t Type) Contains(v int64) bool {
 // of this type needs no zero check.
 func (t Type) ExcludesZero() bool { return t.Kind() == KInt && !t.Contains(0) }
 
-// Same reports whether t and u are the same value, word for word: a
-// cheap test before Equal (== on the five words calls memequal).
-func (t Type) Same(u Type) bool {
-	return t.d == u.d && t.lo == u.lo && t.hi == u.hi && t.zeros == u.zeros && t.ones == u.ones
-}
-
 // Equal reports whether t and u are the same lattice element.
 func (t Type) Equal(u Type) bool {
 	if t.Kind() != u.Kind() {
