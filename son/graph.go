@@ -26,6 +26,7 @@ type Graph struct {
 	spare []*Node   // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList // the rest of the chunk newDeps cuts dependence lists from
 	slab  []Node    // the rest of the chunk NewNode cuts new nodes from
+	xc    *Node     // the XCtrl node xctrl found last, if still in the table
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -182,12 +183,19 @@ func (g *Graph) topCon() *Node {
 	return g.Peephole(n)
 }
 
-// xctrl finds or makes the dead-control node.
+// xctrl finds or makes the dead-control node. The one the table holds is
+// kept at hand (xc): the builder asks for it on every path it ends.
 func (g *Graph) xctrl() *Node {
+	if x := g.xc; x != nil && x.inGVN && x.Op == OpXCtrl {
+		return x // the table holds one XCtrl, and x is in it
+	}
 	if n, _ := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
+		g.xc = n
 		return n
 	}
-	return g.Peephole(g.NewNode(OpXCtrl, 0))
+	n := g.Peephole(g.NewNode(OpXCtrl, 0))
+	g.xc = n
+	return n
 }
 
 // AddReturn hands a Return to Stop (Stop is reached once a Return is).
