@@ -22,11 +22,12 @@ type Graph struct {
 	gvn   gvnTable
 	edges edgeArena
 	work  worklist
-	args  []*Node   // newNodeAfter's list of inputs, reused
-	spare []*Node   // killed nodes nothing points to, for NewNode to reuse (recycle)
-	deps  []depList // the rest of the chunk newDeps cuts dependence lists from
-	slab  []Node    // the rest of the chunk NewNode cuts new nodes from
-	xc    *Node     // the XCtrl node xctrl found last, if still in the table
+	args  []*Node             // newNodeAfter's list of inputs, reused
+	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
+	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
+	slab  []Node              // the rest of the chunk NewNode cuts new nodes from
+	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -112,12 +113,15 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		g.slab = g.slab[1:]
 		n.ID, n.Op, n.Aux = len(g.nodes), op, aux
 	}
+	// Room for two users from the start: most nodes get one or two, and
+	// growing the lists from nothing (growOut) cost 5% of Build.
 	if len(in) > 0 {
-		n.In, n.pos = g.edges.nodes(len(in)), g.edges.positions(len(in))
-		copy(n.In, in)
+		n.In = g.edges.nodes(len(in))
 	}
+	n.Out, n.pos = g.edges.nodes(2)[:0], g.edges.positions(len(in)+2)
 	g.takeID(n)
 	for i, x := range in {
+		n.In[i] = x
 		if x != nil {
 			g.addOut(x, n, i)
 		}
@@ -164,13 +168,28 @@ func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node 
 	return n
 }
 
-// Con finds or makes the integer constant v.
+// Con finds or makes the integer constant v. The constants from
+// -smallCon to smallCon-1 that the table holds are kept at hand (small):
+// the builder asks for 0 and 1 for every bool and truth value.
 func (g *Graph) Con(v int64) *Node {
-	if n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
-		return n
+	small := -smallCon <= v && v < smallCon
+	if small {
+		if c := g.small[v+smallCon]; c != nil && c.inGVN && c.Op == OpConstant && c.Aux == v && c.IsConst() {
+			return c // the table holds one constant v, and c is in it
+		}
 	}
-	return g.Peephole(g.NewNode(OpConstant, v))
+	n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v})
+	if n == nil {
+		n = g.Peephole(g.NewNode(OpConstant, v))
+	}
+	if small {
+		g.small[v+smallCon] = n
+	}
+	return n
 }
+
+// smallCon bounds the constants Con keeps at hand.
+const smallCon = 16
 
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
