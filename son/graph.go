@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"math/rand"
 	"slices"
-	"unsafe"
 
 	"son/types"
 )
@@ -106,12 +105,7 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		*n = Node{ID: len(g.nodes), Op: op, Aux: aux}
 		g.Stats.Recycled++
 	} else {
-		if len(g.slab) == 0 {
-			g.slab = make([]Node, nodeChunk)
-		}
-		n = &g.slab[0]
-		g.slab = g.slab[1:]
-		n.ID, n.Op, n.Aux = len(g.nodes), op, aux
+		n = &Node{ID: len(g.nodes), Op: op, Aux: aux}
 	}
 	// Room for two users from the start: most nodes get one or two, and
 	// growing the lists from nothing (growOut) cost 5% of Build.
@@ -149,14 +143,6 @@ func (g *Graph) takeID(n *Node) {
 	}
 	g.nodes = append(g.nodes, n)
 }
-
-// nodeChunk is how many nodes NewNode cuts from one allocation: as many
-// as fit in 8 KB with the 8-byte header the allocator puts before an
-// object of more than 512 bytes holding pointers (48 nodes of 168 bytes;
-// 32 took 6 KB for 5.3 KB of nodes), one allocation where there were 48.
-// A chunk lives as long as any node in it; the builder reuses most of the
-// dead ones (recycle).
-const nodeChunk = (8192 - 8) / unsafe.Sizeof(Node{})
 
 // newNodeAfter is NewNode with the inputs first and then rest, listed in
 // a buffer the graph reuses rather than a new slice per call.
