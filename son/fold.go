@@ -131,3 +131,84 @@ func (g *Graph) repeep(m *Node) *Node {
 	g.fresh = nil
 	return m
 }
+
+// deadBranch is the builder's If on cond at ctrl and its two projections
+// when the If's type says that neither side is reached (its control is
+// dead, or its condition Top): the projections fold to XCtrl at once and
+// the If, left unused, dies. It makes none of the three, takes their IDs,
+// and does to the rest of the graph what making, peepholing and killing
+// them did: the If's peephole, whose rule looked at the condition (a
+// dependence); each projection's fold, which queued the If; the If's
+// kill, which queued its inputs and killed those it left unused. It
+// returns what the projections fold to, held (the XCtrl node; two of
+// them without value numbering), or nils if the If must be made:
+// idealize's rule for an If would rewrite it (a condition x != 0), or the
+// graph is raw. The checker, when on, checks the types of the three.
+//
+// The If stands in the graph, for as long as it lived, as the graph's
+// one stand-in node (Graph.stand): Graph.nodes holds it at the If's ID,
+// so that the worklist, if it compacts meanwhile, keeps the If's entry
+// as it kept the If's.
+func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
+	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
+		return nil, nil
+	}
+	if g.stand == nil {
+		g.stand = &Node{In: make([]*Node, 2)}
+	}
+	s := g.stand
+	*s = Node{ID: len(g.nodes), Op: OpIf, In: s.In[:2], keep: 1}
+	s.In[0], s.In[1] = ctrl, cond
+	s.Type = Compute(s, nodeType)
+	if !sameType(s.Type, tupleXX) {
+		s.In[0], s.In[1] = nil, nil
+		return nil, nil
+	}
+	g.takeID(s)
+	var chk *Node
+	if g.check != nil {
+		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, Type: s.Type}
+		g.check.typed(chk, s.Type) // as NewNode did
+		g.check.typed(chk, s.Type) // and then peepholeOpt
+	}
+	g.Stats.Peepholes++
+	g.Stats.Folded++
+	g.addDep(cond, s) // the If rule's lookIn
+	var sides [2]*Node
+	for side := range int64(2) {
+		g.takeID(nil)
+		if chk != nil {
+			p := &Node{ID: len(g.nodes) - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, Type: types.XCtrl}
+			g.check.typed(p, p.Type)
+			g.check.typed(p, p.Type)
+		}
+		g.Stats.Peepholes++
+		g.Stats.Rewrites++
+		g.Stats.Folded++
+		x := g.repeep(g.xctrl())
+		sides[side] = x
+		x.keep++  // held by the builder, as the projection's replacement was
+		g.push(s) // the projection's kill
+		g.moveDeps(s)
+	}
+	// The If's kill: its inputs queued, then the If gone, then the
+	// inputs it left unused killed, the last first.
+	g.fresh = nil
+	g.moveDeps(s)
+	var buf [2]*Node
+	dying := buf[:0]
+	for _, y := range s.In {
+		g.push(y)
+		g.moveDeps(y)
+		if y.Unused() {
+			dying = append(dying, y)
+		}
+	}
+	g.nodes[s.ID] = nil
+	s.In[0], s.In[1] = nil, nil
+	s.dead = true
+	for j := len(dying) - 1; j >= 0; j-- {
+		g.KillIfUnused(dying[j])
+	}
+	return sides[0], sides[1]
+}

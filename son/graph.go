@@ -24,8 +24,8 @@ type Graph struct {
 	args  []*Node             // newNodeAfter's list of inputs, reused
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
-	slab  []Node              // the rest of the chunk NewNode cuts new nodes from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	stand *Node               // the If deadBranch does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
@@ -61,7 +61,7 @@ type Graph struct {
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
 		Recycled  int // nodes made in the memory of a killed one (recycle)
-		Folded    int // nodes the peephole would have replaced at once, not made (foldAtOnce)
+		Folded    int // nodes that would have died at once, not made (foldAtOnce, deadBranch)
 	}
 }
 
