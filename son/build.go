@@ -170,7 +170,7 @@ func (b *builder) boolMask(x *Node) *Node {
 	if x.Type.IsA(types.Bool) {
 		return x
 	}
-	return b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))
+	return b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))
 }
 
 // hold keeps a node alive while more of the graph is built; release
@@ -328,9 +328,7 @@ func (b *builder) stmt(s syntax.Stmt) {
 // ret ends the current path with a Return of x.
 func (b *builder) ret(x *Node, pos syntax.Pos) {
 	g := b.g
-	r := g.NewNode(OpReturn, 0, b.ctrl(), x)
-	r.Pos = pos
-	r = g.Peephole(r)
+	r := g.peepNew(OpReturn, 0, pos, b.ctrl(), x)
 	if r.Op == OpReturn {
 		g.AddReturn(r)
 	} else {
@@ -487,11 +485,14 @@ func (b *builder) jump() *Node {
 // and false projections, held.
 func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	g := b.g
+	if t, f := g.deadBranch(b.ctrl(), cond, pos); t != nil {
+		return t, f // neither side reached: no If made; both held
+	}
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos
 	iff = b.hold(g.Peephole(iff))
-	t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))
-	f = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))
+	t = b.hold(g.peepNew(OpCProj, 0, syntax.Pos{}, iff))
+	f = b.hold(g.peepNew(OpCProj, 1, syntax.Pos{}, iff))
 	b.release(iff)
 	g.KillIfUnused(iff)
 	if iff.dead { // both sides dead at once (a branch in dead code)
@@ -574,7 +575,7 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 			continue
 		}
 		g.Stats.Refines++
-		r := g.Peephole(g.NewNode(OpRefine, 0, ctrl, p.x, y))
+		r := g.peepNew(OpRefine, 0, syntax.Pos{}, ctrl, p.x, y)
 		if r == p.x {
 			continue
 		}
@@ -688,9 +689,7 @@ func (b *builder) expr(e syntax.Expr) *Node {
 		if e.Op == syntax.NOT {
 			op = OpNot
 		}
-		n := g.NewNode(op, 0, nil, b.expr(e.X))
-		n.Pos = e.OpPos
-		return g.Peephole(n)
+		return g.peepNew(op, 0, e.OpPos, nil, b.expr(e.X))
 	case *syntax.BinaryExpr:
 		return b.binaryExpr(e)
 	case *syntax.ChainExpr:
@@ -754,16 +753,12 @@ func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 	if (op == OpDiv || op == OpMod) && (!y.Type.ExcludesZero() || !g.raw && restsOnRefine(y)) {
 		b.hold(x)
 		b.hold(y)
-		zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)
-		zc.Pos = pos
-		ctrl = g.Peephole(zc)
+		ctrl = g.peepNew(OpZeroCheck, 0, pos, b.ctrl(), y)
 		b.setCtrl(ctrl)
 		b.release(x)
 		b.release(y)
 	}
-	n := g.NewNode(op, 0, ctrl, x, y)
-	n.Pos = pos
-	return g.Peephole(n)
+	return g.peepNew(op, 0, pos, ctrl, x, y)
 }
 
 // logical builds a && b as if (a) b!=0 else 0, and a || b as
@@ -836,7 +831,7 @@ func (b *builder) truth(x *Node) *Node {
 	if x.Type.IsA(types.Bool) {
 		return x
 	}
-	return b.g.Peephole(b.g.binary(OpNe, x, b.g.Con(0)))
+	return b.g.peepNew(OpNe, 0, syntax.Pos{}, nil, x, b.g.Con(0))
 }
 
 // join merges the control paths of an expression at a Region and returns
@@ -850,15 +845,23 @@ func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node 
 		b.release(h)
 	}
 	b.hold(r)
-	phi := g.newNodeAfter(OpPhi, 0, r, vals)
-	phi.Pos = pos
-	phi = b.hold(g.Peephole(phi))
+	phi := b.hold(b.newPhi(r, vals, pos))
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
 	g.KillIfUnused(r)
 	g.recycle(r)
 	b.release(phi)
+	return phi
+}
+
+// newPhi is the peepholed Phi at Region r of vals, listed in the
+// builder's reused buffer.
+func (b *builder) newPhi(r *Node, vals []*Node, pos syntax.Pos) *Node {
+	args := append(append(b.args[:0], r), vals...)
+	phi := b.g.peepNew(OpPhi, 0, pos, args...)
+	clear(args)
+	b.args = args[:0]
 	return phi
 }
 
@@ -952,7 +955,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	b.release(left)
 	r.Pos = e.OpPos[0]
 	b.hold(r)
-	phi := b.hold(g.Peephole(g.newNodeAfter(OpPhi, 0, r, vals)))
+	phi := b.hold(b.newPhi(r, vals, syntax.Pos{}))
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)

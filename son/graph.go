@@ -21,9 +21,12 @@ type Graph struct {
 	gvn   gvnTable
 	edges edgeArena
 	work  worklist
-	args  []*Node   // newNodeAfter's list of inputs, reused
-	spare []*Node   // killed nodes nothing points to, for NewNode to reuse (recycle)
-	deps  []depList // the rest of the chunk newDeps cuts dependence lists from
+	args  []*Node             // newNodeAfter's list of inputs, reused
+	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
+	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
+	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	stand *Node               // the If deadBranch does not make, while it would have lived
+	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -60,6 +63,7 @@ type Graph struct {
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
 		Recycled  int // nodes made in the memory of a killed one (recycle)
+		Folded    int // nodes that would have died at once, not made (foldAtOnce, deadBranch)
 	}
 }
 
@@ -89,6 +93,12 @@ func (g *Graph) MaxID() int { return len(g.nodes) }
 // and computes its type. It does not run the peephole: call Peephole for
 // that.
 func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
+	return g.newNodeTyped(op, aux, types.Top, false, in)
+}
+
+// newNodeTyped is NewNode, with the type t if typed (Compute of the node
+// with these inputs, done before: foldAtOnce's), else computed.
+func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*Node) *Node {
 	var n *Node
 	if k := len(g.spare); k > 0 {
 		n = g.spare[k-1]
@@ -99,15 +109,15 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	} else {
 		n = &Node{ID: len(g.nodes), Op: op, Aux: aux}
 	}
+	// Room for two users from the start: most nodes get one or two, and
+	// growing the lists from nothing (growOut) cost 5% of Build.
 	if len(in) > 0 {
-		n.In, n.pos = g.edges.nodes(len(in)), g.edges.positions(len(in))
-		copy(n.In, in)
+		n.In = g.edges.nodes(len(in))
 	}
-	if len(g.nodes) == cap(g.nodes) {
-		g.nodes = slices.Grow(g.nodes, len(g.nodes)) // double it
-	}
-	g.nodes = append(g.nodes, n)
+	n.Out, n.pos = g.edges.nodes(2)[:0], g.edges.positions(len(in)+2)
+	g.takeID(n)
 	for i, x := range in {
+		n.In[i] = x
 		if x != nil {
 			g.addOut(x, n, i)
 		}
@@ -115,13 +125,25 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 	if op == OpConstant {
 		n.Type = types.Const(aux)
 	} else {
-		n.Type = g.Compute(n)
+		if !typed {
+			t = g.Compute(n)
+		}
+		n.Type = t
 		if g.check != nil {
 			g.check.typed(n, n.Type)
 		}
 	}
 	g.fresh = n
 	return n
+}
+
+// takeID gives the next ID to n, or, if n is nil, takes it for a node
+// not made (foldAtOnce): the ID stays unused, as a killed node's.
+func (g *Graph) takeID(n *Node) {
+	if len(g.nodes) == cap(g.nodes) {
+		g.nodes = slices.Grow(g.nodes, len(g.nodes)) // double it
+	}
+	g.nodes = append(g.nodes, n)
 }
 
 // newNodeAfter is NewNode with the inputs first and then rest, listed in
@@ -134,13 +156,28 @@ func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node 
 	return n
 }
 
-// Con finds or makes the integer constant v.
+// Con finds or makes the integer constant v. The constants from
+// -smallCon to smallCon-1 that the table holds are kept at hand (small):
+// the builder asks for 0 and 1 for every bool and truth value.
 func (g *Graph) Con(v int64) *Node {
-	if n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v}); n != nil {
-		return n
+	small := -smallCon <= v && v < smallCon
+	if small {
+		if c := g.small[v+smallCon]; c != nil && c.inGVN && c.Op == OpConstant && c.Aux == v && c.IsConst() {
+			return c // the table holds one constant v, and c is in it
+		}
 	}
-	return g.Peephole(g.NewNode(OpConstant, v))
+	n, _ := g.gvn.get(gvnKey{op: OpConstant, aux: v})
+	if n == nil {
+		n = g.Peephole(g.NewNode(OpConstant, v))
+	}
+	if small {
+		g.small[v+smallCon] = n
+	}
+	return n
 }
+
+// smallCon bounds the constants Con keeps at hand.
+const smallCon = 16
 
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
@@ -153,12 +190,19 @@ func (g *Graph) topCon() *Node {
 	return g.Peephole(n)
 }
 
-// xctrl finds or makes the dead-control node.
+// xctrl finds or makes the dead-control node. The one the table holds is
+// kept at hand (xc): the builder asks for it on every path it ends.
 func (g *Graph) xctrl() *Node {
+	if x := g.xc; x != nil && x.inGVN && x.Op == OpXCtrl {
+		return x // the table holds one XCtrl, and x is in it
+	}
 	if n, _ := g.gvn.get(gvnKey{op: OpXCtrl}); n != nil {
+		g.xc = n
 		return n
 	}
-	return g.Peephole(g.NewNode(OpXCtrl, 0))
+	n := g.Peephole(g.NewNode(OpXCtrl, 0))
+	g.xc = n
+	return n
 }
 
 // AddReturn hands a Return to Stop (Stop is reached once a Return is).

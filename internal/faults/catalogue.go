@@ -12,8 +12,8 @@ var Catalogue = []Fault{
 	// ---- the builder (son/build.go) ----
 	{
 		Name: "build-branch-sides-swapped", Pass: "build", File: "son/build.go",
-		Old:  "t = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))\n\tf = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))",
-		New:  "t = b.hold(g.Peephole(g.NewNode(OpCProj, 1, iff)))\n\tf = b.hold(g.Peephole(g.NewNode(OpCProj, 0, iff)))",
+		Old:  "t = b.hold(g.peepNew(OpCProj, 0, syntax.Pos{}, iff))\n\tf = b.hold(g.peepNew(OpCProj, 1, syntax.Pos{}, iff))",
+		New:  "t = b.hold(g.peepNew(OpCProj, 1, syntax.Pos{}, iff))\n\tf = b.hold(g.peepNew(OpCProj, 0, syntax.Pos{}, iff))",
 		What: "every branch takes its true side on a false condition and the reverse",
 	},
 	{
@@ -24,14 +24,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "build-div-unpinned", Pass: "build", File: "son/build.go",
-		Old:  "n := g.NewNode(op, 0, ctrl, x, y)",
-		New:  "n := g.NewNode(op, 0, nil, x, y)",
+		Old:  "return g.peepNew(op, 0, pos, ctrl, x, y)",
+		New:  "return g.peepNew(op, 0, pos, nil, x, y)",
 		What: "a division is built after its ZeroCheck but not pinned below it",
 	},
 	{
 		Name: "build-check-dividend", Pass: "build", File: "son/build.go",
-		Old:  "zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), y)",
-		New:  "zc := g.NewNode(OpZeroCheck, 0, b.ctrl(), x)",
+		Old:  "ctrl = g.peepNew(OpZeroCheck, 0, pos, b.ctrl(), y)",
+		New:  "ctrl = g.peepNew(OpZeroCheck, 0, pos, b.ctrl(), x)",
 		What: "the ZeroCheck before a division checks the dividend, not the divisor",
 	},
 	{
@@ -48,8 +48,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "build-bool-unmasked", Pass: "build", File: "son/build.go",
-		Old:  "if x.Type.IsA(types.Bool) {\n\t\treturn x\n\t}\n\treturn b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))",
-		New:  "if x.Type.IsInt() {\n\t\treturn x\n\t}\n\treturn b.g.Peephole(b.g.binary(OpAnd, x, b.g.Con(1)))",
+		Old:  "if x.Type.IsA(types.Bool) {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
+		New:  "if x.Type.IsInt() {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
 		What: "a value stored in a bool keeps all its bits: the test asks for an int, not a bool",
 	},
 	{

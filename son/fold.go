@@ -1,0 +1,214 @@
+package son
+
+import (
+	"slices"
+
+	"son/syntax"
+	"son/types"
+)
+
+// Most nodes the builder makes die at once: an operation on constants, a
+// projection of a branch in dead code, a Phi of a join that one value
+// reaches. The peephole replaces each by a Constant or the XCtrl node
+// before anything else sees it. peepNew finds that out from the inputs'
+// types, on a node in the caller's frame, and leaves out the node: no
+// allocation, no edges made and taken back, no kill. What the graph keeps
+// is what the made-then-killed node left, to the node ID: the ID is taken
+// (Graph.nodes holds nil there, as for a killed node), the replacement is
+// found or made and peepholed again as Peephole does, and the inputs are
+// queued and, if nothing else uses them, killed, in Kill's order, so that
+// the worklist and the IDs the fixpoint gives out are the same
+// (TestFoldAtOnceChangesNothing).
+
+// peepNew is Peephole(NewNode(op, aux, in...)) with the node at pos, but
+// it makes no node that the peephole would replace at once because of
+// its type.
+func (g *Graph) peepNew(op Op, aux int64, pos syntax.Pos, in ...*Node) *Node {
+	m, t, typed := g.foldAtOnce(op, aux, pos, in)
+	if m != nil {
+		return m
+	}
+	n := g.newNodeTyped(op, aux, t, typed, in) // with the type foldAtOnce computed
+	n.Pos = pos
+	return g.Peephole(n)
+}
+
+// noFoldAtOnce turns foldAtOnce off, for the tests that compare.
+var noFoldAtOnce bool
+
+// foldHook, if set, sees the type foldAtOnce computed and may change it:
+// a test's wrong fold, which the rewrite checker must catch.
+var foldHook func(op Op, t types.Type) types.Type
+
+// foldAtOnce returns what Peephole(NewNode(op, aux, in...)) returns when
+// the peephole would replace the new node at once by the Constant of its
+// type (Top included) or, for control, by XCtrl; else nil, having
+// changed nothing, and the type the node will have if it computed it
+// (NewNode need not compute it again). The checker of the peepholes, when on, checks the
+// fold as it checked the node made: its type twice (NewNode, then the
+// peephole) and the replacement by the constant, on a node outside the
+// graph with the ID, op and inputs the made node had.
+func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Node, t types.Type, typed bool) {
+	if g.raw || noFoldAtOnce || op == OpConstant || op == OpXCtrl || op == OpStop || op == OpScope || op.IsMulti() {
+		return nil, types.Top, false
+	}
+	s := Node{ID: len(g.nodes), Op: op, Aux: aux, In: in}
+	t = Compute(&s, nodeType)
+	if foldHook != nil {
+		t = foldHook(op, t)
+	}
+	switch {
+	case op.IsControl():
+		if !t.IsXCtrl() {
+			return nil, t, true
+		}
+	case !t.IsConst() && !t.IsTop():
+		return nil, t, true
+	}
+	g.takeID(nil)
+	var chk *Node
+	if g.check != nil {
+		chk = &Node{ID: s.ID, Op: op, Aux: aux, Pos: pos, In: slices.Clone(in), Type: t}
+		g.check.typed(chk, t) // as NewNode did
+		g.check.typed(chk, t) // and then peepholeOpt
+	}
+	g.Stats.Peepholes++
+	g.Stats.Rewrites++
+	g.Stats.Folded++
+	switch {
+	case op.IsControl():
+		m = g.xctrl()
+	case t.IsConst():
+		m = g.Con(t.Value())
+		if chk != nil {
+			g.rewritten(chk, m, "constant type")
+		}
+	default:
+		m = g.topCon()
+	}
+	r := g.repeep(m)
+	// Kill's work on the node, but for its own edges: each input is
+	// queued, and killed after the others are queued if this was its
+	// last use, the last input first.
+	r.keep++
+	var buf [4]*Node
+	dying := buf[:0]
+	for i, x := range in {
+		if x == nil {
+			continue
+		}
+		g.push(x)
+		g.moveDeps(x)
+		if x.Unused() && !slices.Contains(in[i+1:], x) {
+			dying = append(dying, x)
+		}
+	}
+	for j := len(dying) - 1; j >= 0; j-- {
+		g.KillIfUnused(dying[j])
+	}
+	r.keep--
+	g.fresh = nil
+	return r, t, true
+}
+
+// repeep is Peephole(m) for the Constant or XCtrl node m that foldAtOnce
+// found or made, which that peephole leaves as it is: m is in the
+// value-numbering table (or the table is off) and has no rule. So it
+// only counts the attempt and, with the checker on, checks m's type
+// again, as Peephole does; a third of what foldAtOnce cost was that
+// peephole.
+func (g *Graph) repeep(m *Node) *Node {
+	if !m.inGVN && !g.NoGVN {
+		m.keep++
+		r := g.Peephole(m)
+		m.keep--
+		return r
+	}
+	g.Stats.Peepholes++
+	if g.check != nil {
+		g.check.typed(m, g.Compute(m))
+	}
+	g.fresh = nil
+	return m
+}
+
+// deadBranch is the builder's If on cond at ctrl and its two projections
+// when the If's type says that neither side is reached (its control is
+// dead, or its condition Top): the projections fold to XCtrl at once and
+// the If, left unused, dies. It makes none of the three, takes their IDs,
+// and does to the rest of the graph what making, peepholing and killing
+// them did: the If's peephole, whose rule looked at the condition (a
+// dependence); each projection's fold, which queued the If; the If's
+// kill, which queued its inputs and killed those it left unused. It
+// returns what the projections fold to, held (the XCtrl node; two of
+// them without value numbering), or nils if the If must be made:
+// idealize's rule for an If would rewrite it (a condition x != 0), or the
+// graph is raw. The checker, when on, checks the types of the three.
+//
+// The If stands in the graph, for as long as it lived, as the graph's
+// one stand-in node (Graph.stand): Graph.nodes holds it at the If's ID,
+// so that the worklist, if it compacts meanwhile, keeps the If's entry
+// as it kept the If's.
+func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
+	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
+		return nil, nil
+	}
+	if g.stand == nil {
+		g.stand = &Node{In: make([]*Node, 2)}
+	}
+	s := g.stand
+	*s = Node{ID: len(g.nodes), Op: OpIf, In: s.In[:2], keep: 1}
+	s.In[0], s.In[1] = ctrl, cond
+	s.Type = Compute(s, nodeType)
+	if !sameType(s.Type, tupleXX) {
+		s.In[0], s.In[1] = nil, nil
+		return nil, nil
+	}
+	g.takeID(s)
+	var chk *Node
+	if g.check != nil {
+		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, Type: s.Type}
+		g.check.typed(chk, s.Type) // as NewNode did
+		g.check.typed(chk, s.Type) // and then peepholeOpt
+	}
+	g.Stats.Peepholes++
+	g.Stats.Folded++
+	g.addDep(cond, s) // the If rule's lookIn
+	var sides [2]*Node
+	for side := range int64(2) {
+		g.takeID(nil)
+		if chk != nil {
+			p := &Node{ID: len(g.nodes) - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, Type: types.XCtrl}
+			g.check.typed(p, p.Type)
+			g.check.typed(p, p.Type)
+		}
+		g.Stats.Peepholes++
+		g.Stats.Rewrites++
+		g.Stats.Folded++
+		x := g.repeep(g.xctrl())
+		sides[side] = x
+		x.keep++  // held by the builder, as the projection's replacement was
+		g.push(s) // the projection's kill
+		g.moveDeps(s)
+	}
+	// The If's kill: its inputs queued, then the If gone, then the
+	// inputs it left unused killed, the last first.
+	g.fresh = nil
+	g.moveDeps(s)
+	var buf [2]*Node
+	dying := buf[:0]
+	for _, y := range s.In {
+		g.push(y)
+		g.moveDeps(y)
+		if y.Unused() {
+			dying = append(dying, y)
+		}
+	}
+	g.nodes[s.ID] = nil
+	s.In[0], s.In[1] = nil, nil
+	s.dead = true
+	for j := len(dying) - 1; j >= 0; j-- {
+		g.KillIfUnused(dying[j])
+	}
+	return sides[0], sides[1]
+}
