@@ -27,39 +27,56 @@ import (
 )
 
 // Result is a schedule: the function, and where each node went. The
-// places are the scheduler's own arrays by node ID, read through methods,
-// not copied into arrays of cfg blocks (a fifth of the pass's CPU and 13
-// of its 48 MB on a 100,000-node program, whose IDs go to 550,000).
+// places are by node ID, as block numbers into Func.Blocks (4 bytes each,
+// 0 for none), read through methods: the scheduler's blocks and arrays are
+// garbage once it returns, and the result is a third of their size (on
+// the `and` shape at 1 MB, the skeleton's blocks alone were 49 MB kept
+// until the graph went).
 type Result struct {
 	Func *cfg.Func
 
-	of                 []*block // by node ID: a control node's block
-	place, early, late []*block // by node ID: a data node's
+	where       []int32 // by node ID: a control node's block, or a data node's place, 1 + index
+	early, late []int32 // by node ID: a data node's bounds, 1 + index
 }
 
-// at returns the cfg block of a by node ID, nil if none.
-func at(a []*block, id int) *cfg.Block {
-	if id < 0 || id >= len(a) || a[id] == nil {
+// at returns the cfg block numbered a[id] (1 + index), nil if none.
+func (r *Result) at(a []int32, id int) *cfg.Block {
+	if id < 0 || id >= len(a) || a[id] == 0 {
 		return nil
 	}
-	return a[id].b
+	return r.Func.Blocks[a[id]-1]
 }
 
 // Block is the block of the node with this ID, data or control, nil if it
 // was not scheduled (the exit of a Never, dead values).
-func (r *Result) Block(id int) *cfg.Block {
-	if b := at(r.of, id); b != nil {
-		return b
-	}
-	return at(r.place, id)
-}
+func (r *Result) Block(id int) *cfg.Block { return r.at(r.where, id) }
 
 // Early and Late are the bounds schedule early and late found for a data
 // node, for people studying the algorithm (nil for other IDs).
-func (r *Result) Early(id int) *cfg.Block { return at(r.early, id) }
+func (r *Result) Early(id int) *cfg.Block { return r.at(r.early, id) }
 
 // Late: see Early.
-func (r *Result) Late(id int) *cfg.Block { return at(r.late, id) }
+func (r *Result) Late(id int) *cfg.Block { return r.at(r.late, id) }
+
+// numbers is a by-ID array of blocks as block numbers, 1 + index (0 for
+// none); where a is nil, b's entry is taken instead (a control node's
+// block, a data node's place: one array for both, no ID has the two).
+func numbers(a, b []*block) []int32 {
+	r := make([]int32, max(len(a), len(b)))
+	for id := range r {
+		x := (*block)(nil)
+		if id < len(a) {
+			x = a[id]
+		}
+		if x == nil && id < len(b) {
+			x = b[id]
+		}
+		if x != nil {
+			r[id] = int32(x.index + 1)
+		}
+	}
+	return r
+}
 
 // Schedule builds the cfg.Func of g.
 func Schedule(g *son.Graph) (*Result, error) {
@@ -364,7 +381,6 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
-	r := &Result{Func: f, of: s.sk.of, place: s.place, early: s.early, late: s.late}
 	lists := make([]*cfg.Block, edges)
 	cfgBlocks := func(bs []*block) []*cfg.Block {
 		if len(bs) == 0 {
@@ -428,7 +444,7 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	return r, nil
+	return &Result{Func: f, where: numbers(s.sk.of, s.place), early: numbers(s.early, nil), late: numbers(s.late, nil)}, nil
 }
 
 // checks counts the ZeroChecks of the blocks.
