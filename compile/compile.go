@@ -523,20 +523,25 @@ func sccp(u *Unit) error {
 			return &CheckError{Pass: "sccp", Guard: g, Err: opt.InRound(round, err)}
 		}
 		g, check := u.Graph, u.Opt.Check
-		in := g
+		var in *opt.SCCPRecord // the checkers' record of g (not a whole clone)
 		if check {
-			in = g.Clone()
+			in = opt.RecordSCCP(g)
 		}
 		s, err := opt.Analyze(g, m, u.Opt.Trace)
 		if err != nil {
 			return fail(GuardPass, err)
 		}
-		if err := opt.CheckSCCP(in, m, s); err != nil {
+		if check {
+			err = in.Check(g, m, s)
+		} else {
+			err = opt.CheckSCCP(g, m, s)
+		}
+		if err != nil {
 			return fail(GuardChecker, err)
 		}
 		opt.Annotate(g, s)
 		if check {
-			if err := opt.CheckSCCPRewrite(in, m, s, g); err != nil {
+			if err := in.CheckRewrite(m, s, g); err != nil {
 				return fail(GuardChecker, err)
 			}
 		}
@@ -545,7 +550,7 @@ func sccp(u *Unit) error {
 			return fail(GuardPass, err)
 		}
 		if check {
-			if err := opt.CheckSCCPApplied(in, m, s, g); err != nil {
+			if err := in.CheckApplied(m, s, g); err != nil {
 				return fail(GuardChecker, err)
 			}
 		}
