@@ -217,37 +217,41 @@ func (c *ctrlNodes) at(n *son.Node) (int, bool) {
 // lists each one's control users. Written apart from the pass's own
 // newCtrlGraph, so that a bug there is not copied here.
 func controlOf(g *son.Graph) *ctrlNodes {
-	c := &ctrlNodes{index: make([]int32, g.MaxID()), nodes: []*son.Node{g.Start}, succ: [][]int{nil}}
+	c := &ctrlNodes{index: make([]int32, g.MaxID()), nodes: []*son.Node{g.Start}}
 	c.index[g.Start.ID] = 1
-	var chunk, users []int
+	// control reports whether u is a control user that the graph counts.
+	control := func(u *son.Node) bool { return u != nil && u.IsControl() && u.Op != son.OpStop }
+	// Number the nodes first, then list the edges: the lists are made
+	// once at their size, not grown.
+	edges := 0
 	for work := []*son.Node{g.Start}; len(work) > 0; {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
-		from, _ := c.at(n)
-		users = users[:0]
 		for _, u := range n.Out {
-			if u == nil || !u.IsControl() || u.Op == son.OpStop {
+			if !control(u) {
 				continue
 			}
-			k, ok := c.at(u)
-			if !ok {
-				k = len(c.nodes)
-				c.index[u.ID] = int32(k + 1)
+			edges++
+			if _, ok := c.at(u); !ok {
+				c.index[u.ID] = int32(len(c.nodes) + 1)
 				c.nodes = append(c.nodes, u)
-				c.succ = append(c.succ, nil)
 				work = append(work, u)
 			}
-			users = append(users, k)
 		}
-		if len(users) == 0 {
-			continue
+	}
+	c.succ = make([][]int, len(c.nodes))
+	flat := make([]int, edges)
+	for i, n := range c.nodes {
+		k := 0
+		for _, u := range n.Out {
+			if control(u) {
+				flat[k], _ = c.at(u)
+				k++
+			}
 		}
-		if len(chunk) < len(users) {
-			chunk = make([]int, max(len(users), 4096))
+		if k > 0 {
+			c.succ[i], flat = flat[:k:k], flat[k:]
 		}
-		c.succ[from] = chunk[:len(users):len(users)]
-		copy(c.succ[from], users)
-		chunk = chunk[len(users):]
 	}
 	return c
 }
