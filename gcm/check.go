@@ -497,17 +497,15 @@ func (c *checker) data() {
 	for _, b := range f.Blocks {
 		edges += len(b.Succs)
 	}
-	succ := make([][]int, len(f.Blocks))
-	flat := make([]int, 0, edges) // one array for every list
+	start := make([]int32, len(f.Blocks)+1) // block i's successors are succ[start[i]:start[i+1]]
+	succ := make([]int32, 0, edges)
 	for i, b := range f.Blocks {
-		start := len(flat)
 		for _, s := range b.Succs {
-			flat = append(flat, c.index.at(s))
+			succ = append(succ, int32(c.index.at(s)))
 		}
-		succ[i] = flat[start:len(flat):len(flat)]
+		start[i+1] = int32(len(succ))
 	}
-	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
-	succ, flat = nil, nil
+	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
 
 	// By node ID, where each was placed and how often; an ID no node of
 	// the graph has is counted apart (no array that large), as only its

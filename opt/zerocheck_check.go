@@ -70,7 +70,7 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 
 	// Dominators of before's control nodes, reached from Start.
 	cg := controlOf(before)
-	tree := dom.NewTree(dom.CooperHarveyKennedy(cg.succ))
+	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
 	// strictlyAbove reports whether control node a strictly dominated b in
 	// before.
 	strictlyAbove := func(a, b *son.Node) bool {
@@ -197,12 +197,13 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 
 // ctrlNodes is the control flow between control nodes, Stop left out: the
 // graph of paper 000's dominance (section 3.2). The numbers are by node ID
-// and the lists cut from chunks: on a graph of 440,000 nodes a map keyed
-// by node and a list per node were 27 MB at the compiler's peak.
+// and the successors in one flat list: on a graph of 440,000 nodes a map
+// keyed by node and a list per node were 27 MB at the compiler's peak.
 type ctrlNodes struct {
 	nodes []*son.Node
 	index []int32 // by node ID: 1 + the node's number, 0 if not reached
-	succ  [][]int
+	start []int32 // by number: where its successors begin in succ
+	succ  []int32
 }
 
 // at is n's number, if n is a control node reached from Start.
@@ -239,19 +240,16 @@ func controlOf(g *son.Graph) *ctrlNodes {
 			}
 		}
 	}
-	c.succ = make([][]int, len(c.nodes))
-	flat := make([]int, edges)
+	c.start = make([]int32, len(c.nodes)+1)
+	c.succ = make([]int32, 0, edges)
 	for i, n := range c.nodes {
-		k := 0
 		for _, u := range n.Out {
 			if control(u) {
-				flat[k], _ = c.at(u)
-				k++
+				k, _ := c.at(u)
+				c.succ = append(c.succ, int32(k))
 			}
 		}
-		if k > 0 {
-			c.succ[i], flat = flat[:k:k], flat[k:]
-		}
+		c.start[i+1] = int32(len(c.succ))
 	}
 	return c
 }
