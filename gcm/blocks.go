@@ -219,24 +219,21 @@ func reversePostorder(entry *block, n int) []*block {
 	return post
 }
 
-// succIndex lists each block's successors by index, for the dominators.
-// The lists share one array, full to their capacities.
-func (sk *skeleton) succIndex() [][]int {
-	succ := make([][]int, len(sk.blocks))
-	total := 0
-	for _, b := range sk.blocks {
-		total += len(b.succs)
-	}
-	all := make([]int, total)
+// succIndex lists each block's successors by index, for the dominators,
+// laid out flat: block i's are succ[start[i]:start[i+1]] (4 bytes a
+// block, where a list per block cost a 24-byte header).
+func (sk *skeleton) succIndex() (start, succ []int32) {
+	start = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		k := len(b.succs)
-		succ[i] = all[:k:k]
-		all = all[k:]
-		for j, s := range b.succs {
-			succ[i][j] = s.index
+		start[i+1] = start[i] + int32(len(b.succs))
+	}
+	succ = make([]int32, 0, start[len(sk.blocks)])
+	for _, b := range sk.blocks {
+		for _, s := range b.succs {
+			succ = append(succ, int32(s.index))
 		}
 	}
-	return succ
+	return start, succ
 }
 
 // loopDepths counts, for each block, the loops around it: the body of the

@@ -85,7 +85,7 @@ func Schedule(g *son.Graph) (*Result, error) {
 		return nil, err
 	}
 	s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
-	s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
+	s.tree = dom.NewTree(dom.LengauerTarjanFlat(sk.succIndex()))
 	s.loop = sk.loopDepths()
 	s.shallowSegments()
 	s.findPhis()

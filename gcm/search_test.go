@@ -20,7 +20,7 @@ func TestSearchesMatchWalks(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
-		s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
+		s.tree = dom.NewTree(dom.LengauerTarjanFlat(sk.succIndex()))
 		s.loop = sk.loopDepths()
 		s.shallowSegments()
 		for _, a := range sk.blocks {

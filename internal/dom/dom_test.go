@@ -363,6 +363,9 @@ func TestRandom(t *testing.T) {
 		if got := CooperHarveyKennedyFlat(start, flat); !slices.Equal(got, brute) {
 			t.Fatalf("graph %d %v: CooperHarveyKennedyFlat %v, want %v", i, succ, got, brute)
 		}
+		if got := LengauerTarjanFlat(start, flat); !slices.Equal(got, brute) {
+			t.Fatalf("graph %d %v: LengauerTarjanFlat %v, want %v", i, succ, got, brute)
+		}
 		if i%10 == 0 {
 			checkTree(t, succ, lt)
 		}
