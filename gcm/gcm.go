@@ -123,8 +123,8 @@ type scheduler struct {
 func (s *scheduler) roots() []*son.Node {
 	var r []*son.Node
 	for _, b := range s.sk.blocks {
-		r = append(r, b.phis...)
-		for _, c := range b.checks {
+		r = append(r, s.sk.phisOf(b)...)
+		for _, c := range s.sk.checksOf(b) {
 			r = append(r, c.In[1])
 		}
 		if l := b.last; l != nil && (l.Op == son.OpIf || l.Op == son.OpReturn) {
@@ -211,16 +211,17 @@ func (s *scheduler) findPhis() {
 				all = append(all, u)
 			}
 		}
-		b.phis = all[start:len(all):len(all)]
-		slices.SortFunc(b.phis, func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
+		b.p0, b.p1 = int32(start), int32(len(all))
+		slices.SortFunc(all[start:], func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
 	}
+	s.sk.phis = all
 }
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
 
 // deeper returns whichever of a and b is deeper in the dominator tree.
 func (s *scheduler) deeper(a, b *block) *block {
-	if a == nil || s.tree.Depth(b.index) > s.tree.Depth(a.index) {
+	if a == nil || s.tree.Depth(int(b.index)) > s.tree.Depth(int(a.index)) {
 		return b
 	}
 	return a
@@ -258,7 +259,7 @@ func (s *scheduler) lca(a, b *block) *block {
 	if a == nil {
 		return b
 	}
-	return s.sk.blocks[s.tree.LCA(a.index, b.index)]
+	return s.sk.blocks[s.tree.LCA(int(a.index), int(b.index))]
 }
 
 // shallower returns whichever of the blocks a and b (by index) has the
@@ -288,7 +289,7 @@ func (s *scheduler) shallowSegments() {
 // shallowest returns the block of least loop depth on the dominator path
 // from late up to early (both included), the deepest among equals.
 func (s *scheduler) shallowest(late, early *block) *block {
-	best, v, stop := -1, late.index, early.index
+	best, v, stop := -1, int(late.index), int(early.index)
 	for v != stop && v != 0 {
 		if j := s.tree.Jump(v); s.tree.Depth(j) >= s.tree.Depth(stop) {
 			best, v = s.shallower(best, s.shallow[v]), j
@@ -351,7 +352,7 @@ func (s *scheduler) emit() (*Result, error) {
 		*b.b = cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
 		f.Blocks = append(f.Blocks, b.b)
 		edges += len(b.preds) + len(b.succs)
-		for _, phi := range b.phis {
+		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
 			}
@@ -396,14 +397,14 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID(), s.place, s.sk.of)
+	o := newOrderer(s.g.MaxID(), s.place, s.sk)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := b.b
 		cb.Preds = cfgBlocks(b.preds)
 		cb.Succs = cfgBlocks(b.succs)
 		np := 0
-		for _, phi := range b.phis {
+		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
@@ -449,11 +450,7 @@ func (s *scheduler) emit() (*Result, error) {
 
 // checks counts the ZeroChecks of the blocks.
 func (s *scheduler) checks() int {
-	k := 0
-	for _, b := range s.sk.blocks {
-		k += len(b.checks)
-	}
-	return k
+	return len(s.sk.checks)
 }
 
 // binaryOps is the cfg op of each binary son op, by son op (zero for
