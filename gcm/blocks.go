@@ -32,6 +32,9 @@ type block struct {
 	seen   bool  // reached by reversePostorder's walk
 }
 
+// number is b's number in the by-ID arrays of blocks: 1 + its index.
+func (b *block) number() int32 { return b.index + 1 }
+
 // skeleton finds the blocks of g in reverse postorder, the entry first,
 // with the block each control node belongs to.
 type skeleton struct {

@@ -27,11 +27,11 @@ import (
 )
 
 // Result is a schedule: the function, and where each node went. The
-// places are by node ID, as block numbers into Func.Blocks (4 bytes each,
-// 0 for none), read through methods: the scheduler's blocks and arrays are
-// garbage once it returns, and the result is a third of their size (on
-// the `and` shape at 1 MB, the skeleton's blocks alone were 49 MB kept
-// until the graph went).
+// places are the scheduler's own arrays by node ID, block numbers into
+// Func.Blocks (4 bytes each, 0 for none), read through methods: the
+// scheduler's blocks are garbage once it returns (on the `and` shape at
+// 1 MB, they were 49 MB kept until the graph went). The numbers hold while
+// Func's list of blocks is gcm's.
 type Result struct {
 	Func *cfg.Func
 
@@ -58,26 +58,6 @@ func (r *Result) Early(id int) *cfg.Block { return r.at(r.early, id) }
 // Late: see Early.
 func (r *Result) Late(id int) *cfg.Block { return r.at(r.late, id) }
 
-// numbers is a by-ID array of blocks as block numbers, 1 + index (0 for
-// none); where a is nil, b's entry is taken instead (a control node's
-// block, a data node's place: one array for both, no ID has the two).
-func numbers(a, b []*block) []int32 {
-	r := make([]int32, max(len(a), len(b)))
-	for id := range r {
-		x := (*block)(nil)
-		if id < len(a) {
-			x = a[id]
-		}
-		if x == nil && id < len(b) {
-			x = b[id]
-		}
-		if x != nil {
-			r[id] = int32(x.index + 1)
-		}
-	}
-	return r
-}
-
 // Schedule builds the cfg.Func of g.
 func Schedule(g *son.Graph) (*Result, error) {
 	sk, err := buildSkeleton(g)
@@ -92,9 +72,9 @@ func Schedule(g *son.Graph) (*Result, error) {
 	if err := s.collect(); err != nil {
 		return nil, err
 	}
-	s.early = make([]*block, g.MaxID())
-	s.late = make([]*block, g.MaxID())
-	s.place = make([]*block, g.MaxID())
+	s.early = make([]int32, g.MaxID())
+	s.late = make([]int32, g.MaxID())
+	s.place = make([]int32, g.MaxID())
 	s.scheduleEarly()
 	s.scheduleLate()
 	return s.emit()
@@ -111,11 +91,13 @@ type scheduler struct {
 	// excluded (see dom.Tree.Jump): placement's search takes O(log n).
 	shallow []int
 
-	data  []*son.Node // the data nodes to place, each after its non-Phi inputs
-	need  []bool      // by node ID: in data
-	early []*block    // by node ID
-	late  []*block
-	place []*block
+	data []*son.Node // the data nodes to place, each after its non-Phi inputs
+	need []bool      // by node ID: in data
+	// By node ID, a data node's blocks as numbers, 1 + index (0: none):
+	// schedule early's, schedule late's, and where it goes.
+	early []int32
+	late  []int32
+	place []int32
 }
 
 // roots are the data nodes control needs: ZeroCheck divisors, branch
@@ -219,6 +201,14 @@ func (s *scheduler) findPhis() {
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
 
+// block is the block numbered k (1 + index), nil for 0.
+func (s *scheduler) block(k int32) *block {
+	if k == 0 {
+		return nil
+	}
+	return s.sk.blocks[k-1]
+}
+
 // deeper returns whichever of a and b is deeper in the dominator tree.
 func (s *scheduler) deeper(a, b *block) *block {
 	if a == nil || s.tree.Depth(int(b.index)) > s.tree.Depth(int(a.index)) {
@@ -243,11 +233,11 @@ func (s *scheduler) scheduleEarly() {
 			}
 			for _, x := range n.In {
 				if x != nil && !x.IsControl() {
-					b = s.deeper(b, s.early[x.ID])
+					b = s.deeper(b, s.block(s.early[x.ID]))
 				}
 			}
 		}
-		s.early[n.ID] = b
+		s.early[n.ID] = b.number()
 	}
 }
 
@@ -326,15 +316,15 @@ func (s *scheduler) scheduleLate() {
 					late = s.lca(late, b)
 				}
 			case s.need[u.ID]:
-				late = s.lca(late, s.place[u.ID])
+				late = s.lca(late, s.block(s.place[u.ID]))
 			}
 		}
-		early := s.early[n.ID]
+		early := s.block(s.early[n.ID])
 		if late == nil {
 			late = early // used only where control never goes (a Never's exit)
 		}
-		s.late[n.ID] = late
-		s.place[n.ID] = s.shallowest(late, early)
+		s.late[n.ID] = late.number()
+		s.place[n.ID] = s.shallowest(late, early).number()
 	}
 }
 
@@ -365,7 +355,7 @@ func (s *scheduler) emit() (*Result, error) {
 	count := make([]int32, s.n+1)
 	for _, n := range s.data {
 		if n.Op != son.OpPhi {
-			count[s.place[n.ID].index+1]++
+			count[s.place[n.ID]]++ // 1 + index
 		}
 	}
 	for i := range s.n {
@@ -375,7 +365,7 @@ func (s *scheduler) emit() (*Result, error) {
 	fill := count[:s.n:s.n]
 	for _, n := range s.data {
 		if n.Op != son.OpPhi {
-			p := s.place[n.ID].index
+			p := s.place[n.ID] - 1
 			placed[fill[p]] = n
 			fill[p]++
 		}
@@ -445,7 +435,14 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	return &Result{Func: f, where: numbers(s.sk.of, s.place), early: numbers(s.early, nil), late: numbers(s.late, nil)}, nil
+	// where is place with the control nodes' blocks added: no ID has both.
+	where := s.place
+	for id, b := range s.sk.of {
+		if b != nil {
+			where[id] = b.number()
+		}
+	}
+	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
 }
 
 // checks counts the ZeroChecks of the blocks.

@@ -10,7 +10,7 @@ import "son/son"
 // Nothing is allocated per block once the arrays have grown to the largest
 // block.
 type orderer struct {
-	place []*block  // by node ID: a data node's block (the scheduler's)
+	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
 	sk    *skeleton // a control node's block (of), a block's checks
 	pos   []int32   // by node ID: its position in its block's list
 
@@ -23,7 +23,7 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(maxID int, place []*block, sk *skeleton) *orderer {
+func newOrderer(maxID int, place []int32, sk *skeleton) *orderer {
 	return &orderer{place: place, sk: sk, pos: make([]int32, maxID)}
 }
 
@@ -47,7 +47,7 @@ func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
 		if x.Op == son.OpZeroCheck {
 			return x.ID < len(o.sk.of) && o.sk.of[x.ID] == b
 		}
-		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b
+		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b.number()
 	}
 	deps := o.deps[:0]
 	for i, n := range all {
