@@ -329,7 +329,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				}
 			}
 		}
-		u.File = nil                    // built, and the reference has run
+		u.File = nil // built, and the reference has run
 		var st PassStats
 		if u.Graph != nil {
 			st = Stats(u.Graph)

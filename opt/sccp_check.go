@@ -52,8 +52,8 @@ import (
 // When in is the very graph s was solved on (the pipeline with checking
 // off, which records no copy), the nodes visited are the live nodes
 // Analyze found on it, which nothing has changed since, rather than a
-// second walk; on a record (a clone, with checking on) the checker walks
-// it itself.
+// second walk; on a clone, or through SCCPRecord.Check (the pipeline with
+// checking on), the checker walks the graph itself.
 func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 	return checkSCCP(in, mode, s, true)
 }
@@ -251,7 +251,8 @@ func sideAllowed(n *son.Node, side int, s *Solution) bool {
 // live side of a branch, removing dead code) are the peephole pass's,
 // which no checker re-derives from the claims: son.Verify checks their
 // result (well-formedness, each type sound for its inputs), and
-// CheckSCCPApplied that they used the claims.
+// CheckSCCPApplied that they used the claims. It is SCCPRecord.CheckRewrite
+// on a record of in, which the pipeline takes instead of a clone.
 func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
 	if in == nil || s == nil || out == nil {
 		return fmt.Errorf("the rewrite of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
@@ -265,7 +266,7 @@ func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) err
 // dead or its condition's value (type joined with claim) excludes, is
 // left (rule "dead"). in is the graph recorded before the analysis; nodes
 // are matched by ID. A failure is not a wrong program but a lost
-// optimization.
+// optimization. It is SCCPRecord.CheckApplied on a record of in.
 func CheckSCCPApplied(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
 	if in == nil || s == nil || out == nil {
 		return fmt.Errorf("the result of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
