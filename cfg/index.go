@@ -70,31 +70,30 @@ func (x *blockIndex) at(b *Block) int {
 	return i
 }
 
-// succIndex returns the successor lists of f by position, for package dom.
-// Successors that are not blocks of f are left out, as are the successors
-// of a block listed a second time.
-func succIndex(f *Func, pos *blockIndex) [][]int {
+// succIndex returns the successor lists of f by position, for package dom,
+// laid out flat: block i's are succ[start[i]:start[i+1]]. Successors that
+// are not blocks of f are left out, as are the successors of a block
+// listed a second time.
+func succIndex(f *Func, pos *blockIndex) (start, succ []int32) {
 	n := 0
 	for _, b := range f.Blocks {
 		if b != nil {
 			n += len(b.Succs)
 		}
 	}
-	all := make([]int, 0, n) // one array for all the lists
-	succ := make([][]int, len(f.Blocks))
+	start = make([]int32, len(f.Blocks)+1)
+	succ = make([]int32, 0, n)
 	for i, b := range f.Blocks {
-		if b == nil || pos.at(b) != i {
-			continue
-		}
-		start := len(all)
-		for _, s := range b.Succs {
-			if j, ok := pos.of(s); ok {
-				all = append(all, j)
+		if b != nil && pos.at(b) == i {
+			for _, s := range b.Succs {
+				if j, ok := pos.of(s); ok {
+					succ = append(succ, int32(j))
+				}
 			}
 		}
-		succ[i] = all[start:len(all):len(all)]
+		start[i+1] = int32(len(succ))
 	}
-	return succ
+	return start, succ
 }
 
 // domTree returns the dominator tree of f over block positions, computed
@@ -102,5 +101,5 @@ func succIndex(f *Func, pos *blockIndex) [][]int {
 // dominate nothing and are dominated by nothing. It takes O(n + m) time
 // per pass over the blocks and recurses nowhere.
 func domTree(f *Func, pos *blockIndex) *dom.Tree {
-	return dom.NewTree(dom.CooperHarveyKennedy(succIndex(f, pos)))
+	return dom.NewTree(dom.CooperHarveyKennedyFlat(succIndex(f, pos)))
 }

@@ -17,18 +17,23 @@ import (
 // an If starts a block of its own, no edge is critical and a block with
 // several predecessors is entered only by jumps: the CFG is normalized.
 
-// block is a basic block being built.
+// block is a basic block being built. Its ZeroChecks and Phis are ranges
+// of lists the skeleton holds for all blocks, not lists of their own (96
+// bytes a block, not 136: a program of && has a block per operand).
 type block struct {
 	b      *cfg.Block
-	head   *son.Node   // the node control enters it by
-	checks []*son.Node // the ZeroChecks down its chain, in order
-	last   *son.Node   // the control node it ends with (If, Never, Return, or the last of the chain)
-	index  int         // position in the function, and vertex number for dominators
-	preds  []*block    // in the order of the head region's inputs
+	head   *son.Node // the node control enters it by
+	last   *son.Node // the control node it ends with (If, Never, Return, or the last of the chain)
+	preds  []*block  // in the order of the head region's inputs
 	succs  []*block
-	phis   []*son.Node // a region's Phis, by ID (phisOf)
-	seen   bool        // reached by reversePostorder's walk
+	index  int32 // position in the function, and vertex number for dominators
+	c0, c1 int32 // its ZeroChecks, down its chain in order: skeleton.checks[c0:c1]
+	p0, p1 int32 // a region's Phis, by ID: skeleton.phis[p0:p1] (findPhis)
+	seen   bool  // reached by reversePostorder's walk
 }
+
+// number is b's number in the by-ID arrays of blocks: 1 + its index.
+func (b *block) number() int32 { return b.index + 1 }
 
 // skeleton finds the blocks of g in reverse postorder, the entry first,
 // with the block each control node belongs to.
@@ -36,7 +41,15 @@ type skeleton struct {
 	blocks []*block
 	of     []*block // by node ID: a control node's block
 	lists  blockLists
+	checks []*son.Node // the ZeroChecks of every block, block by block
+	phis   []*son.Node // the Phis of every region block, block by block
 }
+
+// checksOf lists the ZeroChecks down b's chain, in order.
+func (sk *skeleton) checksOf(b *block) []*son.Node { return sk.checks[b.c0:b.c1:b.c1] }
+
+// phisOf lists the Phis of b's region, by ID.
+func (sk *skeleton) phisOf(b *block) []*son.Node { return sk.phis[b.p0:b.p1:b.p1] }
 
 // blockOf is the block of control node n, nil if it has none.
 func (sk *skeleton) blockOf(n *son.Node) *block {
@@ -114,6 +127,10 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	for i := 0; i < len(found); i++ {
 		b := found[i]
 		cur := b.head
+		// The chain of one block is walked to its end before the next
+		// block's: its checks are contiguous in sk.checks.
+		b.c0 = int32(len(sk.checks))
+		b.c1 = b.c0
 		for {
 			s, err := ctrlSucc(cur)
 			if err != nil {
@@ -124,7 +141,8 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			}
 			switch s.Op {
 			case son.OpZeroCheck:
-				b.checks = append(b.checks, s)
+				sk.checks = append(sk.checks, s)
+				b.c1 = int32(len(sk.checks))
 				sk.of[s.ID] = b
 				cur = s
 				continue
@@ -183,7 +201,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 		return nil, fmt.Errorf("%d blocks, but %d are reached", len(found), len(sk.blocks))
 	}
 	for i, b := range sk.blocks {
-		b.index = i
+		b.index = int32(i)
 	}
 	return sk, nil
 }
@@ -219,24 +237,21 @@ func reversePostorder(entry *block, n int) []*block {
 	return post
 }
 
-// succIndex lists each block's successors by index, for the dominators.
-// The lists share one array, full to their capacities.
-func (sk *skeleton) succIndex() [][]int {
-	succ := make([][]int, len(sk.blocks))
-	total := 0
-	for _, b := range sk.blocks {
-		total += len(b.succs)
-	}
-	all := make([]int, total)
+// succIndex lists each block's successors by index, for the dominators,
+// laid out flat: block i's are succ[start[i]:start[i+1]] (4 bytes a
+// block, where a list per block cost a 24-byte header).
+func (sk *skeleton) succIndex() (start, succ []int32) {
+	start = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		k := len(b.succs)
-		succ[i] = all[:k:k]
-		all = all[k:]
-		for j, s := range b.succs {
-			succ[i][j] = s.index
+		start[i+1] = start[i] + int32(len(b.succs))
+	}
+	succ = make([]int32, 0, start[len(sk.blocks)])
+	for _, b := range sk.blocks {
+		for _, s := range b.succs {
+			succ = append(succ, int32(s.index))
 		}
 	}
-	return succ
+	return start, succ
 }
 
 // loopDepths counts, for each block, the loops around it: the body of the
@@ -274,7 +289,7 @@ func (sk *skeleton) loopDepths() []int {
 		if hb.head.Op != son.OpLoop {
 			continue
 		}
-		work = append(work[:0], sk.blockOf(hb.head.In[2]).index)
+		work = append(work[:0], int(sk.blockOf(hb.head.In[2]).index))
 		for len(work) > 0 {
 			b := find(work[len(work)-1])
 			work = work[:len(work)-1]
@@ -285,7 +300,7 @@ func (sk *skeleton) loopDepths() []int {
 			}
 			parent[b], up[b] = h, h
 			for _, p := range sk.blocks[b].preds {
-				work = append(work, p.index)
+				work = append(work, int(p.index))
 			}
 		}
 	}
@@ -314,6 +329,7 @@ func (sk *skeleton) sortPreds() [][]int {
 		total += len(b.preds)
 	}
 	all := make([]int, total)
+	var buf []*block
 	for _, b := range sk.blocks {
 		k := len(b.preds)
 		idx := all[:k:k]
@@ -322,11 +338,10 @@ func (sk *skeleton) sortPreds() [][]int {
 			idx[i] = i
 		}
 		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(b.preds[i].index, b.preds[j].index) })
-		ps := sk.lists.list(k)
+		buf = append(buf[:0], b.preds...) // sorted in place, not into a new list
 		for i, k := range idx {
-			ps[i] = b.preds[k]
+			b.preds[i] = buf[k]
 		}
-		b.preds = ps
 		perm[b.index] = idx
 	}
 	return perm

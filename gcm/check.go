@@ -70,18 +70,98 @@ func Check(g *son.Graph, f *cfg.Func) error {
 	return errors.New("the schedule does not hold:\n\t" + strings.Join(c.probs, "\n\t"))
 }
 
-// checker holds what Check learns about f from the graph.
+// checker holds what Check learns about f from the graph: arrays by
+// block index and by node ID rather than maps keyed by pointers, a few
+// bytes an entry (on a program of 360,000 blocks, the maps were 64 MB at
+// the compiler's peak).
 type checker struct {
 	g     *son.Graph
 	f     *cfg.Func
 	probs []string
 
-	index    map[*cfg.Block]int       // position in f.Blocks
-	headOf   map[*cfg.Block]*son.Node // the control node a block begins at
-	blockOf  map[*son.Node]*cfg.Block // the block of each head, ZeroCheck and ending If, Never, Return
-	endOf    map[*son.Node]*cfg.Block // the block whose control leaves at this node into a region
-	chains   map[*cfg.Block][]*son.Node
-	predSlot map[*cfg.Block]map[*cfg.Block]int // region block -> predecessor -> region input
+	index    blockIndex
+	headOf   []*son.Node           // by block index: the control node the block begins at
+	blockOf  []int32               // by node ID: 1 + the index of the block of each head, ZeroCheck and ending If, Never, Return
+	endOf    []int32               // by node ID: 1 + the index of the block whose control leaves at this node into a region
+	chains   map[int32][]*son.Node // by block index: its ZeroChecks, for the blocks that have any
+	predSlot []int32               // a region block's predecessor -> region input, from slotStart
+	slotAt   []int32               // by block index: where its predecessors' slots begin in predSlot
+}
+
+// blockIndex finds a block's position in f.Blocks: by its ID where the
+// IDs are distinct and small, as a function's are, else (a broken
+// function) in a map; it never trusts an ID without the pointer.
+type blockIndex struct {
+	blocks []*cfg.Block
+	byID   []int32 // by block ID: 1 + index
+	extra  map[*cfg.Block]int
+}
+
+func newBlockIndex(bs []*cfg.Block) blockIndex {
+	return blockIndex{blocks: bs, byID: make([]int32, 2*len(bs)+2)}
+}
+
+// add records b at position i, and reports whether b was already there.
+func (x *blockIndex) add(b *cfg.Block, i int) (dup bool) {
+	if id := b.ID; id >= 0 && id < len(x.byID) {
+		if k := x.byID[id]; k == 0 {
+			x.byID[id] = int32(i + 1)
+			return false
+		} else if x.blocks[k-1] == b {
+			return true
+		}
+	}
+	if _, ok := x.extra[b]; ok {
+		return true
+	}
+	if x.extra == nil {
+		x.extra = map[*cfg.Block]int{}
+	}
+	x.extra[b] = i
+	return false
+}
+
+// get is the position of b, and whether it is a block of the function.
+func (x *blockIndex) get(b *cfg.Block) (int, bool) {
+	if b == nil {
+		return 0, false
+	}
+	if id := b.ID; id >= 0 && id < len(x.byID) {
+		if k := x.byID[id]; k > 0 && x.blocks[k-1] == b {
+			return int(k - 1), true
+		}
+	}
+	i, ok := x.extra[b]
+	return i, ok
+}
+
+// at is the index of b (a block of the function).
+func (x *blockIndex) at(b *cfg.Block) int {
+	i, _ := x.get(b)
+	return i
+}
+
+// blockAt is the block recorded by node ID in a (1 + index), or nil.
+func (c *checker) blockAt(a []int32, n *son.Node) *cfg.Block {
+	if n == nil || n.ID < 0 || n.ID >= len(a) || a[n.ID] == 0 {
+		return nil
+	}
+	return c.f.Blocks[a[n.ID]-1]
+}
+
+// setBlock records b by n's ID in a.
+func (c *checker) setBlock(a []int32, n *son.Node, b *cfg.Block) {
+	if n.ID >= 0 && n.ID < len(a) {
+		a[n.ID] = int32(c.index.at(b) + 1)
+	}
+}
+
+// head is the control node b begins at, nil if none.
+func (c *checker) head(b *cfg.Block) *son.Node {
+	if i, ok := c.index.get(b); ok {
+		return c.headOf[i]
+	}
+	return nil
 }
 
 func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
@@ -114,17 +194,15 @@ func (c *checker) control() {
 		c.bad(nil, "block", "the function has no blocks")
 		return
 	}
-	c.index = map[*cfg.Block]int{}
+	c.index = newBlockIndex(f.Blocks)
 	for i, b := range f.Blocks {
 		if b == nil {
 			c.bad(nil, "block", "block %d of the function is nil", i)
 			continue
 		}
-		if _, dup := c.index[b]; dup {
+		if c.index.add(b, i) {
 			c.bad(b, "block", "listed twice")
-			continue
 		}
-		c.index[b] = i
 	}
 	if len(c.probs) > 0 {
 		return
@@ -134,32 +212,35 @@ func (c *checker) control() {
 		c.bad(nil, "block", "Start has no control projection")
 		return
 	}
-	c.headOf = map[*cfg.Block]*son.Node{}
-	c.blockOf = map[*son.Node]*cfg.Block{}
-	c.endOf = map[*son.Node]*cfg.Block{}
-	c.chains = map[*cfg.Block][]*son.Node{}
+	c.headOf = make([]*son.Node, len(f.Blocks))
+	c.blockOf = make([]int32, c.g.MaxID())
+	c.endOf = make([]int32, c.g.MaxID())
+	c.chains = map[int32][]*son.Node{}
 	var work []*cfg.Block
-	headBlock := map[*son.Node]*cfg.Block{}
 	// match pairs head h with block b, the successor of from (nil at the entry).
 	match := func(from *cfg.Block, h *son.Node, b *cfg.Block) {
 		if b == nil {
 			c.bad(from, "term", "a successor is nil where control goes to %v", h)
 			return
 		}
-		if _, ok := c.index[b]; !ok {
+		i, ok := c.index.get(b)
+		if !ok {
 			c.bad(from, "term", "successor b%d is not a block of the function", b.ID)
 			return
 		}
-		if old := headBlock[h]; old != nil && old != b {
+		// A head is a projection, a region or a loop, so blockOf holds
+		// nothing else for it: its block, once matched.
+		if old := c.blockAt(c.blockOf, h); old != nil && old != b {
 			c.bad(from, "block", "control goes to %v, which begins b%d, not b%d", h, old.ID, b.ID)
 			return
 		}
-		if old := c.headOf[b]; old != nil && old != h {
+		if old := c.headOf[i]; old != nil && old != h {
 			c.bad(b, "block", "begins both at %v and at %v", old, h)
 			return
 		}
-		if headBlock[h] == nil {
-			headBlock[h], c.headOf[b], c.blockOf[h] = b, h, b
+		if c.blockAt(c.blockOf, h) == nil {
+			c.headOf[i] = h
+			c.setBlock(c.blockOf, h, b)
 			work = append(work, b)
 		}
 	}
@@ -169,8 +250,8 @@ func (c *checker) control() {
 		work = work[:len(work)-1]
 		c.block(b, match)
 	}
-	for _, b := range f.Blocks {
-		if c.headOf[b] == nil {
+	for i, b := range f.Blocks {
+		if c.headOf[i] == nil {
 			c.bad(b, "block", "is not a block of the graph's control flow from Start")
 		}
 	}
@@ -183,7 +264,7 @@ func (c *checker) control() {
 // block follows the control chain from b's head to its end and checks b's
 // terminator and successors against it.
 func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Block)) {
-	cur := c.headOf[b]
+	cur := c.head(b)
 	var chain []*son.Node
 	t := b.Term
 	succs := func(k int) bool {
@@ -204,19 +285,21 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			return
 		}
 		if next.Op == son.OpZeroCheck {
-			if c.blockOf[next] != nil {
+			if c.blockAt(c.blockOf, next) != nil {
 				c.bad(b, "check", "%v is reached twice by control", next)
 				return
 			}
-			c.blockOf[next] = b
+			c.setBlock(c.blockOf, next, b)
 			chain = append(chain, next)
 			cur = next
 			continue
 		}
-		c.chains[b] = chain
+		if len(chain) > 0 {
+			c.chains[int32(c.index.at(b))] = chain
+		}
 		switch next.Op {
 		case son.OpIf:
-			c.blockOf[next] = b
+			c.setBlock(c.blockOf, next, b)
 			if t.Kind != cfg.TermBranch || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
 				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, next.In[1].ID)
 				return
@@ -234,7 +317,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				match(b, p, b.Succs[side])
 			}
 		case son.OpNever:
-			c.blockOf[next] = b
+			c.setBlock(c.blockOf, next, b)
 			if t.Kind != cfg.TermJump || t.Node != next.ID {
 				c.bad(b, "term", "ends with %s, want the jump of %v", termString(t), next)
 				return
@@ -248,7 +331,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				match(b, p, b.Succs[0])
 			}
 		case son.OpReturn:
-			c.blockOf[next] = b
+			c.setBlock(c.blockOf, next, b)
 			if t.Kind != cfg.TermReturn || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
 				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, next.In[1].ID)
 				return
@@ -260,7 +343,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				c.bad(b, "term", "ends with %s, want a jump to %v", termString(t), next)
 				return
 			}
-			c.endOf[cur] = b
+			c.setBlock(c.endOf, cur, b)
 			if succs(1) {
 				match(b, next, b.Succs[0])
 			}
@@ -290,25 +373,36 @@ func termString(t cfg.Term) string {
 // preds checks each block's predecessors against the graph, and records
 // for a region block which region input each predecessor is.
 func (c *checker) preds() {
-	c.predSlot = map[*cfg.Block]map[*cfg.Block]int{}
-	for _, b := range c.f.Blocks {
-		h := c.headOf[b]
-		var want []*cfg.Block
+	c.slotAt = make([]int32, len(c.f.Blocks))
+	slot := make([]int32, len(c.f.Blocks)) // by block index: the region input it ends at, for the region at hand
+	var want []*cfg.Block
+	for bi, b := range c.f.Blocks {
+		h := c.headOf[bi]
+		want = want[:0]
 		switch {
 		case h.Op.IsRegion():
-			slot := map[*cfg.Block]int{}
 			for k := 1; k < len(h.In); k++ {
-				p := c.endOf[h.In[k]]
+				p := c.blockAt(c.endOf, h.In[k])
 				if p == nil {
 					c.bad(b, "preds", "input %d of %v, %v, ends no block", k, h, h.In[k])
 					continue
 				}
-				slot[p] = k
+				slot[c.index.at(p)] = int32(k)
 				want = append(want, p)
 			}
-			c.predSlot[b] = slot
+			c.slotAt[bi] = int32(len(c.predSlot))
+			for _, p := range b.Preds {
+				k := int32(0)
+				if i, ok := c.index.get(p); ok {
+					k = slot[i]
+				}
+				c.predSlot = append(c.predSlot, k)
+			}
+			for _, p := range want {
+				slot[c.index.at(p)] = 0
+			}
 		case b != c.f.Blocks[0]:
-			want = []*cfg.Block{c.blockOf[h.In[0]]}
+			want = append(want, c.blockAt(c.blockOf, h.In[0]))
 		}
 		if !sameBlocks(b.Preds, want) {
 			c.bad(b, "preds", "predecessors %s, but control enters %v from %s", blockList(b.Preds), h, blockList(want))
@@ -320,6 +414,20 @@ func (c *checker) preds() {
 func sameBlocks(a, b []*cfg.Block) bool {
 	if len(a) != len(b) {
 		return false
+	}
+	if len(a) <= 8 { // most blocks: no map
+		used := [8]bool{}
+	next:
+		for _, x := range a {
+			for j, y := range b {
+				if !used[j] && x == y {
+					used[j] = true
+					continue next
+				}
+			}
+			return false
+		}
+		return true
 	}
 	k := map[*cfg.Block]int{}
 	for _, x := range a {
@@ -348,8 +456,8 @@ func blockList(bs []*cfg.Block) string {
 // checks checks that each block checks the ZeroChecks of its chain, in
 // order, and no other.
 func (c *checker) checks() {
-	for _, b := range c.f.Blocks {
-		chain := c.chains[b]
+	for bi, b := range c.f.Blocks {
+		chain := c.chains[int32(bi)]
 		k := 0
 		for i, in := range b.Instrs {
 			if in == nil || in.Op != cfg.OpCheck {
@@ -359,10 +467,10 @@ func (c *checker) checks() {
 			switch {
 			case n == nil || n.Op != son.OpZeroCheck:
 				c.bad(b, "check", "instruction %d checks for node %d, which is no live ZeroCheck", i, in.Node)
-			case c.blockOf[n] == nil:
+			case c.blockAt(c.blockOf, n) == nil:
 				c.bad(b, "check", "instruction %d checks for %v, which control does not pass from Start", i, n)
-			case c.blockOf[n] != b:
-				c.bad(b, "check", "instruction %d checks for %v, but control passes it in b%d", i, n, c.blockOf[n].ID)
+			case c.blockAt(c.blockOf, n) != b:
+				c.bad(b, "check", "instruction %d checks for %v, but control passes it in b%d", i, n, c.blockAt(c.blockOf, n).ID)
 			case k >= len(chain) || chain[k] != n:
 				c.bad(b, "check", "instruction %d checks for %v out of the order control passes the checks of the block (%v)", i, n, chain)
 			default:
@@ -375,61 +483,86 @@ func (c *checker) checks() {
 	}
 }
 
-// site is where a node went: its block and position (-1 for a Phi).
+// site is where a node went: 1 + its block's index (0: nowhere), and
+// its position there (-1 for a Phi).
 type site struct {
-	b   *cfg.Block
-	pos int
+	b, pos int32
 }
 
 // data checks the placement of the data nodes in blocks whose control
 // holds.
 func (c *checker) data() {
 	f, g := c.f, c.g
-	succ := make([][]int, len(f.Blocks))
+	edges := 0
+	for _, b := range f.Blocks {
+		edges += len(b.Succs)
+	}
+	start := make([]int32, len(f.Blocks)+1) // block i's successors are succ[start[i]:start[i+1]]
+	succ := make([]int32, 0, edges)
 	for i, b := range f.Blocks {
 		for _, s := range b.Succs {
-			succ[i] = append(succ[i], c.index[s])
+			succ = append(succ, int32(c.index.at(s)))
 		}
+		start[i+1] = int32(len(succ))
 	}
-	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
+	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
 
-	at := map[int]site{}
-	seen := map[int]int{}
-	for _, b := range f.Blocks {
+	// By node ID, where each was placed and how often; an ID no node of
+	// the graph has is counted apart (no array that large), as only its
+	// being placed at all matters for it.
+	at := make([]site, g.MaxID())
+	seen := make([]int32, g.MaxID())
+	var other map[int]site
+	place := func(id int, b, pos int) {
+		if id >= 0 && id < len(at) {
+			at[id] = site{int32(b + 1), int32(pos)}
+			seen[id]++
+			return
+		}
+		if other == nil {
+			other = map[int]site{}
+		}
+		other[id] = site{int32(b + 1), int32(pos)}
+	}
+	for bi, b := range f.Blocks {
 		for i, p := range b.Phis {
 			if p == nil {
 				c.bad(b, "phi", "Phi %d is nil", i)
 				continue
 			}
-			at[p.Node] = site{b, -1}
-			seen[p.Node]++
+			place(p.Node, bi, -1)
 		}
 		for i, in := range b.Instrs {
 			if in == nil {
 				c.bad(b, "op", "instruction %d is nil", i)
 				continue
 			}
-			at[in.Node] = site{b, i}
-			seen[in.Node]++
+			place(in.Node, bi, i)
 		}
 	}
 	avail := func(def int, b *cfg.Block, pos int) bool {
-		s, ok := at[def]
-		if !ok {
+		var s site
+		if def >= 0 && def < len(at) {
+			s = at[def]
+		} else {
+			s = other[def]
+		}
+		if s.b == 0 {
 			return false
 		}
-		if s.b == b {
-			return s.pos < pos
+		bi := c.index.at(b)
+		if int(s.b-1) == bi {
+			return int(s.pos) < pos
 		}
-		return tree.StrictlyDominates(c.index[s.b], c.index[b])
+		return tree.StrictlyDominates(int(s.b-1), bi)
 	}
 
 	// The data nodes control needs, found from the graph.
-	need := map[*son.Node]bool{}
+	need := make([]bool, g.MaxID())
 	var work []*son.Node
 	want := func(n *son.Node) {
-		if n != nil && !n.IsControl() && !need[n] {
-			need[n] = true
+		if n != nil && !n.IsControl() && !need[n.ID] {
+			need[n.ID] = true
 			work = append(work, n)
 		}
 	}
@@ -455,7 +588,7 @@ func (c *checker) data() {
 	}
 	for _, n := range live {
 		switch k := seen[n.ID]; {
-		case !need[n]:
+		case !need[n.ID]:
 		case k == 0:
 			c.bad(nil, "placed", "%v is not placed", n)
 		case k > 1:
@@ -467,7 +600,7 @@ func (c *checker) data() {
 			if p == nil {
 				continue
 			}
-			if n := g.Node(p.Node); n == nil || !need[n] {
+			if n := g.Node(p.Node); n == nil || !need[n.ID] {
 				c.bad(b, "placed", "Phi %d is from node %d, which is not needed", i, p.Node)
 			}
 		}
@@ -475,7 +608,7 @@ func (c *checker) data() {
 			if in == nil {
 				continue
 			}
-			if n := g.Node(in.Node); n == nil || !need[n] && n.Op != son.OpZeroCheck {
+			if n := g.Node(in.Node); n == nil || !need[n.ID] && n.Op != son.OpZeroCheck {
 				c.bad(b, "placed", "instruction %d is from node %d, which is not needed", i, in.Node)
 			}
 		}
@@ -513,7 +646,7 @@ func (c *checker) data() {
 			// 0, or a region below it: son.Verify's zerocheck rule) and in
 			// that block or below it.
 			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) &&
-				!(isHead(ctl) && c.blockOf[ctl] != nil && (c.blockOf[ctl] == b || tree.StrictlyDominates(c.index[c.blockOf[ctl]], c.index[b]))) {
+				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.StrictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}
@@ -535,7 +668,7 @@ func (c *checker) phi(b *cfg.Block, p *cfg.Phi, avail func(int, *cfg.Block, int)
 		return
 	}
 	region := phi.In[0]
-	if c.headOf[b] != region {
+	if c.head(b) != region {
 		c.bad(b, "phi", "%v of %v is not in its region's block", phi, region)
 		return
 	}
@@ -543,8 +676,15 @@ func (c *checker) phi(b *cfg.Block, p *cfg.Phi, avail func(int, *cfg.Block, int)
 		c.bad(b, "phi", "%v is v%d with %d values, want v%d with one per predecessor (%d)", phi, p.Dst, len(p.Args), phi.ID, len(b.Preds))
 		return
 	}
+	var slots []int32 // a region block's only (preds)
+	if at := int(c.slotAt[c.index.at(b)]); region.Op.IsRegion() && at+len(b.Preds) <= len(c.predSlot) {
+		slots = c.predSlot[at : at+len(b.Preds)]
+	}
 	for i, pred := range b.Preds {
-		k := c.predSlot[b][pred]
+		k := 0
+		if i < len(slots) {
+			k = int(slots[i])
+		}
 		switch {
 		case k <= 0 || k >= len(phi.In):
 			c.bad(b, "phi", "predecessor b%d is no input of %v", pred.ID, region)

@@ -27,39 +27,36 @@ import (
 )
 
 // Result is a schedule: the function, and where each node went. The
-// places are the scheduler's own arrays by node ID, read through methods,
-// not copied into arrays of cfg blocks (a fifth of the pass's CPU and 13
-// of its 48 MB on a 100,000-node program, whose IDs go to 550,000).
+// places are the scheduler's own arrays by node ID, block numbers into
+// Func.Blocks (4 bytes each, 0 for none), read through methods: the
+// scheduler's blocks are garbage once it returns (on the `and` shape at
+// 1 MB, they were 49 MB kept until the graph went). The numbers hold while
+// Func's list of blocks is gcm's.
 type Result struct {
 	Func *cfg.Func
 
-	of                 []*block // by node ID: a control node's block
-	place, early, late []*block // by node ID: a data node's
+	where       []int32 // by node ID: a control node's block, or a data node's place, 1 + index
+	early, late []int32 // by node ID: a data node's bounds, 1 + index
 }
 
-// at returns the cfg block of a by node ID, nil if none.
-func at(a []*block, id int) *cfg.Block {
-	if id < 0 || id >= len(a) || a[id] == nil {
+// at returns the cfg block numbered a[id] (1 + index), nil if none.
+func (r *Result) at(a []int32, id int) *cfg.Block {
+	if id < 0 || id >= len(a) || a[id] == 0 {
 		return nil
 	}
-	return a[id].b
+	return r.Func.Blocks[a[id]-1]
 }
 
 // Block is the block of the node with this ID, data or control, nil if it
 // was not scheduled (the exit of a Never, dead values).
-func (r *Result) Block(id int) *cfg.Block {
-	if b := at(r.of, id); b != nil {
-		return b
-	}
-	return at(r.place, id)
-}
+func (r *Result) Block(id int) *cfg.Block { return r.at(r.where, id) }
 
 // Early and Late are the bounds schedule early and late found for a data
 // node, for people studying the algorithm (nil for other IDs).
-func (r *Result) Early(id int) *cfg.Block { return at(r.early, id) }
+func (r *Result) Early(id int) *cfg.Block { return r.at(r.early, id) }
 
 // Late: see Early.
-func (r *Result) Late(id int) *cfg.Block { return at(r.late, id) }
+func (r *Result) Late(id int) *cfg.Block { return r.at(r.late, id) }
 
 // Schedule builds the cfg.Func of g.
 func Schedule(g *son.Graph) (*Result, error) {
@@ -68,16 +65,16 @@ func Schedule(g *son.Graph) (*Result, error) {
 		return nil, err
 	}
 	s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
-	s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
+	s.tree = dom.NewTree(dom.LengauerTarjanFlat(sk.succIndex()))
 	s.loop = sk.loopDepths()
 	s.shallowSegments()
 	s.findPhis()
 	if err := s.collect(); err != nil {
 		return nil, err
 	}
-	s.early = make([]*block, g.MaxID())
-	s.late = make([]*block, g.MaxID())
-	s.place = make([]*block, g.MaxID())
+	s.early = make([]int32, g.MaxID())
+	s.late = make([]int32, g.MaxID())
+	s.place = make([]int32, g.MaxID())
 	s.scheduleEarly()
 	s.scheduleLate()
 	return s.emit()
@@ -94,11 +91,13 @@ type scheduler struct {
 	// excluded (see dom.Tree.Jump): placement's search takes O(log n).
 	shallow []int
 
-	data  []*son.Node // the data nodes to place, each after its non-Phi inputs
-	need  []bool      // by node ID: in data
-	early []*block    // by node ID
-	late  []*block
-	place []*block
+	data []*son.Node // the data nodes to place, each after its non-Phi inputs
+	need []bool      // by node ID: in data
+	// By node ID, a data node's blocks as numbers, 1 + index (0: none):
+	// schedule early's, schedule late's, and where it goes.
+	early []int32
+	late  []int32
+	place []int32
 }
 
 // roots are the data nodes control needs: ZeroCheck divisors, branch
@@ -106,8 +105,8 @@ type scheduler struct {
 func (s *scheduler) roots() []*son.Node {
 	var r []*son.Node
 	for _, b := range s.sk.blocks {
-		r = append(r, b.phis...)
-		for _, c := range b.checks {
+		r = append(r, s.sk.phisOf(b)...)
+		for _, c := range s.sk.checksOf(b) {
 			r = append(r, c.In[1])
 		}
 		if l := b.last; l != nil && (l.Op == son.OpIf || l.Op == son.OpReturn) {
@@ -194,16 +193,25 @@ func (s *scheduler) findPhis() {
 				all = append(all, u)
 			}
 		}
-		b.phis = all[start:len(all):len(all)]
-		slices.SortFunc(b.phis, func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
+		b.p0, b.p1 = int32(start), int32(len(all))
+		slices.SortFunc(all[start:], func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
 	}
+	s.sk.phis = all
 }
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
 
+// block is the block numbered k (1 + index), nil for 0.
+func (s *scheduler) block(k int32) *block {
+	if k == 0 {
+		return nil
+	}
+	return s.sk.blocks[k-1]
+}
+
 // deeper returns whichever of a and b is deeper in the dominator tree.
 func (s *scheduler) deeper(a, b *block) *block {
-	if a == nil || s.tree.Depth(b.index) > s.tree.Depth(a.index) {
+	if a == nil || s.tree.Depth(int(b.index)) > s.tree.Depth(int(a.index)) {
 		return b
 	}
 	return a
@@ -225,11 +233,11 @@ func (s *scheduler) scheduleEarly() {
 			}
 			for _, x := range n.In {
 				if x != nil && !x.IsControl() {
-					b = s.deeper(b, s.early[x.ID])
+					b = s.deeper(b, s.block(s.early[x.ID]))
 				}
 			}
 		}
-		s.early[n.ID] = b
+		s.early[n.ID] = b.number()
 	}
 }
 
@@ -241,7 +249,7 @@ func (s *scheduler) lca(a, b *block) *block {
 	if a == nil {
 		return b
 	}
-	return s.sk.blocks[s.tree.LCA(a.index, b.index)]
+	return s.sk.blocks[s.tree.LCA(int(a.index), int(b.index))]
 }
 
 // shallower returns whichever of the blocks a and b (by index) has the
@@ -271,7 +279,7 @@ func (s *scheduler) shallowSegments() {
 // shallowest returns the block of least loop depth on the dominator path
 // from late up to early (both included), the deepest among equals.
 func (s *scheduler) shallowest(late, early *block) *block {
-	best, v, stop := -1, late.index, early.index
+	best, v, stop := -1, int(late.index), int(early.index)
 	for v != stop && v != 0 {
 		if j := s.tree.Jump(v); s.tree.Depth(j) >= s.tree.Depth(stop) {
 			best, v = s.shallower(best, s.shallow[v]), j
@@ -308,15 +316,15 @@ func (s *scheduler) scheduleLate() {
 					late = s.lca(late, b)
 				}
 			case s.need[u.ID]:
-				late = s.lca(late, s.place[u.ID])
+				late = s.lca(late, s.block(s.place[u.ID]))
 			}
 		}
-		early := s.early[n.ID]
+		early := s.block(s.early[n.ID])
 		if late == nil {
 			late = early // used only where control never goes (a Never's exit)
 		}
-		s.late[n.ID] = late
-		s.place[n.ID] = s.shallowest(late, early)
+		s.late[n.ID] = late.number()
+		s.place[n.ID] = s.shallowest(late, early).number()
 	}
 }
 
@@ -334,7 +342,7 @@ func (s *scheduler) emit() (*Result, error) {
 		*b.b = cfg.Block{ID: i + 1, LoopDepth: s.loop[i]}
 		f.Blocks = append(f.Blocks, b.b)
 		edges += len(b.preds) + len(b.succs)
-		for _, phi := range b.phis {
+		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
 			}
@@ -347,7 +355,7 @@ func (s *scheduler) emit() (*Result, error) {
 	count := make([]int32, s.n+1)
 	for _, n := range s.data {
 		if n.Op != son.OpPhi {
-			count[s.place[n.ID].index+1]++
+			count[s.place[n.ID]]++ // 1 + index
 		}
 	}
 	for i := range s.n {
@@ -357,14 +365,13 @@ func (s *scheduler) emit() (*Result, error) {
 	fill := count[:s.n:s.n]
 	for _, n := range s.data {
 		if n.Op != son.OpPhi {
-			p := s.place[n.ID].index
+			p := s.place[n.ID] - 1
 			placed[fill[p]] = n
 			fill[p]++
 		}
 	}
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
-	r := &Result{Func: f, of: s.sk.of, place: s.place, early: s.early, late: s.late}
 	lists := make([]*cfg.Block, edges)
 	cfgBlocks := func(bs []*block) []*cfg.Block {
 		if len(bs) == 0 {
@@ -380,14 +387,14 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID(), s.place, s.sk.of)
+	o := newOrderer(s.g.MaxID(), s.place, s.sk)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := b.b
 		cb.Preds = cfgBlocks(b.preds)
 		cb.Succs = cfgBlocks(b.succs)
 		np := 0
-		for _, phi := range b.phis {
+		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
@@ -428,16 +435,19 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	return r, nil
+	// where is place with the control nodes' blocks added: no ID has both.
+	where := s.place
+	for id, b := range s.sk.of {
+		if b != nil {
+			where[id] = b.number()
+		}
+	}
+	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
 }
 
 // checks counts the ZeroChecks of the blocks.
 func (s *scheduler) checks() int {
-	k := 0
-	for _, b := range s.sk.blocks {
-		k += len(b.checks)
-	}
-	return k
+	return len(s.sk.checks)
 }
 
 // binaryOps is the cfg op of each binary son op, by son op (zero for

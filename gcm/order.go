@@ -10,9 +10,9 @@ import "son/son"
 // Nothing is allocated per block once the arrays have grown to the largest
 // block.
 type orderer struct {
-	place []*block // by node ID: a data node's block (the scheduler's)
-	of    []*block // by node ID: a control node's block (the skeleton's)
-	pos   []int32  // by node ID: its position in its block's list
+	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
+	sk    *skeleton // a control node's block (of), a block's checks
+	pos   []int32   // by node ID: its position in its block's list
 
 	all   []*son.Node // the block's checks then data nodes
 	deps  [][2]int32  // (before, after) positions, one per dependence
@@ -23,8 +23,8 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(maxID int, place, of []*block) *orderer {
-	return &orderer{place: place, of: of, pos: make([]int32, maxID)}
+func newOrderer(maxID int, place []int32, sk *skeleton) *orderer {
+	return &orderer{place: place, sk: sk, pos: make([]int32, maxID)}
 }
 
 // order is the local schedule of block b: its ZeroChecks in the order of
@@ -33,7 +33,7 @@ func newOrderer(maxID int, place, of []*block) *orderer {
 // ready, the oldest (smallest ID, roughly source order) first. The list
 // returned is valid until the next call.
 func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
-	all := append(append(o.all[:0], b.checks...), nodes...)
+	all := append(append(o.all[:0], o.sk.checksOf(b)...), nodes...)
 	o.all = all
 	if len(all) <= 1 {
 		return all // most blocks of a long && chain
@@ -45,9 +45,9 @@ func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
 	// placed in b (a Phi's place is its block, but it is not in the list).
 	in := func(x *son.Node) bool {
 		if x.Op == son.OpZeroCheck {
-			return x.ID < len(o.of) && o.of[x.ID] == b
+			return x.ID < len(o.sk.of) && o.sk.of[x.ID] == b
 		}
-		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b
+		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b.number()
 	}
 	deps := o.deps[:0]
 	for i, n := range all {

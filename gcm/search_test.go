@@ -20,21 +20,21 @@ func TestSearchesMatchWalks(t *testing.T) {
 			t.Fatal(err)
 		}
 		s := &scheduler{g: g, sk: sk, n: len(sk.blocks)}
-		s.tree = dom.NewTree(dom.LengauerTarjan(sk.succIndex()))
+		s.tree = dom.NewTree(dom.LengauerTarjanFlat(sk.succIndex()))
 		s.loop = sk.loopDepths()
 		s.shallowSegments()
 		for _, a := range sk.blocks {
-			if !s.tree.Reachable(a.index) {
+			if !s.tree.Reachable(int(a.index)) {
 				continue
 			}
 			for _, b := range sk.blocks {
-				if !s.tree.Reachable(b.index) {
+				if !s.tree.Reachable(int(b.index)) {
 					continue
 				}
 				if got, want := s.lca(a, b), s.walkLCA(a, b); got != want {
 					t.Fatalf("seed %d: lca(b%d, b%d) = b%d, want b%d", seed, a.index, b.index, got.index, want.index)
 				}
-				if s.tree.Dominates(b.index, a.index) {
+				if s.tree.Dominates(int(b.index), int(a.index)) {
 					if got, want := s.shallowest(a, b), s.walkShallowest(a, b); got != want {
 						t.Fatalf("seed %d: shallowest(b%d, b%d) = b%d, want b%d", seed, a.index, b.index, got.index, want.index)
 					}
@@ -47,12 +47,12 @@ func TestSearchesMatchWalks(t *testing.T) {
 // walkLCA is Click's lca: climb the deeper of the two until they meet.
 func (s *scheduler) walkLCA(a, b *block) *block {
 	for a != b {
-		da, db := s.tree.Depth(a.index), s.tree.Depth(b.index)
+		da, db := s.tree.Depth(int(a.index)), s.tree.Depth(int(b.index))
 		if da >= db {
-			a = s.sk.blocks[s.tree.Idom(a.index)]
+			a = s.sk.blocks[s.tree.Idom(int(a.index))]
 		}
 		if db >= da && a != b {
-			b = s.sk.blocks[s.tree.Idom(b.index)]
+			b = s.sk.blocks[s.tree.Idom(int(b.index))]
 		}
 	}
 	return a
@@ -62,7 +62,7 @@ func (s *scheduler) walkLCA(a, b *block) *block {
 // block of least loop depth, the first (deepest) among equals.
 func (s *scheduler) walkShallowest(late, early *block) *block {
 	best := late
-	for b := late; ; b = s.sk.blocks[s.tree.Idom(b.index)] {
+	for b := late; ; b = s.sk.blocks[s.tree.Idom(int(b.index))] {
 		if s.loop[b.index] < s.loop[best.index] {
 			best = b
 		}

@@ -52,9 +52,15 @@ import (
 // When in is the very graph s was solved on (the pipeline with checking
 // off, which records no copy), the nodes visited are the live nodes
 // Analyze found on it, which nothing has changed since, rather than a
-// second walk; on a record (a clone, with checking on) the checker walks
-// it itself.
+// second walk; on a clone, or through SCCPRecord.Check (the pipeline with
+// checking on), the checker walks the graph itself.
 func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
+	return checkSCCP(in, mode, s, true)
+}
+
+// checkSCCP is CheckSCCP; mayShare lets it visit the live nodes of s when
+// in is the graph s was solved on, rather than walk in itself.
+func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	if in == nil || s == nil || mode < Combined || mode >= Iterated {
 		return fmt.Errorf("the solution of the %v analysis cannot be checked: no graph, no solution, or not a single analysis", modeName(mode))
 	}
@@ -66,7 +72,7 @@ func CheckSCCP(in *son.Graph, mode Mode, s *Solution) error {
 		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
 	}
 	live := s.live
-	own := s.graph == in && live != nil // live[i] is numbered i in s
+	own := mayShare && s.graph == in && live != nil // live[i] is numbered i in s
 	if !own {
 		live = in.Live()
 	}
@@ -245,51 +251,13 @@ func sideAllowed(n *son.Node, side int, s *Solution) bool {
 // live side of a branch, removing dead code) are the peephole pass's,
 // which no checker re-derives from the claims: son.Verify checks their
 // result (well-formedness, each type sound for its inputs), and
-// CheckSCCPApplied that they used the claims.
+// CheckSCCPApplied that they used the claims. It is SCCPRecord.CheckRewrite
+// on a record of in, which the pipeline takes instead of a clone.
 func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
 	if in == nil || s == nil || out == nil {
 		return fmt.Errorf("the rewrite of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
 	}
-	var probs []string
-	bad := func(n *son.Node, format string, args ...any) {
-		probs = append(probs, nodeName(n)+": rewrite: "+fmt.Sprintf(format, args...))
-	}
-	before := in.Live()
-	after := out.Live()
-	isLive := make([]bool, max(out.MaxID(), in.MaxID()))
-	for _, n := range after {
-		isLive[n.ID] = true
-	}
-	wasLive := make([]bool, in.MaxID())
-	for _, o := range before {
-		wasLive[o.ID] = true
-		if !isLive[o.ID] {
-			bad(o, "gone")
-		}
-	}
-	for _, n := range after {
-		o := in.Node(n.ID)
-		if o == nil || !wasLive[n.ID] {
-			bad(n, "a node that was not in the graph before")
-			continue
-		}
-		if o.Op != n.Op || o.Aux != n.Aux || len(o.In) != len(n.In) {
-			bad(n, "was %v (aux %d, %d inputs), now aux %d, %d inputs", o, o.Aux, len(o.In), n.Aux, len(n.In))
-			continue
-		}
-		for i, x := range n.In {
-			if x0 := o.In[i]; (x == nil) != (x0 == nil) || x != nil && x.ID != x0.ID {
-				bad(n, "input %d was %v, now %v", i, x0, x)
-			}
-		}
-		if want := types.Join(o.Type, s.Value(o)); !n.Type.Equal(want) {
-			bad(n, "typed %v, but its input type %v and claim %v give %v", n.Type, o.Type, s.Value(o), want)
-		}
-	}
-	if len(probs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("the rewrite of the %v analysis is not justified:\n\t%s", mode, strings.Join(probs, "\n\t"))
+	return RecordSCCP(in).CheckRewrite(mode, s, out)
 }
 
 // CheckSCCPApplied checks that the graph out, which the peepholes left
@@ -298,27 +266,12 @@ func CheckSCCPRewrite(in *son.Graph, mode Mode, s *Solution, out *son.Graph) err
 // dead or its condition's value (type joined with claim) excludes, is
 // left (rule "dead"). in is the graph recorded before the analysis; nodes
 // are matched by ID. A failure is not a wrong program but a lost
-// optimization.
+// optimization. It is SCCPRecord.CheckApplied on a record of in.
 func CheckSCCPApplied(in *son.Graph, mode Mode, s *Solution, out *son.Graph) error {
 	if in == nil || s == nil || out == nil {
 		return fmt.Errorf("the result of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
 	}
-	var probs []string
-	runs := runsByClaims(in, s)
-	for _, n := range out.Live() {
-		o := in.Node(n.ID)
-		if o == nil || o.Op != n.Op || !o.IsControl() || o.Op == son.OpStart || o.Op == son.OpStop {
-			continue
-		}
-		switch {
-		case o.Op == son.OpIf && runs[o.ID] && !(runs[o.Proj(0).ID] && runs[o.Proj(1).ID]):
-			probs = append(probs, fmt.Sprintf("%s: dead: claimed %v, but left with both sides", nodeName(n), s.Value(o)))
-		case !runs[o.ID]:
-			probs = append(probs, fmt.Sprintf("%s: dead: unreachable by the claims (%v), but left in the graph", nodeName(n), s.Value(o)))
-		}
-	}
-	if len(probs) == 0 {
-		return nil
-	}
-	return fmt.Errorf("the result of the %v analysis does not use its claims:\n\t%s", mode, strings.Join(probs, "\n\t"))
+	r := RecordSCCP(in)
+	r.noteRuns(in, s)
+	return r.CheckApplied(mode, s, out)
 }

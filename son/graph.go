@@ -27,6 +27,9 @@ type Graph struct {
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
 	stand *Node               // the If deadBranch does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
+	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
+	// at that node beyond one edge (addDep); nil until one does.
+	depsOf map[int32]*[]int32
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -378,7 +381,7 @@ func (g *Graph) Kill(n *Node) {
 		g.edges.free(x.Out, nil)
 		x.In, x.Out, x.pos = nil, nil, nil
 		x.dead = true
-		x.deps = nil
+		g.dropDeps(x)
 		g.nodes[x.ID] = nil
 	}
 }
@@ -444,13 +447,17 @@ func (g *Graph) changed(n *Node) {
 }
 
 func (g *Graph) moveDeps(n *Node) {
-	if n.deps == nil {
+	if len(g.depsOf) == 0 {
 		return
 	}
-	for _, d := range *n.deps {
+	deps := g.depsOf[int32(n.ID)]
+	if deps == nil {
+		return
+	}
+	for _, d := range *deps {
 		g.push(g.nodes[d]) // nil if it was killed
 	}
-	*n.deps = (*n.deps)[:0]
+	*deps = (*deps)[:0]
 }
 
 // edgeArena hands out the input lists of new nodes, the user lists as

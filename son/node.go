@@ -27,12 +27,9 @@ type Node struct {
 	// pos[cap(In)+k] is which input of Out[k] this node is (edges.go).
 	pos []int32
 
-	// deps lists the IDs of the nodes whose peephole looked at this node
-	// beyond one edge; nil until one does, which few nodes see (a pointer,
-	// not a slice: every node pays for the field, a few for the list). IDs,
-	// not pointers: a killed node's memory may serve a new node (recycle),
-	// and the list holds nothing for the collector to scan.
-	deps *[]int32
+	// (The nodes whose peephole looked at this one beyond an edge are in
+	// the graph's depsOf, by ID: few nodes have any, and a field here
+	// cost every node 8 bytes.)
 
 	Op       Op    // (here, to share a word with the flags below)
 	narrowed uint8 // times a Phi's range has narrowed (see maxNarrow)
@@ -98,19 +95,33 @@ func (n *Node) String() string {
 // addDep records that d's peephole looked at n beyond the edge between
 // them (at n's inputs or users): d is revisited when n changes. No search
 // for duplicates, which the worklist ignores anyway: a node like arg may
-// have thousands of users.
+// have thousands of users. The lists hold IDs, not pointers: a killed
+// node's memory may serve a new node (recycle), and the lists hold
+// nothing for the collector to scan.
 func (g *Graph) addDep(n, d *Node) {
 	if d == n || n.Op == OpConstant {
 		return
 	}
-	if n.deps == nil {
-		n.deps = g.newDeps()
+	deps := g.depsOf[int32(n.ID)]
+	if deps == nil {
+		if g.depsOf == nil {
+			g.depsOf = map[int32]*[]int32{}
+		}
+		deps = g.newDeps()
+		g.depsOf[int32(n.ID)] = deps
 	}
 	id := int32(d.ID)
-	if ds := *n.deps; len(ds) > 0 && ds[len(ds)-1] == id {
+	if ds := *deps; len(ds) > 0 && ds[len(ds)-1] == id {
 		return
 	}
-	*n.deps = append(*n.deps, id)
+	*deps = append(*deps, id)
+}
+
+// dropDeps forgets the dependence list of n, which is dead.
+func (g *Graph) dropDeps(n *Node) {
+	if len(g.depsOf) > 0 {
+		delete(g.depsOf, int32(n.ID))
+	}
 }
 
 // depList is a dependence list with room for its first four entries:

@@ -185,7 +185,8 @@ func (g *Graph) sweep(live []bool) {
 	for _, n := range garbage {
 		g.edges.free(n.In, n.pos) // cleared, so that its inputs may go
 		g.edges.free(n.Out, nil)
-		n.In, n.Out, n.deps, n.pos = nil, nil, nil, nil
+		n.In, n.Out, n.pos = nil, nil, nil
+		g.dropDeps(n)
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}

@@ -353,6 +353,19 @@ func TestRandom(t *testing.T) {
 			t.Fatalf("graph %d %v:\nLengauerTarjan      %v\nCooperHarveyKennedy %v\nbrute force         %v",
 				i, succ, lt, chk, brute)
 		}
+		start, flat := []int32{0}, []int32{}
+		for _, ws := range succ {
+			for _, w := range ws {
+				flat = append(flat, int32(w))
+			}
+			start = append(start, int32(len(flat)))
+		}
+		if got := CooperHarveyKennedyFlat(start, flat); !slices.Equal(got, brute) {
+			t.Fatalf("graph %d %v: CooperHarveyKennedyFlat %v, want %v", i, succ, got, brute)
+		}
+		if got := LengauerTarjanFlat(start, flat); !slices.Equal(got, brute) {
+			t.Fatalf("graph %d %v: LengauerTarjanFlat %v, want %v", i, succ, got, brute)
+		}
 		if i%10 == 0 {
 			checkTree(t, succ, lt)
 		}

@@ -13,7 +13,19 @@ package dom
 // compilation, and its dozen arrays are then a large part of the peak
 // memory.
 func LengauerTarjan(succ [][]int) []int {
-	nv := len(succ)
+	return lengauerTarjan(len(succ), func(v int) []int { return succ[v] })
+}
+
+// LengauerTarjanFlat is LengauerTarjan on successor lists laid out flat,
+// as CooperHarveyKennedyFlat takes them: vertex v's successors are
+// succ[start[v]:start[v+1]].
+func LengauerTarjanFlat(start, succ []int32) []int {
+	return lengauerTarjan(max(len(start)-1, 0), func(v int) []int32 { return succ[start[v]:start[v+1]] })
+}
+
+// lengauerTarjan is the algorithm on nv vertices whose successors succOf
+// lists.
+func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 	idom := make([]int, nv)
 	for v := range idom {
 		idom[v] = -1
@@ -38,11 +50,12 @@ func LengauerTarjan(succ [][]int) []int {
 	parent = append(parent, -1)
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if int(top.e) == len(succ[top.v]) {
+		ws := succOf(int(top.v))
+		if int(top.e) == len(ws) {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		w := succ[top.v][top.e]
+		w := ws[top.e]
 		top.e++
 		if num[w] < 0 {
 			num[w] = int32(len(vertex))
@@ -56,7 +69,7 @@ func LengauerTarjan(succ [][]int) []int {
 	// Predecessors, by preorder number, of the reachable vertices.
 	predStart := make([]int32, n+1)
 	for _, v := range vertex {
-		for _, w := range succ[v] {
+		for _, w := range succOf(int(v)) {
 			predStart[num[w]+1]++
 		}
 	}
@@ -67,7 +80,7 @@ func LengauerTarjan(succ [][]int) []int {
 	fill := make([]int32, n)
 	copy(fill, predStart[:n])
 	for i, v := range vertex {
-		for _, w := range succ[v] {
+		for _, w := range succOf(int(v)) {
 			j := num[w]
 			pred[fill[j]] = int32(i)
 			fill[j]++

@@ -424,8 +424,8 @@ var Catalogue = []Fault{
 	// ---- gcm (gcm/gcm.go, gcm/blocks.go, gcm/order.go) ----
 	{
 		Name: "gcm-checks-hoisted-to-entry", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "b.checks = append(b.checks, s)\n\t\t\t\tsk.of[s.ID] = b",
-		New:  "found[0].checks = append(found[0].checks, s)\n\t\t\t\tsk.of[s.ID] = found[0]",
+		Old:  "sk.checks = append(sk.checks, s)\n\t\t\t\tb.c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = b",
+		New:  "sk.checks = append(sk.checks, s)\n\t\t\t\tfound[0].c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = found[0]",
 		What: "every ZeroCheck is hoisted to the entry block, above its branch, and recorded there in the block map",
 	},
 	{
@@ -454,7 +454,7 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-lca-deeper", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "return s.sk.blocks[s.tree.LCA(a.index, b.index)]",
+		Old:  "return s.sk.blocks[s.tree.LCA(int(a.index), int(b.index))]",
 		New:  "return s.deeper(a, b)",
 		What: "the common dominator of two uses is the deeper of them: a wrong dominator",
 	},
@@ -478,8 +478,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-deeper-inverted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "s.tree.Depth(b.index) > s.tree.Depth(a.index)",
-		New:  "s.tree.Depth(b.index) < s.tree.Depth(a.index)",
+		Old:  "s.tree.Depth(int(b.index)) > s.tree.Depth(int(a.index))",
+		New:  "s.tree.Depth(int(b.index)) < s.tree.Depth(int(a.index))",
 		What: "schedule early takes the shallower of its inputs' blocks",
 	},
 	{
