@@ -71,12 +71,9 @@ func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
 // lower is Lower, with the listing when listing is set; without it, the
 // assembler keeps no copy of the instructions (Asm.Lean).
 func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
-	n := 4
-	for b, blk := range vf.Blocks {
+	n := 4 + res.NumEdits()
+	for _, blk := range vf.Blocks {
 		n += len(blk.Insts)
-		for _, p := range res.Blocks[b] {
-			n += len(p.Before) + len(p.After)
-		}
 	}
 	a := Asm{Lean: !listing}
 	// The runtime's own labels and instructions, a label per block and
@@ -167,10 +164,10 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
-			for _, e := range p.Before {
+			for _, e := range res.Before(p) {
 				edit(e)
 			}
-			in, err := vi.resolve(p, stub, labels)
+			in, err := vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -183,7 +180,7 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			default:
 				emit(in)
 			}
-			for _, e := range p.After {
+			for _, e := range res.After(p) {
 				edit(e)
 			}
 		}
@@ -252,8 +249,9 @@ func (p *Program) Listing() string {
 	return b.String()
 }
 
-// resolve is the machine instruction of vi with the registers p gives.
-func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
+// resolve is the machine instruction of vi with the locations of its uses
+// and defs (the registers its regalloc.Placed gives).
+func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
 	o := vi.operands()
 	uses, defs := o.Uses(), o.Defs()
 	loc := func(v VReg) (Reg, error) {
@@ -262,12 +260,12 @@ func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []La
 		}
 		for k, u := range uses {
 			if u == v {
-				return Reg(p.Uses[k]), nil
+				return Reg(useLocs[k]), nil
 			}
 		}
 		for k, d := range defs {
 			if d == v {
-				return Reg(p.Defs[k]), nil
+				return Reg(defLocs[k]), nil
 			}
 		}
 		return 0, fmt.Errorf("no location for register %d", v)

@@ -98,16 +98,44 @@ type Result struct {
 	// Split counts the loops a spilled register is reloaded before,
 	// once, instead of at each of its reads inside (splitting).
 	Split int
+	// The locations and edits of every instruction, in order: a Placed
+	// holds offsets into them, so that it has no pointer (an allocation
+	// makes one per instruction).
+	locs  []Loc
+	edits []Edit
 }
 
-// Placed is the allocation of one instruction.
+// Placed is the allocation of one instruction; Result's methods give its
+// locations and edits.
 type Placed struct {
-	Dead       bool  // dropped: a Pure instruction whose results are never read
-	Uses, Defs []Loc // parallel to the Instr's; registers, never slots
-	// Before and After are moves run before and after the instruction:
-	// reloads from slots, stores to slots.
-	Before, After []Edit
+	Dead bool // dropped: a Pure instruction whose results are never read
+	// Its locations are locs[loc:loc+nu+nd] of the Result, the uses
+	// first; its edits edits[edit:edit+nb+na], those before it first.
+	loc, nu, nd, edit, nb, na int32
 }
+
+// Uses are the locations of p's uses, parallel to the Instr's: registers,
+// never slots.
+func (r *Result) Uses(p *Placed) []Loc { return r.locs[p.loc : p.loc+p.nu : p.loc+p.nu] }
+
+// Defs are the locations of p's defs, parallel to the Instr's.
+func (r *Result) Defs(p *Placed) []Loc {
+	k := p.loc + p.nu
+	return r.locs[k : k+p.nd : k+p.nd]
+}
+
+// Before are the moves run before p's instruction: reloads from slots.
+func (r *Result) Before(p *Placed) []Edit { return r.edits[p.edit : p.edit+p.nb : p.edit+p.nb] }
+
+// After are the moves run after p's instruction: stores to slots, and
+// reloads after a block's last instruction (splitting).
+func (r *Result) After(p *Placed) []Edit {
+	k := p.edit + p.nb
+	return r.edits[k : k+p.na : k+p.na]
+}
+
+// NumEdits counts the edits of all the instructions.
+func (r *Result) NumEdits() int { return len(r.edits) }
 
 // Edit is a move from Src to Dst, one of them a stack slot.
 type Edit struct{ Dst, Src Loc }
@@ -1115,58 +1143,61 @@ func (a *alloc) result(rounds int) *Result {
 			res.Split++
 		}
 	}
-	// The Placed of every block and the locations of every instruction
-	// are cut from one slice each.
-	n, nlocs := 0, 0
+	// The Placed of every block, the locations and the edits of every
+	// instruction are cut from one slice each. An instruction's edits
+	// are contiguous: the reloads before it are held in before until
+	// it comes, and what follows it up to the next reload is its After.
+	n, nlocs, nedits := 0, 0, 0
 	for b, ws := range a.blocks {
 		n += len(a.f.Blocks[b].Instrs)
 		for _, w := range ws {
-			if w.orig >= 0 && !w.dead {
+			switch {
+			case w.orig < 0:
+				nedits++
+			case !w.dead:
 				nlocs += len(w.uses) + len(w.defs)
 			}
 		}
 	}
 	placed := make([]Placed, n)
-	locs := make([]Loc, nlocs)
-	cut := func(k int) []Loc {
-		l := locs[:k:k]
-		locs = locs[k:]
-		return l
-	}
+	res.locs = make([]Loc, 0, nlocs)
+	res.edits = make([]Edit, 0, nedits)
+	var before []Edit
 	for b, ws := range a.blocks {
 		k := len(a.f.Blocks[b].Instrs)
 		ps := placed[:k:k]
 		placed = placed[k:]
-		var before []Edit
+		before = before[:0]
 		last := -1
 		for _, w := range ws {
 			switch {
 			case w.orig < 0 && w.reload && w.late:
-				ps[last].After = append(ps[last].After, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				res.edits = append(res.edits, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				ps[last].na++
 			case w.orig < 0 && w.reload:
 				before = append(before, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:
-				ps[last].After = append(ps[last].After, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
+				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
+				ps[last].na++
 			default:
 				p := &ps[w.orig]
 				last = int(w.orig)
-				if before != nil { // rarely: no pointer written otherwise
-					p.Before, before = before, nil
-				}
+				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
+				res.edits = append(res.edits, before...)
+				before = before[:0]
 				if w.dead {
 					p.Dead = true
 					continue
 				}
-				p.Uses = cut(len(w.uses))
-				for k, r := range w.uses {
-					p.Uses[k] = a.loc(r)
+				p.loc, p.nu, p.nd = int32(len(res.locs)), int32(len(w.uses)), int32(len(w.defs))
+				for _, r := range w.uses {
+					res.locs = append(res.locs, a.loc(r))
 				}
-				p.Defs = cut(len(w.defs))
-				for k, r := range w.defs {
-					p.Defs[k] = a.loc(r)
+				for _, r := range w.defs {
+					res.locs = append(res.locs, a.loc(r))
 				}
 				if w.move {
-					if p.Uses[0] == p.Defs[0] {
+					if res.locs[p.loc] == res.locs[p.loc+1] {
 						res.Coalesced++
 					} else {
 						res.Moves++
