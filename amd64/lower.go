@@ -252,54 +252,9 @@ func (p *Program) Listing() string {
 // resolve is the machine instruction of vi with the locations of its uses
 // and defs (the registers its regalloc.Placed gives).
 func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
-	o := vi.operands()
-	uses, defs := o.Uses(), o.Defs()
-	loc := func(v VReg) (Reg, error) {
-		if v >= 0 && v < FirstVirtual {
-			return Reg(v), nil
-		}
-		for k, u := range uses {
-			if u == v {
-				return Reg(useLocs[k]), nil
-			}
-		}
-		for k, d := range defs {
-			if d == v {
-				return Reg(defLocs[k]), nil
-			}
-		}
-		return 0, fmt.Errorf("no location for register %d", v)
-	}
-	arg := func(va VArg) (Arg, error) {
-		switch va.Kind {
-		case KindReg:
-			r, err := loc(va.R)
-			return R(r), err
-		case KindImm:
-			return Imm(va.Imm), nil
-		case KindMem:
-			base, index := NoReg, NoReg
-			var err error
-			if va.Base != NoVReg {
-				if base, err = loc(va.Base); err != nil {
-					return Arg{}, err
-				}
-			}
-			if va.Index != NoVReg {
-				if index, err = loc(va.Index); err != nil {
-					return Arg{}, err
-				}
-			}
-			if index == NoReg {
-				return M(base, va.Disp), nil
-			}
-			return MI(base, index, va.Scale, va.Disp), nil
-		}
-		return Arg{}, nil
-	}
 	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
 	switch vi.Op {
-	case JCC, JMP:
+	case JCC, JMP: // no registers: their operands are not listed
 		if vi.Stub != 0 {
 			in.Dst = To(stub(vi.Stub))
 		} else {
@@ -307,12 +262,67 @@ func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label
 		}
 		return in, nil
 	}
+	o := vi.operands()
+	r := resolver{uses: o.Uses(), defs: o.Defs(), useLocs: useLocs, defLocs: defLocs}
 	var err error
-	if in.Dst, err = arg(vi.Dst); err != nil {
+	if in.Dst, err = r.arg(&vi.Dst); err != nil {
 		return in, err
 	}
-	in.Src, err = arg(vi.Src)
+	in.Src, err = r.arg(&vi.Src)
 	return in, err
+}
+
+// resolver gives the virtual registers of one instruction their
+// locations: those of its uses and defs, in the order operands lists
+// them.
+type resolver struct {
+	uses, defs       []VReg
+	useLocs, defLocs []regalloc.Loc
+}
+
+func (r *resolver) loc(v VReg) (Reg, error) {
+	if v >= 0 && v < FirstVirtual {
+		return Reg(v), nil
+	}
+	for k, u := range r.uses {
+		if u == v {
+			return Reg(r.useLocs[k]), nil
+		}
+	}
+	for k, d := range r.defs {
+		if d == v {
+			return Reg(r.defLocs[k]), nil
+		}
+	}
+	return 0, fmt.Errorf("no location for register %d", v)
+}
+
+func (r *resolver) arg(va *VArg) (Arg, error) {
+	switch va.Kind {
+	case KindReg:
+		x, err := r.loc(va.R)
+		return R(x), err
+	case KindImm:
+		return Imm(va.Imm), nil
+	case KindMem:
+		base, index := NoReg, NoReg
+		var err error
+		if va.Base != NoVReg {
+			if base, err = r.loc(va.Base); err != nil {
+				return Arg{}, err
+			}
+		}
+		if va.Index != NoVReg {
+			if index, err = r.loc(va.Index); err != nil {
+				return Arg{}, err
+			}
+		}
+		if index == NoReg {
+			return M(base, va.Disp), nil
+		}
+		return MI(base, index, va.Scale, va.Disp), nil
+	}
+	return Arg{}, nil
 }
 
 // text prints vi with the names of its registers.
