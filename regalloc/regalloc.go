@@ -141,22 +141,24 @@ func (r *Result) NumEdits() int { return len(r.edits) }
 type Edit struct{ Dst, Src Loc }
 
 // winstr is an instruction of the working code: one of the input's
-// (orig >= 0), or a reload or store of a spilled register.
-// (64 bytes: the fields are ordered so that the flags share a word.)
+// (orig >= 0), or a reload or store of a spilled register. Its registers
+// are in the allocator's pool (alloc.uses, alloc.defs), so that it has
+// no pointer and takes 28 bytes (64 with two slices).
 type winstr struct {
-	uses, defs []Reg
-	orig       int32 // index in the input block, or -1
-	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
-	move, pure bool
-	dead       bool
-	reload     bool
-	late       bool // a reload after the block's last instruction (splitting)
-	branch     bool
+	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
+	orig        int32 // index in the input block, or -1
+	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	move, pure  bool
+	dead        bool
+	reload      bool
+	late        bool // a reload after the block's last instruction (splitting)
+	branch      bool
 }
 
 type alloc struct {
 	f       *Func
 	blocks  [][]*winstr
+	regs    []Reg // the registers of every working instruction (winstr.off)
 	preds   [][]int
 	nregs   int    // virtual registers are below nregs
 	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
@@ -219,9 +221,12 @@ func (a *alloc) init() error {
 	// instructions, from another (the rewrites of spilling add a few
 	// more one by one).
 	npreds := make([]int32, len(f.Blocks))
-	n, nsuccs := 0, 0
+	n, nsuccs, nregs := 0, 0, 0
 	for b, blk := range f.Blocks {
 		n += len(blk.Instrs)
+		for i := range blk.Instrs {
+			nregs += len(blk.Instrs[i].Uses) + len(blk.Instrs[i].Defs)
+		}
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
@@ -242,6 +247,7 @@ func (a *alloc) init() error {
 	}
 	slab := make([]winstr, n)
 	ptrs := make([]*winstr, n)
+	a.regs = make([]Reg, 0, nregs+nregs/8)
 	for b, blk := range f.Blocks {
 		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
 		ptrs = ptrs[len(blk.Instrs):]
@@ -267,7 +273,9 @@ func (a *alloc) init() error {
 				}
 			}
 			w := &slab[i]
-			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
+			*w = winstr{off: int32(len(a.regs)), nu: int32(len(in.Uses)), nd: int32(len(in.Defs)),
+				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
+			a.regs = append(append(a.regs, in.Uses...), in.Defs...)
 			ws[i] = w
 		}
 		a.blocks[b] = ws
@@ -286,6 +294,26 @@ func (a *alloc) init() error {
 		a.slotOf[i] = -1
 	}
 	return nil
+}
+
+// uses and defs are the registers w reads and writes, in the pool.
+func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+w.nu : w.off+w.nu] }
+func (a *alloc) defs(w *winstr) []Reg {
+	k := w.off + w.nu
+	return a.regs[k : k+w.nd : k+w.nd]
+}
+
+// transfer is a new reload (of t from the slot, reload set) or store (of
+// t to it): a working instruction with the one register t.
+func (a *alloc) transfer(t Reg, slot int32, reload bool) *winstr {
+	w := &winstr{off: int32(len(a.regs)), orig: -1, slot: slot, reload: reload}
+	if reload {
+		w.nd = 1
+	} else {
+		w.nu = 1
+	}
+	a.regs = append(a.regs, t)
+	return w
 }
 
 func (a *alloc) newTmp() Reg {
@@ -310,7 +338,7 @@ func (a *alloc) dropDead() {
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if !w.dead {
-				for _, u := range w.uses {
+				for _, u := range a.uses(w) {
 					reads[u]++
 				}
 			}
@@ -320,10 +348,10 @@ func (a *alloc) dropDead() {
 	// when a read goes: each instruction is looked at once, and again
 	// each time a register it writes loses its last read.
 	deadable := func(w *winstr) bool {
-		if w.dead || !w.pure || len(w.defs) == 0 {
+		if w.dead || !w.pure || w.nd == 0 {
 			return false
 		}
-		for _, d := range w.defs {
+		for _, d := range a.defs(w) {
 			if int(d) < np || reads[d] > 0 {
 				return false
 			}
@@ -347,7 +375,7 @@ func (a *alloc) dropDead() {
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
-					for _, d := range w.defs {
+					for _, d := range a.defs(w) {
 						woff[d+1]++
 					}
 				}
@@ -361,7 +389,7 @@ func (a *alloc) dropDead() {
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
-					for _, d := range w.defs {
+					for _, d := range a.defs(w) {
 						writers[fill[d]] = w
 						fill[d]++
 					}
@@ -376,7 +404,7 @@ func (a *alloc) dropDead() {
 			continue
 		}
 		w.dead = true
-		for _, u := range w.uses {
+		for _, u := range a.uses(w) {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
 				work = append(work, writers[woff[u]:woff[u+1]]...)
 			}
@@ -442,18 +470,18 @@ func (a *alloc) liveness() {
 			}
 			pos += 2
 			if w.move {
-				a.hoff[w.defs[0]+1]++
-				a.hoff[w.uses[0]+1]++
+				a.hoff[a.regs[w.off+w.nu]+1]++
+				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
 				continue
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
 					ues[u] = append(ues[u], int32(b))
 				}
 			}
-			for _, d := range w.defs {
+			for _, d := range a.defs(w) {
 				if int(d) < np && wrote[d] != int32(b+1) {
 					wrote[d] = int32(b + 1)
 					defsIn[d] = append(defsIn[d], int32(b))
@@ -522,7 +550,7 @@ func (a *alloc) liveness() {
 			}
 			usePos, defPos := p-1, p
 			p -= 2
-			for _, d := range w.defs {
+			for _, d := range a.defs(w) {
 				if int(d) >= np {
 					a.hull(d, defPos, b)
 					continue
@@ -534,7 +562,7 @@ func (a *alloc) liveness() {
 				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
 				segEnd[d] = -1
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if int(u) >= np {
 					a.hull(u, usePos, b)
 					continue
@@ -566,7 +594,7 @@ func (a *alloc) liveness() {
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if w.move && !w.dead {
-				d, u := w.defs[0], w.uses[0]
+				d, u := a.regs[w.off+w.nu], a.regs[w.off]
 				a.hints[fill[d]] = u
 				fill[d]++
 				a.hints[fill[u]] = d
@@ -877,6 +905,7 @@ func (a *alloc) rewrite() {
 	// registers spilled in this round are not looked at (a difference
 	// array over the blocks marks them).
 	touched := make([]int32, len(a.blocks)+1)
+	var scratch []Reg // an instruction's registers while they are renamed
 	for v, sp := range a.spill {
 		if sp {
 			touched[a.sblk[v]]++
@@ -901,20 +930,20 @@ func (a *alloc) rewrite() {
 			}
 		}
 		for i, w := range ws {
-			if w.orig < 0 && w.reload && a.spilledReg(w.defs[0]) {
+			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+w.nu]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
 				grow(i)
 				continue
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
-				for k, r := range w.uses {
+				uses := a.uses(w) // the pool's: changed in place
+				for k, r := range uses {
 					if !a.spilledReg(r) {
 						continue // only registers spilled in this round have copies
 					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
-						w.uses = slices.Clone(w.uses) // it may be the input's
-						w.uses[k] = t
+						uses[k] = t
 					}
 				}
 			}
@@ -925,8 +954,11 @@ func (a *alloc) rewrite() {
 				continue
 			}
 			grow(i)
-			uses := append([]Reg(nil), w.uses...)
-			defs := append([]Reg(nil), w.defs...)
+			// The new registers are made in a copy (the pool grows with
+			// the reloads and stores), copied back at the end.
+			wuses, wdefs := a.uses(w), a.defs(w)
+			scratch = append(append(scratch[:0], wuses...), wdefs...)
+			uses, defs := scratch[:len(wuses)], scratch[len(wuses):]
 			var after []*winstr
 			var done [][2]Reg // each spilled register and its temporary
 			for _, list := range [2][]Reg{uses, defs} {
@@ -943,17 +975,17 @@ func (a *alloc) rewrite() {
 					if t < 0 {
 						t = a.newTmp()
 						done = append(done, [2]Reg{r, t})
-						if contains(w.uses, r) {
-							out = append(out, &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[r], reload: true})
+						if contains(wuses, r) {
+							out = append(out, a.transfer(t, a.slotOf[r], true))
 						}
-						if contains(w.defs, r) {
-							after = append(after, &winstr{uses: []Reg{t}, orig: -1, slot: a.slotOf[r]})
+						if contains(wdefs, r) {
+							after = append(after, a.transfer(t, a.slotOf[r], false))
 						}
 					}
 					list[k] = t
 				}
 			}
-			w.uses, w.defs = uses, defs
+			copy(a.regs[w.off:w.off+w.nu+w.nd], scratch)
 			out = append(out, w)
 			out = append(out, after...)
 		}
@@ -1003,7 +1035,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			if w.dead {
 				continue
 			}
-			for _, d := range w.defs {
+			for _, d := range a.defs(w) {
 				if ps := writes[d]; int(d) >= np && a.spill[d] && (len(ps) == 0 || ps[len(ps)-1] != a.bstart[b]) {
 					writes[d] = append(ps, a.bstart[b])
 				}
@@ -1011,7 +1043,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			if w.orig < 0 {
 				continue
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if key := (loopReg{u, l}); int(u) >= np && a.spill[u] && !a.split[u] && !read[key] {
 					read[key] = true
 					order = append(order, key)
@@ -1073,7 +1105,8 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		a.nsplit++
 		for _, e := range ats {
 			ws := a.blocks[e.b]
-			rl := &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[key.r], reload: true, late: e.late}
+			rl := a.transfer(t, a.slotOf[key.r], true)
+			rl.late = e.late
 			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
 		}
 	}
@@ -1108,7 +1141,7 @@ func (a *alloc) enteredLoops() []bool {
 func (a *alloc) spilledReg(r Reg) bool { return int(r) < len(a.spill) && a.spill[r] }
 
 func (a *alloc) mentionsSpilled(w *winstr) bool {
-	for _, list := range [2][]Reg{w.uses, w.defs} {
+	for _, list := range [2][]Reg{a.uses(w), a.defs(w)} {
 		for _, r := range list {
 			if a.spilledReg(r) {
 				return true
@@ -1155,7 +1188,7 @@ func (a *alloc) result(rounds int) *Result {
 			case w.orig < 0:
 				nedits++
 			case !w.dead:
-				nlocs += len(w.uses) + len(w.defs)
+				nlocs += int(w.nu + w.nd)
 			}
 		}
 	}
@@ -1172,12 +1205,12 @@ func (a *alloc) result(rounds int) *Result {
 		for _, w := range ws {
 			switch {
 			case w.orig < 0 && w.reload && w.late:
-				res.edits = append(res.edits, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
 				ps[last].na++
 			case w.orig < 0 && w.reload:
-				before = append(before, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				before = append(before, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:
-				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
+				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])})
 				ps[last].na++
 			default:
 				p := &ps[w.orig]
@@ -1189,11 +1222,8 @@ func (a *alloc) result(rounds int) *Result {
 					p.Dead = true
 					continue
 				}
-				p.loc, p.nu, p.nd = int32(len(res.locs)), int32(len(w.uses)), int32(len(w.defs))
-				for _, r := range w.uses {
-					res.locs = append(res.locs, a.loc(r))
-				}
-				for _, r := range w.defs {
+				p.loc, p.nu, p.nd = int32(len(res.locs)), w.nu, w.nd
+				for _, r := range a.regs[w.off : w.off+w.nu+w.nd] {
 					res.locs = append(res.locs, a.loc(r))
 				}
 				if w.move {
