@@ -307,8 +307,8 @@ func (r *resolver) arg(va *VArg) (Arg, error) {
 	case KindMem:
 		base, index := NoReg, NoReg
 		var err error
-		if va.Base != NoVReg {
-			if base, err = r.loc(va.Base); err != nil {
+		if va.R != NoVReg {
+			if base, err = r.loc(va.R); err != nil {
 				return Arg{}, err
 			}
 		}
@@ -318,9 +318,9 @@ func (r *resolver) arg(va *VArg) (Arg, error) {
 			}
 		}
 		if index == NoReg {
-			return M(base, va.Disp), nil
+			return M(base, int32(va.Imm)), nil
 		}
-		return MI(base, index, va.Scale, va.Disp), nil
+		return MI(base, index, va.Scale, int32(va.Imm)), nil
 	}
 	return Arg{}, nil
 }
@@ -348,15 +348,15 @@ func (vi *VInst) text(f *VFunc) string {
 		case KindImm:
 			b.WriteString(sep + signedHex(a.Imm))
 		case KindMem:
-			s := "[" + f.regName(a.Base)
-			if a.Base == NoVReg {
+			s := "[" + f.regName(a.R)
+			if a.R == NoVReg {
 				s = "["
 			}
 			if a.Index != NoVReg {
 				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)
 			}
-			if a.Disp != 0 {
-				s += fmt.Sprintf("%+d", a.Disp)
+			if a.Imm != 0 {
+				s += fmt.Sprintf("%+d", a.Imm)
 			}
 			b.WriteString(sep + s + "]")
 		default:
