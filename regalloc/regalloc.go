@@ -524,6 +524,15 @@ func (a *alloc) liveness() {
 	for p := range a.fixed {
 		a.fixed[p] = a.fixed[p][:0]
 	}
+	// The hints of the Moves, in one slice: those of register r are
+	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above),
+	// filled from the end by the walk back below (hend[r]: where the
+	// last one not yet filled goes, plus one).
+	for r := 1; r <= a.nregs; r++ {
+		a.hoff[r] += a.hoff[r-1]
+	}
+	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
+	hend := slices.Clone(a.hoff[1:])
 	segEnd := make([]int32, np) // -1: not live at this point
 	for r := range segEnd {
 		segEnd[r] = -1
@@ -550,6 +559,13 @@ func (a *alloc) liveness() {
 			}
 			usePos, defPos := p-1, p
 			p -= 2
+			if w.move {
+				d, u := a.regs[w.off+w.nu], a.regs[w.off]
+				hend[u]--
+				a.hints[hend[u]] = d
+				hend[d]--
+				a.hints[hend[d]] = u
+			}
 			for _, d := range a.defs(w) {
 				if int(d) >= np {
 					a.hull(d, defPos, b)
@@ -584,24 +600,6 @@ func (a *alloc) liveness() {
 		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 	}
 	a.widen(bstart, bend)
-	// The hints of the Moves, in one slice: those of register r are
-	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above).
-	for r := 1; r <= a.nregs; r++ {
-		a.hoff[r] += a.hoff[r-1]
-	}
-	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
-	fill := slices.Clone(a.hoff[:a.nregs])
-	for _, ws := range a.blocks {
-		for _, w := range ws {
-			if w.move && !w.dead {
-				d, u := a.regs[w.off+w.nu], a.regs[w.off]
-				a.hints[fill[d]] = u
-				fill[d]++
-				a.hints[fill[u]] = d
-				fill[u]++
-			}
-		}
-	}
 }
 
 // resize returns s with length n, reusing its array when it is large
