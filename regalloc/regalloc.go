@@ -657,6 +657,12 @@ func (a *alloc) widen(bstart, bend []int32) {
 			continue
 		}
 		sb, eb := a.sblk[r], a.eblk[r]
+		if inner[sb] == inner[eb] {
+			// Both ends in the same innermost loop (or in none): every
+			// loop around one end is around the other, and holds the
+			// whole hull. Most registers are so.
+			continue
+		}
 		for grown := true; grown; {
 			grown = false
 			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
