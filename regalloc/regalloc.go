@@ -184,6 +184,7 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scan's counting sort, kept from round to round
+	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
 	defStamp   []int32  // liveness's arrays, kept from round to round
 	// liveIn holds the physical registers live into each block, made in
 	// the first round: a rewrite adds reads and writes of virtual
@@ -760,20 +761,17 @@ func (a *alloc) findLoops(bstart, bend []int32) {
 
 // fixedConflict reports whether physical register p is live somewhere in
 // [s, e]. Its segments are disjoint (a write ends the one before it), so
-// sorted by start they are sorted by end too: only the last one that
-// starts by e can reach s.
+// sorted by start they are sorted by end too: the first one that ends at
+// s or later is the only one to look at. The scan asks in increasing
+// order of s, so segCur[p], that segment's index, only moves forward
+// (it was a binary search per question).
 func (a *alloc) fixedConflict(p int, s, e int32) bool {
-	segs := a.fixed[p]
-	lo, hi := 0, len(segs) // the first segment starting after e is in [lo, hi]
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if segs[m][0] > e {
-			hi = m
-		} else {
-			lo = m + 1
-		}
+	segs, k := a.fixed[p], a.segCur[p]
+	for k < int32(len(segs)) && segs[k][1] < s {
+		k++
 	}
-	return lo > 0 && segs[lo-1][1] >= s
+	a.segCur[p] = k
+	return k < int32(len(segs)) && segs[k][0] <= e
 }
 
 // scan assigns a register to each virtual register's interval, in order of
@@ -813,6 +811,8 @@ func (a *alloc) scan() (bool, error) {
 		a.assign[i] = -1
 	}
 	a.spill = make([]bool, a.nregs)
+	a.segCur = resize(a.segCur, np)
+	clear(a.segCur)
 	occ := make([]int32, np) // the virtual register in each physical one, or -1
 	for i := range occ {
 		occ[i] = -1
