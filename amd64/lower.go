@@ -55,7 +55,7 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 			return nil, err
 		}
 	}
-	return Lower(vf, res, src)
+	return lower(vf, rf, res, src, false)
 }
 
 // slot is the memory operand of stack slot k.
@@ -65,12 +65,14 @@ func slot(k int) Arg { return M(RSP, int32(8*k)) }
 // res: Compile checks it first when asked to. The listing is not made:
 // Program.Listing lowers again, keeping the instructions.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
-	return lower(vf, res, src, false)
+	return lower(vf, nil, res, src, false)
 }
 
 // lower is Lower, with the listing when listing is set; without it, the
-// assembler keeps no copy of the instructions (Asm.Lean).
-func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
+// assembler keeps no copy of the instructions (Asm.Lean). rf, when given,
+// is vf.RegallocFunc(): its lists of each instruction's registers are
+// read instead of listed again.
+func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
 	n := 4 + res.NumEdits()
 	for _, blk := range vf.Blocks {
 		n += len(blk.Insts)
@@ -167,7 +169,14 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			for _, e := range res.Before(p) {
 				edit(e)
 			}
-			in, err := vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+			var in Inst
+			var err error
+			if rf != nil {
+				ri := &rf.Blocks[b].Instrs[i]
+				in, err = vi.resolveWith(ri.Uses, ri.Defs, res.Uses(p), res.Defs(p), stub, labels)
+			} else {
+				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -221,7 +230,7 @@ const (
 // Compile was given the source), and the labels of the branches' targets.
 func (p *Program) Listing() string {
 	if p.asm == nil {
-		q, err := lower(p.Func, p.Alloc, p.src, true)
+		q, err := lower(p.Func, nil, p.Alloc, p.src, true)
 		if err != nil {
 			return "; " + err.Error() + "\n"
 		}
@@ -252,9 +261,27 @@ func (p *Program) Listing() string {
 // resolve is the machine instruction of vi with the locations of its uses
 // and defs (the registers its regalloc.Placed gives).
 func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
+	if vi.Op == JCC || vi.Op == JMP { // no registers: their operands are not listed
+		return vi.resolveWith(nil, nil, useLocs, defLocs, stub, labels)
+	}
+	var uses [3]regalloc.Reg
+	var defs [2]regalloc.Reg
+	o := vi.operands()
+	for k, u := range o.Uses() {
+		uses[k] = regalloc.Reg(u)
+	}
+	for k, d := range o.Defs() {
+		defs[k] = regalloc.Reg(d)
+	}
+	return vi.resolveWith(uses[:o.nu], defs[:o.nd], useLocs, defLocs, stub, labels)
+}
+
+// resolveWith is resolve with vi's registers listed as operands lists
+// them (RegallocFunc's Uses and Defs).
+func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
 	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
 	switch vi.Op {
-	case JCC, JMP: // no registers: their operands are not listed
+	case JCC, JMP:
 		if vi.Stub != 0 {
 			in.Dst = To(stub(vi.Stub))
 		} else {
@@ -262,8 +289,7 @@ func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label
 		}
 		return in, nil
 	}
-	o := vi.operands()
-	r := resolver{uses: o.Uses(), defs: o.Defs(), useLocs: useLocs, defLocs: defLocs}
+	r := resolver{uses: uses, defs: defs, useLocs: useLocs, defLocs: defLocs}
 	var err error
 	if in.Dst, err = r.arg(&vi.Dst); err != nil {
 		return in, err
@@ -276,7 +302,7 @@ func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label
 // locations: those of its uses and defs, in the order operands lists
 // them.
 type resolver struct {
-	uses, defs       []VReg
+	uses, defs       []regalloc.Reg
 	useLocs, defLocs []regalloc.Loc
 }
 
@@ -285,12 +311,12 @@ func (r *resolver) loc(v VReg) (Reg, error) {
 		return Reg(v), nil
 	}
 	for k, u := range r.uses {
-		if u == v {
+		if VReg(u) == v {
 			return Reg(r.useLocs[k]), nil
 		}
 	}
 	for k, d := range r.defs {
-		if d == v {
+		if VReg(d) == v {
 			return Reg(r.defLocs[k]), nil
 		}
 	}
