@@ -40,8 +40,10 @@ type Asm struct {
 	br     []branch   // the pending branches to labels
 	labels []labelDef // indexed by Label-1
 	data   []Label    // the data labels, in the order their bytes follow the code
-	err    error      // the first misuse (a label bound twice, an instruction with no encoding)
-	align  []bool     // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to the instructions' count
+	// dataBytes are the bytes of each data label, parallel to data.
+	dataBytes [][]byte
+	err       error  // the first misuse (a label bound twice, an instruction with no encoding)
+	align     []bool // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to the instructions' count
 }
 
 // item is an instruction emitted: encoded, its bytes body[off:off+size];
@@ -66,11 +68,12 @@ type branch struct {
 
 func (b branch) inst() Inst { return Inst{Op: b.op, Cond: b.cond, Dst: To(b.label)} }
 
+// labelDef is where a label is: 12 bytes (a label per block), the bytes
+// of a data label kept apart in Asm.dataBytes.
 type labelDef struct {
-	inst  int    // the instruction the label precedes; -1 while unbound
-	data  []byte // for a data label
-	isDat bool
-	off   int // offset in the assembled bytes
+	inst int32 // the instruction the label precedes; -1 while unbound
+	off  int32 // offset in the assembled bytes
+	dat  int32 // of a data label, 1 + its index in data and dataBytes; else 0
 }
 
 // NewLabel returns a new label, not yet bound.
@@ -85,10 +88,10 @@ func (a *Asm) Bind(l Label) {
 	switch {
 	case d == nil:
 		a.fail(fmt.Errorf("amd64: bind of unknown label %s", l))
-	case d.inst >= 0 || d.isDat:
+	case d.inst >= 0 || d.dat > 0:
 		a.fail(fmt.Errorf("amd64: label %s bound twice", l))
 	default:
-		d.inst = len(a.items)
+		d.inst = int32(len(a.items))
 	}
 }
 
@@ -168,8 +171,8 @@ func (a *Asm) Data(b []byte) Label { return a.dataOwned(append([]byte(nil), b...
 func (a *Asm) dataOwned(b []byte) Label {
 	l := a.NewLabel()
 	d := a.def(l)
-	d.isDat, d.data = true, b
-	a.data = append(a.data, l)
+	a.data, a.dataBytes = append(a.data, l), append(a.dataBytes, b)
+	d.dat = int32(len(a.data))
 	return l
 }
 
@@ -192,10 +195,10 @@ func (a *Asm) fail(err error) {
 // Offset is where l is in the bytes of the last Assemble.
 func (a *Asm) Offset(l Label) (int, bool) {
 	d := a.def(l)
-	if d == nil || (d.inst < 0 && !d.isDat) {
+	if d == nil || (d.inst < 0 && d.dat == 0) {
 		return 0, false
 	}
-	return d.off, true
+	return int(d.off), true
 }
 
 // Assemble returns the machine code followed by the data, and the
@@ -251,7 +254,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		ptarget[k] = -1
 		for _, arg := range [2]Arg{in.Dst, in.Src} {
 			if arg.Kind == KindMem && arg.Mem.Base == RIP && arg.Mem.Label != 0 {
-				if d := a.def(arg.Mem.Label); d == nil || (d.inst < 0 && !d.isDat) {
+				if d := a.def(arg.Mem.Label); d == nil || (d.inst < 0 && d.dat == 0) {
 					return nil, nil, fmt.Errorf("amd64: %s: label %s not bound", in, arg.Mem.Label)
 				}
 			}
@@ -313,14 +316,13 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	}
 	codeLen := int(off[n])
 	dataOff := codeLen
-	for _, l := range a.data {
-		d := a.def(l)
-		d.off = dataOff
-		dataOff += len(d.data)
+	for k, l := range a.data {
+		a.def(l).off = int32(dataOff)
+		dataOff += len(a.dataBytes[k])
 	}
 	for k := range a.labels {
-		if d := &a.labels[k]; !d.isDat && d.inst >= 0 {
-			d.off = int(off[d.inst])
+		if d := &a.labels[k]; d.dat == 0 && d.inst >= 0 {
+			d.off = off[d.inst]
 		}
 	}
 	out := make([]byte, 0, dataOff)
@@ -368,8 +370,8 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			final[k] = in
 		}
 	}
-	for _, l := range a.data {
-		out = append(out, a.def(l).data...)
+	for _, b := range a.dataBytes {
+		out = append(out, b...)
 	}
 	return out, final, nil
 }
@@ -378,13 +380,13 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 // label, goes to.
 func (a *Asm) branchTarget(in Inst) (int32, error) {
 	d := a.def(in.Dst.Label)
-	if d != nil && d.isDat {
+	if d != nil && d.dat > 0 {
 		return 0, fmt.Errorf("amd64: %s: branch to data", in)
 	}
 	if d == nil || d.inst < 0 {
 		return 0, fmt.Errorf("amd64: %s: label %s not bound", in, in.Dst.Label)
 	}
-	return int32(d.inst), nil
+	return d.inst, nil
 }
 
 // resolve replaces a RIP-relative label by its displacement from end, the
@@ -395,7 +397,7 @@ func (a *Asm) resolve(in Inst, end int, pass int) Inst {
 		if p.Kind == KindMem && p.Mem.Base == RIP && p.Mem.Label != 0 {
 			disp := 0
 			if d := a.def(p.Mem.Label); pass == 1 && d != nil {
-				disp = d.off - end
+				disp = int(d.off) - end
 			}
 			p.Mem.Disp, p.Mem.Label = int32(disp), 0
 		}
@@ -419,15 +421,15 @@ func branchSize(op Op, long bool) int {
 // instruction indented, then the data labels with their sizes. An Asm that
 // is Lean shows the bytes of the instructions it encoded at Emit.
 func (a *Asm) String() string {
-	at := make(map[int][]Label)
+	at := make(map[int32][]Label)
 	for k, d := range a.labels {
-		if !d.isDat && d.inst >= 0 {
+		if d.dat == 0 && d.inst >= 0 {
 			at[d.inst] = append(at[d.inst], Label(k+1))
 		}
 	}
 	var b strings.Builder
 	for k := 0; k <= len(a.items); k++ {
-		for _, l := range at[k] {
+		for _, l := range at[int32(k)] {
 			fmt.Fprintf(&b, "%s:\n", l)
 		}
 		if k == len(a.items) {
@@ -447,8 +449,8 @@ func (a *Asm) String() string {
 		}
 		b.WriteByte('\n')
 	}
-	for _, l := range a.data {
-		fmt.Fprintf(&b, "%s: %q\n", l, a.def(l).data)
+	for k, l := range a.data {
+		fmt.Fprintf(&b, "%s: %q\n", l, a.dataBytes[k])
 	}
 	return b.String()
 }

@@ -281,13 +281,60 @@ func (s *selector) imm32(r cfg.Reg) (int64, bool) {
 	return c, ok && c == int64(int32(c))
 }
 
+// blockIndex gives each block of a function its index in f.Blocks: by an
+// array indexed by block ID when the IDs are distinct and dense enough
+// (gcm numbers the blocks in order), else by a map. A map filled block by
+// block was 1.3 MB and a rehash per doubling at 100k nodes. A block not
+// in the function is 0 either way.
+type blockIndex struct {
+	byID []int32
+	m    map[*cfg.Block]int
+}
+
+func newBlockIndex(blocks []*cfg.Block) blockIndex {
+	maxID := -1
+	for _, b := range blocks {
+		if b.ID < 0 {
+			maxID = -1
+			break
+		}
+		maxID = max(maxID, b.ID)
+	}
+	if maxID >= 0 && maxID <= 4*len(blocks)+1024 {
+		x := blockIndex{byID: make([]int32, maxID+1)}
+		for i := range x.byID {
+			x.byID[i] = -1
+		}
+		distinct := true
+		for i, b := range blocks {
+			distinct = distinct && x.byID[b.ID] < 0
+			x.byID[b.ID] = int32(i)
+		}
+		if distinct {
+			return x
+		}
+	}
+	x := blockIndex{m: make(map[*cfg.Block]int, len(blocks))}
+	for i, b := range blocks {
+		x.m[b] = i
+	}
+	return x
+}
+
+func (x blockIndex) of(b *cfg.Block) int {
+	if x.m != nil {
+		return x.m[b]
+	}
+	if b.ID < 0 || b.ID >= len(x.byID) || x.byID[b.ID] < 0 {
+		return 0
+	}
+	return int(x.byID[b.ID])
+}
+
 func (s *selector) run() {
 	f := s.f
 	s.first = make([]int, len(f.Blocks))
-	index := map[*cfg.Block]int{}
-	for i, b := range f.Blocks {
-		index[b] = i
-	}
+	index := newBlockIndex(f.Blocks)
 	// The prologue: the argument from rdi.
 	s.newBlock()
 	s.arg = s.newReg(argOrigin)
@@ -314,7 +361,7 @@ func (s *selector) run() {
 		}
 		switch b.Term.Kind {
 		case cfg.TermJump:
-			t := index[b.Succs[0]]
+			t := index.of(b.Succs[0])
 			if t <= i && s.rotatable(f.Blocks[t]) {
 				// A back edge to a loop test: the test is repeated here,
 				// so that an iteration takes one branch, back to the body.
@@ -328,7 +375,7 @@ func (s *selector) run() {
 					}
 				}
 				s.pos = h.Term.Pos
-				s.branch(h, hf, index[h.Succs[0]], index[h.Succs[1]], next)
+				s.branch(h, hf, index.of(h.Succs[0]), index.of(h.Succs[1]), next)
 				continue
 			}
 			if t != next {
@@ -336,7 +383,7 @@ func (s *selector) run() {
 			}
 			s.succs(t)
 		case cfg.TermBranch:
-			s.branch(b, fused, index[b.Succs[0]], index[b.Succs[1]], next)
+			s.branch(b, fused, index.of(b.Succs[0]), index.of(b.Succs[1]), next)
 		case cfg.TermReturn:
 			s.mov(VReg(RAX), s.reg(b.Term.Reg))
 			s.emit(VInst{Op: RET})

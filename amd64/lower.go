@@ -55,7 +55,7 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 			return nil, err
 		}
 	}
-	return Lower(vf, res, src)
+	return lower(vf, rf, res, src, false)
 }
 
 // slot is the memory operand of stack slot k.
@@ -65,18 +65,17 @@ func slot(k int) Arg { return M(RSP, int32(8*k)) }
 // res: Compile checks it first when asked to. The listing is not made:
 // Program.Listing lowers again, keeping the instructions.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
-	return lower(vf, res, src, false)
+	return lower(vf, nil, res, src, false)
 }
 
 // lower is Lower, with the listing when listing is set; without it, the
-// assembler keeps no copy of the instructions (Asm.Lean).
-func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
-	n := 4
-	for b, blk := range vf.Blocks {
+// assembler keeps no copy of the instructions (Asm.Lean). rf, when given,
+// is vf.RegallocFunc(): its lists of each instruction's registers are
+// read instead of listed again.
+func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
+	n := 4 + res.NumEdits()
+	for _, blk := range vf.Blocks {
 		n += len(blk.Insts)
-		for _, p := range res.Blocks[b] {
-			n += len(p.Before) + len(p.After)
-		}
 	}
 	a := Asm{Lean: !listing}
 	// The runtime's own labels and instructions, a label per block and
@@ -167,10 +166,17 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
-			for _, e := range p.Before {
+			for _, e := range res.Before(p) {
 				edit(e)
 			}
-			in, err := vi.resolve(p, stub, labels)
+			var in Inst
+			var err error
+			if rf != nil {
+				ri := &rf.Blocks[b].Instrs[i]
+				in, err = vi.resolveWith(ri.Uses, ri.Defs, res.Uses(p), res.Defs(p), stub, labels)
+			} else {
+				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+			}
 			if err != nil {
 				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
 			}
@@ -183,7 +189,7 @@ func lower(vf *VFunc, res *regalloc.Result, src []byte, listing bool) (*Program,
 			default:
 				emit(in)
 			}
-			for _, e := range p.After {
+			for _, e := range res.After(p) {
 				edit(e)
 			}
 		}
@@ -224,7 +230,7 @@ const (
 // Compile was given the source), and the labels of the branches' targets.
 func (p *Program) Listing() string {
 	if p.asm == nil {
-		q, err := lower(p.Func, p.Alloc, p.src, true)
+		q, err := lower(p.Func, nil, p.Alloc, p.src, true)
 		if err != nil {
 			return "; " + err.Error() + "\n"
 		}
@@ -252,53 +258,27 @@ func (p *Program) Listing() string {
 	return b.String()
 }
 
-// resolve is the machine instruction of vi with the registers p gives.
-func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []Label) (Inst, error) {
+// resolve is the machine instruction of vi with the locations of its uses
+// and defs (the registers its regalloc.Placed gives).
+func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
+	if vi.Op == JCC || vi.Op == JMP { // no registers: their operands are not listed
+		return vi.resolveWith(nil, nil, useLocs, defLocs, stub, labels)
+	}
+	var uses [3]regalloc.Reg
+	var defs [2]regalloc.Reg
 	o := vi.operands()
-	uses, defs := o.Uses(), o.Defs()
-	loc := func(v VReg) (Reg, error) {
-		if v >= 0 && v < FirstVirtual {
-			return Reg(v), nil
-		}
-		for k, u := range uses {
-			if u == v {
-				return Reg(p.Uses[k]), nil
-			}
-		}
-		for k, d := range defs {
-			if d == v {
-				return Reg(p.Defs[k]), nil
-			}
-		}
-		return 0, fmt.Errorf("no location for register %d", v)
+	for k, u := range o.Uses() {
+		uses[k] = regalloc.Reg(u)
 	}
-	arg := func(va VArg) (Arg, error) {
-		switch va.Kind {
-		case KindReg:
-			r, err := loc(va.R)
-			return R(r), err
-		case KindImm:
-			return Imm(va.Imm), nil
-		case KindMem:
-			base, index := NoReg, NoReg
-			var err error
-			if va.Base != NoVReg {
-				if base, err = loc(va.Base); err != nil {
-					return Arg{}, err
-				}
-			}
-			if va.Index != NoVReg {
-				if index, err = loc(va.Index); err != nil {
-					return Arg{}, err
-				}
-			}
-			if index == NoReg {
-				return M(base, va.Disp), nil
-			}
-			return MI(base, index, va.Scale, va.Disp), nil
-		}
-		return Arg{}, nil
+	for k, d := range o.Defs() {
+		defs[k] = regalloc.Reg(d)
 	}
+	return vi.resolveWith(uses[:o.nu], defs[:o.nd], useLocs, defLocs, stub, labels)
+}
+
+// resolveWith is resolve with vi's registers listed as operands lists
+// them (RegallocFunc's Uses and Defs).
+func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
 	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
 	switch vi.Op {
 	case JCC, JMP:
@@ -309,12 +289,66 @@ func (vi *VInst) resolve(p *regalloc.Placed, stub func(int32) Label, labels []La
 		}
 		return in, nil
 	}
+	r := resolver{uses: uses, defs: defs, useLocs: useLocs, defLocs: defLocs}
 	var err error
-	if in.Dst, err = arg(vi.Dst); err != nil {
+	if in.Dst, err = r.arg(&vi.Dst); err != nil {
 		return in, err
 	}
-	in.Src, err = arg(vi.Src)
+	in.Src, err = r.arg(&vi.Src)
 	return in, err
+}
+
+// resolver gives the virtual registers of one instruction their
+// locations: those of its uses and defs, in the order operands lists
+// them.
+type resolver struct {
+	uses, defs       []regalloc.Reg
+	useLocs, defLocs []regalloc.Loc
+}
+
+func (r *resolver) loc(v VReg) (Reg, error) {
+	if v >= 0 && v < FirstVirtual {
+		return Reg(v), nil
+	}
+	for k, u := range r.uses {
+		if VReg(u) == v {
+			return Reg(r.useLocs[k]), nil
+		}
+	}
+	for k, d := range r.defs {
+		if VReg(d) == v {
+			return Reg(r.defLocs[k]), nil
+		}
+	}
+	return 0, fmt.Errorf("no location for register %d", v)
+}
+
+func (r *resolver) arg(va *VArg) (Arg, error) {
+	switch va.Kind {
+	case KindReg:
+		x, err := r.loc(va.R)
+		return R(x), err
+	case KindImm:
+		return Imm(va.Imm), nil
+	case KindMem:
+		base, index := NoReg, NoReg
+		var err error
+		if va.R != NoVReg {
+			if base, err = r.loc(va.R); err != nil {
+				return Arg{}, err
+			}
+		}
+		if va.Index != NoVReg {
+			if index, err = r.loc(va.Index); err != nil {
+				return Arg{}, err
+			}
+		}
+		if index == NoReg {
+			return M(base, int32(va.Imm)), nil
+		}
+		return MI(base, index, va.Scale, int32(va.Imm)), nil
+	}
+	return Arg{}, nil
 }
 
 // text prints vi with the names of its registers.
@@ -340,15 +374,15 @@ func (vi *VInst) text(f *VFunc) string {
 		case KindImm:
 			b.WriteString(sep + signedHex(a.Imm))
 		case KindMem:
-			s := "[" + f.regName(a.Base)
-			if a.Base == NoVReg {
+			s := "[" + f.regName(a.R)
+			if a.R == NoVReg {
 				s = "["
 			}
 			if a.Index != NoVReg {
 				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)
 			}
-			if a.Disp != 0 {
-				s += fmt.Sprintf("%+d", a.Disp)
+			if a.Imm != 0 {
+				s += fmt.Sprintf("%+d", a.Imm)
 			}
 			b.WriteString(sep + s + "]")
 		default:

@@ -20,27 +20,27 @@ const FirstVirtual = VReg(NumRegs)
 const NoVReg VReg = -1
 
 // VArg is an operand before allocation: a register, an immediate, or the
-// memory operand of lea [Base + Index*Scale + Disp].
+// memory operand of lea [R + Index*Scale + Imm], whose base is in R and
+// displacement in Imm (24 bytes where separate fields took 32).
 type VArg struct {
-	Kind        Kind // KindReg, KindImm or KindMem
-	R           VReg
-	Imm         int64
-	Base, Index VReg
-	Scale       uint8
-	Disp        int32
+	Imm   int64 // the immediate; of a KindMem, the displacement
+	R     VReg  // the register; of a KindMem, the base or NoVReg
+	Index VReg  // of a KindMem, the index or NoVReg
+	Kind  Kind  // KindReg, KindImm or KindMem
+	Scale uint8
 }
 
 func vr(r VReg) VArg    { return VArg{Kind: KindReg, R: r} }
 func vimm(c int64) VArg { return VArg{Kind: KindImm, Imm: c} }
 func vmem(base, index VReg, scale uint8, disp int32) VArg {
-	return VArg{Kind: KindMem, Base: base, Index: index, Scale: scale, Disp: disp}
+	return VArg{Kind: KindMem, R: base, Index: index, Scale: scale, Imm: int64(disp)}
 }
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
 // to a division stub, the stub's message (Stub, 1 + an index in
-// VFunc.Stubs; 0 for none, and 96 bytes an instruction where a slice
-// took 120).
+// VFunc.Stubs; 0 for none: 80 bytes an instruction where a slice took
+// 120).
 type VInst struct {
 	Op       Op
 	Cond     Cond
@@ -100,8 +100,8 @@ func (o *opnds) useArg(a VArg) {
 	case KindReg:
 		o.use(a.R)
 	case KindMem:
-		if a.Base != NoVReg {
-			o.use(a.Base)
+		if a.R != NoVReg {
+			o.use(a.R)
 		}
 		if a.Index != NoVReg {
 			o.use(a.Index)

@@ -158,8 +158,9 @@ func (c *checker) static(alloc []bool) error {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
 		}
 		for i, in := range blk.Instrs {
-			p := res.Blocks[b][i]
-			for _, es := range [2][]Edit{p.Before, p.After} {
+			p := &res.Blocks[b][i]
+			uses, defs := res.Uses(p), res.Defs(p)
+			for _, es := range [2][]Edit{res.Before(p), res.After(p)} {
 				for _, e := range es {
 					for _, l := range [2]Loc{e.Dst, e.Src} {
 						if err := c.validLoc(l); err != nil {
@@ -174,14 +175,14 @@ func (c *checker) static(alloc []bool) error {
 				}
 				continue
 			}
-			if len(p.Uses) != len(in.Uses) || len(p.Defs) != len(in.Defs) {
+			if len(uses) != len(in.Uses) || len(defs) != len(in.Defs) {
 				return fmt.Errorf("regalloc check: %s: %d uses and %d defs allocated, it has %d and %d",
-					c.where(b, i), len(p.Uses), len(p.Defs), len(in.Uses), len(in.Defs))
+					c.where(b, i), len(uses), len(defs), len(in.Uses), len(in.Defs))
 			}
 			for _, side := range [2]struct {
 				regs []Reg
 				locs []Loc
-			}{{in.Uses, p.Uses}, {in.Defs, p.Defs}} {
+			}{{in.Uses, uses}, {in.Defs, defs}} {
 				for k, r := range side.regs {
 					l := side.locs[k]
 					switch {
@@ -196,9 +197,9 @@ func (c *checker) static(alloc []bool) error {
 			}
 			for k, u := range in.Uses {
 				for j, d := range in.Defs {
-					if u == d && p.Uses[k] != p.Defs[j] {
+					if u == d && uses[k] != defs[j] {
 						return fmt.Errorf("regalloc check: %s: %s is read from %s and written to %s by one operand",
-							c.where(b, i), c.name(u), c.locName(p.Uses[k]), c.locName(p.Defs[j]))
+							c.where(b, i), c.name(u), c.locName(uses[k]), c.locName(defs[j]))
 					}
 				}
 			}
@@ -278,8 +279,8 @@ func (c *checker) edits(b, i int, s *state, es []Edit) error {
 // block runs block b from s.
 func (c *checker) block(b int, s *state) error {
 	for i, in := range c.f.Blocks[b].Instrs {
-		p := c.res.Blocks[b][i]
-		if err := c.edits(b, i, s, p.Before); err != nil {
+		p := &c.res.Blocks[b][i]
+		if err := c.edits(b, i, s, c.res.Before(p)); err != nil {
 			return err
 		}
 		if p.Dead {
@@ -287,10 +288,11 @@ func (c *checker) block(b int, s *state) error {
 				c.kill(s, d)
 			}
 		} else {
+			uses, defs := c.res.Uses(p), c.res.Defs(p)
 			for k, u := range in.Uses {
-				if got := c.get(s, p.Uses[k]); got != u {
+				if got := c.get(s, uses[k]); got != u {
 					return fmt.Errorf("regalloc check: %s: reads %s from %s, which holds %s",
-						c.where(b, i), c.name(u), c.locName(p.Uses[k]), c.name(got))
+						c.where(b, i), c.name(u), c.locName(uses[k]), c.name(got))
 				}
 			}
 			for _, d := range in.Defs {
@@ -298,12 +300,12 @@ func (c *checker) block(b int, s *state) error {
 			}
 			for k, d := range in.Defs {
 				// whatever the location held is overwritten
-				if err := c.put(s, p.Defs[k], d); err != nil {
+				if err := c.put(s, defs[k], d); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
 				}
 			}
 		}
-		if err := c.edits(b, i, s, p.After); err != nil {
+		if err := c.edits(b, i, s, c.res.After(p)); err != nil {
 			return err
 		}
 	}

@@ -98,37 +98,67 @@ type Result struct {
 	// Split counts the loops a spilled register is reloaded before,
 	// once, instead of at each of its reads inside (splitting).
 	Split int
+	// The locations and edits of every instruction, in order: a Placed
+	// holds offsets into them, so that it has no pointer (an allocation
+	// makes one per instruction).
+	locs  []Loc
+	edits []Edit
 }
 
-// Placed is the allocation of one instruction.
+// Placed is the allocation of one instruction; Result's methods give its
+// locations and edits.
 type Placed struct {
-	Dead       bool  // dropped: a Pure instruction whose results are never read
-	Uses, Defs []Loc // parallel to the Instr's; registers, never slots
-	// Before and After are moves run before and after the instruction:
-	// reloads from slots, stores to slots.
-	Before, After []Edit
+	Dead bool // dropped: a Pure instruction whose results are never read
+	// Its locations are locs[loc:loc+nu+nd] of the Result, the uses
+	// first; its edits edits[edit:edit+nb+na], those before it first.
+	loc, nu, nd, edit, nb, na int32
 }
+
+// Uses are the locations of p's uses, parallel to the Instr's: registers,
+// never slots.
+func (r *Result) Uses(p *Placed) []Loc { return r.locs[p.loc : p.loc+p.nu : p.loc+p.nu] }
+
+// Defs are the locations of p's defs, parallel to the Instr's.
+func (r *Result) Defs(p *Placed) []Loc {
+	k := p.loc + p.nu
+	return r.locs[k : k+p.nd : k+p.nd]
+}
+
+// Before are the moves run before p's instruction: reloads from slots.
+func (r *Result) Before(p *Placed) []Edit { return r.edits[p.edit : p.edit+p.nb : p.edit+p.nb] }
+
+// After are the moves run after p's instruction: stores to slots, and
+// reloads after a block's last instruction (splitting).
+func (r *Result) After(p *Placed) []Edit {
+	k := p.edit + p.nb
+	return r.edits[k : k+p.na : k+p.na]
+}
+
+// NumEdits counts the edits of all the instructions.
+func (r *Result) NumEdits() int { return len(r.edits) }
 
 // Edit is a move from Src to Dst, one of them a stack slot.
 type Edit struct{ Dst, Src Loc }
 
 // winstr is an instruction of the working code: one of the input's
-// (orig >= 0), or a reload or store of a spilled register.
-// (64 bytes: the fields are ordered so that the flags share a word.)
+// (orig >= 0), or a reload or store of a spilled register. Its registers
+// are in the allocator's pool (alloc.uses, alloc.defs), so that it has
+// no pointer and takes 28 bytes (64 with two slices).
 type winstr struct {
-	uses, defs []Reg
-	orig       int32 // index in the input block, or -1
-	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
-	move, pure bool
-	dead       bool
-	reload     bool
-	late       bool // a reload after the block's last instruction (splitting)
-	branch     bool
+	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
+	orig        int32 // index in the input block, or -1
+	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	move, pure  bool
+	dead        bool
+	reload      bool
+	late        bool // a reload after the block's last instruction (splitting)
+	branch      bool
 }
 
 type alloc struct {
 	f       *Func
 	blocks  [][]*winstr
+	regs    []Reg // the registers of every working instruction (winstr.off)
 	preds   [][]int
 	nregs   int    // virtual registers are below nregs
 	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
@@ -154,6 +184,7 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scan's counting sort, kept from round to round
+	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
 	defStamp   []int32  // liveness's arrays, kept from round to round
 	// liveIn holds the physical registers live into each block, made in
 	// the first round: a rewrite adds reads and writes of virtual
@@ -191,9 +222,12 @@ func (a *alloc) init() error {
 	// instructions, from another (the rewrites of spilling add a few
 	// more one by one).
 	npreds := make([]int32, len(f.Blocks))
-	n, nsuccs := 0, 0
+	n, nsuccs, nregs := 0, 0, 0
 	for b, blk := range f.Blocks {
 		n += len(blk.Instrs)
+		for i := range blk.Instrs {
+			nregs += len(blk.Instrs[i].Uses) + len(blk.Instrs[i].Defs)
+		}
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
@@ -214,6 +248,7 @@ func (a *alloc) init() error {
 	}
 	slab := make([]winstr, n)
 	ptrs := make([]*winstr, n)
+	a.regs = make([]Reg, 0, nregs+nregs/8)
 	for b, blk := range f.Blocks {
 		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
 		ptrs = ptrs[len(blk.Instrs):]
@@ -239,7 +274,9 @@ func (a *alloc) init() error {
 				}
 			}
 			w := &slab[i]
-			*w = winstr{uses: in.Uses, defs: in.Defs, move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
+			*w = winstr{off: int32(len(a.regs)), nu: int32(len(in.Uses)), nd: int32(len(in.Defs)),
+				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
+			a.regs = append(append(a.regs, in.Uses...), in.Defs...)
 			ws[i] = w
 		}
 		a.blocks[b] = ws
@@ -258,6 +295,26 @@ func (a *alloc) init() error {
 		a.slotOf[i] = -1
 	}
 	return nil
+}
+
+// uses and defs are the registers w reads and writes, in the pool.
+func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+w.nu : w.off+w.nu] }
+func (a *alloc) defs(w *winstr) []Reg {
+	k := w.off + w.nu
+	return a.regs[k : k+w.nd : k+w.nd]
+}
+
+// transfer is a new reload (of t from the slot, reload set) or store (of
+// t to it): a working instruction with the one register t.
+func (a *alloc) transfer(t Reg, slot int32, reload bool) *winstr {
+	w := &winstr{off: int32(len(a.regs)), orig: -1, slot: slot, reload: reload}
+	if reload {
+		w.nd = 1
+	} else {
+		w.nu = 1
+	}
+	a.regs = append(a.regs, t)
+	return w
 }
 
 func (a *alloc) newTmp() Reg {
@@ -282,7 +339,7 @@ func (a *alloc) dropDead() {
 	for _, ws := range a.blocks {
 		for _, w := range ws {
 			if !w.dead {
-				for _, u := range w.uses {
+				for _, u := range a.uses(w) {
 					reads[u]++
 				}
 			}
@@ -292,10 +349,10 @@ func (a *alloc) dropDead() {
 	// when a read goes: each instruction is looked at once, and again
 	// each time a register it writes loses its last read.
 	deadable := func(w *winstr) bool {
-		if w.dead || !w.pure || len(w.defs) == 0 {
+		if w.dead || !w.pure || w.nd == 0 {
 			return false
 		}
-		for _, d := range w.defs {
+		for _, d := range a.defs(w) {
 			if int(d) < np || reads[d] > 0 {
 				return false
 			}
@@ -319,7 +376,7 @@ func (a *alloc) dropDead() {
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
-					for _, d := range w.defs {
+					for _, d := range a.defs(w) {
 						woff[d+1]++
 					}
 				}
@@ -333,7 +390,7 @@ func (a *alloc) dropDead() {
 		for _, ws := range a.blocks {
 			for _, w := range ws {
 				if !w.dead && w.pure {
-					for _, d := range w.defs {
+					for _, d := range a.defs(w) {
 						writers[fill[d]] = w
 						fill[d]++
 					}
@@ -348,7 +405,7 @@ func (a *alloc) dropDead() {
 			continue
 		}
 		w.dead = true
-		for _, u := range w.uses {
+		for _, u := range a.uses(w) {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
 				work = append(work, writers[woff[u]:woff[u+1]]...)
 			}
@@ -414,18 +471,18 @@ func (a *alloc) liveness() {
 			}
 			pos += 2
 			if w.move {
-				a.hoff[w.defs[0]+1]++
-				a.hoff[w.uses[0]+1]++
+				a.hoff[a.regs[w.off+w.nu]+1]++
+				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
 				continue
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
 					ues[u] = append(ues[u], int32(b))
 				}
 			}
-			for _, d := range w.defs {
+			for _, d := range a.defs(w) {
 				if int(d) < np && wrote[d] != int32(b+1) {
 					wrote[d] = int32(b + 1)
 					defsIn[d] = append(defsIn[d], int32(b))
@@ -468,6 +525,15 @@ func (a *alloc) liveness() {
 	for p := range a.fixed {
 		a.fixed[p] = a.fixed[p][:0]
 	}
+	// The hints of the Moves, in one slice: those of register r are
+	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above),
+	// filled from the end by the walk back below (hend[r]: where the
+	// last one not yet filled goes, plus one).
+	for r := 1; r <= a.nregs; r++ {
+		a.hoff[r] += a.hoff[r-1]
+	}
+	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
+	hend := slices.Clone(a.hoff[1:])
 	segEnd := make([]int32, np) // -1: not live at this point
 	for r := range segEnd {
 		segEnd[r] = -1
@@ -494,7 +560,14 @@ func (a *alloc) liveness() {
 			}
 			usePos, defPos := p-1, p
 			p -= 2
-			for _, d := range w.defs {
+			if w.move {
+				d, u := a.regs[w.off+w.nu], a.regs[w.off]
+				hend[u]--
+				a.hints[hend[u]] = d
+				hend[d]--
+				a.hints[hend[d]] = u
+			}
+			for _, d := range a.defs(w) {
 				if int(d) >= np {
 					a.hull(d, defPos, b)
 					continue
@@ -506,7 +579,7 @@ func (a *alloc) liveness() {
 				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
 				segEnd[d] = -1
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if int(u) >= np {
 					a.hull(u, usePos, b)
 					continue
@@ -528,24 +601,6 @@ func (a *alloc) liveness() {
 		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 	}
 	a.widen(bstart, bend)
-	// The hints of the Moves, in one slice: those of register r are
-	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above).
-	for r := 1; r <= a.nregs; r++ {
-		a.hoff[r] += a.hoff[r-1]
-	}
-	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
-	fill := slices.Clone(a.hoff[:a.nregs])
-	for _, ws := range a.blocks {
-		for _, w := range ws {
-			if w.move && !w.dead {
-				d, u := w.defs[0], w.uses[0]
-				a.hints[fill[d]] = u
-				fill[d]++
-				a.hints[fill[u]] = d
-				fill[u]++
-			}
-		}
-	}
 }
 
 // resize returns s with length n, reusing its array when it is large
@@ -603,6 +658,12 @@ func (a *alloc) widen(bstart, bend []int32) {
 			continue
 		}
 		sb, eb := a.sblk[r], a.eblk[r]
+		if inner[sb] == inner[eb] {
+			// Both ends in the same innermost loop (or in none): every
+			// loop around one end is around the other, and holds the
+			// whole hull. Most registers are so.
+			continue
+		}
 		for grown := true; grown; {
 			grown = false
 			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
@@ -700,20 +761,17 @@ func (a *alloc) findLoops(bstart, bend []int32) {
 
 // fixedConflict reports whether physical register p is live somewhere in
 // [s, e]. Its segments are disjoint (a write ends the one before it), so
-// sorted by start they are sorted by end too: only the last one that
-// starts by e can reach s.
+// sorted by start they are sorted by end too: the first one that ends at
+// s or later is the only one to look at. The scan asks in increasing
+// order of s, so segCur[p], that segment's index, only moves forward
+// (it was a binary search per question).
 func (a *alloc) fixedConflict(p int, s, e int32) bool {
-	segs := a.fixed[p]
-	lo, hi := 0, len(segs) // the first segment starting after e is in [lo, hi]
-	for lo < hi {
-		m := int(uint(lo+hi) >> 1)
-		if segs[m][0] > e {
-			hi = m
-		} else {
-			lo = m + 1
-		}
+	segs, k := a.fixed[p], a.segCur[p]
+	for k < int32(len(segs)) && segs[k][1] < s {
+		k++
 	}
-	return lo > 0 && segs[lo-1][1] >= s
+	a.segCur[p] = k
+	return k < int32(len(segs)) && segs[k][0] <= e
 }
 
 // scan assigns a register to each virtual register's interval, in order of
@@ -753,6 +811,8 @@ func (a *alloc) scan() (bool, error) {
 		a.assign[i] = -1
 	}
 	a.spill = make([]bool, a.nregs)
+	a.segCur = resize(a.segCur, np)
+	clear(a.segCur)
 	occ := make([]int32, np) // the virtual register in each physical one, or -1
 	for i := range occ {
 		occ[i] = -1
@@ -849,6 +909,7 @@ func (a *alloc) rewrite() {
 	// registers spilled in this round are not looked at (a difference
 	// array over the blocks marks them).
 	touched := make([]int32, len(a.blocks)+1)
+	var scratch []Reg // an instruction's registers while they are renamed
 	for v, sp := range a.spill {
 		if sp {
 			touched[a.sblk[v]]++
@@ -873,20 +934,20 @@ func (a *alloc) rewrite() {
 			}
 		}
 		for i, w := range ws {
-			if w.orig < 0 && w.reload && a.spilledReg(w.defs[0]) {
+			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+w.nu]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
 				grow(i)
 				continue
 			}
 			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
-				for k, r := range w.uses {
+				uses := a.uses(w) // the pool's: changed in place
+				for k, r := range uses {
 					if !a.spilledReg(r) {
 						continue // only registers spilled in this round have copies
 					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
-						w.uses = slices.Clone(w.uses) // it may be the input's
-						w.uses[k] = t
+						uses[k] = t
 					}
 				}
 			}
@@ -897,8 +958,11 @@ func (a *alloc) rewrite() {
 				continue
 			}
 			grow(i)
-			uses := append([]Reg(nil), w.uses...)
-			defs := append([]Reg(nil), w.defs...)
+			// The new registers are made in a copy (the pool grows with
+			// the reloads and stores), copied back at the end.
+			wuses, wdefs := a.uses(w), a.defs(w)
+			scratch = append(append(scratch[:0], wuses...), wdefs...)
+			uses, defs := scratch[:len(wuses)], scratch[len(wuses):]
 			var after []*winstr
 			var done [][2]Reg // each spilled register and its temporary
 			for _, list := range [2][]Reg{uses, defs} {
@@ -915,17 +979,17 @@ func (a *alloc) rewrite() {
 					if t < 0 {
 						t = a.newTmp()
 						done = append(done, [2]Reg{r, t})
-						if contains(w.uses, r) {
-							out = append(out, &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[r], reload: true})
+						if contains(wuses, r) {
+							out = append(out, a.transfer(t, a.slotOf[r], true))
 						}
-						if contains(w.defs, r) {
-							after = append(after, &winstr{uses: []Reg{t}, orig: -1, slot: a.slotOf[r]})
+						if contains(wdefs, r) {
+							after = append(after, a.transfer(t, a.slotOf[r], false))
 						}
 					}
 					list[k] = t
 				}
 			}
-			w.uses, w.defs = uses, defs
+			copy(a.regs[w.off:w.off+w.nu+w.nd], scratch)
 			out = append(out, w)
 			out = append(out, after...)
 		}
@@ -975,7 +1039,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			if w.dead {
 				continue
 			}
-			for _, d := range w.defs {
+			for _, d := range a.defs(w) {
 				if ps := writes[d]; int(d) >= np && a.spill[d] && (len(ps) == 0 || ps[len(ps)-1] != a.bstart[b]) {
 					writes[d] = append(ps, a.bstart[b])
 				}
@@ -983,7 +1047,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			if w.orig < 0 {
 				continue
 			}
-			for _, u := range w.uses {
+			for _, u := range a.uses(w) {
 				if key := (loopReg{u, l}); int(u) >= np && a.spill[u] && !a.split[u] && !read[key] {
 					read[key] = true
 					order = append(order, key)
@@ -1045,7 +1109,8 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		a.nsplit++
 		for _, e := range ats {
 			ws := a.blocks[e.b]
-			rl := &winstr{defs: []Reg{t}, orig: -1, slot: a.slotOf[key.r], reload: true, late: e.late}
+			rl := a.transfer(t, a.slotOf[key.r], true)
+			rl.late = e.late
 			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
 		}
 	}
@@ -1080,7 +1145,7 @@ func (a *alloc) enteredLoops() []bool {
 func (a *alloc) spilledReg(r Reg) bool { return int(r) < len(a.spill) && a.spill[r] }
 
 func (a *alloc) mentionsSpilled(w *winstr) bool {
-	for _, list := range [2][]Reg{w.uses, w.defs} {
+	for _, list := range [2][]Reg{a.uses(w), a.defs(w)} {
 		for _, r := range list {
 			if a.spilledReg(r) {
 				return true
@@ -1115,58 +1180,58 @@ func (a *alloc) result(rounds int) *Result {
 			res.Split++
 		}
 	}
-	// The Placed of every block and the locations of every instruction
-	// are cut from one slice each.
-	n, nlocs := 0, 0
+	// The Placed of every block, the locations and the edits of every
+	// instruction are cut from one slice each. An instruction's edits
+	// are contiguous: the reloads before it are held in before until
+	// it comes, and what follows it up to the next reload is its After.
+	n, nlocs, nedits := 0, 0, 0
 	for b, ws := range a.blocks {
 		n += len(a.f.Blocks[b].Instrs)
 		for _, w := range ws {
-			if w.orig >= 0 && !w.dead {
-				nlocs += len(w.uses) + len(w.defs)
+			switch {
+			case w.orig < 0:
+				nedits++
+			case !w.dead:
+				nlocs += int(w.nu + w.nd)
 			}
 		}
 	}
 	placed := make([]Placed, n)
-	locs := make([]Loc, nlocs)
-	cut := func(k int) []Loc {
-		l := locs[:k:k]
-		locs = locs[k:]
-		return l
-	}
+	res.locs = make([]Loc, 0, nlocs)
+	res.edits = make([]Edit, 0, nedits)
+	var before []Edit
 	for b, ws := range a.blocks {
 		k := len(a.f.Blocks[b].Instrs)
 		ps := placed[:k:k]
 		placed = placed[k:]
-		var before []Edit
+		before = before[:0]
 		last := -1
 		for _, w := range ws {
 			switch {
 			case w.orig < 0 && w.reload && w.late:
-				ps[last].After = append(ps[last].After, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
+				ps[last].na++
 			case w.orig < 0 && w.reload:
-				before = append(before, Edit{Dst: a.loc(w.defs[0]), Src: SlotLoc(int(w.slot))})
+				before = append(before, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:
-				ps[last].After = append(ps[last].After, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(w.uses[0])})
+				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])})
+				ps[last].na++
 			default:
 				p := &ps[w.orig]
 				last = int(w.orig)
-				if before != nil { // rarely: no pointer written otherwise
-					p.Before, before = before, nil
-				}
+				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
+				res.edits = append(res.edits, before...)
+				before = before[:0]
 				if w.dead {
 					p.Dead = true
 					continue
 				}
-				p.Uses = cut(len(w.uses))
-				for k, r := range w.uses {
-					p.Uses[k] = a.loc(r)
-				}
-				p.Defs = cut(len(w.defs))
-				for k, r := range w.defs {
-					p.Defs[k] = a.loc(r)
+				p.loc, p.nu, p.nd = int32(len(res.locs)), w.nu, w.nd
+				for _, r := range a.regs[w.off : w.off+w.nu+w.nd] {
+					res.locs = append(res.locs, a.loc(r))
 				}
 				if w.move {
-					if p.Uses[0] == p.Defs[0] {
+					if res.locs[p.loc] == res.locs[p.loc+1] {
 						res.Coalesced++
 					} else {
 						res.Moves++

@@ -146,18 +146,18 @@ func TestCheckRejects(t *testing.T) {
 			// The first instruction that writes a register: make the
 			// second write the same register, clobbering the first.
 			ps := res.Blocks[0]
-			if len(ps[0].Defs) == 0 || len(ps[1].Defs) == 0 {
+			if len(res.Defs(&ps[0])) == 0 || len(res.Defs(&ps[1])) == 0 {
 				return false
 			}
-			ps[1].Defs[0] = ps[0].Defs[0]
-			ps[1].After = nil
-			ps[0].After = nil
+			res.Defs(&ps[1])[0] = res.Defs(&ps[0])[0]
+			ps[1].na = 0
+			ps[0].na = 0
 			return true
 		}, "which holds"},
 		{"missing reload", func(f *Func, res *Result) bool {
 			for i := range res.Blocks[0] {
-				if p := &res.Blocks[0][i]; len(p.Before) > 0 {
-					p.Before = nil
+				if p := &res.Blocks[0][i]; len(res.Before(p)) > 0 {
+					dropBefore(p)
 					return true
 				}
 			}
@@ -168,8 +168,9 @@ func TestCheckRejects(t *testing.T) {
 				return false
 			}
 			for i := range res.Blocks[0] {
-				if p := &res.Blocks[0][i]; len(p.Before) > 0 {
-					p.Before[0].Src = SlotLoc((p.Before[0].Src.Slot() + 1) % res.Slots)
+				if p := &res.Blocks[0][i]; len(res.Before(p)) > 0 {
+					e := &res.Before(p)[0]
+					e.Src = SlotLoc((e.Src.Slot() + 1) % res.Slots)
 					return true
 				}
 			}
@@ -180,8 +181,9 @@ func TestCheckRejects(t *testing.T) {
 				return false
 			}
 			for i := range res.Blocks[0] {
-				if p := &res.Blocks[0][i]; len(p.After) > 0 {
-					p.After[0].Dst = SlotLoc((p.After[0].Dst.Slot() + 1) % res.Slots)
+				if p := &res.Blocks[0][i]; len(res.After(p)) > 0 {
+					e := &res.After(p)[0]
+					e.Dst = SlotLoc((e.Dst.Slot() + 1) % res.Slots)
 					return true
 				}
 			}
@@ -189,7 +191,7 @@ func TestCheckRejects(t *testing.T) {
 		}, "I"},
 		{"physical register moved", func(f *Func, res *Result) bool {
 			f.Blocks[0].Instrs[0].Uses = []Reg{0}
-			res.Blocks[0][0].Uses = []Loc{1}
+			setUses(res, &res.Blocks[0][0], 1)
 			return true
 		}, "physical"},
 	} {
@@ -208,4 +210,15 @@ func TestCheckRejects(t *testing.T) {
 			t.Log(err)
 		})
 	}
+}
+
+// dropBefore removes the edits before p's instruction, as a broken
+// allocator would leave them out.
+func dropBefore(p *Placed) { p.edit, p.nb = p.edit+p.nb, 0 }
+
+// setUses makes p read uses, keeping its defs.
+func setUses(res *Result, p *Placed, uses ...Loc) {
+	defs := res.Defs(p)
+	p.loc, p.nu = int32(len(res.locs)), int32(len(uses))
+	res.locs = append(append(res.locs, uses...), defs...)
 }

@@ -42,20 +42,21 @@ func TestSplitAroundLoop(t *testing.T) {
 	if res.Spilled != 1 || res.Split != 1 {
 		t.Fatalf("spilled %d, split %d; want 1 and 1", res.Spilled, res.Split)
 	}
-	for i, p := range res.Blocks[1] {
-		if len(p.Before)+len(p.After) != 0 {
-			t.Errorf("loop instruction %d has edits %v; want none", i, p.Before)
+	for i := range res.Blocks[1] {
+		if p := &res.Blocks[1][i]; len(res.Before(p))+len(res.After(p)) != 0 {
+			t.Errorf("loop instruction %d has edits %v and %v; want none", i, res.Before(p), res.After(p))
 		}
 	}
-	jump := res.Blocks[0][len(res.Blocks[0])-1]
-	if len(jump.Before) != 1 || !jump.Before[0].Src.IsSlot() || jump.Before[0].Dst != res.Blocks[1][0].Uses[0] {
-		t.Fatalf("entry's jump has edits %v; want one reload into %v, the loop's register", jump.Before, res.Blocks[1][0].Uses[0])
+	jump := &res.Blocks[0][len(res.Blocks[0])-1]
+	loop0, loop1 := res.Uses(&res.Blocks[1][0]), res.Uses(&res.Blocks[1][1])
+	if b := res.Before(jump); len(b) != 1 || !b[0].Src.IsSlot() || b[0].Dst != loop0[0] {
+		t.Fatalf("entry's jump has edits %v; want one reload into %v, the loop's register", b, loop0[0])
 	}
-	if res.Blocks[1][0].Uses[0] != res.Blocks[1][1].Uses[0] {
-		t.Errorf("the loop reads v4 from %v and %v; want one register", res.Blocks[1][0].Uses[0], res.Blocks[1][1].Uses[0])
+	if loop0[0] != loop1[0] {
+		t.Errorf("the loop reads v4 from %v and %v; want one register", loop0[0], loop1[0])
 	}
 	// A missing reload of the copy is caught.
-	res.Blocks[0][len(res.Blocks[0])-1].Before = nil
+	dropBefore(jump)
 	if err := Check(f, res); err == nil || !strings.Contains(err.Error(), "block 1, instruction 0") {
 		t.Fatalf("check of the allocation without the loop's reload: %v; want an error at block 1, instruction 0", err)
 	}
@@ -75,10 +76,10 @@ func TestSplitReverted(t *testing.T) {
 	if res.Split != 0 {
 		t.Fatalf("split %d; want 0", res.Split)
 	}
-	for i, p := range res.Blocks[1] {
+	for i := range res.Blocks[1] {
 		reads4 := len(f.Blocks[1].Instrs[i].Uses) == 1 && f.Blocks[1].Instrs[i].Uses[0] == 4
-		if reads4 != (len(p.Before) == 1) {
-			t.Errorf("loop instruction %d has reloads %v; want one before each read of v4, none elsewhere", i, p.Before)
+		if b := res.Before(&res.Blocks[1][i]); reads4 != (len(b) == 1) {
+			t.Errorf("loop instruction %d has reloads %v; want one before each read of v4, none elsewhere", i, b)
 		}
 	}
 }
