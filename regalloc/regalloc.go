@@ -148,6 +148,7 @@ type winstr struct {
 	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
 	orig        int32 // index in the input block, or -1
 	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	rel         int32 // its writes' position less its block's start (liveness)
 	move, pure  bool
 	dead        bool
 	reload      bool
@@ -192,7 +193,23 @@ type alloc struct {
 	liveIn   []uint64
 	physLive bool
 	order    []int32
+
+	// What relive, the liveness of the rounds after the first, starts
+	// from: the live instructions of each block, the blocks a rewrite
+	// changed, the Moves (the hints' sources, the same in every round),
+	// and the registers before the last rewrite.
+	nlive     []int32
+	changed   []bool
+	moves     []*winstr
+	oldNregs  int
+	remap     []int32 // remap[p]: the new position of position p of the round before
+	oldBstart []int32
+	oldBend   []int32
 }
+
+// checkRelive, set by tests, makes every round after the first run the
+// whole liveness after relive and compare their results.
+var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
 func Allocate(f *Func) (*Result, error) {
@@ -202,7 +219,16 @@ func Allocate(f *Func) (*Result, error) {
 	}
 	a.dropDead()
 	for round := 1; ; round++ {
-		a.liveness()
+		if round == 1 {
+			a.liveness()
+		} else {
+			a.relive()
+			if checkRelive {
+				if err := a.compareLiveness(); err != nil {
+					return nil, err
+				}
+			}
+		}
 		spilled, err := a.scan()
 		if err != nil {
 			return nil, err
@@ -461,6 +487,8 @@ func (a *alloc) liveness() {
 	if phys {
 		ues, defsIn, wrote = make([][]int32, np), make([][]int32, np), make([]int32, np)
 	}
+	a.nlive = resize(a.nlive, nb)
+	a.moves = a.moves[:0]
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -470,7 +498,9 @@ func (a *alloc) liveness() {
 				continue
 			}
 			pos += 2
+			w.rel = pos - 1 - bstart[b]
 			if w.move {
+				a.moves = append(a.moves, w)
 				a.hoff[a.regs[w.off+w.nu]+1]++
 				a.hoff[a.regs[w.off]+1]++
 			}
@@ -490,8 +520,11 @@ func (a *alloc) liveness() {
 			}
 		}
 		bend[b] = pos
+		a.nlive[b] = (pos - bstart[b] - 1) / 2
 		pos++
 	}
+	a.changed = make([]bool, nb)
+	a.oldNregs = a.nregs
 	var bwork []int32
 	for r := range np {
 		if !phys {
@@ -646,43 +679,48 @@ func (a *alloc) widen(bstart, bend []int32) {
 		a.findLoops(bstart, bend)
 	}
 	a.bstart = bstart
-	regs, inner := a.loops, a.inner
-	if len(regs) == 0 {
+	if len(a.loops) == 0 {
 		return
 	}
 	// The block of each end of an interval is kept beside it (hull, and
 	// a loop's head and last block), so no search finds it.
 	for r := a.f.NumPhys; r < a.nregs; r++ {
-		s, e := a.start[r], a.end[r]
-		if s < 0 {
-			continue
-		}
-		sb, eb := a.sblk[r], a.eblk[r]
-		if inner[sb] == inner[eb] {
-			// Both ends in the same innermost loop (or in none): every
-			// loop around one end is around the other, and holds the
-			// whole hull. Most registers are so.
-			continue
-		}
-		for grown := true; grown; {
-			grown = false
-			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
-				p := end[0]
-				for l := inner[end[1]]; l >= 0; l = regs[l].parent {
-					g := regs[l]
-					if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
-						if g.s < s {
-							s, sb, grown = g.s, int32(g.head), true
-						}
-						if g.e > e {
-							e, eb, grown = g.e, g.last, true
-						}
+		a.widenReg(Reg(r))
+	}
+}
+
+// widenReg widens r's interval (see widen).
+func (a *alloc) widenReg(r Reg) {
+	regs, inner := a.loops, a.inner
+	s, e := a.start[r], a.end[r]
+	if s < 0 {
+		return
+	}
+	sb, eb := a.sblk[r], a.eblk[r]
+	if inner[sb] == inner[eb] {
+		// Both ends in the same innermost loop (or in none): every
+		// loop around one end is around the other, and holds the
+		// whole hull. Most registers are so.
+		return
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
+			p := end[0]
+			for l := inner[end[1]]; l >= 0; l = regs[l].parent {
+				g := regs[l]
+				if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
+					if g.s < s {
+						s, sb, grown = g.s, int32(g.head), true
+					}
+					if g.e > e {
+						e, eb, grown = g.e, g.last, true
 					}
 				}
 			}
 		}
-		a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
 	}
+	a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
 }
 
 // findLoops finds the loops, from the back edges, and the innermost loop
@@ -948,6 +986,7 @@ func (a *alloc) rewrite() {
 					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						uses[k] = t
+						a.changed[b] = true
 					}
 				}
 			}
@@ -995,6 +1034,7 @@ func (a *alloc) rewrite() {
 		}
 		if out != nil {
 			a.blocks[b] = out
+			a.changed[b] = true
 		}
 	}
 }
@@ -1112,6 +1152,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			rl := a.transfer(t, a.slotOf[key.r], true)
 			rl.late = e.late
 			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
+			a.changed[e.b] = true
 		}
 	}
 	return copies
