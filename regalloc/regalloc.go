@@ -192,7 +192,9 @@ type alloc struct {
 	// registers only, so the later rounds keep it.
 	liveIn   []uint64
 	physLive bool
-	order    []int32
+	order    []int32 // the registers with an interval, by start (scan)
+	spare    []int32 // the array of the order before
+	newFrom  int     // the registers from here up are new in this round (relive), or 0
 
 	// What relive, the liveness of the rounds after the first, starts
 	// from: the live instructions of each block, the blocks a rewrite
@@ -812,13 +814,11 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 	return k < int32(len(segs)) && segs[k][0] <= e
 }
 
-// scan assigns a register to each virtual register's interval, in order of
-// start, or spills one. It reports whether any register was spilled.
-func (a *alloc) scan() (bool, error) {
+// countingOrder lists the registers with an interval by start, then by
+// number: a counting sort over the positions, linear where a comparison
+// sort took a third of the scan. The first round's order; dst is reused.
+func (a *alloc) countingOrder(dst []int32) []int32 {
 	np := a.f.NumPhys
-	// The registers with an interval by start, then by number: a counting
-	// sort over the positions, linear where a comparison sort took a
-	// third of the scan.
 	npos := 1
 	if nb := len(a.bend); nb > 0 {
 		npos = int(a.bend[nb-1]) + 2
@@ -836,14 +836,60 @@ func (a *alloc) scan() (bool, error) {
 	for p := 1; p <= npos; p++ {
 		first[p] += first[p-1]
 	}
-	a.order = resize(a.order, nord)
-	order := a.order
+	order := resize(dst, nord)
 	for r := np; r < a.nregs; r++ {
 		if s := a.start[r]; s >= 0 {
 			order[first[s]] = int32(r)
 			first[s]++
 		}
 	}
+	return order
+}
+
+// mergedOrder is the order of a round after the first, in dst: the
+// order before, whose registers keep their order as relive maps their
+// positions monotonely, without those spilled, merged with the new
+// registers sorted (a few: the reloads and stores, the loops' copies),
+// which come after the old at the same start as their numbers are
+// higher.
+func (a *alloc) mergedOrder(dst []int32) []int32 {
+	var fresh []int32
+	for r := a.newFrom; r < a.nregs; r++ {
+		if a.start[r] >= 0 {
+			fresh = append(fresh, int32(r))
+		}
+	}
+	slices.SortStableFunc(fresh, func(x, y int32) int { return cmp.Compare(a.start[x], a.start[y]) })
+	dst = dst[:0]
+	k := 0
+	for _, r := range a.order {
+		s := a.start[r]
+		if s < 0 {
+			continue // spilled in the round before
+		}
+		for k < len(fresh) && a.start[fresh[k]] < s {
+			dst = append(dst, fresh[k])
+			k++
+		}
+		dst = append(dst, r)
+	}
+	return append(dst, fresh[k:]...)
+}
+
+// scan assigns a register to each virtual register's interval, in order of
+// start, or spills one. It reports whether any register was spilled.
+func (a *alloc) scan() (bool, error) {
+	np := a.f.NumPhys
+	var order []int32
+	if a.newFrom > 0 {
+		order = a.mergedOrder(a.spare)
+		if checkRelive && !slices.Equal(order, a.countingOrder(nil)) {
+			return false, fmt.Errorf("regalloc: relive: the intervals' order differs from the counting sort's")
+		}
+	} else {
+		order = a.countingOrder(a.spare)
+	}
+	a.spare, a.order = a.order, order
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
 		a.assign[i] = -1

@@ -109,7 +109,7 @@ func (a *alloc) relive() {
 		}
 	}
 	a.moveHints()
-	a.oldNregs = a.nregs
+	a.newFrom, a.oldNregs = oldN, a.nregs
 }
 
 // moveHints makes the hints from the Moves of the first round's walk
