@@ -204,7 +204,6 @@ type alloc struct {
 	changed   []bool
 	moves     []*winstr
 	oldNregs  int
-	remap     []int32 // remap[p]: the new position of position p of the round before
 	oldBstart []int32
 	oldBend   []int32
 }

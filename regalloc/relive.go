@@ -47,8 +47,11 @@ func (a *alloc) relive() {
 	for r := oldN; r < a.nregs; r++ {
 		a.start[r], a.end[r] = -1, -1
 	}
-	remap := resize(a.remap, int(oe[nb-1])+1)
-	a.remap = remap
+	// remap[p] is the new position of position p of the round before,
+	// in the counting sort's array, which the later rounds do not use
+	// (mergedOrder).
+	remap := resize(a.first, int(oe[nb-1])+1)
+	a.first = remap
 	for b := range nb {
 		if !a.changed[b] {
 			d := bstart[b] - ob[b]
@@ -126,8 +129,7 @@ func (a *alloc) moveHints() {
 		a.hoff[r] += a.hoff[r-1]
 	}
 	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
-	fill := a.remap[:0] // free once the positions are mapped
-	fill = append(fill, a.hoff[:a.nregs]...)
+	fill := append(a.first[:0], a.hoff[:a.nregs]...) // free once the positions are mapped
 	for _, w := range a.moves {
 		d, u := a.regs[w.off+w.nu], a.regs[w.off]
 		a.hints[fill[u]] = d
@@ -135,7 +137,7 @@ func (a *alloc) moveHints() {
 		a.hints[fill[d]] = u
 		fill[d]++
 	}
-	a.remap = fill
+	a.first = fill
 }
 
 // compareLiveness runs the whole liveness after relive (checkRelive) and
