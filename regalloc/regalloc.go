@@ -148,6 +148,7 @@ type winstr struct {
 	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
 	orig        int32 // index in the input block, or -1
 	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	rel         int32 // its writes' position less its block's start (liveness)
 	move, pure  bool
 	dead        bool
 	reload      bool
@@ -191,8 +192,25 @@ type alloc struct {
 	// registers only, so the later rounds keep it.
 	liveIn   []uint64
 	physLive bool
-	order    []int32
+	order    []int32 // the registers with an interval, by start (scan)
+	spare    []int32 // the array of the order before
+	newFrom  int     // the registers from here up are new in this round (relive), or 0
+
+	// What relive, the liveness of the rounds after the first, starts
+	// from: the live instructions of each block, the blocks a rewrite
+	// changed, the Moves (the hints' sources, the same in every round),
+	// and the registers before the last rewrite.
+	nlive     []int32
+	changed   []bool
+	moves     []*winstr
+	oldNregs  int
+	oldBstart []int32
+	oldBend   []int32
 }
+
+// checkRelive, set by tests, makes every round after the first run the
+// whole liveness after relive and compare their results.
+var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
 func Allocate(f *Func) (*Result, error) {
@@ -202,7 +220,16 @@ func Allocate(f *Func) (*Result, error) {
 	}
 	a.dropDead()
 	for round := 1; ; round++ {
-		a.liveness()
+		if round == 1 {
+			a.liveness()
+		} else {
+			a.relive()
+			if checkRelive {
+				if err := a.compareLiveness(); err != nil {
+					return nil, err
+				}
+			}
+		}
 		spilled, err := a.scan()
 		if err != nil {
 			return nil, err
@@ -461,6 +488,8 @@ func (a *alloc) liveness() {
 	if phys {
 		ues, defsIn, wrote = make([][]int32, np), make([][]int32, np), make([]int32, np)
 	}
+	a.nlive = resize(a.nlive, nb)
+	a.moves = a.moves[:0]
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -470,7 +499,9 @@ func (a *alloc) liveness() {
 				continue
 			}
 			pos += 2
+			w.rel = pos - 1 - bstart[b]
 			if w.move {
+				a.moves = append(a.moves, w)
 				a.hoff[a.regs[w.off+w.nu]+1]++
 				a.hoff[a.regs[w.off]+1]++
 			}
@@ -490,8 +521,11 @@ func (a *alloc) liveness() {
 			}
 		}
 		bend[b] = pos
+		a.nlive[b] = (pos - bstart[b] - 1) / 2
 		pos++
 	}
+	a.changed = make([]bool, nb)
+	a.oldNregs = a.nregs
 	var bwork []int32
 	for r := range np {
 		if !phys {
@@ -646,43 +680,48 @@ func (a *alloc) widen(bstart, bend []int32) {
 		a.findLoops(bstart, bend)
 	}
 	a.bstart = bstart
-	regs, inner := a.loops, a.inner
-	if len(regs) == 0 {
+	if len(a.loops) == 0 {
 		return
 	}
 	// The block of each end of an interval is kept beside it (hull, and
 	// a loop's head and last block), so no search finds it.
 	for r := a.f.NumPhys; r < a.nregs; r++ {
-		s, e := a.start[r], a.end[r]
-		if s < 0 {
-			continue
-		}
-		sb, eb := a.sblk[r], a.eblk[r]
-		if inner[sb] == inner[eb] {
-			// Both ends in the same innermost loop (or in none): every
-			// loop around one end is around the other, and holds the
-			// whole hull. Most registers are so.
-			continue
-		}
-		for grown := true; grown; {
-			grown = false
-			for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
-				p := end[0]
-				for l := inner[end[1]]; l >= 0; l = regs[l].parent {
-					g := regs[l]
-					if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
-						if g.s < s {
-							s, sb, grown = g.s, int32(g.head), true
-						}
-						if g.e > e {
-							e, eb, grown = g.e, g.last, true
-						}
+		a.widenReg(Reg(r))
+	}
+}
+
+// widenReg widens r's interval (see widen).
+func (a *alloc) widenReg(r Reg) {
+	regs, inner := a.loops, a.inner
+	s, e := a.start[r], a.end[r]
+	if s < 0 {
+		return
+	}
+	sb, eb := a.sblk[r], a.eblk[r]
+	if inner[sb] == inner[eb] {
+		// Both ends in the same innermost loop (or in none): every
+		// loop around one end is around the other, and holds the
+		// whole hull. Most registers are so.
+		return
+	}
+	for grown := true; grown; {
+		grown = false
+		for _, end := range [2][2]int32{{s, sb}, {e, eb}} {
+			p := end[0]
+			for l := inner[end[1]]; l >= 0; l = regs[l].parent {
+				g := regs[l]
+				if g.s <= p && p <= g.e && !(g.s <= s && e <= g.e) {
+					if g.s < s {
+						s, sb, grown = g.s, int32(g.head), true
+					}
+					if g.e > e {
+						e, eb, grown = g.e, g.last, true
 					}
 				}
 			}
 		}
-		a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
 	}
+	a.start[r], a.end[r], a.sblk[r], a.eblk[r] = s, e, sb, eb
 }
 
 // findLoops finds the loops, from the back edges, and the innermost loop
@@ -774,13 +813,11 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 	return k < int32(len(segs)) && segs[k][0] <= e
 }
 
-// scan assigns a register to each virtual register's interval, in order of
-// start, or spills one. It reports whether any register was spilled.
-func (a *alloc) scan() (bool, error) {
+// countingOrder lists the registers with an interval by start, then by
+// number: a counting sort over the positions, linear where a comparison
+// sort took a third of the scan. The first round's order; dst is reused.
+func (a *alloc) countingOrder(dst []int32) []int32 {
 	np := a.f.NumPhys
-	// The registers with an interval by start, then by number: a counting
-	// sort over the positions, linear where a comparison sort took a
-	// third of the scan.
 	npos := 1
 	if nb := len(a.bend); nb > 0 {
 		npos = int(a.bend[nb-1]) + 2
@@ -798,14 +835,60 @@ func (a *alloc) scan() (bool, error) {
 	for p := 1; p <= npos; p++ {
 		first[p] += first[p-1]
 	}
-	a.order = resize(a.order, nord)
-	order := a.order
+	order := resize(dst, nord)
 	for r := np; r < a.nregs; r++ {
 		if s := a.start[r]; s >= 0 {
 			order[first[s]] = int32(r)
 			first[s]++
 		}
 	}
+	return order
+}
+
+// mergedOrder is the order of a round after the first, in dst: the
+// order before, whose registers keep their order as relive maps their
+// positions monotonely, without those spilled, merged with the new
+// registers sorted (a few: the reloads and stores, the loops' copies),
+// which come after the old at the same start as their numbers are
+// higher.
+func (a *alloc) mergedOrder(dst []int32) []int32 {
+	var fresh []int32
+	for r := a.newFrom; r < a.nregs; r++ {
+		if a.start[r] >= 0 {
+			fresh = append(fresh, int32(r))
+		}
+	}
+	slices.SortStableFunc(fresh, func(x, y int32) int { return cmp.Compare(a.start[x], a.start[y]) })
+	dst = dst[:0]
+	k := 0
+	for _, r := range a.order {
+		s := a.start[r]
+		if s < 0 {
+			continue // spilled in the round before
+		}
+		for k < len(fresh) && a.start[fresh[k]] < s {
+			dst = append(dst, fresh[k])
+			k++
+		}
+		dst = append(dst, r)
+	}
+	return append(dst, fresh[k:]...)
+}
+
+// scan assigns a register to each virtual register's interval, in order of
+// start, or spills one. It reports whether any register was spilled.
+func (a *alloc) scan() (bool, error) {
+	np := a.f.NumPhys
+	var order []int32
+	if a.newFrom > 0 {
+		order = a.mergedOrder(a.spare)
+		if checkRelive && !slices.Equal(order, a.countingOrder(nil)) {
+			return false, fmt.Errorf("regalloc: relive: the intervals' order differs from the counting sort's")
+		}
+	} else {
+		order = a.countingOrder(a.spare)
+	}
+	a.spare, a.order = a.order, order
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
 		a.assign[i] = -1
@@ -948,6 +1031,7 @@ func (a *alloc) rewrite() {
 					}
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						uses[k] = t
+						a.changed[b] = true
 					}
 				}
 			}
@@ -995,6 +1079,7 @@ func (a *alloc) rewrite() {
 		}
 		if out != nil {
 			a.blocks[b] = out
+			a.changed[b] = true
 		}
 	}
 }
@@ -1112,6 +1197,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 			rl := a.transfer(t, a.slotOf[key.r], true)
 			rl.late = e.late
 			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
+			a.changed[e.b] = true
 		}
 	}
 	return copies

@@ -1,0 +1,64 @@
+package regalloc_test
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"son/amd64"
+	"son/compile"
+	"son/internal/gen"
+	"son/regalloc"
+)
+
+// TestRelive allocates the test programs, the examples and generated
+// programs that spill for several rounds, with each round after the
+// first comparing relive's intervals, segments and hints with those of
+// the whole liveness (Allocate fails on a difference).
+func TestRelive(t *testing.T) {
+	*regalloc.CheckRelive = true
+	defer func() { *regalloc.CheckRelive = false }()
+	type program struct {
+		name string
+		src  []byte
+	}
+	var progs []program
+	for _, pat := range []string{"../testdata/*.smp", "../examples/*.smp"} {
+		files, err := filepath.Glob(pat)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range files {
+			src, err := os.ReadFile(f)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs = append(progs, program{filepath.Base(f), src})
+		}
+	}
+	for seed := int64(1); seed <= 6; seed++ {
+		progs = append(progs, program{"gen.smp", []byte(gen.Program(gen.Config{Seed: seed, Size: 400 * int(seed), KeepLive: true}))})
+	}
+	later := 0 // allocations that ran a round after the first
+	for _, p := range progs {
+		u, err := compile.Compile(p.name, p.src, compile.Options{})
+		if err != nil {
+			continue // the programs that fail to compile on purpose
+		}
+		vf, err := amd64.Select(u.Func, u.Name)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		res, err := regalloc.Allocate(vf.RegallocFunc())
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		if res.Rounds > 1 {
+			later++
+		}
+	}
+	if later < 3 {
+		t.Errorf("%d allocations ran more than one round: relive is barely tested", later)
+	}
+	t.Logf("%d programs, %d with more than one round", len(progs), later)
+}
