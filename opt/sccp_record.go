@@ -36,8 +36,11 @@ type SCCPRecord struct {
 
 // RecordSCCP records g's live nodes for the checkers of a round of sccp.
 // Cost: one walk of the graph, linear in its nodes and edges.
-func RecordSCCP(g *son.Graph) *SCCPRecord {
-	live := g.Live()
+func RecordSCCP(g *son.Graph) *SCCPRecord { return recordNodes(g, g.Live(), true) }
+
+// recordNodes records the live nodes of g (live is g.Live()), with their
+// labels if asked.
+func recordNodes(g *son.Graph, live []*son.Node, labels bool) *SCCPRecord {
 	edges := 0
 	for _, n := range live {
 		edges += len(n.In)
@@ -62,7 +65,7 @@ func RecordSCCP(g *son.Graph) *SCCPRecord {
 			r.in = append(r.in, id)
 		}
 		r.start[i+1] = int32(len(r.in))
-		if n.Label != "" {
+		if labels && n.Label != "" {
 			if r.labels == nil {
 				r.labels = map[int32]string{}
 			}
