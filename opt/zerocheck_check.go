@@ -3,7 +3,6 @@ package opt
 import (
 	"errors"
 	"fmt"
-	"slices"
 	"strings"
 
 	"son/internal/dom"
@@ -57,8 +56,9 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// name names a recorded node as Node.String does ("Div#12", "<nil>").
 	name := func(id int32) fmt.Stringer { return recorded{r, id} }
 	wasLive := func(id int) bool { return r.has(id) }
+	now := after.Live() // walked once: the walk's stack is most of its bytes
 	isLive := make([]bool, max(after.MaxID(), len(r.slot)))
-	for _, n := range after.Live() {
+	for _, n := range now {
 		isLive[n.ID] = true
 	}
 	removed := func(x int32) bool {
@@ -137,14 +137,14 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	}
 
 	// unchanged, repinned, rewired: every live node of after against before.
-	for _, n := range after.Live() {
+	for _, n := range now {
 		id := int32(n.ID)
 		if !wasLive(n.ID) {
 			bad(n, "unchanged", "a node that was not in the graph before the pass")
 			continue
 		}
 		k := r.slot[n.ID] - 1
-		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typ[k], r.inputs(n.ID)
+		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typeOf(k), r.inputs(n.ID)
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type) {
 			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type)
 			continue
@@ -272,19 +272,21 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	for i := 1; i < len(ustart); i++ {
 		ustart[i] += ustart[i-1]
 	}
+	// Fill each list from its start, ustart[x] moving to ustart[x+1],
+	// then shift the starts back.
 	users := make([]int32, ustart[len(ustart)-1])
-	fill := slices.Clone(ustart[:len(ustart)-1])
 	for _, u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
 				if x >= 0 {
-					users[fill[x]] = u
-					fill[x]++
+					users[ustart[x]] = u
+					ustart[x]++
 				}
 			}
 		}
 	}
-	fill = nil
+	copy(ustart[1:], ustart[:len(ustart)-1])
+	ustart[0] = 0
 	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: []int32{rec.start}}
 	c.index[rec.start] = 1
 	// Number the nodes first, then list the edges: the lists are made
