@@ -83,9 +83,10 @@ type Pass struct {
 	// check, if set, is the pass's own checker, run on its result when
 	// checking is on (before the verifier of the level).
 	check func(*Unit) error
-	// input asks for a record of the graph before the pass (Unit.Input),
-	// taken when checking is on, for a checker that compares the pass's
-	// input with its output; inputFunc, of the cfg function (Unit.InputFunc).
+	// input asks for a record of the graph before the pass (Unit.Input,
+	// opt.RecordZeroCheck), taken when checking is on, for a checker that
+	// compares the pass's input with its output; inputFunc, of the cfg
+	// function (Unit.InputFunc).
 	input, inputFunc bool
 }
 
@@ -152,10 +153,11 @@ type Unit struct {
 	// ZeroChecks lists what the zerocheck pass removed, with witnesses,
 	// as the pass reports it (no checker reads it).
 	ZeroChecks []opt.Removal
-	// Input is the graph as it was before the pass being checked, when
-	// that pass's checker needs it (a son.Graph.Clone, with the same node
-	// IDs): what the pipeline records, not what the pass reports.
-	Input *son.Graph
+	// Input is the record of the graph as it was before the pass being
+	// checked, when that pass's checker needs it (the zerocheck pass's:
+	// opt.RecordZeroCheck, each live node by ID, not a Graph.Clone): what
+	// the pipeline records, not what the pass reports.
+	Input *opt.ZeroCheckRecord
 	// GCM is the schedule of the gcm pass, and SSA the function it made:
 	// from then on the program is at the cfg level.
 	GCM *gcm.Result
@@ -279,7 +281,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 	u := &Unit{Name: name, Src: src, Opt: o}
 	for _, p := range passes[:last+1] {
 		if o.Check && p.input {
-			u.Input = u.Graph.Clone()
+			u.Input = opt.RecordZeroCheck(u.Graph)
 		}
 		if o.Check && p.inputFunc && u.Func != nil {
 			u.InputFunc = cloneFunc(u.Func)

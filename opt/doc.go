@@ -4,6 +4,8 @@
 // sccp_check.go), and the redundant zero-check elimination of Demange et
 // al. (zerocheck.go, checked by zerocheck_check.go). Each checker takes
 // only the pass's input, as the pipeline recorded it before the pass
-// (son.Graph.Clone), and its output, never the pass's own report, and its
-// doc comment says what it trusts. A failure is a bug in son.
+// (SCCPRecord, ZeroCheckRecord: each live node's op, constant, type and
+// inputs by ID, not a son.Graph.Clone), and its output, never the pass's
+// own report, and its doc comment says what it trusts. A failure is a bug
+// in son.
 package opt

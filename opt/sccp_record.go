@@ -12,7 +12,7 @@ import (
 // it was before the analysis, in place of a whole son.Graph.Clone: by node
 // ID, each live node's op, constant, type and inputs (their IDs), about a
 // third of a clone's bytes (a node of the graph is 168 bytes before its
-// edges); and, once the solution is checked, which control nodes run by
+// edges; the types are kept once each, by number: a type is 48 bytes); and, once the solution is checked, which control nodes run by
 // the claims. The pipeline takes it before Analyze (RecordSCCP), checks
 // the solution on the graph itself before the rewrite changes it (Check),
 // then the rewrite (CheckRewrite) and what the peepholes left
@@ -22,7 +22,8 @@ type SCCPRecord struct {
 	slot  []int32  // by node ID: 1 + the node's number (the order of Live)
 	ids   []int32  // by number: the node's ID
 	aux   []int64  // by number
-	typ   []types.Type
+	typ   []int32  // by number: the node's type, in types
+	types []types.Type
 	in    []int32 // by number, from start[i] to start[i+1]: the inputs' IDs, -1 for none
 	start []int32
 	// labels are the variable names of the live nodes that have one (a
@@ -36,8 +37,11 @@ type SCCPRecord struct {
 
 // RecordSCCP records g's live nodes for the checkers of a round of sccp.
 // Cost: one walk of the graph, linear in its nodes and edges.
-func RecordSCCP(g *son.Graph) *SCCPRecord {
-	live := g.Live()
+func RecordSCCP(g *son.Graph) *SCCPRecord { return recordNodes(g, g.Live(), true) }
+
+// recordNodes records the live nodes of g (live is g.Live()), with their
+// labels if asked.
+func recordNodes(g *son.Graph, live []*son.Node, labels bool) *SCCPRecord {
 	edges := 0
 	for _, n := range live {
 		edges += len(n.In)
@@ -47,13 +51,21 @@ func RecordSCCP(g *son.Graph) *SCCPRecord {
 		slot:  make([]int32, g.MaxID()),
 		ids:   make([]int32, len(live)),
 		aux:   make([]int64, len(live)),
-		typ:   make([]types.Type, len(live)),
+		typ:   make([]int32, len(live)),
 		in:    make([]int32, 0, edges),
 		start: make([]int32, len(live)+1),
 	}
+	// seen numbers the distinct types (equal values, not Equal ones).
+	seen := map[types.Type]int32{}
 	for i, n := range live {
 		r.op[n.ID], r.slot[n.ID], r.ids[i] = n.Op, int32(i+1), int32(n.ID)
-		r.aux[i], r.typ[i] = n.Aux, n.Type
+		t, ok := seen[n.Type]
+		if !ok {
+			t = int32(len(r.types))
+			seen[n.Type] = t
+			r.types = append(r.types, n.Type)
+		}
+		r.aux[i], r.typ[i] = n.Aux, t
 		for _, x := range n.In {
 			id := int32(-1)
 			if x != nil {
@@ -62,7 +74,7 @@ func RecordSCCP(g *son.Graph) *SCCPRecord {
 			r.in = append(r.in, id)
 		}
 		r.start[i+1] = int32(len(r.in))
-		if n.Label != "" {
+		if labels && n.Label != "" {
 			if r.labels == nil {
 				r.labels = map[int32]string{}
 			}
@@ -71,6 +83,9 @@ func RecordSCCP(g *son.Graph) *SCCPRecord {
 	}
 	return r
 }
+
+// typeOf is the recorded type of the node numbered i.
+func (r *SCCPRecord) typeOf(i int32) types.Type { return r.types[r.typ[i]] }
 
 // has reports whether the node with this ID was live when recorded.
 func (r *SCCPRecord) has(id int) bool { return id >= 0 && id < len(r.slot) && r.slot[id] > 0 }
@@ -105,7 +120,7 @@ func (r *SCCPRecord) name(id int) string {
 		s += " false"
 	case r.labels[int32(id)] != "":
 		s += " " + r.labels[int32(id)]
-	case op == son.OpConstant && !r.typ[i].IsTop():
+	case op == son.OpConstant && !r.typeOf(i).IsTop():
 		s += fmt.Sprintf(" %d", r.aux[i])
 	}
 	return s
@@ -195,8 +210,8 @@ func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error 
 			}
 		}
 		claim := valueOf(s, n.ID)
-		if want := types.Join(r.typ[i], claim); !n.Type.Equal(want) {
-			bad(nodeName(n), "typed %v, but its input type %v and claim %v give %v", n.Type, r.typ[i], claim, want)
+		if want := types.Join(r.typeOf(i), claim); !n.Type.Equal(want) {
+			bad(nodeName(n), "typed %v, but its input type %v and claim %v give %v", n.Type, r.typeOf(i), claim, want)
 		}
 	}
 	if len(probs) == 0 {

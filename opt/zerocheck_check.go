@@ -10,16 +10,19 @@ import (
 )
 
 // CheckZeroCheckElim verifies a run of ZeroCheckElim from its input and
-// output alone: before is the graph as the pipeline recorded it before the
-// pass (son.Graph.Clone, which keeps node IDs; IDs are never reused), after
-// the graph the pass left. It does not read the pass's []Removal: a check
-// removed without a report is found like any other.
+// output alone: before is the pipeline's record of the graph before the
+// pass (RecordZeroCheck: its live nodes by ID, which the pass keeps; IDs
+// are never reused), after the graph the pass left. It does not read the
+// pass's []Removal: a check removed without a report is found like any
+// other.
 //
-// It trusts before to be a well-formed graph (son.Verify passed on it
-// after the previous pass), what son.ProvedNonZero says a side of an If
-// proves, and the dominators of Cooper, Harvey and
-// Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
-// computed here on before's control nodes. The rules:
+// It trusts the recorded graph to be well formed (son.Verify passed on it
+// after the previous pass), the record to hold it (RecordZeroCheck copies
+// each live node's op, constant, type and input IDs, and what
+// son.ProvedNonZero says each side of an If proves, with son.Unrefined and
+// son.NonZeroKey of each divisor), and the dominators of Cooper, Harvey
+// and Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
+// computed here on the recorded control nodes. The rules:
 //
 //   - removed: a ZeroCheck live before and gone after was checking a
 //     value node (the same node, by ID) that a ZeroCheck still live after
@@ -41,151 +44,175 @@ import (
 //
 // Every problem names the node and the rule. Cost: linear in the graphs,
 // plus the dominators.
-func CheckZeroCheckElim(before, after *son.Graph) error {
+func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	var probs []string
-	bad := func(n *son.Node, rule, format string, args ...any) {
+	bad := func(n fmt.Stringer, rule, format string, args ...any) {
 		probs = append(probs, fmt.Sprintf("%v: %s: ", n, rule)+fmt.Sprintf(format, args...))
 	}
-	if before == nil || after == nil || before.Start == nil || after.Start == nil {
+	if before == nil || before.nodes == nil || after == nil || after.Start == nil {
 		return errors.New("zero-check elimination is not justified: no graph to compare")
 	}
-	// old is the node of before with n's ID, nil if there is none.
-	old := func(n *son.Node) *son.Node {
-		if n == nil {
-			return nil
-		}
-		return before.Node(n.ID)
-	}
-	wasLive := make([]bool, before.MaxID())
-	for _, n := range before.Live() {
-		wasLive[n.ID] = true
-	}
-	isLive := make([]bool, max(after.MaxID(), before.MaxID()))
-	for _, n := range after.Live() {
+	r := before.nodes
+	// name names a recorded node as Node.String does ("Div#12", "<nil>").
+	name := func(id int32) fmt.Stringer { return recorded{r, id} }
+	wasLive := func(id int) bool { return r.has(id) }
+	now := after.Live() // walked once: the walk's stack is most of its bytes
+	isLive := make([]bool, max(after.MaxID(), len(r.slot)))
+	for _, n := range now {
 		isLive[n.ID] = true
 	}
-	removed := func(x *son.Node) bool {
-		return x != nil && x.Op == son.OpZeroCheck && wasLive[x.ID] && !isLive[x.ID]
+	removed := func(x int32) bool {
+		return before.opOf(x) == son.OpZeroCheck && !isLive[x]
 	}
 
-	// Dominators of before's control nodes, reached from Start.
-	cg := controlOf(before)
+	// Dominators of the recorded control nodes, reached from Start.
+	cg := before.control()
 	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
-	// strictlyAbove reports whether control node a strictly dominated b in
-	// before.
-	strictlyAbove := func(a, b *son.Node) bool {
-		ia, ok1 := cg.at(old(a))
-		ib, ok2 := cg.at(old(b))
+	// strictlyAbove reports whether control node a strictly dominated b
+	// before the pass.
+	strictlyAbove := func(a, b int32) bool {
+		ia, ok1 := cg.at(a)
+		ib, ok2 := cg.at(b)
 		return ok1 && ok2 && tree.StrictlyDominates(ia, ib)
 	}
 
-	// removed: one walk of before's dominator tree, counting for each
-	// divisor the checks still live after the pass on the path from Start.
-	// Also, for each value (unrefined), the sides of Ifs on the path that
-	// prove it is not 0, and the divisions pinned to a removed check
-	// whose divisor such a side proves is not 0.
-	live := map[int]int{}   // divisor ID -> live checks of it dominating the walk
-	proved := map[int]int{} // value ID -> sides on the path proving it is not 0
-	sideProved := map[int][]int{}
-	divProved := map[int]bool{}
+	// The divisions pinned to each removed check, found from their inputs.
+	pinned := map[int32][]int32{}
+	for _, u := range r.ids {
+		if op := r.op[u]; op == son.OpDiv || op == son.OpMod {
+			if c := before.in(u, 0); removed(c) {
+				pinned[c] = append(pinned[c], u)
+			}
+		}
+	}
+
+	// removed: one walk of the dominator tree, counting for each divisor
+	// the checks still live after the pass on the path from Start. Also,
+	// for each value (unrefined), the sides of Ifs on the path that prove
+	// it is not 0, and the divisions pinned to a removed check whose
+	// divisor such a side proves is not 0.
+	live := map[int32]int{}   // divisor ID -> live checks of it dominating the walk
+	proved := map[int32]int{} // value ID -> sides on the path proving it is not 0
+	divProved := map[int32]bool{}
+	// proves are the values the recorded control node c proves not 0.
+	proves := func(c int32) []int32 {
+		if r.op[c] != son.OpCProj {
+			return nil
+		}
+		return before.facts(c)
+	}
 	var path []int
 	for _, v := range tree.Preorder() {
 		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
-			top := path[len(path)-1]
-			if c := cg.nodes[top]; c.Op == son.OpZeroCheck && isLive[c.ID] {
-				live[c.In[1].ID]--
+			top := cg.ids[path[len(path)-1]]
+			if r.op[top] == son.OpZeroCheck && isLive[top] {
+				live[before.in(top, 1)]--
 			}
-			for _, id := range sideProved[top] {
+			for _, id := range proves(top) {
 				proved[id]--
 			}
 			path = path[:len(path)-1]
 		}
-		c := cg.nodes[v]
+		c := cg.ids[v]
 		path = append(path, v)
-		if c.Op == son.OpCProj && c.In[0] != nil && c.In[0].Op == son.OpIf {
-			son.ProvedNonZero(c.In[0].In[1], c.Aux, func(x *son.Node) {
-				sideProved[v] = append(sideProved[v], x.ID)
-				proved[x.ID]++
-			})
+		for _, id := range proves(c) {
+			proved[id]++
 		}
-		if c.Op != son.OpZeroCheck {
+		if r.op[c] != son.OpZeroCheck {
 			continue
 		}
-		switch d := c.In[1]; {
-		case isLive[c.ID]:
-			live[d.ID]++
-		case live[d.ID] == 0 && proved[son.NonZeroKey(d).ID] == 0:
-			bad(c, "removed", "the check of %v is gone, but no check of %v left nor a branch proving it is not 0 strictly dominates it", d, d)
+		switch d := before.in(c, 1); {
+		case isLive[c]:
+			live[d]++
+		case live[d] == 0 && proved[before.divisorFact(c, 1)] == 0:
+			bad(name(c), "removed", "the check of %v is gone, but no check of %v left nor a branch proving it is not 0 strictly dominates it", name(d), name(d))
 		}
-		if !isLive[c.ID] {
-			for _, u := range c.Out {
-				if (u.Op == son.OpDiv || u.Op == son.OpMod) && u.In[0] == c && proved[son.NonZeroKey(u.In[2]).ID] > 0 {
-					divProved[u.ID] = true
+		if !isLive[c] {
+			for _, u := range pinned[c] {
+				if proved[before.divisorFact(u, 1)] > 0 {
+					divProved[u] = true
 				}
 			}
 		}
 	}
 
 	// unchanged, repinned, rewired: every live node of after against before.
-	for _, n := range after.Live() {
-		o := old(n)
-		if o == nil || !wasLive[n.ID] {
+	for _, n := range now {
+		id := int32(n.ID)
+		if !wasLive(n.ID) {
 			bad(n, "unchanged", "a node that was not in the graph before the pass")
 			continue
 		}
-		if o.Op != n.Op || o.Aux != n.Aux || len(o.In) != len(n.In) || !o.Type.Equal(n.Type) {
-			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", o, o.Aux, len(o.In), o.Type, n.Aux, len(n.In), n.Type)
+		k := r.slot[n.ID] - 1
+		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typeOf(k), r.inputs(n.ID)
+		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type) {
+			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type)
 			continue
 		}
 		for i, x := range n.In {
-			x0 := o.In[i]
+			x0 := ins[i]
 			switch {
-			case x == nil && x0 == nil || x != nil && x0 != nil && x.ID == x0.ID:
+			case x == nil && x0 < 0 || x != nil && x0 >= 0 && int32(x.ID) == x0:
 				continue
-			case x == nil || x0 == nil:
-				bad(n, "unchanged", "input %d was %v, now %v", i, x0, x)
+			case x == nil || x0 < 0:
+				bad(n, "unchanged", "input %d was %v, now %v", i, name(x0), x)
 				continue
+			}
+			// up is the control node above the removed checks from x0.
+			up := func() int32 {
+				up := x0
+				for removed(up) {
+					up = before.in(up, 0)
+				}
+				return up
 			}
 			switch {
 			case !removed(x0):
-				bad(n, "unchanged", "input %d was %v, now %v", i, x0, x)
+				bad(n, "unchanged", "input %d was %v, now %v", i, name(x0), x)
 			case (n.Op == son.OpDiv || n.Op == son.OpMod) && i == 0:
-				up := x0
-				for removed(up) {
-					up = up.In[0]
-				}
-				guarded := son.Unrefined(o.In[2]) == son.Unrefined(x0.In[1])
-				byCheck := guarded && x.Op == son.OpZeroCheck && isLive[x.ID] && len(x.In) == 2 && x.In[1] != nil && x.In[1].ID == x0.In[1].ID && strictlyAbove(x, x0)
-				stays := (divProved[n.ID] || !guarded) && up != nil && x.ID == up.ID
+				up := up()
+				d0 := before.in(x0, 1)
+				guarded := before.divisorFact(id, 0) == before.divisorFact(x0, 0)
+				byCheck := guarded && x.Op == son.OpZeroCheck && isLive[x.ID] && len(x.In) == 2 && x.In[1] != nil && int32(x.In[1].ID) == d0 && strictlyAbove(int32(x.ID), x0)
+				stays := (divProved[id] || !guarded) && up >= 0 && int32(x.ID) == up
 				if !byCheck && !stays {
-					bad(n, "repinned", "was pinned to the removed %v, now to %v, which is neither a check of %v that strictly dominated it nor, below a branch proving its divisor is not 0 or for a division by another value, the control node above the removed checks", x0, x, x0.In[1])
+					bad(n, "repinned", "was pinned to the removed %v, now to %v, which is neither a check of %v that strictly dominated it nor, below a branch proving its divisor is not 0 or for a division by another value, the control node above the removed checks", name(x0), x, name(d0))
 				}
 			case n.IsControl():
-				up := x0
-				for removed(up) {
-					up = up.In[0]
-				}
-				if up == nil || x.ID != up.ID {
-					bad(n, "rewired", "followed the removed %v, now follows %v, want %v", x0, x, up)
+				if up := up(); up < 0 || int32(x.ID) != up {
+					bad(n, "rewired", "followed the removed %v, now follows %v, want %v", name(x0), x, name(up))
 				}
 			default:
-				bad(n, "unchanged", "input %d was the removed %v, now %v", i, x0, x)
+				bad(n, "unchanged", "input %d was the removed %v, now %v", i, name(x0), x)
 			}
 		}
 	}
-	// unchanged: what else disappeared had no users left.
-	for _, o := range before.Live() {
-		if isLive[o.ID] || o.Op == son.OpZeroCheck {
+	// unchanged: what else disappeared had no users left. A user is found
+	// from its inputs: the first live one, in the record's order.
+	gone := func(o int32) bool {
+		return !isLive[o] && r.op[o] != son.OpZeroCheck && !r.op[o].IsControl()
+	}
+	user := map[int32]int32{}
+	for _, u := range r.ids {
+		if !isLive[u] {
 			continue
 		}
-		if o.IsControl() {
-			bad(o, "unchanged", "control node gone")
-			continue
+		for _, o := range r.inputs(int(u)) {
+			if o >= 0 && gone(o) {
+				if _, ok := user[o]; !ok {
+					user[o] = u
+				}
+			}
 		}
-		for _, u := range o.Out {
-			if u != nil && wasLive[u.ID] && isLive[u.ID] {
-				bad(o, "unchanged", "gone, but its user %v is still there", u)
-				break
+	}
+	for _, o := range r.ids {
+		switch {
+		case isLive[o] || r.op[o] == son.OpZeroCheck:
+		case r.op[o].IsControl():
+			bad(name(o), "unchanged", "control node gone")
+		default:
+			if u, ok := user[o]; ok {
+				bad(name(o), "unchanged", "gone, but its user %v is still there", name(u))
 			}
 		}
 	}
@@ -195,59 +222,93 @@ func CheckZeroCheckElim(before, after *son.Graph) error {
 	return errors.New("zero-check elimination is not justified:\n\t" + strings.Join(probs, "\n\t"))
 }
 
-// ctrlNodes is the control flow between control nodes, Stop left out: the
-// graph of paper 000's dominance (section 3.2). The numbers are by node ID
-// and the successors in one flat list: on a graph of 440,000 nodes a map
-// keyed by node and a list per node were 27 MB at the compiler's peak.
+// recorded is a node of a record, named as Node.String names a node.
+type recorded struct {
+	r  *SCCPRecord
+	id int32
+}
+
+func (x recorded) String() string { return x.r.short(x.id) }
+
+// ctrlNodes is the control flow between the recorded control nodes, Stop
+// left out: the graph of paper 000's dominance (section 3.2). The numbers
+// are by node ID and the successors in one flat list: on a graph of
+// 440,000 nodes a map keyed by node and a list per node were 27 MB at the
+// compiler's peak.
 type ctrlNodes struct {
-	nodes []*son.Node
+	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not reached
 	start []int32 // by number: where its successors begin in succ
 	succ  []int32
 }
 
-// at is n's number, if n is a control node reached from Start.
-func (c *ctrlNodes) at(n *son.Node) (int, bool) {
-	if n == nil || n.ID < 0 || n.ID >= len(c.index) || c.index[n.ID] == 0 || c.nodes[c.index[n.ID]-1] != n {
+// at is the number of the control node with this ID, if Start reaches it.
+func (c *ctrlNodes) at(id int32) (int, bool) {
+	if id < 0 || int(id) >= len(c.index) || c.index[id] == 0 {
 		return 0, false
 	}
-	return int(c.index[n.ID] - 1), true
+	return int(c.index[id] - 1), true
 }
 
-// controlOf numbers the control nodes reached from Start (Start is 0) and
-// lists each one's control users. Written apart from the pass's own
-// newCtrlGraph, so that a bug there is not copied here.
-func controlOf(g *son.Graph) *ctrlNodes {
-	c := &ctrlNodes{index: make([]int32, g.MaxID()), nodes: []*son.Node{g.Start}}
-	c.index[g.Start.ID] = 1
-	// control reports whether u is a control user that the graph counts.
-	control := func(u *son.Node) bool { return u != nil && u.IsControl() && u.Op != son.OpStop }
+// control numbers the recorded control nodes reached from Start (Start is
+// 0) and lists each one's control users, found from the users' inputs.
+// Written apart from the pass's own newCtrlGraph, so that a bug there is
+// not copied here.
+func (rec *ZeroCheckRecord) control() *ctrlNodes {
+	r := rec.nodes
+	// users, by node ID: the control users (Stop aside) of each node,
+	// from ustart[id] to ustart[id+1].
+	isUser := func(u int32) bool { op := r.op[u]; return op.IsControl() && op != son.OpStop }
+	ustart := make([]int32, len(r.slot)+1)
+	for _, u := range r.ids {
+		if isUser(u) {
+			for _, x := range r.inputs(int(u)) {
+				if x >= 0 {
+					ustart[x+1]++
+				}
+			}
+		}
+	}
+	for i := 1; i < len(ustart); i++ {
+		ustart[i] += ustart[i-1]
+	}
+	// Fill each list from its start, ustart[x] moving to ustart[x+1],
+	// then shift the starts back.
+	users := make([]int32, ustart[len(ustart)-1])
+	for _, u := range r.ids {
+		if isUser(u) {
+			for _, x := range r.inputs(int(u)) {
+				if x >= 0 {
+					users[ustart[x]] = u
+					ustart[x]++
+				}
+			}
+		}
+	}
+	copy(ustart[1:], ustart[:len(ustart)-1])
+	ustart[0] = 0
+	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: []int32{rec.start}}
+	c.index[rec.start] = 1
 	// Number the nodes first, then list the edges: the lists are made
 	// once at their size, not grown.
 	edges := 0
-	for work := []*son.Node{g.Start}; len(work) > 0; {
+	for work := []int32{rec.start}; len(work) > 0; {
 		n := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, u := range n.Out {
-			if !control(u) {
-				continue
-			}
+		for _, u := range users[ustart[n]:ustart[n+1]] {
 			edges++
-			if _, ok := c.at(u); !ok {
-				c.index[u.ID] = int32(len(c.nodes) + 1)
-				c.nodes = append(c.nodes, u)
+			if c.index[u] == 0 {
+				c.index[u] = int32(len(c.ids) + 1)
+				c.ids = append(c.ids, u)
 				work = append(work, u)
 			}
 		}
 	}
-	c.start = make([]int32, len(c.nodes)+1)
+	c.start = make([]int32, len(c.ids)+1)
 	c.succ = make([]int32, 0, edges)
-	for i, n := range c.nodes {
-		for _, u := range n.Out {
-			if control(u) {
-				k, _ := c.at(u)
-				c.succ = append(c.succ, int32(k))
-			}
+	for i, n := range c.ids {
+		for _, u := range users[ustart[n]:ustart[n+1]] {
+			c.succ = append(c.succ, c.index[u]-1)
 		}
 		c.start[i+1] = int32(len(c.succ))
 	}

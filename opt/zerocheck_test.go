@@ -53,7 +53,7 @@ func TestZeroCheckElim(t *testing.T) {
 			if k := countOps(g, son.OpZeroCheck); k != c.before {
 				t.Fatalf("%d ZeroChecks before, want %d", k, c.before)
 			}
-			before := g.Clone()
+			before := RecordZeroCheck(g)
 			removed := ZeroCheckElim(g)
 			if err := CheckZeroCheckElim(before, g); err != nil {
 				t.Fatal(err)
@@ -207,6 +207,35 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 					}
 				}
 			}, "unchanged: input 1 was Div#"},
+		{"control rewired past the check above", "int a = 10 / arg; int b = 20 / arg; return a + b;", true,
+			func(t *testing.T, g *son.Graph) {
+				cs := checks(g)
+				if len(cs) != 1 {
+					t.Fatalf("checks %v after the pass, want 1", cs)
+				}
+				for _, u := range cs[0].Out {
+					if u.IsControl() {
+						g.SetIn(u, 0, cs[0].In[0])
+						return
+					}
+				}
+				t.Fatal("nothing follows the check")
+			}, "rewired: followed the removed ZeroCheck#"},
+		{"a data node gone under a user", "int a = arg + 5; return a * arg;", false,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op != son.OpMul {
+						continue
+					}
+					for i, x := range n.In {
+						if x != nil && x.Op == son.OpAdd {
+							g.SetIn(n, i, x.In[1])
+							return
+						}
+					}
+				}
+				t.Fatal("no product of a sum")
+			}, ": unchanged: gone, but its user Mul#"},
 		{"a new node", "int a = 10 / arg; return a;", false,
 			func(t *testing.T, g *son.Graph) {
 				for _, n := range g.Live() {
@@ -219,7 +248,7 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := peepholed(t, c.src)
-			before := g.Clone()
+			before := RecordZeroCheck(g)
 			if removed := ZeroCheckElim(g); c.real != (len(removed) > 0) {
 				t.Fatalf("%d removals, want some: %v", len(removed), c.real)
 			}
@@ -239,8 +268,11 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 // checker says so rather than panicking or passing.
 func TestCheckZeroCheckElimNoGraph(t *testing.T) {
 	g := peepholed(t, "return 10 / arg;")
-	for _, c := range [][2]*son.Graph{{nil, g}, {g, nil}, {nil, nil}} {
-		if err := CheckZeroCheckElim(c[0], c[1]); err == nil || !strings.Contains(err.Error(), "no graph to compare") {
+	for _, c := range []struct {
+		before *ZeroCheckRecord
+		after  *son.Graph
+	}{{nil, g}, {RecordZeroCheck(g), nil}, {nil, nil}, {RecordZeroCheck(nil), g}} {
+		if err := CheckZeroCheckElim(c.before, c.after); err == nil || !strings.Contains(err.Error(), "no graph to compare") {
 			t.Errorf("got %v, want an error saying there is no graph", err)
 		}
 	}
