@@ -10,8 +10,9 @@ import (
 
 // CheckSCCP verifies a claimed solution of mode's analysis (not Iterated,
 // whose rounds are each one of its halves) without the solver: in is the
-// graph as it was before the analysis (the pipeline's record, a
-// son.Graph.Clone), s the solution, an untrusted claim. It checks that s
+// graph as it was before the analysis (the pipeline checks s on the graph
+// itself, before the rewrite changes it), s the solution, an untrusted
+// claim. It checks that s
 // is a post-fixpoint of mode's own equations on in, so that every claim
 // holds on every run, and, in the modes that analyze reachability, that
 // no control node is claimed reachable without a reason.
