@@ -12,10 +12,10 @@ import (
 // whose rounds are each one of its halves) without the solver: in is the
 // graph as it was before the analysis (the pipeline checks s on the graph
 // itself, before the rewrite changes it), s the solution, an untrusted
-// claim. It checks that s
-// is a post-fixpoint of mode's own equations on in, so that every claim
-// holds on every run, and, in the modes that analyze reachability, that
-// no control node is claimed reachable without a reason.
+// claim. It checks that s is a post-fixpoint of mode's own equations on
+// in, so that every claim holds on every run, and, in the modes that
+// analyze reachability, that no control node is claimed reachable
+// without a reason.
 //
 // It trusts in to be well formed (son.Verify passed on it) and the
 // transfer functions of son.Compute, which the solver uses too, for the
