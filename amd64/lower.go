@@ -41,6 +41,20 @@ type stubLine struct {
 // and assembles the code with the runtime. file names the program in its
 // runtime errors; src, when not nil, gives the listing its source lines.
 func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error) {
+	return compileFunc(f, file, src, check, true)
+}
+
+// Code is Compile for a caller that needs only the machine code (son check,
+// son build): the Program keeps neither the selected code nor the source,
+// so that the selected code, the largest of the backend's forms, is no
+// longer live while the allocation is checked. Its Listing is empty.
+func Code(f *cfg.Func, file string, check bool) (*Program, error) {
+	return compileFunc(f, file, nil, check, false)
+}
+
+// compileFunc is Compile, keeping in the Program what Listing needs when
+// listing is set.
+func compileFunc(f *cfg.Func, file string, src []byte, check, listing bool) (*Program, error) {
 	vf, err := Select(f, file)
 	if err != nil {
 		return nil, err
@@ -50,12 +64,38 @@ func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error)
 	if err != nil {
 		return nil, err
 	}
+	var c *regalloc.Checker
 	if check {
-		if err := regalloc.Check(rf, res); err != nil {
+		// The checker's rules without dataflow first: then res fits vf
+		// and lowering can read it. The dataflow runs after lowering, when
+		// nothing holds vf unless the listing needs it; its verdict comes
+		// first, as if it had run before.
+		if c, err = regalloc.NewChecker(rf, res); err != nil {
 			return nil, err
 		}
 	}
-	return lower(vf, rf, res, src, false)
+	p, lerr := lower(vf, rf, res, src, false)
+	if !listing {
+		// Nothing holds vf from here on: the Program lets it go, and so
+		// do rf's namers. The checker's messages then name an instruction
+		// by its block and index only (son asm, which keeps vf, gives its
+		// text too), and registers as before, by their RTL names.
+		if p != nil {
+			p.Func, p.src = nil, nil
+		}
+		names := &VFunc{origin: vf.origin}
+		rf.Describe = nil
+		rf.RegName = func(r regalloc.Reg) string { return names.regName(VReg(r)) }
+	}
+	if c != nil {
+		if err := c.Flow(); err != nil {
+			return nil, err
+		}
+	}
+	if lerr != nil {
+		return nil, lerr
+	}
+	return p, nil
 }
 
 // slot is the memory operand of stack slot k.
@@ -230,6 +270,9 @@ const (
 // Compile was given the source), and the labels of the branches' targets.
 func (p *Program) Listing() string {
 	if p.asm == nil {
+		if p.Func == nil {
+			return "; no listing: the program was made by amd64.Code\n"
+		}
 		q, err := lower(p.Func, nil, p.Alloc, p.src, true)
 		if err != nil {
 			return "; " + err.Error() + "\n"

@@ -610,6 +610,12 @@ func outOfSSA(u *Unit) error {
 		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: err}
 	}
 	u.OutSSA, u.Func = r, r.Func
+	if u.Opt.DropGraph {
+		// Nothing after the pass reads the SSA function, and its checker
+		// reads its own record (InputFunc): gone before the checker and
+		// the verifiers run, not after.
+		u.SSA = nil
+	}
 	return nil
 }
 

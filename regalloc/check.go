@@ -24,9 +24,31 @@ import "fmt"
 // the machine's registers, times the depth of the set's tree, plus the
 // differences met at joins; not the slots times the blocks.
 func Check(f *Func, res *Result) error {
-	c := &checker{f: f, res: res}
-	return c.run()
+	c, err := NewChecker(f, res)
+	if err != nil {
+		return err
+	}
+	return c.Flow()
 }
+
+// A Checker is Check in two steps: NewChecker checks the rules that need
+// no dataflow (each instruction's locations exist and fit it), after which
+// res is safe to read, then Flow runs the dataflow. amd64.Compile
+// assembles between the two, so that the selected code is no longer live
+// while the dataflow runs.
+type Checker struct{ c checker }
+
+// NewChecker checks the rules of Check that need no dataflow.
+func NewChecker(f *Func, res *Result) (*Checker, error) {
+	k := &Checker{c: checker{f: f, res: res}}
+	if err := k.c.static(); err != nil {
+		return nil, err
+	}
+	return k, nil
+}
+
+// Flow runs the dataflow of Check on the allocation NewChecker accepted.
+func (k *Checker) Flow() error { return k.c.run() }
 
 type checker struct {
 	f        *Func
@@ -88,21 +110,9 @@ func (c *checker) locName(l Loc) string {
 	return l.String()
 }
 
+// run is the dataflow, once static has accepted the allocation.
 func (c *checker) run() error {
 	f, res := c.f, c.res
-	if len(res.Blocks) != len(f.Blocks) {
-		return fmt.Errorf("regalloc check: %d blocks allocated, the function has %d", len(res.Blocks), len(f.Blocks))
-	}
-	alloc := make([]bool, f.NumPhys)
-	for _, r := range f.Allocatable {
-		if r < 0 || int(r) >= f.NumPhys {
-			return fmt.Errorf("regalloc check: allocatable register %d is not physical", r)
-		}
-		alloc[r] = true
-	}
-	if err := c.static(alloc); err != nil {
-		return err
-	}
 	c.slotName = make([]Reg, res.Slots)
 	for k := range c.slotName {
 		c.slotName[k] = -1
@@ -151,8 +161,18 @@ func (c *checker) run() error {
 }
 
 // static checks the rules that need no dataflow.
-func (c *checker) static(alloc []bool) error {
+func (c *checker) static() error {
 	f, res := c.f, c.res
+	if len(res.Blocks) != len(f.Blocks) {
+		return fmt.Errorf("regalloc check: %d blocks allocated, the function has %d", len(res.Blocks), len(f.Blocks))
+	}
+	alloc := make([]bool, f.NumPhys)
+	for _, r := range f.Allocatable {
+		if r < 0 || int(r) >= f.NumPhys {
+			return fmt.Errorf("regalloc check: allocatable register %d is not physical", r)
+		}
+		alloc[r] = true
+	}
 	for b, blk := range f.Blocks {
 		if len(res.Blocks[b]) != len(blk.Instrs) {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))

@@ -60,14 +60,22 @@ under a comment with the source line it comes from. The runtime around it
 	run: runAsm,
 }
 
-// native compiles the program at path to machine code. Only the RTL
-// function of the unit stays live while the backend runs.
-func (s *session) native(cmd *command, path string, f *flags) (*amd64.Program, int, bool) {
+// native compiles the program at path to machine code, with what its
+// Listing needs when listing is set. Only the RTL function of the unit
+// stays live while the backend runs; without the listing, the selected
+// code goes before the allocation is checked (amd64.Code).
+func (s *session) native(cmd *command, path string, f *flags, listing bool) (*amd64.Program, int, bool) {
 	u, code, ok := s.compile(cmd, path, f, f.check)
 	if !ok {
 		return nil, code, false
 	}
-	p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+	var p *amd64.Program
+	var err error
+	if listing {
+		p, err = amd64.Compile(u.Func, u.Name, u.Src, true)
+	} else {
+		p, err = amd64.Code(u.Func, u.Name, true)
+	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
 		return nil, exitInternal, false
@@ -90,7 +98,7 @@ func runBuild(s *session, cmd *command, args []string) int {
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return s.usageError(cmd.name, "cannot write %s: it is a directory", out)
 	}
-	p, code, ok := s.native(cmd, args[0], f)
+	p, code, ok := s.native(cmd, args[0], f, false)
 	if !ok {
 		return code
 	}
@@ -105,7 +113,7 @@ func runAsm(s *session, cmd *command, args []string) int {
 	if !ok {
 		return code
 	}
-	p, code, ok := s.native(cmd, args[0], f)
+	p, code, ok := s.native(cmd, args[0], f, true)
 	if !ok {
 		return code
 	}
@@ -128,7 +136,7 @@ func (s *session) runNative(cmd *command, path string, f *flags, arg int64) int 
 	if why := canRunNative(); why != "" {
 		return s.usageError(cmd.name, "%s", why)
 	}
-	p, code, ok := s.native(cmd, path, f)
+	p, code, ok := s.native(cmd, path, f, false)
 	if !ok {
 		return code
 	}

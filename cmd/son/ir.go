@@ -146,7 +146,7 @@ func (s *session) irMachine(cmd *command, path string, f *flags) int {
 		return s.usageError(cmd.name, "-after %s prints the machine code: it takes no -nodes, -stats, -trace, -level or -via", machineLevel)
 	}
 	f.after = ""
-	p, code, ok := s.native(cmd, path, f)
+	p, code, ok := s.native(cmd, path, f, true)
 	if !ok {
 		return code
 	}

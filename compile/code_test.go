@@ -1,0 +1,93 @@
+package compile
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"testing"
+
+	"son/amd64"
+	"son/regalloc"
+)
+
+// TestCodeMatchesCompile: amd64.Code, which lets the selected code go
+// before the allocation is checked (son check, son build), makes the same
+// machine code as amd64.Compile, and its Program says it has no listing.
+func TestCodeMatchesCompile(t *testing.T) {
+	files, _ := filepath.Glob(filepath.Join("..", "examples", "*.smp"))
+	if len(files) < 10 {
+		t.Fatalf("%d examples", len(files))
+	}
+	compiled := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		u, err := Compile(file, src, Options{})
+		if err != nil {
+			continue // the examples that do not compile are tested elsewhere
+		}
+		compiled++
+		full, err := amd64.Compile(u.Func, u.Name, src, true)
+		if err != nil {
+			t.Fatalf("%s: Compile: %v", file, err)
+		}
+		code, err := amd64.Code(u.Func, u.Name, true)
+		if err != nil {
+			t.Fatalf("%s: Code: %v", file, err)
+		}
+		if !bytes.Equal(full.Code, code.Code) || full.Entry != code.Entry {
+			t.Errorf("%s: Code made other machine code than Compile", file)
+		}
+		if code.Alloc.Moves != full.Alloc.Moves || code.Alloc.Spilled != full.Alloc.Spilled {
+			t.Errorf("%s: allocation %d moves, %d spilled; Compile's %d, %d", file,
+				code.Alloc.Moves, code.Alloc.Spilled, full.Alloc.Moves, full.Alloc.Spilled)
+		}
+		if code.Func != nil {
+			t.Errorf("%s: Code's Program keeps the selected code", file)
+		}
+		if got := code.Listing(); !strings.HasPrefix(got, "; no listing") {
+			t.Errorf("%s: Code's listing is %q", file, got)
+		}
+	}
+	if compiled < 10 {
+		t.Errorf("%d examples compiled", compiled)
+	}
+	t.Logf("%d examples", compiled)
+}
+
+// TestCheckerInTwoSteps: NewChecker rejects an allocation that does not
+// fit the function before any dataflow, with Check's message.
+func TestCheckerInTwoSteps(t *testing.T) {
+	u, err := Compile("faults.smp", []byte(faultProgram()), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rf := vf.RegallocFunc()
+	res, err := regalloc.Allocate(rf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c, err := regalloc.NewChecker(rf, res)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := c.Flow(); err != nil {
+		t.Fatal(err)
+	}
+	res.Blocks = res.Blocks[:len(res.Blocks)-1]
+	want := "regalloc check: " + strconv.Itoa(len(res.Blocks)) + " blocks allocated, the function has " + strconv.Itoa(len(rf.Blocks))
+	if _, err := regalloc.NewChecker(rf, res); err == nil || err.Error() != want {
+		t.Errorf("NewChecker: %v, want %q", err, want)
+	}
+	if err := regalloc.Check(rf, res); err == nil || err.Error() != want {
+		t.Errorf("Check: %v, want %q", err, want)
+	}
+}
