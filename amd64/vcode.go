@@ -186,7 +186,7 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		n += len(blk.Insts)
 	}
 	instrs := make([]regalloc.Instr, n)
-	regs := make([]regalloc.Reg, 0, 3*n)
+	regs := make([]regalloc.Reg, 0, 2*n) // about 1.4 per instruction in generated code; more grows it
 	cut := func(rs []VReg) []regalloc.Reg {
 		k := len(regs)
 		for _, r := range rs {
