@@ -287,27 +287,37 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		return int(it.size), -1, nil
 	}
+	// sz is each item's size, fixed but for the branches, which only
+	// grow; jumps lists the branches' items. Each pass lays the code out
+	// from sz and then looks at the branches alone.
+	sz := make([]int8, n)
+	jumps := make([]int32, 0, len(a.br)+len(a.pend))
+	for k, it := range a.items {
+		s, t, _ := size(it)
+		sz[k] = int8(s)
+		if t >= 0 {
+			jumps = append(jumps, int32(k))
+		}
+	}
 	off := make([]int32, n+1) // where each instruction starts, after its padding
 	for {
-		pos := 0
-		for k, it := range a.items {
-			sz, _, _ := size(it)
+		pos := int32(0)
+		for k, s := range sz {
 			if a.align[k] {
 				if pad := -pos & 15; pad <= maxPad {
 					pos += pad
 				}
 			}
-			off[k] = int32(pos)
-			pos += sz
+			off[k] = pos
+			pos += int32(s)
 		}
-		off[n] = int32(pos)
+		off[n] = pos
 		changed := false
-		for k, it := range a.items {
-			if it.size >= 0 {
-				continue
-			}
-			if sz, t, long := size(it); t >= 0 && !*long && !fits8(int64(off[t]-(off[k]+int32(sz)))) {
+		for _, k := range jumps {
+			if s, t, long := size(a.items[k]); !*long && !fits8(int64(off[t]-(off[k]+int32(s)))) {
 				*long, changed = true, true
+				s, _, _ = size(a.items[k])
+				sz[k] = int8(s)
 			}
 		}
 		if !changed {

@@ -668,7 +668,7 @@ func (s *selector) arithConst(op Op, d, a VReg, c int64) bool {
 		case !fits:
 			return false
 		default:
-			s.emit(VInst{Op: IMUL3, Dst: vr(d), Src: vr(a), Imm: c})
+			s.emit(VInst{Op: IMUL3, Dst: VArg{Kind: KindReg, R: d, Imm: c}, Src: vr(a)})
 		}
 		return true
 	}
@@ -1076,7 +1076,7 @@ func (s *selector) mulSub(d, a, q VReg, c int64) {
 		}
 	default:
 		if c == int64(int32(c)) {
-			s.emit(VInst{Op: IMUL3, Dst: vr(q), Src: vr(q), Imm: c})
+			s.emit(VInst{Op: IMUL3, Dst: VArg{Kind: KindReg, R: q, Imm: c}, Src: vr(q)})
 		} else {
 			k := s.tmp()
 			s.movConst(k, c)

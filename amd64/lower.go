@@ -322,7 +322,10 @@ func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label
 // resolveWith is resolve with vi's registers listed as operands lists
 // them (RegallocFunc's Uses and Defs).
 func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
-	in := Inst{Op: vi.Op, Cond: vi.Cond, Imm: vi.Imm}
+	in := Inst{Op: vi.Op, Cond: vi.Cond}
+	if vi.Op == IMUL3 {
+		in.Imm = vi.Dst.Imm
+	}
 	switch vi.Op {
 	case JCC, JMP:
 		if vi.Stub != 0 {
@@ -434,7 +437,7 @@ func (vi *VInst) text(f *VFunc) string {
 		sep = ", "
 	}
 	if vi.Op == IMUL3 {
-		b.WriteString(", " + signedHex(vi.Imm))
+		b.WriteString(", " + signedHex(vi.Dst.Imm))
 	}
 	return b.String()
 }

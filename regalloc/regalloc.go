@@ -111,17 +111,25 @@ type Placed struct {
 	Dead bool // dropped: a Pure instruction whose results are never read
 	// Its locations are locs[loc:loc+nu+nd] of the Result, the uses
 	// first; its edits edits[edit:edit+nb+na], those before it first.
-	loc, nu, nd, edit, nb, na int32
+	// 20 bytes: an instruction has at most maxOperands uses and as many
+	// defs (init checks it).
+	nu, nd            uint8
+	loc, edit, nb, na int32
 }
+
+// maxOperands is the most uses, and the most defs, an instruction has.
+const maxOperands = 255
 
 // Uses are the locations of p's uses, parallel to the Instr's: registers,
 // never slots.
-func (r *Result) Uses(p *Placed) []Loc { return r.locs[p.loc : p.loc+p.nu : p.loc+p.nu] }
+func (r *Result) Uses(p *Placed) []Loc {
+	return r.locs[p.loc : p.loc+int32(p.nu) : p.loc+int32(p.nu)]
+}
 
 // Defs are the locations of p's defs, parallel to the Instr's.
 func (r *Result) Defs(p *Placed) []Loc {
-	k := p.loc + p.nu
-	return r.locs[k : k+p.nd : k+p.nd]
+	k := p.loc + int32(p.nu)
+	return r.locs[k : k+int32(p.nd) : k+int32(p.nd)]
 }
 
 // Before are the moves run before p's instruction: reloads from slots.
@@ -287,6 +295,9 @@ func (a *alloc) init() error {
 					}
 					a.nregs = max(a.nregs, int(r)+1)
 				}
+			}
+			if len(in.Uses) > maxOperands || len(in.Defs) > maxOperands {
+				return fmt.Errorf("regalloc: block %d instruction %d: more than %d uses or defs", b, i, maxOperands)
 			}
 			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
 				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
@@ -1106,8 +1117,9 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 	// The starts of the blocks in loops that write each spilled register,
 	// in increasing order: a loop, an interval of positions, writes it if
 	// one falls in the interval. (Marking the loop of each write and every
-	// loop around it cost the writes times the nesting.)
-	writes := make([][]int32, a.nregs)
+	// loop around it cost the writes times the nesting.) A map: few
+	// registers are spilled, and a slice per register cost 24 bytes each.
+	writes := map[Reg][]int32{}
 	written := func(k loopReg) bool {
 		ps, g := writes[k.r], a.loops[k.loop]
 		i, _ := slices.BinarySearch(ps, g.s)
@@ -1125,7 +1137,10 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 				continue
 			}
 			for _, d := range a.defs(w) {
-				if ps := writes[d]; int(d) >= np && a.spill[d] && (len(ps) == 0 || ps[len(ps)-1] != a.bstart[b]) {
+				if int(d) < np || !a.spill[d] {
+					continue
+				}
+				if ps := writes[d]; len(ps) == 0 || ps[len(ps)-1] != a.bstart[b] {
 					writes[d] = append(ps, a.bstart[b])
 				}
 			}
@@ -1312,7 +1327,7 @@ func (a *alloc) result(rounds int) *Result {
 					p.Dead = true
 					continue
 				}
-				p.loc, p.nu, p.nd = int32(len(res.locs)), w.nu, w.nd
+				p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
 				for _, r := range a.regs[w.off : w.off+w.nu+w.nd] {
 					res.locs = append(res.locs, a.loc(r))
 				}

@@ -219,6 +219,26 @@ func dropBefore(p *Placed) { p.edit, p.nb = p.edit+p.nb, 0 }
 // setUses makes p read uses, keeping its defs.
 func setUses(res *Result, p *Placed, uses ...Loc) {
 	defs := res.Defs(p)
-	p.loc, p.nu = int32(len(res.locs)), int32(len(uses))
+	p.loc, p.nu = int32(len(res.locs)), uint8(len(uses))
 	res.locs = append(append(res.locs, uses...), defs...)
+}
+
+// TestTooManyOperands: an instruction with more uses than a Placed counts
+// is rejected, naming it, not allocated with its uses cut short.
+func TestTooManyOperands(t *testing.T) {
+	uses := make([]Reg, maxOperands+1)
+	for k := range uses {
+		uses[k] = Reg(16 + k)
+	}
+	var ins []Instr
+	for _, r := range uses {
+		ins = append(ins, Instr{Defs: []Reg{r}})
+	}
+	ins = append(ins, Instr{Uses: uses, Branch: true})
+	f := &Func{NumPhys: 16, Allocatable: []Reg{0, 1, 2}, Blocks: []Block{{Instrs: ins}}}
+	_, err := Allocate(f)
+	want := fmt.Sprintf("regalloc: block 0 instruction %d: more than 255 uses or defs", len(uses))
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v; want %q", err, want)
+	}
 }
