@@ -207,9 +207,7 @@ func BenchmarkScaling(b *testing.B) {
 			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
 				program(b)
 				b.ReportAllocs()
-				var mallocs uint64
-				var cpu time.Duration
-				cpuKnown := true
+				var cost runCost
 				peeps := 0
 				for range b.N {
 					b.StopTimer()
@@ -219,31 +217,12 @@ func BenchmarkScaling(b *testing.B) {
 							b.Fatal(err)
 						}
 					}
-					// Collect the garbage of the passes before, so that
-					// the pass is not charged for it.
-					runtime.GC()
-					var before, after runtime.MemStats
-					runtime.ReadMemStats(&before)
 					peeps -= peepholes(u)
-					c0, ok0 := cpuNow()
-					b.StartTimer()
-					if err := p.run(u); err != nil {
-						b.Fatal(err)
-					}
-					b.StopTimer()
-					c1, ok1 := cpuNow()
-					cpu += c1 - c0
-					cpuKnown = cpuKnown && ok0 && ok1
-					runtime.ReadMemStats(&after)
-					mallocs += after.Mallocs - before.Mallocs
+					cost.run(b, func() error { return p.run(u) })
 					peeps += peepholes(u)
 					b.StartTimer()
 				}
-				reportPerNode(b, n, mallocs)
-				// The process's CPU time while the pass ran: on a machine
-				// shared with other jobs the wall time counts their turns
-				// too, the CPU time much less.
-				reportCPUPerNode(b, n, cpu, cpuKnown)
+				cost.report(b, n)
 				// Peepholes the pass ran: work counted, not timed.
 				b.ReportMetric(float64(peeps)/float64(b.N)/float64(n), "peeps/node")
 			})
@@ -272,48 +251,70 @@ func BenchmarkScaling(b *testing.B) {
 						b.Fatal(err)
 					}
 				}
-				// As for the passes above: the garbage of the run before
-				// is collected before each run, untimed, so that a stage
-				// is charged for its own work as gcm is (run back to back,
-				// each run paid for the collections the ones before
-				// caused, and the stage looked 1.5 to 2 times dearer).
+				// As for the passes above (run back to back, each run
+				// paid for the collections the ones before caused, and
+				// the stage looked 1.5 to 2 times dearer than gcm).
 				b.ReportAllocs()
-				var mallocs uint64
-				var cpu time.Duration
-				cpuKnown := true
+				var cost runCost
 				for range b.N {
 					b.StopTimer()
-					runtime.GC()
-					var before, after runtime.MemStats
-					runtime.ReadMemStats(&before)
-					c0, ok0 := cpuNow()
-					b.StartTimer()
-					switch stage {
-					case "amd64":
-						_, err = amd64.Compile(u.Func, u.Name, nil, false)
-					case "isel":
-						_, err = amd64.Select(u.Func, u.Name)
-					case "regalloc":
-						_, err = regalloc.Allocate(rf)
-					default:
-						err = regalloc.Check(rf, res)
-					}
-					b.StopTimer()
-					c1, ok1 := cpuNow()
-					if err != nil {
-						b.Fatal(err)
-					}
-					cpu += c1 - c0
-					cpuKnown = cpuKnown && ok0 && ok1
-					runtime.ReadMemStats(&after)
-					mallocs += after.Mallocs - before.Mallocs
+					cost.run(b, func() error {
+						var err error
+						switch stage {
+						case "amd64":
+							_, err = amd64.Compile(u.Func, u.Name, nil, false)
+						case "isel":
+							_, err = amd64.Select(u.Func, u.Name)
+						case "regalloc":
+							_, err = regalloc.Allocate(rf)
+						default:
+							err = regalloc.Check(rf, res)
+						}
+						return err
+					})
 					b.StartTimer()
 				}
-				reportPerNode(b, n, mallocs)
-				reportCPUPerNode(b, n, cpu, cpuKnown)
+				cost.report(b, n)
 			})
 		}
 	}
+}
+
+// runCost adds up what the timed runs of a pass or stage cost. The
+// garbage of what ran before is collected before each run, untimed, so
+// that the run is charged for its own work only.
+type runCost struct {
+	mallocs    uint64
+	cpu        time.Duration
+	cpuUnknown bool
+}
+
+// run times f as one run of b; the timer is stopped on entry and left
+// stopped.
+func (c *runCost) run(b *testing.B, f func() error) {
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c0, ok0 := cpuNow()
+	b.StartTimer()
+	err := f()
+	b.StopTimer()
+	c1, ok1 := cpuNow()
+	if err != nil {
+		b.Fatal(err)
+	}
+	c.cpu += c1 - c0
+	c.cpuUnknown = c.cpuUnknown || !ok0 || !ok1
+	runtime.ReadMemStats(&after)
+	c.mallocs += after.Mallocs - before.Mallocs
+}
+
+// report gives the allocations and, where the platform tells it, the
+// process's CPU time per live node: on a machine shared with other jobs
+// the wall time counts their turns too, the CPU time much less.
+func (c *runCost) report(b *testing.B, n int) {
+	reportPerNode(b, n, c.mallocs)
+	reportCPUPerNode(b, n, c.cpu, !c.cpuUnknown)
 }
 
 // benchPipeline compiles src, whose graph after build has n live nodes,

@@ -62,15 +62,7 @@ func TestCodeMatchesCompile(t *testing.T) {
 // TestCheckerInTwoSteps: NewChecker rejects an allocation that does not
 // fit the function before any dataflow, with Check's message.
 func TestCheckerInTwoSteps(t *testing.T) {
-	u, err := Compile("faults.smp", []byte(faultProgram()), Options{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vf, err := amd64.Select(u.Func, u.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rf := vf.RegallocFunc()
+	_, rf := selectFaultProgram(t, Options{})
 	res, err := regalloc.Allocate(rf)
 	if err != nil {
 		t.Fatal(err)

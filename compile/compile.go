@@ -516,11 +516,11 @@ func zerocheck(u *Unit) error {
 func checkZerocheck(u *Unit) error { return opt.CheckZeroCheckElim(u.Input, u.Graph) }
 
 // sccp runs the analyses of the chosen mode (for Iterated, its halves
-// round after round). Each solution is checked before it rewrites the
-// graph, against the equations of the mode that ran: on a record of the
-// graph taken before the analysis when checking is on, on the graph as it
-// stands otherwise. With checking on, the rewrite is then compared with
-// that record, and the graph the peepholes leave with the claims.
+// round after round). Each solution is checked on the graph before it
+// rewrites it, against the equations of the mode that ran. With checking
+// on, a record of the graph taken before the analysis (opt.SCCPRecord,
+// not a clone) then serves to compare the rewrite with, and the graph
+// the peepholes leave with the claims.
 func sccp(u *Unit) error {
 	return opt.Rounds(u.Graph, u.Opt.SCCP, u.Opt.Trace, func(m opt.Mode, round int) error {
 		fail := func(g Guard, err error) error {

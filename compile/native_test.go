@@ -196,6 +196,21 @@ func TestGoldenAsm(t *testing.T) {
 	}
 }
 
+// selectFaultProgram compiles faultProgram with o and selects its
+// instructions: the function and what the allocator reads of it.
+func selectFaultProgram(t *testing.T, o Options) (*amd64.VFunc, *regalloc.Func) {
+	t.Helper()
+	u, err := Compile("faults.smp", []byte(faultProgram()), o)
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return vf, vf.RegallocFunc()
+}
+
 // faultProgram keeps 24 values live around a loop, more than the
 // machine's registers, so that its allocation spills.
 func faultProgram() string {
@@ -229,15 +244,7 @@ func TestAllocationFaults(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	u, err := Compile("faults.smp", []byte(src), Options{Check: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	vf, err := amd64.Select(u.Func, u.Name)
-	if err != nil {
-		t.Fatal(err)
-	}
-	rf := vf.RegallocFunc()
+	vf, rf := selectFaultProgram(t, Options{Check: true})
 	native := runtime.GOOS == "linux" && runtime.GOARCH == "amd64"
 	dir := t.TempDir()
 	if native { // the allocation as made computes the right values
