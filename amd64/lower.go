@@ -213,7 +213,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 			var err error
 			if rf != nil {
 				ri := &rf.Blocks[b].Instrs[i]
-				in, err = vi.resolveWith(ri.Uses, ri.Defs, res.Uses(p), res.Defs(p), stub, labels)
+				in, err = vi.resolveWith(rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
 			} else {
 				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
 			}

@@ -19,6 +19,7 @@ package regalloc
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -52,6 +53,9 @@ type Func struct {
 	NumPhys     int
 	Allocatable []Reg // the physical registers virtual ones may get
 	Blocks      []Block
+	// Regs holds the registers of every instruction (Instr.Off), so that
+	// an Instr has no pointer and takes 12 bytes (two slices took 56).
+	Regs []Reg
 	// Describe, if set, names instruction i of block b in errors.
 	Describe func(b, i int) string
 	// RegName, if set, names a register in errors.
@@ -72,17 +76,55 @@ type Block struct {
 	Cold bool
 }
 
-// Instr is what the allocator knows of an instruction. A register both
-// read and written (a two-address operand) is in Uses and in Defs and gets
-// one location for both.
+// Instr is what the allocator knows of an instruction: the registers it
+// reads (its uses, Func.Uses) and writes (its defs, Func.Defs) are
+// Func.Regs[Off:Off+NU+ND], the uses first. A register both read and
+// written (a two-address operand) is in the uses and in the defs and gets
+// one location for both. Func.NewInstr makes one.
 type Instr struct {
-	Uses, Defs []Reg
-	Move       bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
-	Pure       bool // no effect but its Defs: dropped when none of them is read
+	Off    int32
+	NU, ND uint16
+	Move   bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
+	Pure   bool // no effect but its Defs: dropped when none of them is read
 	// Branch marks a jump that ends its block (with any others after it);
 	// a reload at the end of a block goes before the block's jumps, which
 	// must not change the flags' meaning of a load (a move).
 	Branch bool
+}
+
+// NewInstr adds uses and defs to f.Regs and returns an instruction that
+// reads uses and writes defs, for the caller to set its flags and add to
+// a block. It returns the zero Instr when f.Regs would outgrow an Off.
+func (f *Func) NewInstr(uses, defs []Reg) Instr {
+	off := len(f.Regs)
+	if len(uses) > math.MaxUint16 || len(defs) > math.MaxUint16 || off+len(uses)+len(defs) > math.MaxInt32 {
+		return Instr{}
+	}
+	f.Regs = append(append(f.Regs, uses...), defs...)
+	return Instr{Off: int32(off), NU: uint16(len(uses)), ND: uint16(len(defs))}
+}
+
+// Uses are the registers in reads; Defs, those it writes. Both are empty
+// when in's registers are not within f.Regs (validRegs reports it).
+func (f *Func) Uses(in *Instr) []Reg {
+	if !f.validRegs(in) {
+		return nil
+	}
+	return f.Regs[in.Off : in.Off+int32(in.NU) : in.Off+int32(in.NU)]
+}
+
+// Defs are the registers in writes.
+func (f *Func) Defs(in *Instr) []Reg {
+	if !f.validRegs(in) {
+		return nil
+	}
+	k := in.Off + int32(in.NU)
+	return f.Regs[k : k+int32(in.ND) : k+int32(in.ND)]
+}
+
+// validRegs reports whether in's registers are within f.Regs.
+func (f *Func) validRegs(in *Instr) bool {
+	return in.Off >= 0 && int(in.Off)+int(in.NU)+int(in.ND) <= len(f.Regs)
 }
 
 // Result is an allocation: for each instruction, where each of its
@@ -257,12 +299,9 @@ func (a *alloc) init() error {
 	// instructions, from another (the rewrites of spilling add a few
 	// more one by one).
 	npreds := make([]int32, len(f.Blocks))
-	n, nsuccs, nregs := 0, 0, 0
+	n, nsuccs := 0, 0
 	for b, blk := range f.Blocks {
 		n += len(blk.Instrs)
-		for i := range blk.Instrs {
-			nregs += len(blk.Instrs[i].Uses) + len(blk.Instrs[i].Defs)
-		}
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
@@ -283,38 +322,41 @@ func (a *alloc) init() error {
 	}
 	slab := make([]winstr, n)
 	ptrs := make([]*winstr, n)
-	a.regs = make([]Reg, 0, nregs+nregs/8)
+	// The working instructions keep the input's offsets, into a copy of
+	// f.Regs that the rewrites of spilling add to.
+	a.regs = make([]Reg, len(f.Regs), len(f.Regs)+len(f.Regs)/8)
+	copy(a.regs, f.Regs)
 	for b, blk := range f.Blocks {
 		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
 		ptrs = ptrs[len(blk.Instrs):]
-		for i, in := range blk.Instrs {
-			for _, list := range [2][]Reg{in.Uses, in.Defs} {
-				for _, r := range list {
-					if r < 0 {
-						return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
-					}
-					a.nregs = max(a.nregs, int(r)+1)
-				}
+		for i := range blk.Instrs {
+			in := &blk.Instrs[i]
+			if !f.validRegs(in) {
+				return fmt.Errorf("regalloc: block %d instruction %d: registers %d to %d, of %d", b, i, in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
-			if len(in.Uses) > maxOperands || len(in.Defs) > maxOperands {
+			regs := f.Regs[in.Off : int(in.Off)+int(in.NU)+int(in.ND)]
+			for _, r := range regs {
+				if r < 0 {
+					return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
+				}
+				a.nregs = max(a.nregs, int(r)+1)
+			}
+			if in.NU > maxOperands || in.ND > maxOperands {
 				return fmt.Errorf("regalloc: block %d instruction %d: more than %d uses or defs", b, i, maxOperands)
 			}
-			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
+			if in.Move && (in.NU != 1 || in.ND != 1) {
 				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
 			}
 			if blk.Cold {
-				for _, list := range [2][]Reg{in.Uses, in.Defs} {
-					for _, r := range list {
-						if int(r) >= f.NumPhys {
-							return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
-						}
+				for _, r := range regs {
+					if int(r) >= f.NumPhys {
+						return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
 					}
 				}
 			}
 			w := &slab[i]
-			*w = winstr{off: int32(len(a.regs)), nu: int32(len(in.Uses)), nd: int32(len(in.Defs)),
+			*w = winstr{off: in.Off, nu: int32(in.NU), nd: int32(in.ND),
 				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
-			a.regs = append(append(a.regs, in.Uses...), in.Defs...)
 			ws[i] = w
 		}
 		a.blocks[b] = ws
