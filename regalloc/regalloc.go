@@ -193,32 +193,36 @@ type Edit struct{ Dst, Src Loc }
 // winstr is an instruction of the working code: one of the input's
 // (orig >= 0), or a reload or store of a spilled register. Its registers
 // are in the allocator's pool (alloc.uses, alloc.defs), so that it has
-// no pointer and takes 28 bytes (64 with two slices).
+// no pointer and takes 24 bytes (64 with two slices).
 type winstr struct {
-	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
-	orig        int32 // index in the input block, or -1
-	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
-	rel         int32 // its writes' position less its block's start (liveness)
-	move, pure  bool
-	dead        bool
-	reload      bool
-	late        bool // a reload after the block's last instruction (splitting)
-	branch      bool
+	off        int32 // its registers are regs[off:off+nu+nd], the uses first
+	orig       int32 // index in the input block, or -1
+	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	rel        int32 // its writes' position less its block's start (liveness)
+	nu, nd     uint8 // at most maxOperands each (init checks it)
+	move, pure bool
+	dead       bool
+	reload     bool
+	late       bool // a reload after the block's last instruction (splitting)
+	branch     bool
 }
 
 type alloc struct {
-	f       *Func
-	blocks  [][]*winstr
-	regs    []Reg // the registers of every working instruction (winstr.off)
-	preds   [][]int
-	nregs   int    // virtual registers are below nregs
-	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
-	split   []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
-	slotOf  []int32
-	canUse  []bool // canUse[p]: physical register p is in f.Allocatable
-	slots   int
-	spilled int
-	nsplit  int
+	f      *Func
+	blocks [][]*winstr
+	regs   []Reg // the registers of every working instruction (winstr.off)
+	// The predecessors of block b are predList[predOff[b]:predOff[b+1]]
+	// (preds), in the order of the blocks: 4 bytes each and no slice
+	// header per block.
+	predOff, predList []int32
+	nregs             int    // virtual registers are below nregs
+	tmp               []bool // tmp[v]: a reload/store temporary, never spilled
+	split             []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
+	slotOf            []int32
+	canUse            []bool // canUse[p]: physical register p is in f.Allocatable
+	slots             int
+	spilled           int
+	nsplit            int
 
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
@@ -310,14 +314,18 @@ func (a *alloc) init() error {
 			nsuccs++
 		}
 	}
-	a.preds = make([][]int, len(f.Blocks))
-	pslab := make([]int, nsuccs)
+	// predOff[b+1] counts the predecessors of the blocks up to b; then
+	// npreds[s] is where the next predecessor of s goes.
+	a.predOff = make([]int32, len(f.Blocks)+1)
 	for b, k := range npreds {
-		a.preds[b], pslab = pslab[:0:k], pslab[k:]
+		a.predOff[b+1] = a.predOff[b] + k
+		npreds[b] = a.predOff[b]
 	}
+	a.predList = make([]int32, nsuccs)
 	for b, blk := range f.Blocks {
 		for _, s := range blk.Succs {
-			a.preds[s] = append(a.preds[s], b)
+			a.predList[npreds[s]] = int32(b)
+			npreds[s]++
 		}
 	}
 	slab := make([]winstr, n)
@@ -355,7 +363,7 @@ func (a *alloc) init() error {
 				}
 			}
 			w := &slab[i]
-			*w = winstr{off: in.Off, nu: int32(in.NU), nd: int32(in.ND),
+			*w = winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND),
 				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
 			ws[i] = w
 		}
@@ -377,11 +385,14 @@ func (a *alloc) init() error {
 	return nil
 }
 
+// preds are the predecessors of block b.
+func (a *alloc) preds(b int) []int32 { return a.predList[a.predOff[b]:a.predOff[b+1]] }
+
 // uses and defs are the registers w reads and writes, in the pool.
-func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+w.nu : w.off+w.nu] }
+func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+int32(w.nu) : w.off+int32(w.nu)] }
 func (a *alloc) defs(w *winstr) []Reg {
-	k := w.off + w.nu
-	return a.regs[k : k+w.nd : k+w.nd]
+	k := w.off + int32(w.nu)
+	return a.regs[k : k+int32(w.nd) : k+int32(w.nd)]
 }
 
 // transfer is a new reload (of t from the slot, reload set) or store (of
@@ -555,7 +566,7 @@ func (a *alloc) liveness() {
 			w.rel = pos - 1 - bstart[b]
 			if w.move {
 				a.moves = append(a.moves, w)
-				a.hoff[a.regs[w.off+w.nu]+1]++
+				a.hoff[a.regs[w.off+int32(w.nu)]+1]++
 				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
@@ -597,10 +608,10 @@ func (a *alloc) liveness() {
 		for len(bwork) > 0 {
 			b := bwork[len(bwork)-1]
 			bwork = bwork[:len(bwork)-1]
-			for _, p := range a.preds[b] {
-				if defStamp[p] != st && liveIn[p*nw+word]&bit == 0 {
-					liveIn[p*nw+word] |= bit
-					bwork = append(bwork, int32(p))
+			for _, p := range a.preds(int(b)) {
+				if defStamp[p] != st && liveIn[int(p)*nw+word]&bit == 0 {
+					liveIn[int(p)*nw+word] |= bit
+					bwork = append(bwork, p)
 				}
 			}
 		}
@@ -648,7 +659,7 @@ func (a *alloc) liveness() {
 			usePos, defPos := p-1, p
 			p -= 2
 			if w.move {
-				d, u := a.regs[w.off+w.nu], a.regs[w.off]
+				d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
 				hend[u]--
 				a.hints[hend[u]] = d
 				hend[d]--
@@ -1070,7 +1081,7 @@ func (a *alloc) rewrite() {
 			}
 		}
 		for i, w := range ws {
-			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+w.nu]) {
+			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+int32(w.nu)]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
 				grow(i)
@@ -1126,7 +1137,7 @@ func (a *alloc) rewrite() {
 					list[k] = t
 				}
 			}
-			copy(a.regs[w.off:w.off+w.nu+w.nd], scratch)
+			copy(a.regs[w.off:w.off+int32(w.nu)+int32(w.nd)], scratch)
 			out = append(out, w)
 			out = append(out, after...)
 		}
@@ -1219,7 +1230,8 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		}
 		var ats []at
 		ok := true
-		for _, p := range a.preds[h] {
+		for _, p32 := range a.preds(h) {
+			p := int(p32)
 			if p >= h || a.f.Blocks[p].Cold {
 				continue
 			}
@@ -1265,7 +1277,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
 	for x := range a.blocks {
-		for _, p := range a.preds[x] {
+		for _, p := range a.preds(x) {
 			if a.f.Blocks[p].Cold {
 				continue
 			}
@@ -1335,7 +1347,7 @@ func (a *alloc) result(rounds int) *Result {
 			case w.orig < 0:
 				nedits++
 			case !w.dead:
-				nlocs += int(w.nu + w.nd)
+				nlocs += int(w.nu) + int(w.nd)
 			}
 		}
 	}
@@ -1352,10 +1364,10 @@ func (a *alloc) result(rounds int) *Result {
 		for _, w := range ws {
 			switch {
 			case w.orig < 0 && w.reload && w.late:
-				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
+				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
 				ps[last].na++
 			case w.orig < 0 && w.reload:
-				before = append(before, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
+				before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:
 				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])})
 				ps[last].na++
@@ -1370,7 +1382,7 @@ func (a *alloc) result(rounds int) *Result {
 					continue
 				}
 				p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
-				for _, r := range a.regs[w.off : w.off+w.nu+w.nd] {
+				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
 					res.locs = append(res.locs, a.loc(r))
 				}
 				if w.move {
