@@ -695,10 +695,27 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
+	// The walk back made each register's segments by falling starts:
+	// reversed, they are by start, as a sort would leave them (it sorts
+	// what is not, two segments of one position).
 	for _, segs := range a.fixed {
-		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+		if falling(segs) {
+			slices.Reverse(segs)
+		} else {
+			slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+		}
 	}
 	a.widen(bstart, bend)
+}
+
+// falling reports whether the segments' starts strictly fall.
+func falling(segs [][2]int32) bool {
+	for k := 1; k < len(segs); k++ {
+		if segs[k][0] >= segs[k-1][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // resize returns s with length n, reusing its array when it is large
