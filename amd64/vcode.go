@@ -38,17 +38,17 @@ func vmem(base, index VReg, scale uint8, disp int32) VArg {
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
-// to a division stub, the stub's message (Stub, 1 + an index in
-// VFunc.Stubs; 0 for none: 72 bytes an instruction where a slice took
-// 120). IMUL3's immediate is in Dst.Imm, which a register operand does
-// not use otherwise (a field of its own took 8 bytes more).
+// to a division stub (ToStub), the stub's message (Target is then 1 +
+// an index in VFunc.Stubs): 64 bytes an instruction, where a field of
+// each kind took 72 and a slice 120. IMUL3's immediate is in Dst.Imm,
+// which a register operand does not use otherwise.
 type VInst struct {
 	Op       Op
 	Cond     Cond
-	Stub     int32
-	Dst, Src VArg
-	Target   int
+	ToStub   bool
+	Target   int32
 	Pos      syntax.Pos // the source position it comes from, where known
+	Dst, Src VArg
 }
 
 // VBlock is a block of machine code: it ends with its branches, and falls
@@ -71,7 +71,7 @@ type VFunc struct {
 	// or 0 for a temporary, or argOrigin for the argument: its name
 	// (v7, t12, arg) is made only when printed.
 	origin []int64
-	Stubs  [][]byte // the messages of the division stubs (VInst.Stub)
+	Stubs  [][]byte // the messages of the division stubs (VInst.ToStub)
 }
 
 // opnds is what an instruction reads and writes: at most three registers
