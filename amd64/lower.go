@@ -145,9 +145,9 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
 	for b, blk := range vf.Blocks {
 		for _, vi := range blk.Insts {
-			if (vi.Op == JCC || vi.Op == JMP) && vi.Stub == 0 {
+			if (vi.Op == JCC || vi.Op == JMP) && !vi.ToStub {
 				targeted[vi.Target] = true
-				if vi.Target <= b && !blk.Cold {
+				if int(vi.Target) <= b && !blk.Cold {
 					loopHead[vi.Target] = true
 				}
 			}
@@ -213,7 +213,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 			var err error
 			if rf != nil {
 				ri := &rf.Blocks[b].Instrs[i]
-				in, err = vi.resolveWith(ri.Uses, ri.Defs, res.Uses(p), res.Defs(p), stub, labels)
+				in, err = vi.resolveWith(rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
 			} else {
 				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
 			}
@@ -328,8 +328,8 @@ func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regal
 	}
 	switch vi.Op {
 	case JCC, JMP:
-		if vi.Stub != 0 {
-			in.Dst = To(stub(vi.Stub))
+		if vi.ToStub {
+			in.Dst = To(stub(vi.Target))
 		} else {
 			in.Dst = To(labels[vi.Target])
 		}
@@ -405,7 +405,7 @@ func (vi *VInst) text(f *VFunc) string {
 		b.WriteString(vi.Cond.String())
 	}
 	if vi.Op == JCC || vi.Op == JMP {
-		if vi.Stub != 0 {
+		if vi.ToStub {
 			b.WriteString(" divzero")
 		} else {
 			fmt.Fprintf(&b, " .b%d", vi.Target)

@@ -38,17 +38,17 @@ func vmem(base, index VReg, scale uint8, disp int32) VArg {
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
-// to a division stub, the stub's message (Stub, 1 + an index in
-// VFunc.Stubs; 0 for none: 72 bytes an instruction where a slice took
-// 120). IMUL3's immediate is in Dst.Imm, which a register operand does
-// not use otherwise (a field of its own took 8 bytes more).
+// to a division stub (ToStub), the stub's message (Target is then 1 +
+// an index in VFunc.Stubs): 64 bytes an instruction, where a field of
+// each kind took 72 and a slice 120. IMUL3's immediate is in Dst.Imm,
+// which a register operand does not use otherwise.
 type VInst struct {
 	Op       Op
 	Cond     Cond
-	Stub     int32
-	Dst, Src VArg
-	Target   int
+	ToStub   bool
+	Target   int32
 	Pos      syntax.Pos // the source position it comes from, where known
+	Dst, Src VArg
 }
 
 // VBlock is a block of machine code: it ends with its branches, and falls
@@ -71,7 +71,7 @@ type VFunc struct {
 	// or 0 for a temporary, or argOrigin for the argument: its name
 	// (v7, t12, arg) is made only when printed.
 	origin []int64
-	Stubs  [][]byte // the messages of the division stubs (VInst.Stub)
+	Stubs  [][]byte // the messages of the division stubs (VInst.ToStub)
 }
 
 // opnds is what an instruction reads and writes: at most three registers
@@ -174,11 +174,10 @@ var allocatable = []regalloc.Reg{
 	regalloc.Reg(R12), regalloc.Reg(R13), regalloc.Reg(R14), regalloc.Reg(R15),
 }
 
-// RegallocFunc is the allocator's view of f. The registers of every
-// instruction's Uses and Defs are cut from one slice (grown, in the rare
-// case that it must be, by a new array: the slices cut before keep the
-// old one), and the instructions of every block from another: a few
-// allocations for the code, not two per instruction.
+// RegallocFunc is the allocator's view of f: every instruction's
+// registers in one slice (regalloc.Func.Regs), the instructions of every
+// block cut from another, a few allocations for the code and none per
+// instruction.
 func (f *VFunc) RegallocFunc() *regalloc.Func {
 	rf := &regalloc.Func{NumPhys: int(NumRegs), Allocatable: allocatable, Blocks: make([]regalloc.Block, len(f.Blocks))}
 	n := 0
@@ -186,14 +185,7 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		n += len(blk.Insts)
 	}
 	instrs := make([]regalloc.Instr, n)
-	regs := make([]regalloc.Reg, 0, 2*n) // about 1.4 per instruction in generated code; more grows it
-	cut := func(rs []VReg) []regalloc.Reg {
-		k := len(regs)
-		for _, r := range rs {
-			regs = append(regs, regalloc.Reg(r))
-		}
-		return regs[k:len(regs):len(regs)]
-	}
+	regs := make([]regalloc.Reg, 0, n+n/2) // about 1.4 per instruction in generated code; more grows it
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]
 		rb.Succs, rb.Cold = blk.Succs, blk.Cold
@@ -201,10 +193,17 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		for i := range blk.Insts {
 			o := blk.Insts[i].operands()
 			op := blk.Insts[i].Op
-			rb.Instrs[i] = regalloc.Instr{Uses: cut(o.Uses()), Defs: cut(o.Defs()), Move: o.move, Pure: o.pure,
+			rb.Instrs[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.nd), Move: o.move, Pure: o.pure,
 				Branch: op == JCC || op == JMP || op == RET}
+			for _, r := range o.Uses() {
+				regs = append(regs, regalloc.Reg(r))
+			}
+			for _, r := range o.Defs() {
+				regs = append(regs, regalloc.Reg(r))
+			}
 		}
 	}
+	rf.Regs = regs
 	rf.RegName = func(r regalloc.Reg) string { return f.regName(VReg(r)) }
 	rf.Describe = func(b, i int) string { return f.Blocks[b].Insts[i].text(f) }
 	return rf

@@ -272,7 +272,7 @@ func TestAllocationFaults(t *testing.T) {
 					switch {
 					case kind == "clobbered register":
 						for k := range res.Defs(&p) {
-							if !p.Dead && rf.Blocks[b].Instrs[i].Defs[k] >= regalloc.Reg(amd64.FirstVirtual) {
+							if !p.Dead && rf.Defs(&rf.Blocks[b].Instrs[i])[k] >= regalloc.Reg(amd64.FirstVirtual) {
 								sites = append(sites, site{b, i, k})
 							}
 						}

@@ -189,20 +189,24 @@ func (c *checker) static() error {
 					}
 				}
 			}
+			if !f.validRegs(&in) {
+				return fmt.Errorf("regalloc check: %s: registers %d to %d, of %d", c.where(b, i), in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
+			}
 			if p.Dead {
 				if !in.Pure {
 					return fmt.Errorf("regalloc check: %s: dropped, but it is not pure", c.where(b, i))
 				}
 				continue
 			}
-			if len(uses) != len(in.Uses) || len(defs) != len(in.Defs) {
+			ru, rd := f.Uses(&in), f.Defs(&in)
+			if len(uses) != len(ru) || len(defs) != len(rd) {
 				return fmt.Errorf("regalloc check: %s: %d uses and %d defs allocated, it has %d and %d",
-					c.where(b, i), len(uses), len(defs), len(in.Uses), len(in.Defs))
+					c.where(b, i), len(uses), len(defs), len(ru), len(rd))
 			}
 			for _, side := range [2]struct {
 				regs []Reg
 				locs []Loc
-			}{{in.Uses, uses}, {in.Defs, defs}} {
+			}{{ru, uses}, {rd, defs}} {
 				for k, r := range side.regs {
 					l := side.locs[k]
 					switch {
@@ -215,8 +219,8 @@ func (c *checker) static() error {
 					}
 				}
 			}
-			for k, u := range in.Uses {
-				for j, d := range in.Defs {
+			for k, u := range ru {
+				for j, d := range rd {
 					if u == d && uses[k] != defs[j] {
 						return fmt.Errorf("regalloc check: %s: %s is read from %s and written to %s by one operand",
 							c.where(b, i), c.name(u), c.locName(uses[k]), c.locName(defs[j]))
@@ -298,27 +302,28 @@ func (c *checker) edits(b, i int, s *state, es []Edit) error {
 
 // block runs block b from s.
 func (c *checker) block(b int, s *state) error {
-	for i, in := range c.f.Blocks[b].Instrs {
-		p := &c.res.Blocks[b][i]
+	for i := range c.f.Blocks[b].Instrs {
+		in, p := &c.f.Blocks[b].Instrs[i], &c.res.Blocks[b][i]
+		ru, rd := c.f.Uses(in), c.f.Defs(in)
 		if err := c.edits(b, i, s, c.res.Before(p)); err != nil {
 			return err
 		}
 		if p.Dead {
-			for _, d := range in.Defs {
+			for _, d := range rd {
 				c.kill(s, d)
 			}
 		} else {
 			uses, defs := c.res.Uses(p), c.res.Defs(p)
-			for k, u := range in.Uses {
+			for k, u := range ru {
 				if got := c.get(s, uses[k]); got != u {
 					return fmt.Errorf("regalloc check: %s: reads %s from %s, which holds %s",
 						c.where(b, i), c.name(u), c.locName(uses[k]), c.name(got))
 				}
 			}
-			for _, d := range in.Defs {
+			for _, d := range rd {
 				c.kill(s, d)
 			}
-			for k, d := range in.Defs {
+			for k, d := range rd {
 				// whatever the location held is overwritten
 				if err := c.put(s, defs[k], d); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)

@@ -19,6 +19,7 @@ package regalloc
 import (
 	"cmp"
 	"fmt"
+	"math"
 	"math/bits"
 	"slices"
 )
@@ -52,6 +53,9 @@ type Func struct {
 	NumPhys     int
 	Allocatable []Reg // the physical registers virtual ones may get
 	Blocks      []Block
+	// Regs holds the registers of every instruction (Instr.Off), so that
+	// an Instr has no pointer and takes 12 bytes (two slices took 56).
+	Regs []Reg
 	// Describe, if set, names instruction i of block b in errors.
 	Describe func(b, i int) string
 	// RegName, if set, names a register in errors.
@@ -72,17 +76,55 @@ type Block struct {
 	Cold bool
 }
 
-// Instr is what the allocator knows of an instruction. A register both
-// read and written (a two-address operand) is in Uses and in Defs and gets
-// one location for both.
+// Instr is what the allocator knows of an instruction: the registers it
+// reads (its uses, Func.Uses) and writes (its defs, Func.Defs) are
+// Func.Regs[Off:Off+NU+ND], the uses first. A register both read and
+// written (a two-address operand) is in the uses and in the defs and gets
+// one location for both. Func.NewInstr makes one.
 type Instr struct {
-	Uses, Defs []Reg
-	Move       bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
-	Pure       bool // no effect but its Defs: dropped when none of them is read
+	Off    int32
+	NU, ND uint16
+	Move   bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
+	Pure   bool // no effect but its Defs: dropped when none of them is read
 	// Branch marks a jump that ends its block (with any others after it);
 	// a reload at the end of a block goes before the block's jumps, which
 	// must not change the flags' meaning of a load (a move).
 	Branch bool
+}
+
+// NewInstr adds uses and defs to f.Regs and returns an instruction that
+// reads uses and writes defs, for the caller to set its flags and add to
+// a block. It returns the zero Instr when f.Regs would outgrow an Off.
+func (f *Func) NewInstr(uses, defs []Reg) Instr {
+	off := len(f.Regs)
+	if len(uses) > math.MaxUint16 || len(defs) > math.MaxUint16 || off+len(uses)+len(defs) > math.MaxInt32 {
+		return Instr{}
+	}
+	f.Regs = append(append(f.Regs, uses...), defs...)
+	return Instr{Off: int32(off), NU: uint16(len(uses)), ND: uint16(len(defs))}
+}
+
+// Uses are the registers in reads; Defs, those it writes. Both are empty
+// when in's registers are not within f.Regs (validRegs reports it).
+func (f *Func) Uses(in *Instr) []Reg {
+	if !f.validRegs(in) {
+		return nil
+	}
+	return f.Regs[in.Off : in.Off+int32(in.NU) : in.Off+int32(in.NU)]
+}
+
+// Defs are the registers in writes.
+func (f *Func) Defs(in *Instr) []Reg {
+	if !f.validRegs(in) {
+		return nil
+	}
+	k := in.Off + int32(in.NU)
+	return f.Regs[k : k+int32(in.ND) : k+int32(in.ND)]
+}
+
+// validRegs reports whether in's registers are within f.Regs.
+func (f *Func) validRegs(in *Instr) bool {
+	return in.Off >= 0 && int(in.Off)+int(in.NU)+int(in.ND) <= len(f.Regs)
 }
 
 // Result is an allocation: for each instruction, where each of its
@@ -151,32 +193,36 @@ type Edit struct{ Dst, Src Loc }
 // winstr is an instruction of the working code: one of the input's
 // (orig >= 0), or a reload or store of a spilled register. Its registers
 // are in the allocator's pool (alloc.uses, alloc.defs), so that it has
-// no pointer and takes 28 bytes (64 with two slices).
+// no pointer and takes 24 bytes (64 with two slices).
 type winstr struct {
-	off, nu, nd int32 // its registers are regs[off:off+nu+nd], the uses first
-	orig        int32 // index in the input block, or -1
-	slot        int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
-	rel         int32 // its writes' position less its block's start (liveness)
-	move, pure  bool
-	dead        bool
-	reload      bool
-	late        bool // a reload after the block's last instruction (splitting)
-	branch      bool
+	off        int32 // its registers are regs[off:off+nu+nd], the uses first
+	orig       int32 // index in the input block, or -1
+	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
+	rel        int32 // its writes' position less its block's start (liveness)
+	nu, nd     uint8 // at most maxOperands each (init checks it)
+	move, pure bool
+	dead       bool
+	reload     bool
+	late       bool // a reload after the block's last instruction (splitting)
+	branch     bool
 }
 
 type alloc struct {
-	f       *Func
-	blocks  [][]*winstr
-	regs    []Reg // the registers of every working instruction (winstr.off)
-	preds   [][]int
-	nregs   int    // virtual registers are below nregs
-	tmp     []bool // tmp[v]: a reload/store temporary, never spilled
-	split   []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
-	slotOf  []int32
-	canUse  []bool // canUse[p]: physical register p is in f.Allocatable
-	slots   int
-	spilled int
-	nsplit  int
+	f      *Func
+	blocks [][]*winstr
+	regs   []Reg // the registers of every working instruction (winstr.off)
+	// The predecessors of block b are predList[predOff[b]:predOff[b+1]]
+	// (preds), in the order of the blocks: 4 bytes each and no slice
+	// header per block.
+	predOff, predList []int32
+	nregs             int    // virtual registers are below nregs
+	tmp               []bool // tmp[v]: a reload/store temporary, never spilled
+	split             []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
+	slotOf            []int32
+	canUse            []bool // canUse[p]: physical register p is in f.Allocatable
+	slots             int
+	spilled           int
+	nsplit            int
 
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
@@ -257,12 +303,9 @@ func (a *alloc) init() error {
 	// instructions, from another (the rewrites of spilling add a few
 	// more one by one).
 	npreds := make([]int32, len(f.Blocks))
-	n, nsuccs, nregs := 0, 0, 0
+	n, nsuccs := 0, 0
 	for b, blk := range f.Blocks {
 		n += len(blk.Instrs)
-		for i := range blk.Instrs {
-			nregs += len(blk.Instrs[i].Uses) + len(blk.Instrs[i].Defs)
-		}
 		for _, s := range blk.Succs {
 			if s < 0 || s >= len(f.Blocks) {
 				return fmt.Errorf("regalloc: block %d: successor %d out of range", b, s)
@@ -271,50 +314,57 @@ func (a *alloc) init() error {
 			nsuccs++
 		}
 	}
-	a.preds = make([][]int, len(f.Blocks))
-	pslab := make([]int, nsuccs)
+	// predOff[b+1] counts the predecessors of the blocks up to b; then
+	// npreds[s] is where the next predecessor of s goes.
+	a.predOff = make([]int32, len(f.Blocks)+1)
 	for b, k := range npreds {
-		a.preds[b], pslab = pslab[:0:k], pslab[k:]
+		a.predOff[b+1] = a.predOff[b] + k
+		npreds[b] = a.predOff[b]
 	}
+	a.predList = make([]int32, nsuccs)
 	for b, blk := range f.Blocks {
 		for _, s := range blk.Succs {
-			a.preds[s] = append(a.preds[s], b)
+			a.predList[npreds[s]] = int32(b)
+			npreds[s]++
 		}
 	}
 	slab := make([]winstr, n)
 	ptrs := make([]*winstr, n)
-	a.regs = make([]Reg, 0, nregs+nregs/8)
+	// The working instructions keep the input's offsets, into a copy of
+	// f.Regs that the rewrites of spilling add to.
+	a.regs = make([]Reg, len(f.Regs), len(f.Regs)+len(f.Regs)/8)
+	copy(a.regs, f.Regs)
 	for b, blk := range f.Blocks {
 		ws := ptrs[:len(blk.Instrs):len(blk.Instrs)]
 		ptrs = ptrs[len(blk.Instrs):]
-		for i, in := range blk.Instrs {
-			for _, list := range [2][]Reg{in.Uses, in.Defs} {
-				for _, r := range list {
-					if r < 0 {
-						return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
-					}
-					a.nregs = max(a.nregs, int(r)+1)
-				}
+		for i := range blk.Instrs {
+			in := &blk.Instrs[i]
+			if !f.validRegs(in) {
+				return fmt.Errorf("regalloc: block %d instruction %d: registers %d to %d, of %d", b, i, in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
-			if len(in.Uses) > maxOperands || len(in.Defs) > maxOperands {
+			regs := f.Regs[in.Off : int(in.Off)+int(in.NU)+int(in.ND)]
+			for _, r := range regs {
+				if r < 0 {
+					return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
+				}
+				a.nregs = max(a.nregs, int(r)+1)
+			}
+			if in.NU > maxOperands || in.ND > maxOperands {
 				return fmt.Errorf("regalloc: block %d instruction %d: more than %d uses or defs", b, i, maxOperands)
 			}
-			if in.Move && (len(in.Uses) != 1 || len(in.Defs) != 1) {
+			if in.Move && (in.NU != 1 || in.ND != 1) {
 				return fmt.Errorf("regalloc: block %d instruction %d: a Move has one use and one def", b, i)
 			}
 			if blk.Cold {
-				for _, list := range [2][]Reg{in.Uses, in.Defs} {
-					for _, r := range list {
-						if int(r) >= f.NumPhys {
-							return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
-						}
+				for _, r := range regs {
+					if int(r) >= f.NumPhys {
+						return fmt.Errorf("regalloc: block %d instruction %d: a cold block reads or writes virtual register %d", b, i, r)
 					}
 				}
 			}
 			w := &slab[i]
-			*w = winstr{off: int32(len(a.regs)), nu: int32(len(in.Uses)), nd: int32(len(in.Defs)),
+			*w = winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND),
 				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
-			a.regs = append(append(a.regs, in.Uses...), in.Defs...)
 			ws[i] = w
 		}
 		a.blocks[b] = ws
@@ -335,11 +385,14 @@ func (a *alloc) init() error {
 	return nil
 }
 
+// preds are the predecessors of block b.
+func (a *alloc) preds(b int) []int32 { return a.predList[a.predOff[b]:a.predOff[b+1]] }
+
 // uses and defs are the registers w reads and writes, in the pool.
-func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+w.nu : w.off+w.nu] }
+func (a *alloc) uses(w *winstr) []Reg { return a.regs[w.off : w.off+int32(w.nu) : w.off+int32(w.nu)] }
 func (a *alloc) defs(w *winstr) []Reg {
-	k := w.off + w.nu
-	return a.regs[k : k+w.nd : k+w.nd]
+	k := w.off + int32(w.nu)
+	return a.regs[k : k+int32(w.nd) : k+int32(w.nd)]
 }
 
 // transfer is a new reload (of t from the slot, reload set) or store (of
@@ -513,7 +566,7 @@ func (a *alloc) liveness() {
 			w.rel = pos - 1 - bstart[b]
 			if w.move {
 				a.moves = append(a.moves, w)
-				a.hoff[a.regs[w.off+w.nu]+1]++
+				a.hoff[a.regs[w.off+int32(w.nu)]+1]++
 				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
@@ -555,10 +608,10 @@ func (a *alloc) liveness() {
 		for len(bwork) > 0 {
 			b := bwork[len(bwork)-1]
 			bwork = bwork[:len(bwork)-1]
-			for _, p := range a.preds[b] {
-				if defStamp[p] != st && liveIn[p*nw+word]&bit == 0 {
-					liveIn[p*nw+word] |= bit
-					bwork = append(bwork, int32(p))
+			for _, p := range a.preds(int(b)) {
+				if defStamp[p] != st && liveIn[int(p)*nw+word]&bit == 0 {
+					liveIn[int(p)*nw+word] |= bit
+					bwork = append(bwork, p)
 				}
 			}
 		}
@@ -606,7 +659,7 @@ func (a *alloc) liveness() {
 			usePos, defPos := p-1, p
 			p -= 2
 			if w.move {
-				d, u := a.regs[w.off+w.nu], a.regs[w.off]
+				d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
 				hend[u]--
 				a.hints[hend[u]] = d
 				hend[d]--
@@ -642,10 +695,27 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
+	// The walk back made each register's segments by falling starts:
+	// reversed, they are by start, as a sort would leave them (it sorts
+	// what is not, two segments of one position).
 	for _, segs := range a.fixed {
-		slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+		if falling(segs) {
+			slices.Reverse(segs)
+		} else {
+			slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+		}
 	}
 	a.widen(bstart, bend)
+}
+
+// falling reports whether the segments' starts strictly fall.
+func falling(segs [][2]int32) bool {
+	for k := 1; k < len(segs); k++ {
+		if segs[k][0] >= segs[k-1][0] {
+			return false
+		}
+	}
+	return true
 }
 
 // resize returns s with length n, reusing its array when it is large
@@ -1028,7 +1098,7 @@ func (a *alloc) rewrite() {
 			}
 		}
 		for i, w := range ws {
-			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+w.nu]) {
+			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+int32(w.nu)]) {
 				// The reload of a loop's copy that got no register: its
 				// reads reload from the slot, as the register's own do.
 				grow(i)
@@ -1084,7 +1154,7 @@ func (a *alloc) rewrite() {
 					list[k] = t
 				}
 			}
-			copy(a.regs[w.off:w.off+w.nu+w.nd], scratch)
+			copy(a.regs[w.off:w.off+int32(w.nu)+int32(w.nd)], scratch)
 			out = append(out, w)
 			out = append(out, after...)
 		}
@@ -1177,7 +1247,8 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		}
 		var ats []at
 		ok := true
-		for _, p := range a.preds[h] {
+		for _, p32 := range a.preds(h) {
+			p := int(p32)
 			if p >= h || a.f.Blocks[p].Cold {
 				continue
 			}
@@ -1223,7 +1294,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
 	for x := range a.blocks {
-		for _, p := range a.preds[x] {
+		for _, p := range a.preds(x) {
 			if a.f.Blocks[p].Cold {
 				continue
 			}
@@ -1293,7 +1364,7 @@ func (a *alloc) result(rounds int) *Result {
 			case w.orig < 0:
 				nedits++
 			case !w.dead:
-				nlocs += int(w.nu + w.nd)
+				nlocs += int(w.nu) + int(w.nd)
 			}
 		}
 	}
@@ -1310,10 +1381,10 @@ func (a *alloc) result(rounds int) *Result {
 		for _, w := range ws {
 			switch {
 			case w.orig < 0 && w.reload && w.late:
-				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
+				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
 				ps[last].na++
 			case w.orig < 0 && w.reload:
-				before = append(before, Edit{Dst: a.loc(a.regs[w.off+w.nu]), Src: SlotLoc(int(w.slot))})
+				before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
 			case w.orig < 0:
 				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])})
 				ps[last].na++
@@ -1328,7 +1399,7 @@ func (a *alloc) result(rounds int) *Result {
 					continue
 				}
 				p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
-				for _, r := range a.regs[w.off : w.off+w.nu+w.nd] {
+				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
 					res.locs = append(res.locs, a.loc(r))
 				}
 				if w.move {

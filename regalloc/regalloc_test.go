@@ -19,7 +19,7 @@ func randomFunc(rng *rand.Rand, nb, nv int) *Func {
 	// The entry defines every register, so that every use is defined.
 	var entry Block
 	for r := range nv {
-		entry.Instrs = append(entry.Instrs, Instr{Defs: []Reg{Reg(np + r)}, Pure: true})
+		entry.Instrs = append(entry.Instrs, f.instr(ti{Defs: []Reg{Reg(np + r)}, Pure: true}))
 	}
 	f.Blocks = append(f.Blocks, entry)
 	for b := 1; b < nb; b++ {
@@ -27,18 +27,18 @@ func randomFunc(rng *rand.Rand, nb, nv int) *Func {
 		for range 1 + rng.Intn(8) {
 			switch rng.Intn(5) {
 			case 0:
-				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{v()}, Defs: []Reg{v()}, Move: true, Pure: true})
+				blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: []Reg{v()}, Defs: []Reg{v()}, Move: true, Pure: true}))
 			case 1: // through fixed register 0
 				a, d := v(), v()
 				blk.Instrs = append(blk.Instrs,
-					Instr{Uses: []Reg{a}, Defs: []Reg{0}, Move: true},
-					Instr{Uses: []Reg{0, v()}, Defs: []Reg{0}},
-					Instr{Uses: []Reg{0}, Defs: []Reg{d}, Move: true})
+					f.instr(ti{Uses: []Reg{a}, Defs: []Reg{0}, Move: true}),
+					f.instr(ti{Uses: []Reg{0, v()}, Defs: []Reg{0}}),
+					f.instr(ti{Uses: []Reg{0}, Defs: []Reg{d}, Move: true}))
 			case 2: // two-address
 				d := v()
-				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{d, v()}, Defs: []Reg{d}})
+				blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: []Reg{d, v()}, Defs: []Reg{d}}))
 			default:
-				blk.Instrs = append(blk.Instrs, Instr{Uses: []Reg{v(), v()}, Defs: []Reg{v()}, Pure: true})
+				blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: []Reg{v(), v()}, Defs: []Reg{v()}, Pure: true}))
 			}
 		}
 		f.Blocks = append(f.Blocks, blk)
@@ -47,7 +47,7 @@ func randomFunc(rng *rand.Rand, nb, nv int) *Func {
 	// block uses all registers.
 	var exit Block
 	for r := range nv {
-		exit.Instrs = append(exit.Instrs, Instr{Uses: []Reg{Reg(np + r)}})
+		exit.Instrs = append(exit.Instrs, f.instr(ti{Uses: []Reg{Reg(np + r)}}))
 	}
 	f.Blocks = append(f.Blocks, exit)
 	n := len(f.Blocks)
@@ -86,14 +86,15 @@ func TestAllocateChecked(t *testing.T) {
 // TestCoalesce: a chain of moves whose sides do not overlap gets one
 // register, and the moves become no-ops.
 func TestCoalesce(t *testing.T) {
-	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}, Blocks: []Block{{Instrs: []Instr{
-		{Uses: []Reg{0}, Defs: []Reg{3}, Move: true},
-		{Uses: []Reg{3}, Defs: []Reg{4}, Move: true},
-		{Uses: []Reg{4, 4}, Defs: []Reg{4}},
-		{Uses: []Reg{4}, Defs: []Reg{5}, Move: true},
-		{Uses: []Reg{5}, Defs: []Reg{0}, Move: true},
-		{Uses: []Reg{0}},
-	}}}}
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}}
+	f.Blocks = []Block{f.block(nil,
+		ti{Uses: []Reg{0}, Defs: []Reg{3}, Move: true},
+		ti{Uses: []Reg{3}, Defs: []Reg{4}, Move: true},
+		ti{Uses: []Reg{4, 4}, Defs: []Reg{4}},
+		ti{Uses: []Reg{4}, Defs: []Reg{5}, Move: true},
+		ti{Uses: []Reg{5}, Defs: []Reg{0}, Move: true},
+		ti{Uses: []Reg{0}},
+	)}
 	res, err := Allocate(f)
 	if err != nil {
 		t.Fatal(err)
@@ -112,15 +113,16 @@ func TestCoalesce(t *testing.T) {
 // together on a machine with two allocatable registers.
 func spillingCase(t *testing.T) (*Func, *Result) {
 	t.Helper()
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2},
+		Describe: func(b, i int) string { return fmt.Sprintf("I%d", i) }}
 	var b Block
 	for r := Reg(3); r < 8; r++ {
-		b.Instrs = append(b.Instrs, Instr{Defs: []Reg{r}})
+		b.Instrs = append(b.Instrs, f.instr(ti{Defs: []Reg{r}}))
 	}
 	for r := Reg(3); r < 8; r++ {
-		b.Instrs = append(b.Instrs, Instr{Uses: []Reg{r}})
+		b.Instrs = append(b.Instrs, f.instr(ti{Uses: []Reg{r}}))
 	}
-	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}, Blocks: []Block{b},
-		Describe: func(b, i int) string { return fmt.Sprintf("I%d", i) }}
+	f.Blocks = []Block{b}
 	res, err := Allocate(f)
 	if err != nil {
 		t.Fatal(err)
@@ -190,7 +192,7 @@ func TestCheckRejects(t *testing.T) {
 			return false
 		}, "I"},
 		{"physical register moved", func(f *Func, res *Result) bool {
-			f.Blocks[0].Instrs[0].Uses = []Reg{0}
+			f.Blocks[0].Instrs[0] = f.instr(ti{Uses: []Reg{0}, Defs: f.Defs(&f.Blocks[0].Instrs[0])})
 			setUses(res, &res.Blocks[0][0], 1)
 			return true
 		}, "physical"},
@@ -230,15 +232,39 @@ func TestTooManyOperands(t *testing.T) {
 	for k := range uses {
 		uses[k] = Reg(16 + k)
 	}
-	var ins []Instr
+	var ins []ti
 	for _, r := range uses {
-		ins = append(ins, Instr{Defs: []Reg{r}})
+		ins = append(ins, ti{Defs: []Reg{r}})
 	}
-	ins = append(ins, Instr{Uses: uses, Branch: true})
-	f := &Func{NumPhys: 16, Allocatable: []Reg{0, 1, 2}, Blocks: []Block{{Instrs: ins}}}
+	ins = append(ins, ti{Uses: uses, Branch: true})
+	f := &Func{NumPhys: 16, Allocatable: []Reg{0, 1, 2}}
+	f.Blocks = []Block{f.block(nil, ins...)}
 	_, err := Allocate(f)
 	want := fmt.Sprintf("regalloc: block 0 instruction %d: more than 255 uses or defs", len(uses))
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v; want %q", err, want)
 	}
+}
+
+// ti is an instruction of a test's function as the test writes it, its
+// registers in lists of their own.
+type ti struct {
+	Uses, Defs         []Reg
+	Move, Pure, Branch bool
+}
+
+// instr adds in's registers to f.Regs and returns it as an Instr of f.
+func (f *Func) instr(in ti) Instr {
+	r := f.NewInstr(in.Uses, in.Defs)
+	r.Move, r.Pure, r.Branch = in.Move, in.Pure, in.Branch
+	return r
+}
+
+// block is a block of f going to succs, of the instructions ins.
+func (f *Func) block(succs []int, ins ...ti) Block {
+	b := Block{Succs: succs}
+	for _, in := range ins {
+		b.Instrs = append(b.Instrs, f.instr(in))
+	}
+	return b
 }

@@ -122,7 +122,7 @@ func (a *alloc) moveHints() {
 	a.hoff = resize(a.hoff, a.nregs+1)
 	clear(a.hoff)
 	for _, w := range a.moves {
-		a.hoff[a.regs[w.off+w.nu]+1]++
+		a.hoff[a.regs[w.off+int32(w.nu)]+1]++
 		a.hoff[a.regs[w.off]+1]++
 	}
 	for r := 1; r <= a.nregs; r++ {
@@ -131,7 +131,7 @@ func (a *alloc) moveHints() {
 	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
 	fill := append(a.first[:0], a.hoff[:a.nregs]...) // free once the positions are mapped
 	for _, w := range a.moves {
-		d, u := a.regs[w.off+w.nu], a.regs[w.off]
+		d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
 		a.hints[fill[u]] = d
 		fill[u]++
 		a.hints[fill[d]] = u

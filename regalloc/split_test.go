@@ -11,20 +11,22 @@ import (
 // v10 at one point, so that it has none to spare for a copy of v4 live
 // through it.
 func splitFunc(extra bool) *Func {
-	entry := []Instr{
+	entry := []ti{
 		{Defs: []Reg{4}}, {Defs: []Reg{5}}, {Defs: []Reg{6}}, {Defs: []Reg{7}},
 		{Uses: []Reg{5, 6, 7}},
 	}
-	loop := []Instr{{Uses: []Reg{4}}, {Uses: []Reg{4}}, {Branch: true}}
+	loop := []ti{{Uses: []Reg{4}}, {Uses: []Reg{4}}, {Branch: true}}
 	if extra {
-		loop = append([]Instr{{Defs: []Reg{8}}, {Defs: []Reg{9}}, {Defs: []Reg{10}}, {Uses: []Reg{8, 9, 10}}}, loop...)
+		loop = append([]ti{{Defs: []Reg{8}}, {Defs: []Reg{9}}, {Defs: []Reg{10}}, {Uses: []Reg{8, 9, 10}}}, loop...)
 	}
-	entry = append(entry, Instr{Branch: true})
-	return &Func{NumPhys: 4, Allocatable: []Reg{1, 2, 3}, Blocks: []Block{
-		{Instrs: entry, Succs: []int{1}},
-		{Instrs: loop, Succs: []int{1, 2}},
-		{Instrs: []Instr{{Uses: []Reg{4}}}},
-	}}
+	entry = append(entry, ti{Branch: true})
+	f := &Func{NumPhys: 4, Allocatable: []Reg{1, 2, 3}}
+	f.Blocks = []Block{
+		f.block([]int{1}, entry...),
+		f.block([]int{1, 2}, loop...),
+		f.block(nil, ti{Uses: []Reg{4}}),
+	}
+	return f
 }
 
 // TestSplitAroundLoop: the spilled v4 is reloaded once, before the jump
@@ -77,7 +79,8 @@ func TestSplitReverted(t *testing.T) {
 		t.Fatalf("split %d; want 0", res.Split)
 	}
 	for i := range res.Blocks[1] {
-		reads4 := len(f.Blocks[1].Instrs[i].Uses) == 1 && f.Blocks[1].Instrs[i].Uses[0] == 4
+		uses := f.Uses(&f.Blocks[1].Instrs[i])
+		reads4 := len(uses) == 1 && uses[0] == 4
 		if b := res.Before(&res.Blocks[1][i]); reads4 != (len(b) == 1) {
 			t.Errorf("loop instruction %d has reloads %v; want one before each read of v4, none elsewhere", i, b)
 		}
