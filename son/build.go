@@ -57,7 +57,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
-	arg.Label = "arg"
+	g.SetLabel(arg, "arg")
 	b.scope = g.NewNode(OpScope, 0, ctrl)
 	b.scope.keep++
 	b.define(f.Arg, arg)
@@ -232,7 +232,8 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 		x := first
 		if !same {
 			x = g.NewNode(OpPhi, b2i(v.Bool), args...)
-			x.Label, x.Pos = v.Name, pos
+			x.Pos = pos
+			g.SetLabel(x, v.Name)
 			phis = append(phis, x)
 		}
 		g.SetIn(b.scope, 1+v.Slot, x)
@@ -613,7 +614,8 @@ func (b *builder) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned []
 	phis := make([]*Node, len(assigned))
 	for i, v := range assigned {
 		phi := g.NewNode(OpPhi, b2i(v.Bool), loop, b.get(v), nil)
-		phi.Label, phi.Pos = v.Name, pos
+		phi.Pos = pos
+		g.SetLabel(phi, v.Name)
 		g.SetIn(b.scope, 1+v.Slot, phi)
 		phis[i] = b.hold(phi)
 	}

@@ -30,6 +30,9 @@ type Graph struct {
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
 	// at that node beyond one edge (addDep); nil until one does.
 	depsOf map[int32]*[]int32
+	// labels is, by node ID, the variable names of Phis (Label): a field
+	// in every node cost 16 bytes, for the few that have one.
+	labels map[int32]string
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -382,6 +385,7 @@ func (g *Graph) Kill(n *Node) {
 		x.In, x.Out, x.pos = nil, nil, nil
 		x.dead = true
 		g.dropDeps(x)
+		g.dropLabel(x)
 		g.nodes[x.ID] = nil
 	}
 }

@@ -13,13 +13,14 @@ import (
 // that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields other
 // than Type and Label must not be changed directly.
 type Node struct {
-	ID    int        // unique in the graph, never reused
-	In    []*Node    // inputs (definitions), some may be nil
-	Out   []*Node    // users; a user appears once per input edge
-	Type  types.Type // current lattice value
-	Aux   int64      // constant value, projection index
-	Pos   syntax.Pos // source position, where known
-	Label string     // variable name of a Phi, for printing
+	ID   int        // unique in the graph, never reused
+	In   []*Node    // inputs (definitions), some may be nil
+	Out  []*Node    // users; a user appears once per input edge
+	Type types.Type // current lattice value
+	Aux  int64      // constant value, projection index
+	Pos  syntax.Pos // source position, where known
+	// (A Phi's variable name, for printing, is in the graph's labels, by
+	// ID: few nodes have one. See Graph.Label.)
 
 	// pos records where each edge stands at its other end, in one list
 	// for both sides (one slice header, not two, in every node): pos[i],
@@ -46,7 +47,38 @@ const (
 	inGVN      nodeFlags = 1 << iota // entered in the value-numbering table
 	hasDeps                          // has a dependence list in depsOf
 	depsQueued                       // that list is not empty
+	hasLabel                         // has a name in labels
 )
+
+// Label is the variable name of a Phi (or "arg" for the argument), for
+// printing; "" for other nodes.
+func (g *Graph) Label(n *Node) string {
+	if n.flags&hasLabel == 0 {
+		return ""
+	}
+	return g.labels[int32(n.ID)]
+}
+
+// SetLabel names n for printing ("" takes the name away).
+func (g *Graph) SetLabel(n *Node, name string) {
+	if name == "" {
+		g.dropLabel(n)
+		return
+	}
+	if g.labels == nil {
+		g.labels = map[int32]string{}
+	}
+	g.labels[int32(n.ID)] = name
+	n.flags |= hasLabel
+}
+
+// dropLabel forgets the name of n (killed, or renamed to nothing).
+func (g *Graph) dropLabel(n *Node) {
+	if n.flags&hasLabel != 0 {
+		delete(g.labels, int32(n.ID))
+		n.flags &^= hasLabel
+	}
+}
 
 // IsDead reports whether n was killed.
 func (n *Node) IsDead() bool { return n.dead }

@@ -153,7 +153,7 @@ func (g *Graph) Iterate() error {
 			}
 			before := ""
 			if budget < 20 {
-				before = ListNode(n)
+				before = g.ListNode(n)
 			}
 			x := g.peepholeOpt(n)
 			if x == nil || x.dead {
@@ -162,7 +162,7 @@ func (g *Graph) Iterate() error {
 			}
 			changed = true
 			if budget--; budget < 20 {
-				recent = append(recent, before+"  =>  "+ListNode(x))
+				recent = append(recent, before+"  =>  "+g.ListNode(x))
 				if budget < 0 {
 					return fmt.Errorf("peepholes do not converge; the last rewrites:\n\t%s", strings.Join(recent, "\n\t"))
 				}
