@@ -729,7 +729,9 @@ func (b *builder) binaryExpr(e *syntax.BinaryExpr) *Node {
 	return acc
 }
 
-var binaryOps = map[syntax.Token]Op{
+// binaryOps is the op of each binary source operator, OpInvalid for the
+// other tokens: an array, where a map's lookup cost 1.4% of Build.
+var binaryOps = [256]Op{
 	syntax.ADD: OpAdd, syntax.SUB: OpSub, syntax.MUL: OpMul, syntax.QUO: OpDiv, syntax.REM: OpMod,
 	syntax.AND: OpAnd, syntax.OR: OpOr, syntax.XOR: OpXor,
 	syntax.SHL: OpShl, syntax.SHR: OpSar, syntax.USHR: OpShr,
@@ -742,8 +744,8 @@ var binaryOps = map[syntax.Token]Op{
 // control path, and stays pinned below it.
 func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 	g := b.g
-	op, ok := binaryOps[tok]
-	if !ok {
+	op := binaryOps[tok]
+	if op == OpInvalid {
 		panic("son: no op for " + tok.String())
 	}
 	if tok == syntax.GTR || tok == syntax.GEQ {

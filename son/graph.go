@@ -30,9 +30,7 @@ type Graph struct {
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
 	// at that node beyond one edge (addDep); nil until one does.
 	depsOf map[int32]*[]int32
-	// labels is, by node ID, the variable names of Phis (Label): a field
-	// in every node cost 16 bytes, for the few that have one.
-	labels map[int32]string
+	labels map[int32]string // by node ID, the variable names of Phis (label.go)
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool

@@ -50,36 +50,6 @@ const (
 	hasLabel                         // has a name in labels
 )
 
-// Label is the variable name of a Phi (or "arg" for the argument), for
-// printing; "" for other nodes.
-func (g *Graph) Label(n *Node) string {
-	if n.flags&hasLabel == 0 {
-		return ""
-	}
-	return g.labels[int32(n.ID)]
-}
-
-// SetLabel names n for printing ("" takes the name away).
-func (g *Graph) SetLabel(n *Node, name string) {
-	if name == "" {
-		g.dropLabel(n)
-		return
-	}
-	if g.labels == nil {
-		g.labels = map[int32]string{}
-	}
-	g.labels[int32(n.ID)] = name
-	n.flags |= hasLabel
-}
-
-// dropLabel forgets the name of n (killed, or renamed to nothing).
-func (g *Graph) dropLabel(n *Node) {
-	if n.flags&hasLabel != 0 {
-		delete(g.labels, int32(n.ID))
-		n.flags &^= hasLabel
-	}
-}
-
 // IsDead reports whether n was killed.
 func (n *Node) IsDead() bool { return n.dead }
 
