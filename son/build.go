@@ -91,6 +91,7 @@ type builder struct {
 	refs  []refined               // the variables refined by the branches around, innermost last
 	ifs   []*Node                 // every If branch made (foldOneSidedIfs)
 	args  []*Node                 // mergeOne's list of a new node's inputs, reused
+	lists []*Node                 // chainLists' lists, reused
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -838,6 +839,23 @@ func (b *builder) truth(x *Node) *Node {
 	return b.g.peepNew(OpNe, 0, syntax.Pos{}, nil, x, b.g.Con(0))
 }
 
+// chainLists is the lists a comparison chain joins: control c then the
+// exits, and the value v then a 0 for each exit; both cut from one list
+// the builder reuses (clear it after use), where each was a slice grown
+// by append.
+func (b *builder) chainLists(c, v *Node, exits []*Node) (ctrls, vals []*Node) {
+	k := len(exits) + 1
+	l := slices.Grow(b.lists[:0], 2*k)[:2*k]
+	b.lists = l
+	ctrls, vals = l[:k:k], l[k:2*k:2*k]
+	ctrls[0], vals[0] = c, v
+	copy(ctrls[1:], exits)
+	for i := 1; i < k; i++ {
+		vals[i] = b.g.Con(0) // (none when there is no exit: Con may make a node)
+	}
+	return ctrls, vals
+}
+
 // join merges the control paths of an expression at a Region and returns
 // the Phi of their values; held (projections still held by the caller)
 // are released once the Region uses them.
@@ -933,12 +951,9 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 		if len(exits) == maxJoin-1 {
 			// Close this group (1 if every comparison held) and go on
 			// if it is 1, so that no Region is wider than maxJoin.
-			ctrls := append([]*Node{b.ctrl()}, exits...)
-			vals := []*Node{g.Con(1)}
-			for range exits {
-				vals = append(vals, g.Con(0))
-			}
+			ctrls, vals := b.chainLists(b.ctrl(), g.Con(1), exits)
 			ok := b.join(ctrls, vals, exits, e.OpPos[i])
+			clear(b.lists)
 			t, f := b.branch(ok, e.OpPos[i])
 			exits = []*Node{f}
 			b.setCtrl(t)
@@ -946,11 +961,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 		}
 	}
 	b.hold(cmp)
-	ctrls := append([]*Node{b.ctrl()}, exits...)
-	vals := []*Node{cmp}
-	for range exits {
-		vals = append(vals, g.Con(0))
-	}
+	ctrls, vals := b.chainLists(b.ctrl(), cmp, exits)
 	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
 	for _, f := range exits {
 		b.release(f)
@@ -960,6 +971,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	r.Pos = e.OpPos[0]
 	b.hold(r)
 	phi := b.hold(b.newPhi(r, vals, syntax.Pos{}))
+	clear(b.lists)
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
