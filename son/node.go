@@ -11,7 +11,7 @@ import (
 // nodes that have one (nil for floating data nodes); Out lists the users,
 // once per use, and is kept the exact mirror of In by the Graph methods
 // that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields other
-// than Type and Label must not be changed directly.
+// than Type must not be changed directly (a name: Graph.SetLabel).
 type Node struct {
 	ID   int        // unique in the graph, never reused
 	In   []*Node    // inputs (definitions), some may be nil
@@ -34,7 +34,7 @@ type Node struct {
 
 	Op       Op        // (here, to share a word with the flags below)
 	narrowed uint8     // times a Phi's range has narrowed (see maxNarrow)
-	flags    nodeFlags // in the value-numbering table; has dependents
+	flags    nodeFlags // in the value-numbering table, has dependents, has a name
 	dead     bool      // killed: no inputs, no users, out of the graph
 	keep     int32     // holds from the builder; a kept node does not die unused
 }
