@@ -163,7 +163,7 @@ func (x *index) classify(v *son.Node) *son.Node {
 		}
 		return v
 	case v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpLoop:
-		k := loopVar{v.In[0].ID, v.Label}
+		k := loopVar{v.In[0].ID, x.g.Label(v)}
 		x.loopPhis[k] = append(x.loopPhis[k], v)
 		return v
 	case v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpRegion:

@@ -164,7 +164,7 @@ func (t *translator) build() {
 		case i == 0:
 			ctrl = g.NewNode(son.OpCProj, 0, g.Start)
 			t.arg = g.NewNode(son.OpProj, 1, g.Start)
-			t.arg.Label = "arg"
+			g.SetLabel(t.arg, "arg")
 		case len(b.Preds) == 1:
 			ctrl = t.edge(b.Preds[0], b)
 		default:

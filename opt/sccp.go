@@ -170,7 +170,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 			work.push(i)
 		}
 	}
-	tr := newTracer(trace)
+	tr := newTracer(trace, g)
 	val := s.Value
 	for work.len > 0 {
 		i := work.pop()

@@ -67,7 +67,7 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	}
 	var probs []string
 	bad := func(n *son.Node, rule, format string, args ...any) {
-		probs = append(probs, nodeName(n)+": "+rule+": "+fmt.Sprintf(format, args...))
+		probs = append(probs, nodeName(in, n)+": "+rule+": "+fmt.Sprintf(format, args...))
 	}
 	if !reachableSide(s.Value(in.Start), 0) {
 		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
@@ -166,11 +166,11 @@ func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, string, .
 	case son.OpCProj:
 		p := n.In[0]
 		if claim.IsCtrl() && p.Op != son.OpStart && !(reachableSide(s.Value(p), int(n.Aux)) && sideAllowed(p, int(n.Aux), s)) {
-			bad(n, "reason", "claimed reachable, but %s does not take this side", nodeName(p))
+			bad(n, "reason", "claimed reachable, but %s does not take this side", nodeName(s.graph, p))
 		}
 	default: // Return, ZeroCheck
 		if claim.IsCtrl() && !reach(n.In[0]) {
-			bad(n, "reason", "claimed reachable, but its control input %s is not", nodeName(n.In[0]))
+			bad(n, "reason", "claimed reachable, but its control input %s is not", nodeName(s.graph, n.In[0]))
 		}
 	}
 }

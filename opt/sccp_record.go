@@ -75,11 +75,11 @@ func recordNodes(g *son.Graph, live []*son.Node, labels bool) *SCCPRecord {
 			r.in = append(r.in, id)
 		}
 		r.start[i+1] = int32(len(r.in))
-		if labels && n.Label != "" {
+		if l := g.Label(n); labels && l != "" {
 			if r.labels == nil {
 				r.labels = map[int32]string{}
 			}
-			r.labels[int32(n.ID)] = n.Label
+			r.labels[int32(n.ID)] = l
 		}
 	}
 	return r
@@ -196,23 +196,23 @@ func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error 
 	}
 	for _, n := range after {
 		if !r.has(n.ID) {
-			bad(nodeName(n), "a node that was not in the graph before")
+			bad(nodeName(out, n), "a node that was not in the graph before")
 			continue
 		}
 		i := r.slot[n.ID] - 1
 		op, aux, ins := r.op[n.ID], r.aux[i], r.inputs(n.ID)
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) {
-			bad(nodeName(n), "was %s (aux %d, %d inputs), now aux %d, %d inputs", r.short(int32(n.ID)), aux, len(ins), n.Aux, len(n.In))
+			bad(nodeName(out, n), "was %s (aux %d, %d inputs), now aux %d, %d inputs", r.short(int32(n.ID)), aux, len(ins), n.Aux, len(n.In))
 			continue
 		}
 		for k, x := range n.In {
 			if x0 := ins[k]; (x == nil) != (x0 < 0) || x != nil && int32(x.ID) != x0 {
-				bad(nodeName(n), "input %d was %s, now %v", k, r.short(x0), x)
+				bad(nodeName(out, n), "input %d was %s, now %v", k, r.short(x0), x)
 			}
 		}
 		claim := valueOf(s, n.ID)
 		if want := types.Join(r.typeOf(i), claim); !n.Type.Equal(want) {
-			bad(nodeName(n), "typed %v, but its input type %v and claim %v give %v", n.Type, r.typeOf(i), claim, want)
+			bad(nodeName(out, n), "typed %v, but its input type %v and claim %v give %v", n.Type, r.typeOf(i), claim, want)
 		}
 	}
 	if len(probs) == 0 {
@@ -240,9 +240,9 @@ func (r *SCCPRecord) CheckApplied(mode Mode, s *Solution, out *son.Graph) error 
 		runs := r.runs[n.ID]
 		switch {
 		case op == son.OpIf && runs&1 != 0 && runs&2 == 0:
-			probs = append(probs, fmt.Sprintf("%s: dead: claimed %v, but left with both sides", nodeName(n), valueOf(s, n.ID)))
+			probs = append(probs, fmt.Sprintf("%s: dead: claimed %v, but left with both sides", nodeName(out, n), valueOf(s, n.ID)))
 		case runs&1 == 0:
-			probs = append(probs, fmt.Sprintf("%s: dead: unreachable by the claims (%v), but left in the graph", nodeName(n), valueOf(s, n.ID)))
+			probs = append(probs, fmt.Sprintf("%s: dead: unreachable by the claims (%v), but left in the graph", nodeName(out, n), valueOf(s, n.ID)))
 		}
 	}
 	if len(probs) == 0 {

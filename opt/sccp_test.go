@@ -174,18 +174,20 @@ func TestCheckSCCPRejects(t *testing.T) {
 		return nil
 	}
 	isOp := func(op son.Op) func(*son.Node) bool { return func(n *son.Node) bool { return n.Op == op } }
-	loopPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "x" && n.In[0].Op == son.OpLoop }
+	loopPhi := func(g *son.Graph) func(*son.Node) bool {
+		return func(n *son.Node) bool { return n.Op == son.OpPhi && g.Label(n) == "x" && n.In[0].Op == son.OpLoop }
+	}
 	for _, c := range []struct {
 		name    string
 		corrupt func(g *son.Graph, s *Solution) *son.Node // returns the node to be named
 	}{
 		{"wrong constant", func(g *son.Graph, s *Solution) *son.Node {
-			n := find(g, loopPhi)
+			n := find(g, loopPhi(g))
 			s.Set(n, types.Const(2))
 			return n
 		}},
 		{"unknown claimed constant", func(g *son.Graph, s *Solution) *son.Node {
-			n := find(g, func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" })
+			n := find(g, func(n *son.Node) bool { return n.Op == son.OpPhi && g.Label(n) == "arg" })
 			s.Set(n, types.Const(0))
 			return n
 		}},
@@ -243,8 +245,8 @@ func TestCheckSCCPRejects(t *testing.T) {
 			if err == nil {
 				t.Fatal("corrupt solution accepted")
 			}
-			if !strings.Contains(err.Error(), nodeName(n)+":") {
-				t.Errorf("error does not name %s:\n%v", nodeName(n), err)
+			if !strings.Contains(err.Error(), nodeName(g, n)+":") {
+				t.Errorf("error does not name %s:\n%v", nodeName(g, n), err)
 			}
 		})
 	}
@@ -351,7 +353,9 @@ func TestCheckSCCPRejectsEachMode(t *testing.T) {
 		return nil
 	}
 	loopIf := func(n *son.Node) bool { return n.Op == son.OpIf && n.In[0].Op == son.OpLoop }
-	argPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" }
+	argPhi := func(g *son.Graph) func(*son.Node) bool {
+		return func(n *son.Node) bool { return n.Op == son.OpPhi && g.Label(n) == "arg" }
+	}
 	for _, c := range []struct {
 		mode    Mode
 		name    string
@@ -369,12 +373,12 @@ func TestCheckSCCPRejectsEachMode(t *testing.T) {
 			return n
 		}, "fixpoint"},
 		{ConstOnly, "a wrong constant", func(g *son.Graph, s *Solution) *son.Node {
-			n := find(g, argPhi)
+			n := find(g, argPhi(g))
 			s.Set(n, types.Const(4))
 			return n
 		}, "fixpoint"},
 		{ReachOnly, "a value claimed constant", func(g *son.Graph, s *Solution) *son.Node {
-			n := find(g, argPhi)
+			n := find(g, argPhi(g))
 			s.Set(n, types.Const(0))
 			return n
 		}, "fixpoint"},
@@ -392,7 +396,7 @@ func TestCheckSCCPRejectsEachMode(t *testing.T) {
 			return n
 		}, "reason"},
 		{Combined, "a constant where the loop changes the value", func(g *son.Graph, s *Solution) *son.Node {
-			n := find(g, argPhi)
+			n := find(g, argPhi(g))
 			s.Set(n, types.Const(3))
 			return n
 		}, "fixpoint"},
@@ -411,7 +415,7 @@ func TestCheckSCCPRejectsEachMode(t *testing.T) {
 			if err == nil {
 				t.Fatal("corrupt solution accepted")
 			}
-			for _, want := range []string{"the solution of the " + c.mode.String() + " analysis does not hold", nodeName(n) + ": " + c.rule + ":"} {
+			for _, want := range []string{"the solution of the " + c.mode.String() + " analysis does not hold", nodeName(g, n) + ": " + c.rule + ":"} {
 				if !strings.Contains(err.Error(), want) {
 					t.Errorf("error does not say %q:\n%v", want, err)
 				}
@@ -451,14 +455,16 @@ func TestCheckSCCPRewriteRejects(t *testing.T) {
 		t.Fatalf("no such node in %s", son.Listing(g))
 		return nil
 	}
-	argPhi := func(n *son.Node) bool { return n.Op == son.OpPhi && n.Label == "arg" }
+	argPhi := func(g *son.Graph) func(*son.Node) bool {
+		return func(n *son.Node) bool { return n.Op == son.OpPhi && g.Label(n) == "arg" }
+	}
 	for _, c := range []struct {
 		name    string
 		corrupt func(g *son.Graph) *son.Node
 		want    string
 	}{
 		{"type narrower than the claim", func(g *son.Graph) *son.Node {
-			n := node(g, argPhi)
+			n := node(g, argPhi(g))
 			n.Type = types.Range(1, 5)
 			return n
 		}, "rewrite: typed [1..5], but its input type int and claim int give int"},
@@ -472,7 +478,7 @@ func TestCheckSCCPRewriteRejects(t *testing.T) {
 			in, s, g := annotated(t)
 			n := c.corrupt(g)
 			err := CheckSCCPRewrite(in, Combined, s, g)
-			if want := nodeName(n) + ": " + c.want; err == nil || !strings.Contains(err.Error(), want) {
+			if want := nodeName(g, n) + ": " + c.want; err == nil || !strings.Contains(err.Error(), want) {
 				t.Errorf("got %v, want an error saying %q", err, want)
 			}
 		})

@@ -15,15 +15,16 @@ import (
 // the analysis starts from (T in the paper), int the unknown one (B).
 type tracer struct {
 	w    io.Writer
+	g    *son.Graph // for the Phis' variable names
 	step int
 }
 
-func newTracer(w io.Writer) *tracer {
+func newTracer(w io.Writer, g *son.Graph) *tracer {
 	if w == nil {
 		return nil
 	}
 	fmt.Fprintf(w, "%4s  %-18s %s\n", "step", "node", "old -> new")
-	return &tracer{w: w}
+	return &tracer{w: w, g: g}
 }
 
 func (t *tracer) change(n *son.Node, old, v types.Type) {
@@ -31,11 +32,11 @@ func (t *tracer) change(n *son.Node, old, v types.Type) {
 		return
 	}
 	t.step++
-	fmt.Fprintf(t.w, "%4d  %-18s %s -> %s\n", t.step, nodeName(n), describe(n, old), describe(n, v))
+	fmt.Fprintf(t.w, "%4d  %-18s %s -> %s\n", t.step, nodeName(t.g, n), describe(n, old), describe(n, v))
 }
 
 // nodeName is a node as the trace shows it: "#12 Phi x", "#9 CProj false".
-func nodeName(n *son.Node) string {
+func nodeName(g *son.Graph, n *son.Node) string {
 	s := fmt.Sprintf("#%d %v", n.ID, n.Op)
 	switch {
 	case n.Op == son.OpCProj && n.In[0].Op == son.OpStart:
@@ -43,8 +44,8 @@ func nodeName(n *son.Node) string {
 		s += " true"
 	case n.Op == son.OpCProj:
 		s += " false"
-	case n.Label != "":
-		s += " " + n.Label
+	case g.Label(n) != "":
+		s += " " + g.Label(n)
 	case n.Op == son.OpConstant && !n.Type.IsTop():
 		s += fmt.Sprintf(" %d", n.Aux)
 	}

@@ -15,7 +15,7 @@ func loopPhiLabels(g *Graph) []string {
 	var names []string
 	for _, n := range g.Live() {
 		if n.Op == OpPhi && n.In[0] != nil && n.In[0].Op == OpLoop {
-			names = append(names, n.Label)
+			names = append(names, g.Label(n))
 		}
 	}
 	sort.Strings(names)
@@ -154,16 +154,16 @@ func TestNever(t *testing.T) {
 	}
 	ret := g.Stop.In[0]
 	if ret.Op != OpReturn || ret.In[1].Op != OpConstant || !ret.In[1].Type.IsTop() {
-		t.Fatalf("Stop's input is %s, want a Return of the Top constant", ListNode(ret))
+		t.Fatalf("Stop's input is %s, want a Return of the Top constant", g.ListNode(ret))
 	}
 	exit := ret.In[0]
 	if exit.Op != OpCProj || exit.Aux != 1 || exit.In[0].Op != OpNever {
-		t.Fatalf("the Return hangs from %s, want CProj 1 of a Never", ListNode(exit))
+		t.Fatalf("the Return hangs from %s, want CProj 1 of a Never", g.ListNode(exit))
 	}
 	never := exit.In[0]
 	loop := never.In[0]
 	if loop.Op != OpLoop || loop.In[2].Op != OpCProj || loop.In[2].Aux != 0 || loop.In[2].In[0] != never {
-		t.Fatalf("Never %s, Loop %s: want the Never on the back edge", ListNode(never), ListNode(loop))
+		t.Fatalf("Never %s, Loop %s: want the Never on the back edge", g.ListNode(never), g.ListNode(loop))
 	}
 	if got := runResult(g, 0, Limits{Steps: 1000}); got != "runtime error: step limit exceeded (1000 steps)" {
 		t.Errorf("while(1){} runs to %s", got)
@@ -233,7 +233,7 @@ func TestShowGraph(t *testing.T) {
 			// The current scope comes first and holds every live variable.
 			var vals []string
 			for _, x := range scopes[0].In[1:] {
-				vals = append(vals, PrintExpr(x))
+				vals = append(vals, PrintExpr(g, x))
 			}
 			c.vals = strings.Join(vals, " ")
 			got = append(got, c)

@@ -1,5 +1,7 @@
 package son
 
+import "maps"
+
 // Clone returns a copy of g whose nodes have the IDs, ops, inputs, users
 // (in the same order), types, constants, positions and labels of g's: a
 // record of g as it stands, which the pipeline takes before a pass so that
@@ -37,7 +39,7 @@ func (g *Graph) Clone() *Graph {
 		if n != nil {
 			m := &slab[0]
 			slab = slab[1:]
-			*m = Node{ID: n.ID, Op: n.Op, Aux: n.Aux, Type: n.Type, Pos: n.Pos, Label: n.Label, keep: n.keep, dead: n.dead}
+			*m = Node{ID: n.ID, Op: n.Op, Aux: n.Aux, Type: n.Type, Pos: n.Pos, keep: n.keep, dead: n.dead, flags: n.flags & hasLabel}
 			c.nodes[id] = m
 		}
 	}
@@ -65,5 +67,6 @@ func (g *Graph) Clone() *Graph {
 		copy(m.pos[len(n.In):], n.pos[cap(n.In):cap(n.In)+len(n.Out)])
 	}
 	c.Start, c.Stop = at(g.Start), at(g.Stop)
+	c.labels = maps.Clone(g.labels)
 	return c
 }

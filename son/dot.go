@@ -61,9 +61,9 @@ func DOT(g *Graph, opt DOTOptions) string {
 		case n.Op.IsRegion():
 			fmt.Fprintf(&b, "\tsubgraph cluster_%d {\n", n.ID)
 			b.WriteString("\t\tlabel=\"\";\n\t\tstyle=rounded;\n\t\tcolor=gray;\n")
-			fmt.Fprintf(&b, "\t\t%s\n", dotNode(n))
+			fmt.Fprintf(&b, "\t\t%s\n", dotNode(g, n))
 			for _, phi := range phis[n] {
-				fmt.Fprintf(&b, "\t\t%s\n", dotNode(phi))
+				fmt.Fprintf(&b, "\t\t%s\n", dotNode(g, phi))
 			}
 			b.WriteString("\t}\n")
 		case inCluster[n]:
@@ -77,7 +77,7 @@ func DOT(g *Graph, opt DOTOptions) string {
 			}
 			fmt.Fprintf(&b, "\t%s\n", dotScope(n, names))
 		default:
-			fmt.Fprintf(&b, "\t%s\n", dotNode(n))
+			fmt.Fprintf(&b, "\t%s\n", dotNode(g, n))
 		}
 	}
 
@@ -159,7 +159,7 @@ func dotNodes(g *Graph, scopes []*Node) []*Node {
 }
 
 // dotNode declares one node other than a scope.
-func dotNode(n *Node) string {
+func dotNode(g *Graph, n *Node) string {
 	var label, attrs string
 	switch {
 	case n.Op == OpConstant:
@@ -170,7 +170,7 @@ func dotNode(n *Node) string {
 		label = fmt.Sprintf("%s #%d", v, n.ID)
 		attrs = "shape=plaintext, fontsize=9, height=0.2"
 	case n.Op == OpProj:
-		name := n.Label
+		name := g.Label(n)
 		if name == "" {
 			name = fmt.Sprintf("Proj [%d]", n.Aux)
 		}
@@ -178,8 +178,8 @@ func dotNode(n *Node) string {
 		attrs = "shape=ellipse"
 	case n.Op == OpPhi:
 		name := "Phi"
-		if n.Label != "" {
-			name = "Phi_" + n.Label
+		if l := g.Label(n); l != "" {
+			name = "Phi_" + l
 		}
 		label = fmt.Sprintf("%s #%d", name, n.ID)
 		attrs = "shape=ellipse"

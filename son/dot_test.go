@@ -260,7 +260,7 @@ func TestDOTStructure(t *testing.T) {
 		var want string
 		switch n.Op {
 		case OpPhi:
-			want = `label="Phi_` + n.Label + ` #` + strconv.Itoa(n.ID) + `"`
+			want = `label="Phi_` + g.Label(n) + ` #` + strconv.Itoa(n.ID) + `"`
 		case OpCProj:
 			want = `label="CProj #` + strconv.Itoa(n.ID) + ` [` + strconv.FormatInt(n.Aux, 10) + `]"`
 		case OpConstant:

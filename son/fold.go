@@ -118,7 +118,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 // again, as Peephole does; a third of what foldAtOnce cost was that
 // peephole.
 func (g *Graph) repeep(m *Node) *Node {
-	if !m.inGVN && !g.NoGVN {
+	if m.flags&inGVN == 0 && !g.NoGVN {
 		m.keep++
 		r := g.Peephole(m)
 		m.keep--

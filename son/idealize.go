@@ -593,7 +593,7 @@ func (g *Graph) pullOp(n *Node) *Node {
 		for _, x := range n.In[1:] {
 			g.AddIn(phi, x.In[j])
 		}
-		phi.Label = n.Label
+		g.SetLabel(phi, g.Label(n))
 		phi.Type = g.Compute(phi)
 		in[j] = g.Peephole(phi)
 	}

@@ -11,15 +11,16 @@ import (
 // nodes that have one (nil for floating data nodes); Out lists the users,
 // once per use, and is kept the exact mirror of In by the Graph methods
 // that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields other
-// than Type and Label must not be changed directly.
+// than Type must not be changed directly (a name: Graph.SetLabel).
 type Node struct {
-	ID    int        // unique in the graph, never reused
-	In    []*Node    // inputs (definitions), some may be nil
-	Out   []*Node    // users; a user appears once per input edge
-	Type  types.Type // current lattice value
-	Aux   int64      // constant value, projection index
-	Pos   syntax.Pos // source position, where known
-	Label string     // variable name of a Phi, for printing
+	ID   int        // unique in the graph, never reused
+	In   []*Node    // inputs (definitions), some may be nil
+	Out  []*Node    // users; a user appears once per input edge
+	Type types.Type // current lattice value
+	Aux  int64      // constant value, projection index
+	Pos  syntax.Pos // source position, where known
+	// (A Phi's variable name, for printing, is in the graph's labels, by
+	// ID: few nodes have one. See Graph.Label.)
 
 	// pos records where each edge stands at its other end, in one list
 	// for both sides (one slice header, not two, in every node): pos[i],
@@ -29,14 +30,25 @@ type Node struct {
 
 	// (The nodes whose peephole looked at this one beyond an edge are in
 	// the graph's depsOf, by ID: few nodes have any, and a field here
-	// cost every node 8 bytes.)
+	// cost every node 8 bytes. The flags say whether there is a list.)
 
-	Op       Op    // (here, to share a word with the flags below)
-	narrowed uint8 // times a Phi's range has narrowed (see maxNarrow)
-	inGVN    bool  // entered in the value-numbering table
-	dead     bool  // killed: no inputs, no users, out of the graph
-	keep     int32 // holds from the builder; a kept node does not die unused
+	Op       Op        // (here, to share a word with the flags below)
+	narrowed uint8     // times a Phi's range has narrowed (see maxNarrow)
+	flags    nodeFlags // in the value-numbering table, has dependents, has a name
+	dead     bool      // killed: no inputs, no users, out of the graph
+	keep     int32     // holds from the builder; a kept node does not die unused
 }
+
+// nodeFlags are a node's bits of bookkeeping, packed into one byte so that
+// a Node stays the size it was.
+type nodeFlags uint8
+
+const (
+	inGVN      nodeFlags = 1 << iota // entered in the value-numbering table
+	hasDeps                          // has a dependence list in depsOf
+	depsQueued                       // that list is not empty
+	hasLabel                         // has a name in labels
+)
 
 // IsDead reports whether n was killed.
 func (n *Node) IsDead() bool { return n.dead }
@@ -102,25 +114,30 @@ func (g *Graph) addDep(n, d *Node) {
 	if d == n || n.Op == OpConstant {
 		return
 	}
-	deps := g.depsOf[int32(n.ID)]
-	if deps == nil {
+	var deps *[]int32
+	if n.flags&hasDeps == 0 {
 		if g.depsOf == nil {
 			g.depsOf = map[int32]*[]int32{}
 		}
 		deps = g.newDeps()
 		g.depsOf[int32(n.ID)] = deps
+		n.flags |= hasDeps
+	} else {
+		deps = g.depsOf[int32(n.ID)]
 	}
 	id := int32(d.ID)
 	if ds := *deps; len(ds) > 0 && ds[len(ds)-1] == id {
 		return
 	}
 	*deps = append(*deps, id)
+	n.flags |= depsQueued
 }
 
 // dropDeps forgets the dependence list of n, which is dead.
 func (g *Graph) dropDeps(n *Node) {
-	if len(g.depsOf) > 0 {
+	if n.flags&hasDeps != 0 {
 		delete(g.depsOf, int32(n.ID))
+		n.flags &^= hasDeps | depsQueued
 	}
 }
 

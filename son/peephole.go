@@ -91,7 +91,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 
 	// Global value numbering.
-	if !g.NoGVN && !n.inGVN && hashable(n) {
+	if !g.NoGVN && n.flags&inGVN == 0 && hashable(n) {
 		m, h := g.gvn.get(keyOf(n))
 		if m != nil {
 			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
@@ -101,7 +101,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 			return g.rewritten(n, m, "value numbering")
 		}
 		g.gvn.putHashed(n, h)
-		n.inGVN = true
+		n.flags |= inGVN
 	}
 
 	n.keep++ // a rule may take away n's last use; n must live until replaced
@@ -153,7 +153,7 @@ func (g *Graph) Iterate() error {
 			}
 			before := ""
 			if budget < 20 {
-				before = ListNode(n)
+				before = g.ListNode(n)
 			}
 			x := g.peepholeOpt(n)
 			if x == nil || x.dead {
@@ -162,7 +162,7 @@ func (g *Graph) Iterate() error {
 			}
 			changed = true
 			if budget--; budget < 20 {
-				recent = append(recent, before+"  =>  "+ListNode(x))
+				recent = append(recent, before+"  =>  "+g.ListNode(x))
 				if budget < 0 {
 					return fmt.Errorf("peepholes do not converge; the last rewrites:\n\t%s", strings.Join(recent, "\n\t"))
 				}
@@ -239,9 +239,9 @@ func hashable(n *Node) bool {
 func (g *Graph) unlock(n *Node) {
 	g.fresh = nil
 	g.walks.edits++
-	if !n.inGVN {
+	if n.flags&inGVN == 0 {
 		return
 	}
 	g.gvn.remove(n)
-	n.inGVN = false
+	n.flags &^= inGVN
 }

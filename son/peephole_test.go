@@ -170,7 +170,7 @@ func progress(g *Graph) (s string) {
 		}
 	}()
 	if n := g.Progress(); n != nil {
-		return ListNode(n)
+		return g.ListNode(n)
 	}
 	return ""
 }
@@ -184,7 +184,7 @@ func safeProgress(t *testing.T, g *Graph, what string) {
 		}
 	}()
 	if n := g.Progress(); n != nil {
-		t.Errorf("%s: seed %d: not at a fixpoint, a peephole still changes %s\n%s", what, g.Seed, ListNode(n), Listing(g))
+		t.Errorf("%s: seed %d: not at a fixpoint, a peephole still changes %s\n%s", what, g.Seed, g.ListNode(n), Listing(g))
 	}
 }
 

@@ -19,7 +19,7 @@ const maxPrint = 1 << 16
 // Print formats the graph as its returns: "return e;" for one, and
 // "Stop[ return a; return b; ]" for several.
 func Print(g *Graph) string {
-	p := &printer{onStack: map[*Node]bool{}}
+	p := &printer{g: g, onStack: map[*Node]bool{}}
 	rets := g.Stop.In
 	if len(rets) == 1 {
 		p.ret(rets[0])
@@ -34,15 +34,16 @@ func Print(g *Graph) string {
 	return p.String()
 }
 
-// PrintExpr formats one node as an expression.
-func PrintExpr(n *Node) string {
-	p := &printer{onStack: map[*Node]bool{}}
+// PrintExpr formats one node of g as an expression.
+func PrintExpr(g *Graph, n *Node) string {
+	p := &printer{g: g, onStack: map[*Node]bool{}}
 	p.expr(n)
 	return p.String()
 }
 
 type printer struct {
 	strings.Builder
+	g       *Graph
 	onStack map[*Node]bool
 }
 
@@ -75,14 +76,14 @@ func (p *printer) expr(n *Node) {
 			p.WriteString(strconv.FormatInt(n.Aux, 10))
 		}
 	case n.Op == OpProj:
-		if n.Label != "" {
-			p.WriteString(n.Label)
+		if l := p.g.Label(n); l != "" {
+			p.WriteString(l)
 		} else {
 			fmt.Fprintf(p, "Proj%d", n.Aux)
 		}
 	case n.Op == OpPhi:
 		if p.onStack[n] {
-			p.WriteString(phiName(n))
+			p.WriteString(phiName(p.g, n))
 			return
 		}
 		p.onStack[n] = true
@@ -115,9 +116,9 @@ func (p *printer) expr(n *Node) {
 }
 
 // phiName is how a Phi prints inside its own cycle.
-func phiName(n *Node) string {
-	if n.Label != "" {
-		return "Phi_" + n.Label
+func phiName(g *Graph, n *Node) string {
+	if l := g.Label(n); l != "" {
+		return "Phi_" + l
 	}
 	return fmt.Sprintf("Phi_%d", n.ID)
 }
@@ -129,24 +130,25 @@ func Listing(g *Graph) string {
 	sort.Slice(nodes, func(i, j int) bool { return nodes[i].ID < nodes[j].ID })
 	var b strings.Builder
 	for _, n := range nodes {
-		b.WriteString(ListNode(n))
+		b.WriteString(g.ListNode(n))
 		b.WriteByte('\n')
 	}
 	return b.String()
 }
 
 // ListNode is one line of Listing.
-func ListNode(n *Node) string {
+func (g *Graph) ListNode(n *Node) string {
 	op := n.Op.String()
+	label := g.Label(n)
 	switch n.Op {
 	case OpCProj, OpProj:
 		op = fmt.Sprintf("%s %d", op, n.Aux)
-		if n.Label != "" {
-			op += " " + n.Label
+		if label != "" {
+			op += " " + label
 		}
 	case OpPhi:
-		if n.Label != "" {
-			op += " " + n.Label
+		if label != "" {
+			op += " " + label
 		}
 	}
 	ins := make([]string, len(n.In))

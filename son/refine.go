@@ -252,33 +252,41 @@ func restsOnRefine(y *Node) bool {
 		x := y.In[1]
 		return !x.Type.ExcludesZero() || restsOnRefine(x)
 	}
+	// The nodes seen, in an array on the stack: at most one per input
+	// of the nodes within the bound, and a longer walk spills to the heap.
+	var buf [32]*Node
+	found, _ := refineBelow(y, 0, buf[:0])
+	return found
+}
+
+// refineBelow is restsOnRefine's walk from n, at depth steps from the
+// divisor; seen lists the nodes already walked, and is returned with
+// those it walked added. A function of its own, not a closure: the
+// closure's list escaped, one allocation per division.
+func refineBelow(n *Node, depth int, seen []*Node) (bool, []*Node) {
 	const maxDepth = 4
-	var seen []*Node
-	var walk func(n *Node, depth int) bool
-	walk = func(n *Node, depth int) bool {
-		if n == nil || n.Op == OpConstant || n.IsControl() {
-			return false
-		}
-		if depth > maxDepth {
-			return true // unknown: keeping a check is safe, dropping one is not
-		}
-		if n.Op == OpRefine {
-			return true
-		}
-		for _, s := range seen {
-			if s == n {
-				return false
-			}
-		}
-		seen = append(seen, n)
-		for _, x := range n.In[1:] {
-			if walk(x, depth+1) {
-				return true
-			}
-		}
-		return false
+	if n == nil || n.Op == OpConstant || n.IsControl() {
+		return false, seen
 	}
-	return walk(y, 0)
+	if depth > maxDepth {
+		return true, seen // unknown: keeping a check is safe, dropping one is not
+	}
+	if n.Op == OpRefine {
+		return true, seen
+	}
+	for _, s := range seen {
+		if s == n {
+			return false, seen
+		}
+	}
+	seen = append(seen, n)
+	for _, x := range n.In[1:] {
+		var found bool
+		if found, seen = refineBelow(x, depth+1, seen); found {
+			return true, seen
+		}
+	}
+	return false, seen
 }
 
 // relax lowers the types of the nodes in work, and of their users in

@@ -165,7 +165,7 @@ func TestVerifyRejects(t *testing.T) {
 func loopPhi(t *testing.T, g *Graph, label string) *Node {
 	t.Helper()
 	for _, n := range g.Live() {
-		if n.Op == OpPhi && n.Label == label && n.In[0].Op == OpLoop {
+		if n.Op == OpPhi && g.Label(n) == label && n.In[0].Op == OpLoop {
 			return n
 		}
 	}

@@ -187,6 +187,7 @@ func (g *Graph) sweep(live []bool) {
 		g.edges.free(n.Out, nil)
 		n.In, n.Out, n.pos = nil, nil, nil
 		g.dropDeps(n)
+		g.dropLabel(n)
 		n.dead = true
 		g.nodes[n.ID] = nil
 	}
