@@ -9,8 +9,8 @@ import (
 // TestKeyTable enters keys that differ in one word each — the op, Top, the
 // number of inputs, either half of aux, an input beyond the third — into a
 // table sized for fewer (so that it rehashes), and finds each one's node
-// again; a key never entered finds nothing, and a key entered twice keeps
-// its first node.
+// again; the keys compare equal only to themselves, a key never entered
+// finds nothing, and a key entered twice keeps its first node.
 func TestKeyTable(t *testing.T) {
 	nodes := make([]*son.Node, 8)
 	for i := range nodes {
@@ -51,6 +51,15 @@ func TestKeyTable(t *testing.T) {
 	for i, k := range append(keys, many...) {
 		if got := tb.get(tb.key(k.op, k.top, k.aux, k.in)); got != made[i] {
 			t.Fatalf("key %d: found %v, want %v", i, got, made[i])
+		}
+	}
+	// Keys compare word by word, not by hash alone: each of the keys
+	// above against the entry of every other.
+	for i := range keys {
+		for j, k := range keys {
+			if same := tb.same(&tb.ents[i], tb.key(k.op, k.top, k.aux, k.in)); same != (i == j) {
+				t.Errorf("entry %d against key %d: same is %v", i, j, same)
+			}
 		}
 	}
 	if got := tb.enter(tb.key(son.OpAdd, false, 0, []*son.Node{nil, a, b}), nodes[7]); got != made[0] {
