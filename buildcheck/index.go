@@ -5,40 +5,7 @@
 
 package buildcheck
 
-import (
-	"encoding/binary"
-
-	"son/son"
-)
-
-// key identifies a node by op, aux and canonical inputs (0 for nil or an
-// input that does not matter: a Phi's value on a dead path).
-type key struct {
-	op   son.Op
-	top  bool // the Top constant, apart from the constant 0
-	aux  int64
-	n    int
-	in   [3]int
-	more string // IDs of inputs beyond the third
-}
-
-func makeKey(op son.Op, aux int64, in []*son.Node) key {
-	k := key{op: op, aux: aux, n: len(in)}
-	var more []byte
-	for i, x := range in {
-		id := 0
-		if x != nil {
-			id = x.ID
-		}
-		if i < len(k.in) {
-			k.in[i] = id
-		} else {
-			more = binary.AppendUvarint(more, uint64(id))
-		}
-	}
-	k.more = string(more)
-	return k
-}
+import "son/son"
 
 // ambiguous stands in a table for a slot two different nodes claim.
 var ambiguous = &son.Node{ID: -1}
@@ -48,7 +15,8 @@ var ambiguous = &son.Node{ID: -1}
 type index struct {
 	g     *son.Graph
 	canon []*son.Node // by ID: the representative of the node's class
-	table map[key]*son.Node
+	in    []*son.Node // classify's canonical inputs of the node at hand
+	table *keyTable   // a node by op, aux and canonical inputs (0 for nil or an input that does not matter: a Phi's value on a dead path)
 
 	mergeOf  map[int]*son.Node // canonical control ID -> the Region it flows into (with another live input)
 	loopOf   map[int]*son.Node // canonical entry control ID -> the Loop it enters
@@ -67,8 +35,14 @@ type loopVar struct {
 // back edge and a loop Phi's last value, set when the loop is closed.
 func newIndex(g *son.Graph) *index {
 	n := g.MaxID()
+	words := 0 // each node's key at most: sized once, the table never grows
+	for id := 1; id < n; id++ {
+		if v := g.Node(id); v != nil {
+			words += keyHead + len(v.In)
+		}
+	}
 	x := &index{
-		g: g, canon: make([]*son.Node, n), table: map[key]*son.Node{},
+		g: g, canon: make([]*son.Node, n), table: newKeyTable(n, words),
 		mergeOf: map[int]*son.Node{}, loopOf: map[int]*son.Node{}, loopPhis: map[loopVar][]*son.Node{},
 		stopHas: map[int]bool{},
 	}
@@ -121,6 +95,13 @@ func (x *index) fork() (c, a, b *son.Node) {
 // type rules out are dead. A nil input (a Region's In[0]) counts as dead.
 func isDead(c *son.Node) bool { return c == nil || c.Type.IsXCtrl() }
 
+// inputs returns k nil nodes, reused from node to node (the key copies
+// what it needs).
+func (x *index) inputs(k int) []*son.Node {
+	x.in = append(x.in[:0], make([]*son.Node, k)...)
+	return x.in
+}
+
 // c is the representative of v's class; v itself for a node not indexed
 // yet (an input newer than its user).
 func (x *index) c(v *son.Node) *son.Node {
@@ -171,7 +152,7 @@ func (x *index) classify(v *son.Node) *son.Node {
 		if isDead(r) {
 			return v
 		}
-		in := make([]*son.Node, len(v.In))
+		in := x.inputs(len(v.In))
 		in[0] = x.c(r)
 		var same *son.Node
 		one := true
@@ -189,24 +170,15 @@ func (x *index) classify(v *son.Node) *son.Node {
 		if same != nil && one {
 			return same
 		}
-		return x.enter(makeKey(son.OpPhi, 0, in), v)
+		return x.table.enter(x.table.key(son.OpPhi, false, 0, in), v)
 	}
-	in := make([]*son.Node, len(v.In))
+	in := x.inputs(len(v.In))
 	for i, y := range v.In {
 		in[i] = x.c(y)
 	}
-	k := makeKey(v.Op, v.Aux, in)
-	k.top = v.Op == son.OpConstant && v.Type.IsTop()
-	return x.enter(k, v)
-}
-
-// enter makes v the representative of k unless an older node is.
-func (x *index) enter(k key, v *son.Node) *son.Node {
-	if w := x.table[k]; w != nil {
-		return w
-	}
-	x.table[k] = v
-	return v
+	top := v.Op == son.OpConstant && v.Type.IsTop() // apart from the constant 0
+	// v represents its key unless an older node does.
+	return x.table.enter(x.table.key(v.Op, top, v.Aux, in), v)
 }
 
 // claim records m under id in t, or ambiguous if another node has it.
@@ -221,5 +193,5 @@ func (x *index) claim(t map[int]*son.Node, id int, m *son.Node) {
 // find is the representative of the node with op, aux and the given
 // canonical inputs, or nil.
 func (x *index) find(op son.Op, aux int64, in ...*son.Node) *son.Node {
-	return x.table[makeKey(op, aux, in)]
+	return x.table.get(x.table.key(op, false, aux, in))
 }

@@ -266,22 +266,22 @@ func (sk *skeleton) succIndex() (start, succ []int32) {
 // so that each block is claimed once, by its innermost loop. Then one pass
 // in reverse postorder, outer heads first, gives the depths. O(n log n)
 // at worst, with path compression.
-func (sk *skeleton) loopDepths() []int {
+func (sk *skeleton) loopDepths() []int32 {
 	n := len(sk.blocks)
-	parent := make([]int, n) // the head of the innermost loop around a block (or around a head's loop), -1 if none
-	up := make([]int, n)     // union-find: towards the outermost head found so far around a block
+	parent := make([]int32, n) // the head of the innermost loop around a block (or around a head's loop), -1 if none
+	up := make([]int32, n)     // union-find: towards the outermost head found so far around a block
 	for i := range parent {
-		parent[i], up[i] = -1, i
+		parent[i], up[i] = -1, int32(i)
 	}
 	find := func(i int) int {
-		r := i
+		r := int32(i)
 		for up[r] != r {
 			r = up[r]
 		}
 		for up[i] != r { // path compression
-			up[i], i = r, up[i]
+			up[i], i = r, int(up[i])
 		}
-		return r
+		return int(r)
 	}
 	var work []int
 	for h := n - 1; h >= 0; h-- {
@@ -298,15 +298,15 @@ func (sk *skeleton) loopDepths() []int {
 				// code) a block h does not dominate: not in the body.
 				continue
 			}
-			parent[b], up[b] = h, h
+			parent[b], up[b] = int32(h), int32(h)
 			for _, p := range sk.blocks[b].preds {
 				work = append(work, int(p.index))
 			}
 		}
 	}
-	depth := make([]int, n)
+	depth := make([]int32, n)
 	for i, b := range sk.blocks {
-		d := 0
+		d := int32(0)
 		if p := parent[i]; p >= 0 {
 			d = depth[p]
 		}
@@ -319,30 +319,27 @@ func (sk *skeleton) loopDepths() []int {
 }
 
 // sortPreds puts each block's predecessors in block order, as cfg.Parse
-// reads them back, and returns for each block (by index) the permutation
-// applied: perm[b][i] is the old position of the new i-th predecessor. The
-// permutations share one array.
-func (sk *skeleton) sortPreds() [][]int {
-	perm := make([][]int, len(sk.blocks))
-	total := 0
-	for _, b := range sk.blocks {
-		total += len(b.preds)
+// reads them back, and returns the permutations applied, flat: block b's
+// (by index) is perm[at[b]:at[b+1]], whose i-th entry is the old position
+// of the new i-th predecessor (4 bytes a predecessor, where a list per
+// block cost a 24-byte header and 8 bytes an entry).
+func (sk *skeleton) sortPreds() (perm, at []int32) {
+	at = make([]int32, len(sk.blocks)+1)
+	for i, b := range sk.blocks {
+		at[i+1] = at[i] + int32(len(b.preds))
 	}
-	all := make([]int, total)
+	perm = make([]int32, at[len(sk.blocks)])
 	var buf []*block
-	for _, b := range sk.blocks {
-		k := len(b.preds)
-		idx := all[:k:k]
-		all = all[k:]
-		for i := range idx {
-			idx[i] = i
+	for i, b := range sk.blocks {
+		idx := perm[at[i]:at[i+1]]
+		for k := range idx {
+			idx[k] = int32(k)
 		}
-		slices.SortStableFunc(idx, func(i, j int) int { return cmp.Compare(b.preds[i].index, b.preds[j].index) })
+		slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.preds[x].index, b.preds[y].index) })
 		buf = append(buf[:0], b.preds...) // sorted in place, not into a new list
-		for i, k := range idx {
-			b.preds[i] = buf[k]
+		for k, old := range idx {
+			b.preds[k] = buf[old]
 		}
-		perm[b.index] = idx
 	}
-	return perm
+	return perm, at
 }

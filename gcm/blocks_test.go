@@ -62,7 +62,7 @@ func TestLoopDepths(t *testing.T) {
 		}
 		got, want := sk.loopDepths(), naturalLoopDepths(sk)
 		for b := range want {
-			if got[b] != want[b] {
+			if int(got[b]) != want[b] {
 				t.Fatalf("program %d: block %d at loop depth %d, want %d\n%s", i, b, got[b], want[b], src)
 			}
 			if sk.blocks[b].head.Op == son.OpLoop {

@@ -448,8 +448,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm[b.index] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
-		New:  "for i := range perm[b.index] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
+		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
+		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{
