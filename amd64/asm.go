@@ -351,13 +351,21 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 			continue
 		}
+		sz, t, long := size(it)
+		if it.size == itemBranch && final == nil {
+			// Most of what is left to encode: its bytes directly, as
+			// Encode writes them, with no Inst made and checked.
+			if b := a.br[it.off]; b.op != JCC || b.cond < NumConds {
+				out = appendBranch(out, b.op, b.cond, off[t]-(off[k]+int32(sz)), *long)
+				continue
+			}
+		}
 		var in Inst
 		if it.size == itemBranch {
 			in = a.br[it.off].inst()
 		} else {
 			in = a.pend[it.off]
 		}
-		sz, t, long := size(it)
 		if t >= 0 {
 			disp := int64(off[t] - (off[k] + int32(sz)))
 			if *long {
@@ -413,6 +421,25 @@ func (a *Asm) resolve(in Inst, end int, pass int) Inst {
 		}
 	}
 	return in
+}
+
+// appendBranch appends the bytes of a jcc, jmp or call by disp, as
+// Encode makes them for a Rel8 (long false; not a call) or a Rel32. The
+// assembler's layout makes disp fit.
+func appendBranch(b []byte, op Op, cond Cond, disp int32, long bool) []byte {
+	switch {
+	case !long && op == JCC:
+		return append(b, 0x70+byte(cond), byte(disp))
+	case !long:
+		return append(b, 0xEB, byte(disp))
+	case op == JCC:
+		b = append(b, 0x0F, 0x80+byte(cond))
+	case op == JMP:
+		b = append(b, 0xE9)
+	default:
+		b = append(b, 0xE8)
+	}
+	return imm32(b, int64(disp))
 }
 
 func branchSize(op Op, long bool) int {
