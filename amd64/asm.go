@@ -148,6 +148,16 @@ func (a *Asm) Emit(i Inst) {
 	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
 }
 
+// emitBranch is Emit of a jcc or jmp (op) to l, with no Inst to make
+// and look at: the most common instruction after a move.
+func (a *Asm) emitBranch(op Op, cond Cond, l Label) {
+	if !a.Lean {
+		a.insts = append(a.insts, Inst{Op: op, Cond: cond, Dst: To(l)})
+	}
+	a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
+	a.br = append(a.br, branch{op, cond, l})
+}
+
 // kept reports whether a holds every instruction emitted: it was not
 // Lean, from the first Emit on.
 func (a *Asm) kept() bool { return len(a.insts) == len(a.items) }

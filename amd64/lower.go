@@ -209,25 +209,39 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 			for _, e := range res.Before(p) {
 				edit(e)
 			}
-			var in Inst
-			var err error
-			if rf != nil {
-				ri := &rf.Blocks[b].Instrs[i]
-				in, err = vi.resolveWith(rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
+			if vi.Op == JCC || vi.Op == JMP {
+				// As resolve and emit make it, without the Inst.
+				var l Label
+				if vi.ToStub {
+					l = stub(vi.Target)
+				} else {
+					l = labels[vi.Target]
+				}
+				a.emitBranch(vi.Op, vi.Cond, l)
+				if listing {
+					list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+				}
 			} else {
-				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
-			}
-			switch {
-			case in.Op == MOV && in.Dst.Kind == KindReg && in.Src.Kind == KindReg && in.Dst.Reg == in.Src.Reg:
-				// a coalesced move
-			case in.Op == RET && frame > 0:
-				emit(I2(ADD, R(RSP), Imm(frame)))
-				emit(in)
-			default:
-				emit(in)
+				var in Inst
+				var err error
+				if rf != nil {
+					ri := &rf.Blocks[b].Instrs[i]
+					in, err = vi.resolveWith(rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
+				} else {
+					in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
+				}
+				switch {
+				case in.Op == MOV && in.Dst.Kind == KindReg && in.Src.Kind == KindReg && in.Dst.Reg == in.Src.Reg:
+					// a coalesced move
+				case in.Op == RET && frame > 0:
+					emit(I2(ADD, R(RSP), Imm(frame)))
+					emit(in)
+				default:
+					emit(in)
+				}
 			}
 			for _, e := range res.After(p) {
 				edit(e)
