@@ -1105,7 +1105,11 @@ func (a *alloc) rewrite() {
 				grow(i)
 				continue
 			}
-			if !w.dead && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
+			// Only an instruction that mentions a register spilled in
+			// this round changes: its reads in a loop read the loop's
+			// copy, and the rest reload and store.
+			spills := !w.dead && a.mentionsSpilled(w)
+			if spills && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
 				uses := a.uses(w) // the pool's: changed in place
 				for k, r := range uses {
 					if !a.spilledReg(r) {
@@ -1116,8 +1120,9 @@ func (a *alloc) rewrite() {
 						a.changed[b] = true
 					}
 				}
+				spills = a.mentionsSpilled(w)
 			}
-			if w.dead || !a.mentionsSpilled(w) {
+			if !spills {
 				if out != nil {
 					out = append(out, wi)
 				}
@@ -1318,12 +1323,12 @@ func (a *alloc) enteredLoops() []bool {
 // splitLoops makes after the scan were not).
 func (a *alloc) spilledReg(r Reg) bool { return int(r) < len(a.spill) && a.spill[r] }
 
+// mentionsSpilled reports whether w reads or writes a register spilled
+// in this round.
 func (a *alloc) mentionsSpilled(w *winstr) bool {
-	for _, list := range [2][]Reg{a.uses(w), a.defs(w)} {
-		for _, r := range list {
-			if a.spilledReg(r) {
-				return true
-			}
+	for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+		if int(r) < len(a.spill) && a.spill[r] {
+			return true
 		}
 	}
 	return false
