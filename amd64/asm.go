@@ -250,11 +250,12 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	btarget := make([]int32, len(a.br))
 	blong := make([]bool, len(a.br))
 	for k, b := range a.br {
-		t, err := a.branchTarget(b.inst())
-		if err != nil {
+		d := a.def(b.label)
+		if d == nil || d.dat > 0 || d.inst < 0 {
+			_, err := a.branchTarget(b.inst()) // says which
 			return nil, nil, err
 		}
-		btarget[k], blong[k] = t, b.op == CALL
+		btarget[k], blong[k] = d.inst, b.op == CALL
 	}
 	ptarget := make([]int32, len(a.pend))
 	plong := make([]bool, len(a.pend))
@@ -350,17 +351,29 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if keep && a.kept() {
 		final = make([]Inst, n)
 	}
+	// The instructions encoded at Emit follow one another in a.body:
+	// those between two branches (or paddings) are copied as one run,
+	// body[from:to], appended before anything else is.
+	var from, to int32
 	for k, it := range a.items {
-		for pad := int(off[k]) - len(out); pad > 0; pad -= min(pad, 9) {
-			out = append(out, nops[min(pad, 9)]...)
+		if pad := int(off[k]) - len(out) - int(to-from); pad > 0 {
+			out, from, to = append(out, a.body[from:to]...), 0, 0
+			for ; pad > 0; pad -= min(pad, 9) {
+				out = append(out, nops[min(pad, 9)]...)
+			}
 		}
 		if it.size >= 0 {
-			out = append(out, a.body[it.off:int(it.off)+int(it.size)]...)
+			if to != it.off || to == from {
+				out = append(out, a.body[from:to]...)
+				from, to = it.off, it.off
+			}
+			to += int32(it.size)
 			if final != nil {
 				final[k] = a.insts[k]
 			}
 			continue
 		}
+		out, from, to = append(out, a.body[from:to]...), 0, 0
 		sz, t, long := size(it)
 		if it.size == itemBranch && final == nil {
 			// Most of what is left to encode: its bytes directly, as
@@ -398,6 +411,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			final[k] = in
 		}
 	}
+	out = append(out, a.body[from:to]...)
 	for _, b := range a.dataBytes {
 		out = append(out, b...)
 	}
