@@ -223,7 +223,8 @@ type alloc struct {
 	tmp               []bool // tmp[v]: a reload/store temporary, never spilled
 	split             []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
 	slotOf            []int32
-	canUse            []bool // canUse[p]: physical register p is in f.Allocatable
+	reads             []int32 // the reads of each register, from init to dropDead
+	canUse            []bool  // canUse[p]: physical register p is in f.Allocatable
 	slots             int
 	spilled           int
 	nsplit            int
@@ -339,6 +340,7 @@ func (a *alloc) init() error {
 	// f.Regs that the rewrites of spilling add to.
 	a.regs = make([]Reg, len(f.Regs), len(f.Regs)+len(f.Regs)/8)
 	copy(a.regs, f.Regs)
+	a.reads = make([]int32, f.NumPhys, max(f.NumPhys, len(f.Regs)/2)) // grown to nregs
 	for b, blk := range f.Blocks {
 		ws := idx[k : k+len(blk.Instrs) : k+len(blk.Instrs)]
 		for i := range blk.Instrs {
@@ -347,11 +349,18 @@ func (a *alloc) init() error {
 				return fmt.Errorf("regalloc: block %d instruction %d: registers %d to %d, of %d", b, i, in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
 			regs := f.Regs[in.Off : int(in.Off)+int(in.NU)+int(in.ND)]
-			for _, r := range regs {
+			for k, r := range regs {
 				if r < 0 {
 					return fmt.Errorf("regalloc: block %d instruction %d: register %d", b, i, r)
 				}
 				a.nregs = max(a.nregs, int(r)+1)
+				if k < int(in.NU) {
+					// dropDead's read counts, made here in the same walk.
+					if int(r) >= len(a.reads) {
+						a.reads = append(a.reads, make([]int32, int(r)+1-len(a.reads))...)
+					}
+					a.reads[r]++
+				}
 			}
 			if in.NU > maxOperands || in.ND > maxOperands {
 				return fmt.Errorf("regalloc: block %d instruction %d: more than %d uses or defs", b, i, maxOperands)
@@ -431,14 +440,9 @@ func (a *alloc) newTmp() Reg {
 // temporary that a store reads, and the reloads it adds are not Pure.
 func (a *alloc) dropDead() {
 	np := a.f.NumPhys
-	reads := make([]int32, a.nregs)
-	for i := range a.w {
-		if w := &a.w[i]; !w.dead {
-			for _, u := range a.uses(w) {
-				reads[u]++
-			}
-		}
-	}
+	// The reads of each register, counted by init.
+	reads := append(a.reads, make([]int32, a.nregs-len(a.reads))...)
+	a.reads = nil
 	// The writers of each register, for the worklist of what may die
 	// when a read goes: each instruction is looked at once, and again
 	// each time a register it writes loses its last read.
