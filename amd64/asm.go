@@ -126,23 +126,27 @@ var nops = [...][]byte{
 // Emit appends an instruction, encoded at once unless it is a branch to a
 // label or reads a RIP-relative label. An instruction with no encoding is
 // an error of Assemble.
-func (a *Asm) Emit(i Inst) {
+func (a *Asm) Emit(i Inst) { a.emit(&i) }
+
+// emit is Emit of *i, which it does not keep: lowering emits through it
+// without copying each instruction.
+func (a *Asm) emit(i *Inst) {
 	if !a.Lean {
-		a.insts = append(a.insts, i)
+		a.insts = append(a.insts, *i)
 	}
-	if a.pending(&i) {
-		if b := (branch{i.Op, i.Cond, i.Dst.Label}); i == b.inst() {
+	if a.pending(i) {
+		if b := (branch{i.Op, i.Cond, i.Dst.Label}); *i == b.inst() {
 			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
 			a.br = append(a.br, b)
 		} else {
 			a.items = append(a.items, item{off: int32(len(a.pend)), size: itemPending})
-			a.pend = append(a.pend, i)
+			a.pend = append(a.pend, *i)
 		}
 		return
 	}
 	off := len(a.body)
 	var err error
-	if a.body, err = i.Encode(a.body); err != nil {
+	if a.body, err = i.encode(a.body); err != nil {
 		a.fail(err)
 	}
 	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})

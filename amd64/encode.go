@@ -19,9 +19,13 @@ func (e *EncodeError) Error() string { return fmt.Sprintf("amd64: %s: %s", e.Ins
 // Encode appends the bytes of i to b. Branches must hold a displacement
 // (KindRel8, KindRel32), not a label; a RIP-relative label must have been
 // resolved into Disp (the assembler does both).
-func (i Inst) Encode(b []byte) ([]byte, error) {
+func (i Inst) Encode(b []byte) ([]byte, error) { return i.encode(b) }
+
+// encode is Encode of *i: the assembler encodes every instruction, and an
+// Inst (about 100 bytes) is not copied for it.
+func (i *Inst) encode(b []byte) ([]byte, error) {
 	bad := func(format string, args ...any) ([]byte, error) {
-		return b, &EncodeError{i, fmt.Sprintf(format, args...)}
+		return b, &EncodeError{*i, fmt.Sprintf(format, args...)}
 	}
 	if err := i.check(); err != "" {
 		return bad("%s", err)
@@ -190,7 +194,7 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 // check rejects operands the encoder cannot express: a register out of
 // range, a bad scale, rsp as an index, an unresolved RIP label, a missing
 // condition; an empty string when all is well.
-func (i Inst) check() string {
+func (i *Inst) check() string {
 	if i.Op == OpInvalid || i.Op >= NumOps {
 		return "invalid op"
 	}
