@@ -363,12 +363,10 @@ func (vi *VInst) resolveInto(in *Inst, uses, defs []regalloc.Reg, useLocs, defLo
 		return nil
 	}
 	r := resolver{uses: uses, defs: defs, useLocs: useLocs, defLocs: defLocs}
-	var err error
-	if in.Dst, err = r.arg(&vi.Dst); err != nil {
+	if err := r.arg(&in.Dst, &vi.Dst); err != nil {
 		return err
 	}
-	in.Src, err = r.arg(&vi.Src)
-	return err
+	return r.arg(&in.Src, &vi.Src)
 }
 
 // resolver gives the virtual registers of one instruction their
@@ -396,32 +394,35 @@ func (r *resolver) loc(v VReg) (Reg, error) {
 	return 0, fmt.Errorf("no location for register %d", v)
 }
 
-func (r *resolver) arg(va *VArg) (Arg, error) {
+// arg sets *a, which is zero, to va with its registers' locations.
+func (r *resolver) arg(a *Arg, va *VArg) error {
 	switch va.Kind {
 	case KindReg:
 		x, err := r.loc(va.R)
-		return R(x), err
+		a.Kind, a.Reg = KindReg, x
+		return err
 	case KindImm:
-		return Imm(va.Imm), nil
+		a.Kind, a.Imm = KindImm, va.Imm
 	case KindMem:
 		base, index := NoReg, NoReg
 		var err error
 		if va.R != NoVReg {
 			if base, err = r.loc(va.R); err != nil {
-				return Arg{}, err
+				return err
 			}
 		}
 		if va.Index != NoVReg {
 			if index, err = r.loc(va.Index); err != nil {
-				return Arg{}, err
+				return err
 			}
 		}
 		if index == NoReg {
-			return M(base, int32(va.Imm)), nil
+			*a = M(base, int32(va.Imm))
+		} else {
+			*a = MI(base, index, va.Scale, int32(va.Imm))
 		}
-		return MI(base, index, va.Scale, int32(va.Imm)), nil
 	}
-	return Arg{}, nil
+	return nil
 }
 
 // text prints vi with the names of its registers.
