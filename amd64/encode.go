@@ -30,7 +30,7 @@ func (i *Inst) encode(b []byte) ([]byte, error) {
 	if err := i.check(); err != "" {
 		return bad("%s", err)
 	}
-	d, s := i.Dst, i.Src
+	d, s := &i.Dst, &i.Src
 	switch i.Op {
 	case MOV:
 		switch {
@@ -204,7 +204,7 @@ func (i *Inst) check() string {
 	if n := opTable[i.Op].nargs; n < 2 && i.Src.Kind != KindNone || n < 1 && i.Dst.Kind != KindNone {
 		return fmt.Sprintf("%s takes %s", i.Op, [...]string{"no operand", "one operand"}[n])
 	}
-	for _, a := range [2]Arg{i.Dst, i.Src} {
+	for _, a := range [2]*Arg{&i.Dst, &i.Src} {
 		switch a.Kind {
 		case KindReg:
 			if !a.Reg.Valid() {
@@ -245,7 +245,7 @@ func (i *Inst) check() string {
 // field (a register or an opcode extension) and rm a register or memory.
 // w sets REX.W; reg8 and rm8 say that register is a byte register, which
 // needs a REX prefix for spl, bpl, sil and dil.
-func modRM(b []byte, w bool, opcode []byte, reg Reg, reg8 bool, rm Arg, rm8 bool) []byte {
+func modRM(b []byte, w bool, opcode []byte, reg Reg, reg8 bool, rm *Arg, rm8 bool) []byte {
 	var rex byte
 	if w {
 		rex |= 8
