@@ -513,7 +513,9 @@ func (s *selector) fusable(b *cfg.Block) int {
 	return -1
 }
 
-var condOf = map[cfg.Op]Cond{cfg.OpEq: CondE, cfg.OpNe: CondNE, cfg.OpLt: CondL, cfg.OpLe: CondLE}
+// condOf, aluOf and shiftOf are tables by RTL op (arrays, not maps: they
+// are read for every comparison, operation and shift).
+var condOf = [256]Cond{cfg.OpEq: CondE, cfg.OpNe: CondNE, cfg.OpLt: CondL, cfg.OpLe: CondLE}
 
 // swapped is the condition of the comparison with its operands swapped.
 func swapped(c Cond) Cond {
@@ -598,7 +600,7 @@ func (s *selector) instr(in *cfg.Instr, k int) {
 	}
 }
 
-var aluOf = map[cfg.Op]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
+var aluOf = [256]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
 
 // arith selects a two-address operation: d = a op b.
 func (s *selector) arith(in *cfg.Instr, k int) {
@@ -850,7 +852,7 @@ func (s *selector) leaCombo(in, p *cfg.Instr) {
 	s.op2(LEA, vr(d), vmem(s.reg(other), vx, uint8(m), 0))
 }
 
-var shiftOf = map[cfg.Op]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
+var shiftOf = [256]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
 
 // shift selects d = a shift b: by a constant (mod 64, as Simple and the
 // hardware take it) or by cl.
