@@ -224,6 +224,8 @@ type alloc struct {
 	split             []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
 	slotOf            []int32
 	reads             []int32 // the reads of each register, from init to dropDead
+	ninput            int     // the input's instructions: the first ninput of w
+	nlocs             int     // the registers of the live ones among them
 	canUse            []bool  // canUse[p]: physical register p is in f.Allocatable
 	slots             int
 	spilled           int
@@ -334,6 +336,7 @@ func (a *alloc) init() error {
 		}
 	}
 	a.w = make([]winstr, n, n+n/16)
+	a.ninput = n
 	idx := make([]int32, n)
 	k := 0 // the index of the block's first instruction
 	// The working instructions keep the input's offsets, into a copy of
@@ -375,6 +378,7 @@ func (a *alloc) init() error {
 					}
 				}
 			}
+			a.nlocs += int(in.NU) + int(in.ND)
 			a.w[k+i] = winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND),
 				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
 			ws[i] = int32(k + i)
@@ -457,17 +461,19 @@ func (a *alloc) dropDead() {
 		}
 		return true
 	}
-	// The writers of each read virtual register, in one slice: those of
-	// register r are writers[woff[r]:woff[r+1]].
-	var writers []int32 // indices in w
-	var woff []int32
 	var work []int32
 	for i := range a.w {
 		if deadable(&a.w[i]) {
 			work = append(work, int32(i))
 		}
 	}
-	if len(work) > 0 {
+	// The writers of each read virtual register, in one slice: those of
+	// register r are writers[woff[r]:woff[r+1]]. Made when a register
+	// first loses its last read, if one does: the dead instructions are
+	// mostly constants folded into immediates, which read nothing.
+	var writers []int32 // indices in w
+	var woff []int32
+	index := func() {
 		woff = make([]int32, a.nregs+1)
 		for i := range a.w {
 			if w := &a.w[i]; !w.dead && w.pure {
@@ -497,8 +503,12 @@ func (a *alloc) dropDead() {
 			continue
 		}
 		w.dead = true
+		a.nlocs -= int(w.nu) + int(w.nd)
 		for _, u := range a.uses(w) {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
+				if woff == nil {
+					index()
+				}
 				work = append(work, writers[woff[u]:woff[u+1]]...)
 			}
 		}
@@ -1367,21 +1377,12 @@ func (a *alloc) result(rounds int) *Result {
 	// instruction are cut from one slice each. An instruction's edits
 	// are contiguous: the reloads before it are held in before until
 	// it comes, and what follows it up to the next reload is its After.
-	n, nlocs, nedits := 0, 0, 0
-	for b, ws := range a.blocks {
-		n += len(a.f.Blocks[b].Instrs)
-		for _, wi := range ws {
-			switch w := &a.w[wi]; {
-			case w.orig < 0:
-				nedits++
-			case !w.dead:
-				nlocs += int(w.nu) + int(w.nd)
-			}
-		}
-	}
-	placed := make([]Placed, n)
-	res.locs = make([]Loc, 0, nlocs)
-	res.edits = make([]Edit, 0, nedits)
+	// Their sizes are known without a walk: the input's instructions,
+	// the locations of the live ones (init and dropDead count them), and
+	// at most an edit per reload or store made (a.w past the input's).
+	placed := make([]Placed, a.ninput)
+	res.locs = make([]Loc, 0, a.nlocs)
+	res.edits = make([]Edit, 0, len(a.w)-a.ninput)
 	var before []Edit
 	for b, ws := range a.blocks {
 		k := len(a.f.Blocks[b].Instrs)
