@@ -308,6 +308,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	sz := make([]int8, n)
 	jumps := make([]int32, 0, len(a.br)+len(a.pend))
 	for k, it := range a.items {
+		if it.size >= 0 { // encoded at Emit: most
+			sz[k] = it.size
+			continue
+		}
 		s, t, _ := size(it)
 		sz[k] = int8(s)
 		if t >= 0 {
