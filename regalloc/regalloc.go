@@ -335,7 +335,7 @@ func (a *alloc) init() error {
 			npreds[s]++
 		}
 	}
-	a.w = make([]winstr, n, n+n/16)
+	a.w = make([]winstr, n, n+n/8) // and the reloads and stores: 3 to 14% more in generated code
 	a.ninput = n
 	idx := make([]int32, n)
 	k := 0 // the index of the block's first instruction
