@@ -126,26 +126,40 @@ var nops = [...][]byte{
 // Emit appends an instruction, encoded at once unless it is a branch to a
 // label or reads a RIP-relative label. An instruction with no encoding is
 // an error of Assemble.
-func (a *Asm) Emit(i Inst) {
+func (a *Asm) Emit(i Inst) { a.emit(&i) }
+
+// emit is Emit of *i, which it does not keep: lowering emits through it
+// without copying each instruction.
+func (a *Asm) emit(i *Inst) {
 	if !a.Lean {
-		a.insts = append(a.insts, i)
+		a.insts = append(a.insts, *i)
 	}
-	if a.pending(&i) {
-		if b := (branch{i.Op, i.Cond, i.Dst.Label}); i == b.inst() {
+	if a.pending(i) {
+		if b := (branch{i.Op, i.Cond, i.Dst.Label}); *i == b.inst() {
 			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
 			a.br = append(a.br, b)
 		} else {
 			a.items = append(a.items, item{off: int32(len(a.pend)), size: itemPending})
-			a.pend = append(a.pend, i)
+			a.pend = append(a.pend, *i)
 		}
 		return
 	}
 	off := len(a.body)
 	var err error
-	if a.body, err = i.Encode(a.body); err != nil {
+	if a.body, err = i.encode(a.body); err != nil {
 		a.fail(err)
 	}
 	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
+}
+
+// emitBranch is Emit of a jcc or jmp (op) to l, with no Inst to make
+// and look at: the most common instruction after a move.
+func (a *Asm) emitBranch(op Op, cond Cond, l Label) {
+	if !a.Lean {
+		a.insts = append(a.insts, Inst{Op: op, Cond: cond, Dst: To(l)})
+	}
+	a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
+	a.br = append(a.br, branch{op, cond, l})
 }
 
 // kept reports whether a holds every instruction emitted: it was not
@@ -240,11 +254,12 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	btarget := make([]int32, len(a.br))
 	blong := make([]bool, len(a.br))
 	for k, b := range a.br {
-		t, err := a.branchTarget(b.inst())
-		if err != nil {
+		d := a.def(b.label)
+		if d == nil || d.dat > 0 || d.inst < 0 {
+			_, err := a.branchTarget(b.inst()) // says which
 			return nil, nil, err
 		}
-		btarget[k], blong[k] = t, b.op == CALL
+		btarget[k], blong[k] = d.inst, b.op == CALL
 	}
 	ptarget := make([]int32, len(a.pend))
 	plong := make([]bool, len(a.pend))
@@ -293,6 +308,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	sz := make([]int8, n)
 	jumps := make([]int32, 0, len(a.br)+len(a.pend))
 	for k, it := range a.items {
+		if it.size >= 0 { // encoded at Emit: most
+			sz[k] = it.size
+			continue
+		}
 		s, t, _ := size(it)
 		sz[k] = int8(s)
 		if t >= 0 {
@@ -340,16 +359,37 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if keep && a.kept() {
 		final = make([]Inst, n)
 	}
+	// The instructions encoded at Emit follow one another in a.body:
+	// those between two branches (or paddings) are copied as one run,
+	// body[from:to], appended before anything else is.
+	var from, to int32
 	for k, it := range a.items {
-		for pad := int(off[k]) - len(out); pad > 0; pad -= min(pad, 9) {
-			out = append(out, nops[min(pad, 9)]...)
+		if pad := int(off[k]) - len(out) - int(to-from); pad > 0 {
+			out, from, to = append(out, a.body[from:to]...), 0, 0
+			for ; pad > 0; pad -= min(pad, 9) {
+				out = append(out, nops[min(pad, 9)]...)
+			}
 		}
 		if it.size >= 0 {
-			out = append(out, a.body[it.off:int(it.off)+int(it.size)]...)
+			if to != it.off || to == from {
+				out = append(out, a.body[from:to]...)
+				from, to = it.off, it.off
+			}
+			to += int32(it.size)
 			if final != nil {
 				final[k] = a.insts[k]
 			}
 			continue
+		}
+		out, from, to = append(out, a.body[from:to]...), 0, 0
+		sz, t, long := size(it)
+		if it.size == itemBranch && final == nil {
+			// Most of what is left to encode: its bytes directly, as
+			// Encode writes them, with no Inst made and checked.
+			if b := a.br[it.off]; b.op != JCC || b.cond < NumConds {
+				out = appendBranch(out, b.op, b.cond, off[t]-(off[k]+int32(sz)), *long)
+				continue
+			}
 		}
 		var in Inst
 		if it.size == itemBranch {
@@ -357,7 +397,6 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		} else {
 			in = a.pend[it.off]
 		}
-		sz, t, long := size(it)
 		if t >= 0 {
 			disp := int64(off[t] - (off[k] + int32(sz)))
 			if *long {
@@ -380,6 +419,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			final[k] = in
 		}
 	}
+	out = append(out, a.body[from:to]...)
 	for _, b := range a.dataBytes {
 		out = append(out, b...)
 	}
@@ -413,6 +453,25 @@ func (a *Asm) resolve(in Inst, end int, pass int) Inst {
 		}
 	}
 	return in
+}
+
+// appendBranch appends the bytes of a jcc, jmp or call by disp, as
+// Encode makes them for a Rel8 (long false; not a call) or a Rel32. The
+// assembler's layout makes disp fit.
+func appendBranch(b []byte, op Op, cond Cond, disp int32, long bool) []byte {
+	switch {
+	case !long && op == JCC:
+		return append(b, 0x70+byte(cond), byte(disp))
+	case !long:
+		return append(b, 0xEB, byte(disp))
+	case op == JCC:
+		b = append(b, 0x0F, 0x80+byte(cond))
+	case op == JMP:
+		b = append(b, 0xE9)
+	default:
+		b = append(b, 0xE8)
+	}
+	return imm32(b, int64(disp))
 }
 
 func branchSize(op Op, long bool) int {

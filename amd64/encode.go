@@ -19,14 +19,18 @@ func (e *EncodeError) Error() string { return fmt.Sprintf("amd64: %s: %s", e.Ins
 // Encode appends the bytes of i to b. Branches must hold a displacement
 // (KindRel8, KindRel32), not a label; a RIP-relative label must have been
 // resolved into Disp (the assembler does both).
-func (i Inst) Encode(b []byte) ([]byte, error) {
+func (i Inst) Encode(b []byte) ([]byte, error) { return i.encode(b) }
+
+// encode is Encode of *i: the assembler encodes every instruction, and an
+// Inst (about 100 bytes) is not copied for it.
+func (i *Inst) encode(b []byte) ([]byte, error) {
 	bad := func(format string, args ...any) ([]byte, error) {
-		return b, &EncodeError{i, fmt.Sprintf(format, args...)}
+		return b, &EncodeError{*i, fmt.Sprintf(format, args...)}
 	}
 	if err := i.check(); err != "" {
 		return bad("%s", err)
 	}
-	d, s := i.Dst, i.Src
+	d, s := &i.Dst, &i.Src
 	switch i.Op {
 	case MOV:
 		switch {
@@ -190,7 +194,7 @@ func (i Inst) Encode(b []byte) ([]byte, error) {
 // check rejects operands the encoder cannot express: a register out of
 // range, a bad scale, rsp as an index, an unresolved RIP label, a missing
 // condition; an empty string when all is well.
-func (i Inst) check() string {
+func (i *Inst) check() string {
 	if i.Op == OpInvalid || i.Op >= NumOps {
 		return "invalid op"
 	}
@@ -200,7 +204,7 @@ func (i Inst) check() string {
 	if n := opTable[i.Op].nargs; n < 2 && i.Src.Kind != KindNone || n < 1 && i.Dst.Kind != KindNone {
 		return fmt.Sprintf("%s takes %s", i.Op, [...]string{"no operand", "one operand"}[n])
 	}
-	for _, a := range [2]Arg{i.Dst, i.Src} {
+	for _, a := range [2]*Arg{&i.Dst, &i.Src} {
 		switch a.Kind {
 		case KindReg:
 			if !a.Reg.Valid() {
@@ -241,7 +245,7 @@ func (i Inst) check() string {
 // field (a register or an opcode extension) and rm a register or memory.
 // w sets REX.W; reg8 and rm8 say that register is a byte register, which
 // needs a REX prefix for spl, bpl, sil and dil.
-func modRM(b []byte, w bool, opcode []byte, reg Reg, reg8 bool, rm Arg, rm8 bool) []byte {
+func modRM(b []byte, w bool, opcode []byte, reg Reg, reg8 bool, rm *Arg, rm8 bool) []byte {
 	var rex byte
 	if w {
 		rex |= 8

@@ -131,8 +131,9 @@ func (s *selector) eachReg(f func(cfg.Reg)) {
 }
 
 // scanRegs numbers the RTL registers densely (themselves when they are
-// small enough, else by a numbering.Table) and counts their definitions and reads, to
-// find the constants.
+// small enough, else by a numbering.Table) and counts their definitions
+// and reads, to find the constants. Sparse registers are numbered and
+// counted in one walk, each mention looked up once.
 func (s *selector) scanRegs() {
 	maxReg, mentions := cfg.Reg(0), 0
 	neg := false
@@ -141,41 +142,52 @@ func (s *selector) scanRegs() {
 		maxReg = max(maxReg, r)
 		neg = neg || r < 0
 	})
-	n := int(maxReg) + 1
-	if neg || int64(maxReg) > 4*int64(mentions)+1024 {
+	sparse := neg || int64(maxReg) > 4*int64(mentions)+1024
+	n := 0
+	var defs []int32
+	if sparse {
 		s.number = numbering.New(mentions, int64(maxReg))
-		n = 0
-		s.eachReg(func(r cfg.Reg) {
-			if s.number.Lookup(int64(r)) < 0 {
-				s.number.Set(int64(r), int32(n))
-				n++
-			}
-		})
+		c := mentions/4 + 16 // grown as registers are met
+		s.kok, s.kval, s.reads, defs = make([]bool, 0, c), make([]int64, 0, c), make([]int32, 0, c), make([]int32, 0, c)
+	} else {
+		n = int(maxReg) + 1
+		s.kok, s.kval, s.reads, defs = make([]bool, n), make([]int64, n), make([]int32, n), make([]int32, n)
 	}
-	s.vreg = make([]VReg, n)
-	s.kok = make([]bool, n)
-	s.kval = make([]int64, n)
-	s.reads = make([]int32, n)
-	s.lastK = make([]int32, n)
-	s.lastGen = make([]int32, n)
-	defs := make([]int32, n)
+	// num is the dense number of r, given when r is first met (sparse).
+	num := func(r cfg.Reg) int {
+		if !sparse {
+			return int(r)
+		}
+		x := s.number.Lookup(int64(r))
+		if x < 0 {
+			x = int32(n)
+			s.number.Set(int64(r), x)
+			n++
+			s.kok, s.kval, s.reads, defs = append(s.kok, false), append(s.kval, 0), append(s.reads, 0), append(defs, 0)
+		}
+		return int(x)
+	}
 	for _, b := range s.f.Blocks {
 		for _, in := range b.Instrs {
+			d := num(in.Dst) // numbered in any case, as eachReg lists it
 			if in.Op.HasDst() {
-				d := s.ix(in.Dst)
 				defs[d]++
 				if in.Op == cfg.OpConst {
 					s.kok[d], s.kval[d] = true, in.Aux
 				}
 			}
 			for _, a := range in.Args {
-				s.reads[s.ix(a)]++
+				s.reads[num(a)]++
 			}
 		}
+		t := num(b.Term.Reg)
 		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-			s.reads[s.ix(b.Term.Reg)]++
+			s.reads[t]++
 		}
 	}
+	s.vreg = make([]VReg, n)
+	s.lastK = make([]int32, n)
+	s.lastGen = make([]int32, n)
 	for d, n := range defs {
 		s.kok[d] = s.kok[d] && n == 1
 	}
@@ -501,7 +513,9 @@ func (s *selector) fusable(b *cfg.Block) int {
 	return -1
 }
 
-var condOf = map[cfg.Op]Cond{cfg.OpEq: CondE, cfg.OpNe: CondNE, cfg.OpLt: CondL, cfg.OpLe: CondLE}
+// condOf, aluOf and shiftOf are tables by RTL op (arrays, not maps: they
+// are read for every comparison, operation and shift).
+var condOf = [256]Cond{cfg.OpEq: CondE, cfg.OpNe: CondNE, cfg.OpLt: CondL, cfg.OpLe: CondLE}
 
 // swapped is the condition of the comparison with its operands swapped.
 func swapped(c Cond) Cond {
@@ -586,7 +600,7 @@ func (s *selector) instr(in *cfg.Instr, k int) {
 	}
 }
 
-var aluOf = map[cfg.Op]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
+var aluOf = [256]Op{cfg.OpAdd: ADD, cfg.OpSub: SUB, cfg.OpAnd: AND, cfg.OpOr: OR, cfg.OpXor: XOR, cfg.OpMul: IMUL}
 
 // arith selects a two-address operation: d = a op b.
 func (s *selector) arith(in *cfg.Instr, k int) {
@@ -838,7 +852,7 @@ func (s *selector) leaCombo(in, p *cfg.Instr) {
 	s.op2(LEA, vr(d), vmem(s.reg(other), vx, uint8(m), 0))
 }
 
-var shiftOf = map[cfg.Op]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
+var shiftOf = [256]Op{cfg.OpShl: SHL, cfg.OpSar: SAR, cfg.OpShr: SHR}
 
 // shift selects d = a shift b: by a constant (mod 64, as Simple and the
 // hardware take it) or by cl.

@@ -133,8 +133,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	if listing {
 		list = make([]listed, 0, n+n/4)
 	}
-	emit := func(in Inst) {
-		a.Emit(in)
+	emit := func(in *Inst) {
+		a.emit(in)
 		if listing {
 			list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 		}
@@ -162,16 +162,20 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		}
 	}
 	if frame > 0 {
-		emit(I2(SUB, R(RSP), Imm(frame)))
+		in := I2(SUB, R(RSP), Imm(frame))
+		emit(&in)
 	}
 	edit := func(e regalloc.Edit) {
 		switch {
 		case e.Src.IsSlot():
-			emit(I2(MOV, R(Reg(e.Dst)), slot(e.Src.Slot())))
+			in := I2(MOV, R(Reg(e.Dst)), slot(e.Src.Slot()))
+			emit(&in)
 		case e.Dst.IsSlot():
-			emit(I2(MOV, slot(e.Dst.Slot()), R(Reg(e.Src))))
+			in := I2(MOV, slot(e.Dst.Slot()), R(Reg(e.Src)))
+			emit(&in)
 		default:
-			emit(I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src))))
+			in := I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src)))
+			emit(&in)
 		}
 	}
 	stub := func(k int32) Label {
@@ -182,6 +186,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		}
 		return l
 	}
+	var in Inst // each instruction, resolved in place
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
 			a.AlignNext()
@@ -209,25 +214,39 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 			for _, e := range res.Before(p) {
 				edit(e)
 			}
-			var in Inst
-			var err error
-			if rf != nil {
-				ri := &rf.Blocks[b].Instrs[i]
-				in, err = vi.resolveWith(rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
+			if vi.Op == JCC || vi.Op == JMP {
+				// As resolve and emit make it, without the Inst.
+				var l Label
+				if vi.ToStub {
+					l = stub(vi.Target)
+				} else {
+					l = labels[vi.Target]
+				}
+				a.emitBranch(vi.Op, vi.Cond, l)
+				if listing {
+					list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
+				}
 			} else {
-				in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
-			}
-			if err != nil {
-				return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
-			}
-			switch {
-			case in.Op == MOV && in.Dst.Kind == KindReg && in.Src.Kind == KindReg && in.Dst.Reg == in.Src.Reg:
-				// a coalesced move
-			case in.Op == RET && frame > 0:
-				emit(I2(ADD, R(RSP), Imm(frame)))
-				emit(in)
-			default:
-				emit(in)
+				var err error
+				if rf != nil {
+					ri := &rf.Blocks[b].Instrs[i]
+					err = vi.resolveInto(&in, rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
+				} else {
+					in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+				}
+				if err != nil {
+					return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
+				}
+				switch {
+				case in.Op == MOV && in.Dst.Kind == KindReg && in.Src.Kind == KindReg && in.Dst.Reg == in.Src.Reg:
+					// a coalesced move
+				case in.Op == RET && frame > 0:
+					add := I2(ADD, R(RSP), Imm(frame))
+					emit(&add)
+					emit(&in)
+				default:
+					emit(&in)
+				}
 			}
 			for _, e := range res.After(p) {
 				edit(e)
@@ -322,7 +341,15 @@ func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label
 // resolveWith is resolve with vi's registers listed as operands lists
 // them (RegallocFunc's Uses and Defs).
 func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
-	in := Inst{Op: vi.Op, Cond: vi.Cond}
+	var in Inst
+	err := vi.resolveInto(&in, uses, defs, useLocs, defLocs, stub, labels)
+	return in, err
+}
+
+// resolveInto is resolveWith into *in, which lowering reuses from one
+// instruction to the next (an Inst is about 100 bytes).
+func (vi *VInst) resolveInto(in *Inst, uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) error {
+	*in = Inst{Op: vi.Op, Cond: vi.Cond}
 	if vi.Op == IMUL3 {
 		in.Imm = vi.Dst.Imm
 	}
@@ -333,15 +360,13 @@ func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regal
 		} else {
 			in.Dst = To(labels[vi.Target])
 		}
-		return in, nil
+		return nil
 	}
 	r := resolver{uses: uses, defs: defs, useLocs: useLocs, defLocs: defLocs}
-	var err error
-	if in.Dst, err = r.arg(&vi.Dst); err != nil {
-		return in, err
+	if err := r.arg(&in.Dst, &vi.Dst); err != nil {
+		return err
 	}
-	in.Src, err = r.arg(&vi.Src)
-	return in, err
+	return r.arg(&in.Src, &vi.Src)
 }
 
 // resolver gives the virtual registers of one instruction their
@@ -369,32 +394,35 @@ func (r *resolver) loc(v VReg) (Reg, error) {
 	return 0, fmt.Errorf("no location for register %d", v)
 }
 
-func (r *resolver) arg(va *VArg) (Arg, error) {
+// arg sets *a, which is zero, to va with its registers' locations.
+func (r *resolver) arg(a *Arg, va *VArg) error {
 	switch va.Kind {
 	case KindReg:
 		x, err := r.loc(va.R)
-		return R(x), err
+		a.Kind, a.Reg = KindReg, x
+		return err
 	case KindImm:
-		return Imm(va.Imm), nil
+		a.Kind, a.Imm = KindImm, va.Imm
 	case KindMem:
 		base, index := NoReg, NoReg
 		var err error
 		if va.R != NoVReg {
 			if base, err = r.loc(va.R); err != nil {
-				return Arg{}, err
+				return err
 			}
 		}
 		if va.Index != NoVReg {
 			if index, err = r.loc(va.Index); err != nil {
-				return Arg{}, err
+				return err
 			}
 		}
 		if index == NoReg {
-			return M(base, int32(va.Imm)), nil
+			*a = M(base, int32(va.Imm))
+		} else {
+			*a = MI(base, index, va.Scale, int32(va.Imm))
 		}
-		return MI(base, index, va.Scale, int32(va.Imm)), nil
 	}
-	return Arg{}, nil
+	return nil
 }
 
 // text prints vi with the names of its registers.

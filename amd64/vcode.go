@@ -95,7 +95,7 @@ func (o *opnds) Defs() []VReg { return o.defs[:o.nd] }
 
 // useArg adds the registers operand a reads: a register, or the base
 // and index of a memory operand.
-func (o *opnds) useArg(a VArg) {
+func (o *opnds) useArg(a *VArg) {
 	switch a.Kind {
 	case KindReg:
 		o.use(a.R)
@@ -111,7 +111,7 @@ func (o *opnds) useArg(a VArg) {
 
 // defArg adds the register destination a writes. A destination is never
 // a memory operand (memory operands are lea's source only).
-func (o *opnds) defArg(a VArg) {
+func (o *opnds) defArg(a *VArg) {
 	if a.Kind == KindReg {
 		o.def(a.R)
 	}
@@ -120,7 +120,15 @@ func (o *opnds) defArg(a VArg) {
 // operands lists the registers in reads and writes.
 func (in *VInst) operands() opnds {
 	var o opnds
-	d, s := in.Dst, in.Src
+	in.listOperands(&o)
+	return o
+}
+
+// listOperands is operands into o, which it clears first: RegallocFunc's
+// loop fills one in place instead of copying one out per instruction.
+func (in *VInst) listOperands(o *opnds) {
+	*o = opnds{}
+	d, s := &in.Dst, &in.Src
 	switch in.Op {
 	case MOV:
 		o.useArg(s)
@@ -164,7 +172,6 @@ func (in *VInst) operands() opnds {
 	case RET:
 		o.use(VReg(RAX))
 	}
-	return o
 }
 
 // allocatable is every register but rsp.
@@ -186,12 +193,13 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 	}
 	instrs := make([]regalloc.Instr, n)
 	regs := make([]regalloc.Reg, 0, n+n/2) // about 1.4 per instruction in generated code; more grows it
+	var o opnds
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]
 		rb.Succs, rb.Cold = blk.Succs, blk.Cold
 		rb.Instrs, instrs = instrs[:len(blk.Insts):len(blk.Insts)], instrs[len(blk.Insts):]
 		for i := range blk.Insts {
-			o := blk.Insts[i].operands()
+			blk.Insts[i].listOperands(&o)
 			op := blk.Insts[i].Op
 			rb.Instrs[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.nd), Move: o.move, Pure: o.pure,
 				Branch: op == JCC || op == JMP || op == RET}

@@ -27,8 +27,8 @@ func (a *alloc) relive() {
 	for b := range nb {
 		if a.changed[b] {
 			n := int32(0)
-			for _, w := range a.blocks[b] {
-				if !w.dead {
+			for _, wi := range a.blocks[b] {
+				if !a.w[wi].dead {
 					n++
 				}
 			}
@@ -63,7 +63,8 @@ func (a *alloc) relive() {
 		a.changed[b] = false
 		remap[ob[b]], remap[oe[b]] = bstart[b], bend[b]
 		rel := int32(0)
-		for _, w := range a.blocks[b] {
+		for _, wi := range a.blocks[b] {
+			w := &a.w[wi]
 			if w.dead {
 				continue
 			}
@@ -121,7 +122,8 @@ func (a *alloc) relive() {
 func (a *alloc) moveHints() {
 	a.hoff = resize(a.hoff, a.nregs+1)
 	clear(a.hoff)
-	for _, w := range a.moves {
+	for _, wi := range a.moves {
+		w := &a.w[wi]
 		a.hoff[a.regs[w.off+int32(w.nu)]+1]++
 		a.hoff[a.regs[w.off]+1]++
 	}
@@ -130,7 +132,8 @@ func (a *alloc) moveHints() {
 	}
 	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
 	fill := append(a.first[:0], a.hoff[:a.nregs]...) // free once the positions are mapped
-	for _, w := range a.moves {
+	for _, wi := range a.moves {
+		w := &a.w[wi]
 		d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
 		a.hints[fill[u]] = d
 		fill[u]++
