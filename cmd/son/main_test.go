@@ -169,6 +169,10 @@ func TestRun(t *testing.T) {
 			stderr: "son: ir: -stats reports every pass at every level: it takes no -level\n" + hint("ir")},
 		{name: "nodes and level cfg", args: []string{"ir", "-nodes", "-level", "cfg", "add.smp"}, code: 2,
 			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level cfg\n" + hint("ir")},
+		{name: "nodes and level rtl", args: []string{"ir", "-nodes", "-level", "rtl", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level rtl\n" + hint("ir")},
+		{name: "nodes and level gsa", args: []string{"ir", "-nodes", "-level", "gsa", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level gsa\n" + hint("ir")},
 		{name: "nodes after gcm", args: []string{"ir", "-nodes", "-level", "son", "add.smp"},
 			stdout: "   1 Start        [Ctrl, int]\n   2 Stop         Ctrl         8\n   3 CProj 0      Ctrl         1\n   4 Proj 1 arg   int          1\n" +
 				"   6 Constant     1\n   7 Add          int          _ 4 6\n   8 Return       Ctrl         3 7\n"},
@@ -612,7 +616,7 @@ func TestSCCPFlags(t *testing.T) {
 		t.Errorf("-trace -after peephole: exit %d, stdout %q, stderr %q; want 2, stderr %q", code, stdout, stderr, want)
 	}
 	// Stopping at sccp, or after it, keeps the trace.
-	for _, after := range []string{"sccp", "gcm"} {
+	for _, after := range []string{"sccp", "gcm", "loops", "gsa"} {
 		code, stdout, stderr = runSon("", "ir", "-trace", "-level", "son", "-after", after, "paper001.smp")
 		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "step  node") || !strings.HasSuffix(stdout, "return 1;\n") {
 			t.Errorf("-trace -after %s: exit %d, stderr %q, stdout:\n%s", after, code, stderr, stdout)
