@@ -138,13 +138,17 @@ func TestSizes(t *testing.T) {
 		}
 		return 3
 	}
-	smaller := 0
+	smaller, compared := 0, 0
 	for _, n := range names {
 		s, ok := now[n]
 		b, had := base[n]
+		if had && !ok {
+			t.Errorf("%s is in %s but no longer compiles", n, sizesFile)
+		}
 		if !ok || !had {
 			continue
 		}
+		compared++
 		if s.nodes > b.nodes || s.instrs > b.instrs {
 			t.Errorf("%s grew: nodes %d → %d, instructions %d → %d", n, b.nodes, s.nodes, b.instrs, s.instrs)
 		}
@@ -160,5 +164,8 @@ func TestSizes(t *testing.T) {
 	for k, name := range []string{"testdata", "examples", "bench", "random"} {
 		t.Logf("%-8s nodes %5d → %5d   instructions %5d → %5d", name, tb[k].nodes, tn[k].nodes, tb[k].instrs, tn[k].instrs)
 	}
-	t.Logf("%d programs smaller", smaller)
+	if compared < len(base)/2 {
+		t.Errorf("only %d of the %d programs of %s compared", compared, len(base), sizesFile)
+	}
+	t.Logf("%d programs smaller, of %d compared", smaller, compared)
 }
