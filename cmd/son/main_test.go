@@ -517,18 +517,50 @@ func TestShowGraph(t *testing.T) {
 	}
 }
 
+// TestDocListsCommands: the package doc (go doc son/cmd/son) lists the
+// commands as son help does, word for word.
+func TestDocListsCommands(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var help strings.Builder
+	(&session{}).usage(&help)
+	list := func(text string) string {
+		_, after, ok := strings.Cut(text, "The commands are:\n\n")
+		before, _, ok2 := strings.Cut(after, "\n\n")
+		if !ok || !ok2 {
+			t.Fatalf("no list of commands in:\n%s", text)
+		}
+		return before
+	}
+	if got, want := list(string(doc)), list(help.String()); got != want {
+		t.Errorf("doc.go lists the commands as\n%s\nson help as\n%s", got, want)
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "help"}} {
 		code, stdout, stderr := runSon("", args...)
 		if code != 0 || stderr != "" {
 			t.Errorf("son %v: exit %d, stderr %q", args, code, stderr)
 		}
-		for _, want := range []string{"run ", "ir ", "graph ", "check ", "help "} {
-			if !strings.Contains(stdout, "\n\t"+want) {
+		names := []string{"help"}
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		_, list, _ := strings.Cut(stdout, "The commands are:\n")
+		list, _, _ = strings.Cut(list, "\n\n")
+		for _, want := range names {
+			if !strings.Contains(list, "\n\t"+want+" ") {
 				t.Errorf("son %v: no command %q in:\n%s", args, want, stdout)
 			}
 		}
-		for _, p := range compile.PassNames() {
+		passes := compile.PassNames()
+		for _, p := range compile.GSAPasses {
+			passes = append(passes, p.Name)
+		}
+		for _, p := range passes {
 			if !strings.Contains(stdout, "\n\t"+p+" ") {
 				t.Errorf("son %v: no pass %q in:\n%s", args, p, stdout)
 			}
