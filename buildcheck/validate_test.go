@@ -54,7 +54,7 @@ func TestValidateAccepts(t *testing.T) {
 		}
 		f, err := syntax.Parse(name, src)
 		if err != nil {
-			continue // the files of compile errors
+			t.Fatalf("%s: %v", name, err) // the compile errors are in testdata/errors
 		}
 		if err := Validate(f, son.Build(f, son.BuildOptions{Raw: true})); err != nil {
 			t.Errorf("%v", err)
@@ -289,7 +289,7 @@ func TestValidateGarbage(t *testing.T) {
 		}
 		f, err := syntax.Parse(name, src)
 		if err != nil {
-			continue
+			t.Fatalf("%s: %v", name, err)
 		}
 		for k := 0; k < 20; k++ {
 			g := son.Build(f, son.BuildOptions{Raw: true})

@@ -20,7 +20,6 @@ func TestCodeMatchesCompile(t *testing.T) {
 	if len(files) < 10 {
 		t.Fatalf("%d examples", len(files))
 	}
-	compiled := 0
 	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
@@ -28,9 +27,8 @@ func TestCodeMatchesCompile(t *testing.T) {
 		}
 		u, err := Compile(file, src, Options{})
 		if err != nil {
-			continue // the examples that do not compile are tested elsewhere
+			t.Fatalf("%s: %v", file, err) // every example compiles
 		}
-		compiled++
 		full, err := amd64.Compile(u.Func, u.Name, src, true)
 		if err != nil {
 			t.Fatalf("%s: Compile: %v", file, err)
@@ -53,10 +51,7 @@ func TestCodeMatchesCompile(t *testing.T) {
 			t.Errorf("%s: Code's listing is %q", file, got)
 		}
 	}
-	if compiled < 10 {
-		t.Errorf("%d examples compiled", compiled)
-	}
-	t.Logf("%d examples", compiled)
+	t.Logf("%d examples", len(files))
 }
 
 // TestCheckerInTwoSteps: NewChecker rejects an allocation that does not

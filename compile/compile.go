@@ -69,9 +69,10 @@ type Options struct {
 	// DropGraph lets each level go as soon as no later pass or checker
 	// reads it: the graph and gcm's schedule once gcm is checked (the
 	// Stats of the later passes repeat gcm's counts, which they do not
-	// change), the SSA function once outssa is checked. son check and son
-	// build set it, so that the peak of the cfg passes and the backend
-	// does not hold the levels before (docs/PERFORMANCE.md, "Peak memory").
+	// change), the SSA function once outssa is checked. son check, build,
+	// asm and run -level native set it, so that the peak of the cfg passes
+	// and the backend does not hold the levels before (docs/PERFORMANCE.md,
+	// "Peak memory").
 	DropGraph bool
 }
 

@@ -109,7 +109,8 @@ func TestSizes(t *testing.T) {
 		}
 		s, err := measure(n, progs[n])
 		if err != nil {
-			continue // programs that must not compile
+			t.Errorf("%s: %v", n, err) // every program of the table compiles
+			continue
 		}
 		now[n] = s
 	}
@@ -138,13 +139,14 @@ func TestSizes(t *testing.T) {
 		}
 		return 3
 	}
-	smaller := 0
+	smaller, compared := 0, 0
 	for _, n := range names {
 		s, ok := now[n]
 		b, had := base[n]
 		if !ok || !had {
 			continue
 		}
+		compared++
 		if s.nodes > b.nodes || s.instrs > b.instrs {
 			t.Errorf("%s grew: nodes %d → %d, instructions %d → %d", n, b.nodes, s.nodes, b.instrs, s.instrs)
 		}
@@ -160,5 +162,8 @@ func TestSizes(t *testing.T) {
 	for k, name := range []string{"testdata", "examples", "bench", "random"} {
 		t.Logf("%-8s nodes %5d → %5d   instructions %5d → %5d", name, tb[k].nodes, tn[k].nodes, tb[k].instrs, tn[k].instrs)
 	}
-	t.Logf("%d programs smaller", smaller)
+	if compared < len(base)/2 {
+		t.Errorf("only %d of the %d programs of %s compared", compared, len(base), sizesFile)
+	}
+	t.Logf("%d programs smaller, of %d compared", smaller, compared)
 }

@@ -53,7 +53,10 @@ func outcome(v int64, err error) string {
 func TestPrograms(t *testing.T) {
 	files, _ := filepath.Glob("../testdata/*.smp")
 	more, _ := filepath.Glob("../examples/*.smp")
-	for _, file := range append(files, more...) {
+	if files = append(files, more...); len(files) < 100 {
+		t.Fatalf("only %d programs", len(files))
+	}
+	for _, file := range files {
 		src, err := os.ReadFile(file)
 		if err != nil {
 			t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 // SCCPRecord is what the checkers of a round of sccp keep of the graph as
 // it was before the analysis, in place of a whole son.Graph.Clone: by node
 // ID, each live node's op, constant, type and inputs (their IDs), about a
-// third of a clone's bytes (a node of the graph is 160 bytes before its
+// third of a clone's bytes (a node of the graph is 144 bytes before its
 // edges; the types are kept once each, by number: a type is 40 bytes);
 // and, once the solution is checked, which control nodes run by the
 // claims. The pipeline takes it before Analyze (RecordSCCP), checks

@@ -97,6 +97,9 @@ func runBuild(s *session, cmd *command, args []string) int {
 	}
 	if fi, err := os.Stat(out); err == nil && fi.IsDir() {
 		return s.usageError(cmd.name, "cannot write %s: it is a directory", out)
+	} else if src, serr := os.Stat(args[0]); err == nil && serr == nil && os.SameFile(fi, src) {
+		// The executable would replace the program it is made from.
+		return s.usageError(cmd.name, "cannot write %s: it is the program file", out)
 	}
 	p, code, ok := s.native(cmd, args[0], f, false)
 	if !ok {

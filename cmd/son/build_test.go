@@ -79,7 +79,8 @@ func TestRunNative(t *testing.T) {
 }
 
 // TestBuildBadOutput: -o to a directory, to a path that cannot be written,
-// or without its value: a message and exit status 2, nothing written.
+// to the program file itself, or without its value: a message and exit
+// status 2, nothing written.
 func TestBuildBadOutput(t *testing.T) {
 	inDir(t)
 	for _, tt := range []struct {
@@ -92,6 +93,8 @@ func TestBuildBadOutput(t *testing.T) {
 		{[]string{"build", "add.smp", "-o"}, "son: build: flag -o after the program file: flags go before it\n" + hint("build")},
 		{[]string{"build", "add.smp", "-o", "x"}, "son: build: flag -o after the program file: flags go before it\n" + hint("build")},
 		{[]string{"build", "nofile.smp"}, "son: build: cannot read nofile.smp: no such file or directory\n" + hint("build")},
+		{[]string{"build", "-o", "add.smp", "add.smp"}, "son: build: cannot write add.smp: it is the program file\n" + hint("build")},
+		{[]string{"build", "-o", "./add.smp", "add.smp"}, "son: build: cannot write ./add.smp: it is the program file\n" + hint("build")},
 	} {
 		code, out, errs := runSon("", tt.args...)
 		if code != 2 || out != "" || errs != tt.want {
@@ -100,6 +103,9 @@ func TestBuildBadOutput(t *testing.T) {
 	}
 	if _, err := os.Stat("nodir"); err == nil {
 		t.Error("nodir was created")
+	}
+	if b, err := os.ReadFile("add.smp"); err != nil || string(b) != programs["add.smp"] {
+		t.Errorf("add.smp now holds %q (%v), want the program", b, err)
 	}
 }
 

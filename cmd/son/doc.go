@@ -24,11 +24,12 @@ Run compiles prog.smp and runs the graph in its interpreter (son.Run) with
 an integer argument (default 0), written as in a program: an integer literal,
 decimal or hexadecimal, optionally preceded by a minus sign:
 
-	son run [-after PASS] [-level son|cfg|rtl|native|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
+	son run [-after PASS] [-level son|cfg|rtl|gsa|native|ast] [-steps N] [-check] [-sccp MODE] [-seed N] prog.smp [arg]
 
 It prints the returned value. -level cfg runs the basic blocks of pass gcm
 in their own interpreter instead of the Sea of Nodes, -level rtl those of
-pass outssa, -level native the executable of son build (Linux x86-64 only);
+pass outssa, -level gsa their gated SSA form in its own interpreter
+(see -via gsa below), -level native the executable of son build (Linux x86-64 only);
 -level ast compiles nothing and runs the syntax tree in the
 reference semantics (package ref). A division by zero, or running out of steps,
 is reported as "prog.smp:line:col: runtime error: ..." with exit status 1.
@@ -43,6 +44,12 @@ functions that way went through:
 
 	son run -via rtl [-ssa FLAVOUR] [flags] prog.smp [arg]
 	son ir -via rtl [-ssa FLAVOUR] [-level son|cfg|rtl|via-rtl|via-ssa] [flags] prog.smp
+
+With -via gsa, run, ir, graph and check add the passes loops and gsa
+after gvn: the SSA blocks go through gated SSA and back before outssa.
+-level gsa runs, prints or draws the gated SSA form (and implies -via
+gsa), -after gsa stops there, and son check runs the GSA validator as the
+checker of pass gsa.
 
 A file named *.rtl is an RTL function in the text form of package cfg and
 takes that way from ssagen on: a malformed line, a function cfg.Verify
@@ -65,7 +72,7 @@ argument, a message and exit 2.
 
 Ir prints the program after the last pass, or after -after PASS:
 
-	son ir [-after PASS] [-level son|cfg|rtl] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
+	son ir [-after PASS] [-level son|cfg|rtl|gsa] [-nodes | -stats] [-trace] [-check] [-sccp MODE] [-seed N] prog.smp
 
 From pass gcm on (and so by default) it prints the basic blocks, one
 instruction a line, such as "v7 = Add v4 v6           ; line 1": after
@@ -79,7 +86,8 @@ JSON, for each pass run the number of nodes of each op, the time the pass
 took (time_ns, in nanoseconds), for gcm and later each block's loop depth
 and ops, and for outssa its moves. -trace first prints the steps of the
 sccp pass's analysis, one line for each change of a node's value; it is an
-error when -after stops before sccp.
+error when -after stops before sccp. -after amd64 goes past the passes to
+the machine code, as son asm prints it.
 
 Graph writes the graph in the DOT language of Graphviz, to standard output
 or to the file named by -o; a name ending in .svg, .png or .pdf is rendered
@@ -87,7 +95,7 @@ by Graphviz's dot program, which must be installed. From pass gcm on (and so
 by default) it draws the basic blocks and their edges; before gcm, or with
 -level son, the Sea of Nodes:
 
-	son graph [-after PASS] [-level son|cfg|rtl] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
+	son graph [-after PASS] [-level son|cfg|rtl|gsa] [-o file] [-check] [-sccp MODE] [-seed N] prog.smp
 
 Check compiles through every pass, or up to -after PASS, with the checker
 of each pass that has one and the verifier of each level run after every
@@ -102,10 +110,14 @@ The flags shared by the commands are:
 		stop after the named pass (see son help for the list)
 	-check
 		run the verifiers and checkers between passes
-	-level son|cfg|rtl
+	-level son|cfg|rtl|gsa
 		the IR to run, print or draw: the Sea of Nodes, the basic blocks
-		in SSA form that pass gcm makes, or the RTL ones of pass outssa (ir
-		and graph take the last pass's by default, run the Sea of Nodes)
+		in SSA form that pass gcm makes, the RTL ones of pass outssa, or
+		the gated SSA form of pass gsa (ir and graph take the last pass's
+		by default, run the Sea of Nodes)
+	-via rtl|gsa
+		build the graph the second way in, or take the SSA blocks through
+		gated SSA and back (see above)
 	-sccp MODE
 		the analysis of the sccp pass: combined (the default), const or
 		reach (one of its halves alone), or iterated (the halves alternated)

@@ -15,8 +15,8 @@ import (
 // a proportional collector marks the same graph again and again as it
 // grows. Instead, as Go's own compiler does (base.AdjustStartingHeap), the
 // heap may grow with no collection at all up to a budget, the memory
-// limit gcBase + gcPerByte × the source's size, the peak that
-// docs/LANGUAGE.md promises: a small or middling program is compiled
+// limit gcBase + gcPerByte × the source's size (100 bytes per byte, the
+// goal that docs/LANGUAGE.md sets for the peak): a small or middling program is compiled
 // without a single collection, and a large one is collected only when its
 // heap nears the budget. When a collection finds more than half of the
 // budget live, holding the heap under it would mean collecting over and

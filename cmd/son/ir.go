@@ -93,8 +93,8 @@ func runIR(s *session, cmd *command, args []string) int {
 		return s.usageError(cmd.name, "-trace and -stats cannot be used together: the trace would break the JSON")
 	case f.stats && f.level != "":
 		return s.usageError(cmd.name, "-stats reports every pass at every level: it takes no -level")
-	case f.nodes && f.level == "cfg":
-		return s.usageError(cmd.name, "-nodes lists the Sea of Nodes: it cannot be used with -level cfg")
+	case f.nodes && f.level != "" && f.level != "son":
+		return s.usageError(cmd.name, "-nodes lists the Sea of Nodes: it cannot be used with -level %s", f.level)
 	case f.trace && passIndex(f.after) < passIndex("sccp"):
 		return s.usageError(cmd.name, "-trace: the trace is of pass sccp, which does not run with -after %s", f.after)
 	}

@@ -169,6 +169,10 @@ func TestRun(t *testing.T) {
 			stderr: "son: ir: -stats reports every pass at every level: it takes no -level\n" + hint("ir")},
 		{name: "nodes and level cfg", args: []string{"ir", "-nodes", "-level", "cfg", "add.smp"}, code: 2,
 			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level cfg\n" + hint("ir")},
+		{name: "nodes and level rtl", args: []string{"ir", "-nodes", "-level", "rtl", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level rtl\n" + hint("ir")},
+		{name: "nodes and level gsa", args: []string{"ir", "-nodes", "-level", "gsa", "add.smp"}, code: 2,
+			stderr: "son: ir: -nodes lists the Sea of Nodes: it cannot be used with -level gsa\n" + hint("ir")},
 		{name: "nodes after gcm", args: []string{"ir", "-nodes", "-level", "son", "add.smp"},
 			stdout: "   1 Start        [Ctrl, int]\n   2 Stop         Ctrl         8\n   3 CProj 0      Ctrl         1\n   4 Proj 1 arg   int          1\n" +
 				"   6 Constant     1\n   7 Add          int          _ 4 6\n   8 Return       Ctrl         3 7\n"},
@@ -513,18 +517,50 @@ func TestShowGraph(t *testing.T) {
 	}
 }
 
+// TestDocListsCommands: the package doc (go doc son/cmd/son) lists the
+// commands as son help does, word for word.
+func TestDocListsCommands(t *testing.T) {
+	doc, err := os.ReadFile("doc.go")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var help strings.Builder
+	(&session{}).usage(&help)
+	list := func(text string) string {
+		_, after, ok := strings.Cut(text, "The commands are:\n\n")
+		before, _, ok2 := strings.Cut(after, "\n\n")
+		if !ok || !ok2 {
+			t.Fatalf("no list of commands in:\n%s", text)
+		}
+		return before
+	}
+	if got, want := list(string(doc)), list(help.String()); got != want {
+		t.Errorf("doc.go lists the commands as\n%s\nson help as\n%s", got, want)
+	}
+}
+
 func TestHelp(t *testing.T) {
 	for _, args := range [][]string{{"help"}, {"-h"}, {"--help"}, {"help", "help"}} {
 		code, stdout, stderr := runSon("", args...)
 		if code != 0 || stderr != "" {
 			t.Errorf("son %v: exit %d, stderr %q", args, code, stderr)
 		}
-		for _, want := range []string{"run ", "ir ", "graph ", "check ", "help "} {
-			if !strings.Contains(stdout, "\n\t"+want) {
+		names := []string{"help"}
+		for _, c := range commands {
+			names = append(names, c.name)
+		}
+		_, list, _ := strings.Cut(stdout, "The commands are:\n")
+		list, _, _ = strings.Cut(list, "\n\n")
+		for _, want := range names {
+			if !strings.Contains(list, "\n\t"+want+" ") {
 				t.Errorf("son %v: no command %q in:\n%s", args, want, stdout)
 			}
 		}
-		for _, p := range compile.PassNames() {
+		passes := compile.PassNames()
+		for _, p := range compile.GSAPasses {
+			passes = append(passes, p.Name)
+		}
+		for _, p := range passes {
 			if !strings.Contains(stdout, "\n\t"+p+" ") {
 				t.Errorf("son %v: no pass %q in:\n%s", args, p, stdout)
 			}
@@ -612,7 +648,7 @@ func TestSCCPFlags(t *testing.T) {
 		t.Errorf("-trace -after peephole: exit %d, stdout %q, stderr %q; want 2, stderr %q", code, stdout, stderr, want)
 	}
 	// Stopping at sccp, or after it, keeps the trace.
-	for _, after := range []string{"sccp", "gcm"} {
+	for _, after := range []string{"sccp", "gcm", "loops", "gsa"} {
 		code, stdout, stderr = runSon("", "ir", "-trace", "-level", "son", "-after", after, "paper001.smp")
 		if code != 0 || stderr != "" || !strings.HasPrefix(stdout, "step  node") || !strings.HasSuffix(stdout, "return 1;\n") {
 			t.Errorf("-trace -after %s: exit %d, stderr %q, stdout:\n%s", after, code, stderr, stdout)

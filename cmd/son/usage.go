@@ -213,11 +213,17 @@ func isPass(name string) bool {
 }
 
 // passIndex is the position of pass name in the pipeline; "" (no -after:
-// every pass runs) is the last.
+// every pass runs) is the last. A pass of -via gsa (compile.GSAPasses)
+// counts as gvn, which it follows: the passes up to gvn have run.
 func passIndex(name string) int {
 	names := compile.PassNames()
 	if name == "" {
 		return len(names) - 1
+	}
+	for _, p := range compile.GSAPasses {
+		if p.Name == name {
+			name = "gvn"
+		}
 	}
 	for i, p := range names {
 		if p == name {

@@ -36,7 +36,7 @@ func viaFlags(fs *flag.FlagSet, f *flags) {
 // command is over with exit status code.
 func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o *compile.Options) (code int, ok bool) {
 	if f.via != "" && f.via != "rtl" {
-		return s.usageError(cmd.name, "-via: want rtl, not %q", f.via), false
+		return s.usageError(cmd.name, "-via: want rtl or gsa, not %q", f.via), false
 	}
 	flavour := f.ssa
 	if flavour == "" { // build and asm, which take .rtl files but no -ssa flag
@@ -75,12 +75,14 @@ func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o 
 }
 
 // viaLevel prints, for son ir -level via-rtl or via-ssa, the function the build
-// pass of the second way went through; ok false means the level is
-// another one, or the program did not take that way (the level is then
-// reported as unknown).
+// pass of the second way went through, and reports an error when the
+// program did not take that way; ok false means the level is another one.
 func (s *session) viaLevel(cmd *command, f *flags, u *compile.Unit) (code int, ok bool) {
-	if (f.level != "via-rtl" && f.level != "via-ssa") || u.InRTL == nil {
+	if f.level != "via-rtl" && f.level != "via-ssa" {
 		return 0, false
+	}
+	if u.InRTL == nil {
+		return s.usageError(cmd.name, "-level %s: the program did not take the second way in (give -via rtl, or an .rtl file)", f.level), true
 	}
 	out := u.InRTL
 	if f.level == "via-ssa" {

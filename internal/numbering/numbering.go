@@ -6,9 +6,9 @@ package numbering
 
 import "math/bits"
 
-// Table numbers keys in the order they are added: by an array indexed by
-// key when the keys are dense enough, as block IDs are, and otherwise by a
-// hash table with open addressing, as for registers, which gcm names by
+// Table holds the number its caller gives each key (Set): by an array
+// indexed by key when the keys are dense enough, as block IDs are, and
+// otherwise by a hash table with open addressing, as for registers, which gcm names by
 // node ID (a 100,000-node program had 20,000 registers up to 550,000); a
 // key beyond the array, which a caller should not add, goes to the table
 // too rather than failing. Either replaces a Go map, whose lookup cost
