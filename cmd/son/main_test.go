@@ -690,3 +690,44 @@ func TestSCCPModesIssue12(t *testing.T) {
 		}
 	}
 }
+
+// TestSourceLimit: a program over maxSource bytes, from a file, standard
+// input or an endless device, is refused with a message and exit 2 after
+// reading one byte past the limit; one of exactly maxSource bytes is read.
+func TestSourceLimit(t *testing.T) {
+	dir := inDir(t)
+	defer func(old int64) { maxSource = old }(maxSource)
+	maxSource = 16
+	prog := "return arg+1;  " // 15 bytes
+	os.WriteFile(filepath.Join(dir, "fits.smp"), []byte(prog+" "), 0o644)
+	os.WriteFile(filepath.Join(dir, "big.smp"), []byte(prog+"  "), 0o644)
+	tests := []struct {
+		stdin  string
+		args   []string
+		code   int
+		stdout string
+		stderr string
+	}{
+		{args: []string{"run", "fits.smp", "4"}, stdout: "5\n"},
+		{args: []string{"run", "big.smp"}, code: 2,
+			stderr: "son: run: cannot read big.smp: program too large: over 16 bytes\n" + hint("run")},
+		{stdin: prog + "  ", args: []string{"check", "-"}, code: 2,
+			stderr: "son: check: cannot read standard input: program too large: over 16 bytes\n" + hint("check")},
+	}
+	if _, err := os.Stat("/dev/zero"); err == nil {
+		tests = append(tests, struct {
+			stdin  string
+			args   []string
+			code   int
+			stdout string
+			stderr string
+		}{args: []string{"build", "-o", "z", "/dev/zero"}, code: 2,
+			stderr: "son: build: cannot read /dev/zero: program too large: over 16 bytes\n" + hint("build")})
+	}
+	for _, tt := range tests {
+		code, stdout, stderr := runSon(tt.stdin, tt.args...)
+		if code != tt.code || stdout != tt.stdout || stderr != tt.stderr {
+			t.Errorf("son %v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tt.args, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
+		}
+	}
+}

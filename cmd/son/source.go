@@ -16,17 +16,27 @@ import (
 // stdinName is what a program read from standard input is called.
 const stdinName = "<stdin>"
 
+// maxSource is the largest program son reads, in bytes: 64 MiB, over six
+// times the 10 MB up to which docs/LANGUAGE.md promises linear time and
+// memory. A larger input (or an endless one, such as /dev/zero) is refused
+// after reading one byte past the limit, before it can exhaust memory.
+var maxSource int64 = 64 << 20
+
 // readProgram reads the program file path, or standard input for "-",
 // and returns its name for messages.
 func (s *session) readProgram(path string) (name string, src []byte, err error) {
 	if path == "-" {
-		src, err = io.ReadAll(s.stdin)
+		src, err = readLimited(s.stdin)
 		if err != nil {
 			return stdinName, nil, fmt.Errorf("cannot read standard input: %v", err)
 		}
 		return stdinName, src, nil
 	}
-	src, err = os.ReadFile(path)
+	f, err := os.Open(path)
+	if err == nil {
+		src, err = readLimited(f)
+		f.Close()
+	}
 	if err != nil {
 		var pe *fs.PathError
 		if errors.As(err, &pe) {
@@ -35,6 +45,19 @@ func (s *session) readProgram(path string) (name string, src []byte, err error) 
 		return path, nil, fmt.Errorf("cannot read %s: %v", path, err)
 	}
 	return path, src, nil
+}
+
+// readLimited reads r to its end, or fails once it has read more than
+// maxSource bytes.
+func readLimited(r io.Reader) ([]byte, error) {
+	src, err := io.ReadAll(io.LimitReader(r, maxSource+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(src)) > maxSource {
+		return nil, fmt.Errorf("program too large: over %d bytes", maxSource)
+	}
+	return src, nil
 }
 
 // compile reads and compiles the program at path for command cmd, with
