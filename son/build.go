@@ -71,9 +71,17 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		live := b.foldOneSidedIfs() // nil, or the live set it found
-		_, live = g.keepInfiniteLoops(live)
+		order, live := b.foldOneSidedIfs() // nils, or the live nodes it found
+		if live == nil {
+			// Live's walk rather than the set's alone: the order is the
+			// one the peephole pass's PushAll walks for (liveOrder).
+			order, live = g.liveOrderSet()
+		}
+		added, live := g.keepInfiniteLoops(live)
 		g.sweep(live)
+		if order != nil && !added { // the sweep changes no node's inputs
+			g.walks.order, g.walks.orderAt = order, g.version()
+		}
 		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
 	}
 	g.edges.dropFree()
@@ -351,9 +359,10 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // types that rested on its fact are lowered to what the inputs give, and
 // a division whose check went on the side's fact gets it back.
 //
-// It returns the live set of the graph it leaves, if someUnguarded found
-// it and no division needed a check (for keepInfiniteLoops), else nil.
-func (b *builder) foldOneSidedIfs() []bool {
+// It returns the live nodes of the graph it leaves, in Live's order and
+// as a set, if someUnguarded found them and no division needed a check
+// (for keepInfiniteLoops and the next PushAll), else nils.
+func (b *builder) foldOneSidedIfs() ([]*Node, []bool) {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
 	folded := false
@@ -375,18 +384,18 @@ func (b *builder) foldOneSidedIfs() []bool {
 		folded = true
 	}
 	if !folded {
-		return nil
+		return nil, nil
 	}
 	g.relax(work) // types only: the live set stays
 	if reguardHook != nil {
 		reguardHook(g)
 	}
-	some, live := g.someUnguarded()
+	some, order, live := g.someUnguarded()
 	if !some {
-		return live
+		return order, live
 	}
 	g.reguard()
-	return nil
+	return nil, nil
 }
 
 // mergeReturns leaves the program one Return: the paths that return join

@@ -296,11 +296,13 @@ var reguardHook func(*Graph)
 // to guard), and reguard need not list the graph in order nor build the
 // dominator tree: a scan of the nodes by ID, a walk of the control nodes
 // from Start and, if a division not shown safe may be garbage (before the
-// build's sweep), the live set, which it returns if it found it. Anything
-// else goes the exact way. (After the zerocheck pass, which removes
-// checks on branches further up than the walk goes, the walk rarely
-// shows a division safe: StripRefines calls reguard directly.)
-func (g *Graph) someUnguarded() (some bool, live []bool) {
+// build's sweep), the live nodes, which it returns in Live's order and as
+// a set if it found them (the set for keepInfiniteLoops, the order for
+// the next PushAll). Anything else goes the exact way. (After the
+// zerocheck pass, which removes checks on branches further up than the
+// walk goes, the walk rarely shows a division safe: StripRefines calls
+// reguard directly.)
+func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 	var reached []bool
 	for _, n := range g.nodes {
 		if n == nil || !unguarded(n) {
@@ -317,13 +319,13 @@ func (g *Graph) someUnguarded() (some bool, live []bool) {
 		// Not shown safe: it counts if it is live (before the sweep,
 		// garbage that Stop does not reach has divisions too).
 		if live == nil {
-			live = g.liveSet()
+			order, live = g.liveOrderSet()
 		}
 		if live[n.ID] {
-			return true, nil
+			return true, nil, nil
 		}
 	}
-	return false, live
+	return false, order, live
 }
 
 // ctrlReached reports, by node ID, the control nodes that control reaches

@@ -43,7 +43,8 @@ import (
 //   - live-counts: if the graph's edges have not changed since its last
 //     sweep, every node not killed is live; the live nodes by op it keeps
 //     from its last count (LiveOps), if they have not changed since, are
-//     those of the verifier's own walk.
+//     those of the verifier's own walk, and so is the order it keeps for
+//     the next PushAll.
 func Verify(g *Graph) error {
 	v := verify(g)
 	if len(v.probs) == 0 {
@@ -131,9 +132,12 @@ type verifier struct {
 // liveOps checks what the graph keeps from its last sweep or walk, if its
 // edges have not changed since, against the verifier's own walk: after a
 // sweep every node not killed is live; the counts by op LiveOps keeps are
-// the live nodes'.
+// the live nodes'; the order kept for the next PushAll is Live's.
 func (v *verifier) liveOps() {
 	c, now := &v.g.walks, v.g.version()
+	if c.order != nil && c.orderAt == now && !slices.Equal(c.order, v.live) {
+		v.bad(v.g.Stop, "live-counts", "the order the graph keeps for PushAll (%d nodes) is not the walk's (%d)", len(c.order), len(v.live))
+	}
 	if c.clean && c.swept == now {
 		for id, n := range v.g.nodes {
 			if n != nil && !v.isLive[id] {

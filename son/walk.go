@@ -7,6 +7,12 @@ import "math/rand"
 // the graph allows, Stop last. This is the graph's content; anything else
 // is garbage.
 func (g *Graph) Live() []*Node {
+	order, _ := g.liveOrderSet()
+	return order
+}
+
+// liveOrderSet is Live, and the set of its nodes by ID (liveSet's).
+func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 	seen := make([]bool, g.MaxID())
 	order := make([]*Node, 0, g.liveBound())
 	type frame struct {
@@ -34,7 +40,7 @@ func (g *Graph) Live() []*Node {
 		}
 		stack = stack[:len(stack)-1]
 	}
-	return order
+	return order, seen
 }
 
 // liveBound is a size for Live's order that is almost always enough, so
@@ -102,7 +108,7 @@ type walkCache struct {
 	n       int
 	ops     [256]int
 
-	order   []*Node // Live() as LiveOps found it, for the next PushAll
+	order   []*Node // Live() as LiveOps or Build found it, for the next PushAll
 	orderAt version
 }
 
