@@ -7,7 +7,8 @@ import (
 
 // TestLabels names nodes in and out of the order of their IDs, renames,
 // unnames and kills them, and checks every name against a map kept
-// alongside, and Clone's copy, and that the table holds no more names.
+// alongside, and Clone's copy, that no killed node keeps a name, and that
+// the table holds no more names.
 func TestLabels(t *testing.T) {
 	g := NewGraph("labels")
 	want := map[*Node]string{}
@@ -21,8 +22,7 @@ func TestLabels(t *testing.T) {
 			g.SetLabel(n, name)
 			want[n] = name
 		}
-		if i%7 == 6 { // an older node, renamed or named for the first time
-			old := nodes[i/2]
+		if old := nodes[i/2]; i%7 == 6 && !old.IsDead() { // an older live node, renamed or named for the first time
 			g.SetLabel(old, "r"+want[old])
 			want[old] = "r" + want[old]
 		}
@@ -44,6 +44,9 @@ func TestLabels(t *testing.T) {
 		t.Helper()
 		for _, n := range nodes {
 			if n.IsDead() {
+				if name, ok := g.labels[int32(n.ID)]; ok {
+					t.Errorf("%s: killed node %d keeps its name %q", what, n.ID, name)
+				}
 				continue
 			}
 			m := g.Node(n.ID)
