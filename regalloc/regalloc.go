@@ -1097,13 +1097,22 @@ func (a *alloc) rewrite() {
 	for b := 1; b < len(touched); b++ {
 		touched[b] += touched[b-1]
 	}
-	loopCopy := a.splitLoops(touched)
-	for b, ws := range a.blocks {
-		if touched[b] == 0 {
-			continue
+	hits, loopCopy, ins := a.splitLoops(touched)
+	// Only the instructions found (hits, by block) and the blocks that
+	// get a loop's reloads (ins, by block) are looked at; the rest of a
+	// block changed is copied a run at a time.
+	h, k := 0, 0
+	for h < len(hits) || k < len(ins) {
+		b := int32(len(a.blocks))
+		if h < len(hits) {
+			b = hits[h].b
 		}
-		// out stays nil while the block is unchanged (most blocks in a
-		// round that spills few registers): no copy of them.
+		if k < len(ins) && ins[k].b < b {
+			b = ins[k].b
+		}
+		ws := a.blocks[b]
+		// out stays nil while the block is unchanged: a hit may change
+		// nothing (its reads all read a loop's copy).
 		var out []int32
 		grow := func(i int) {
 			if out == nil {
@@ -1111,7 +1120,29 @@ func (a *alloc) rewrite() {
 				copy(out, ws[:i])
 			}
 		}
-		for i, wi := range ws {
+		next := 0 // ws[:next] is in out, if out is made
+		flush := func(i int) {
+			if out != nil {
+				out = append(out, ws[next:i]...)
+			}
+			next = i
+		}
+		for h < len(hits) && hits[h].b == b || k < len(ins) && ins[k].b == b {
+			if k < len(ins) && ins[k].b == b && (h == len(hits) || hits[h].b != b || ins[k].i <= hits[h].i) {
+				// A loop's reload, before the instruction at i (or at the end).
+				i := int(ins[k].i)
+				flush(i)
+				grow(i)
+				out = append(out, ins[k].w)
+				a.changed[b] = true
+				k++
+				continue
+			}
+			i := int(hits[h].i)
+			h++
+			flush(i)
+			next = i + 1
+			wi := ws[i]
 			w := &a.w[wi]
 			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+int32(w.nu)]) {
 				// The reload of a loop's copy that got no register: its
@@ -1122,7 +1153,7 @@ func (a *alloc) rewrite() {
 			// Only an instruction that mentions a register spilled in
 			// this round changes: its reads in a loop read the loop's
 			// copy, and the rest reload and store.
-			spills := !w.dead && a.mentionsSpilled(w)
+			spills := !w.dead
 			if spills && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
 				uses := a.uses(w) // the pool's: changed in place
 				for k, r := range uses {
@@ -1179,10 +1210,19 @@ func (a *alloc) rewrite() {
 			out = append(out, after...)
 		}
 		if out != nil {
+			flush(len(ws))
 			a.blocks[b] = out
 			a.changed[b] = true
 		}
 	}
+}
+
+// spillHit is an instruction that mentions a register spilled in this
+// round: the i-th of block b, or, as a loop's reload (w), the place
+// before the i-th (i may be the block's length).
+type spillHit struct {
+	b, i int32
+	w    int32
 }
 
 // loopReg is a register in a loop.
@@ -1198,11 +1238,10 @@ type loopReg struct {
 // read instead of reloading each time. The copy is a register like the
 // others: if the next round spills it too, rewrite drops its reloads and
 // its reads reload from the slot. Linear in the blocks touched (those
-// of the spilled registers' intervals).
-func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
-	if a.inner == nil {
-		return nil
-	}
+// of the spilled registers' intervals), which it walks once for rewrite
+// too: it returns the instructions that mention a spilled register
+// (hits), the copies, and their reloads (ins), both in block order.
+func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg]Reg, ins []spillHit) {
 	np := a.f.NumPhys
 	// The starts of the blocks in loops that write each spilled register,
 	// in increasing order: a loop, an interval of positions, writes it if
@@ -1218,33 +1257,51 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 	read := map[loopReg]bool{}
 	var order []loopReg
 	for b, ws := range a.blocks {
-		l := a.inner[b]
-		if l < 0 || touched[b] == 0 {
+		if touched[b] == 0 {
 			continue
 		}
-		for _, wi := range ws {
+		l := -1
+		if a.inner != nil {
+			l = a.inner[b]
+		}
+		for i, wi := range ws {
 			w := &a.w[wi]
 			if w.dead {
+				if w.orig < 0 && w.reload && a.mentionsSpilled(w) {
+					hits = append(hits, spillHit{b: int32(b), i: int32(i)})
+				}
 				continue
 			}
+			hit := false
 			for _, d := range a.defs(w) {
 				if int(d) < np || !a.spill[d] {
+					continue
+				}
+				hit = true
+				if l < 0 {
 					continue
 				}
 				if ps := writes[d]; len(ps) == 0 || ps[len(ps)-1] != a.bstart[b] {
 					writes[d] = append(ps, a.bstart[b])
 				}
 			}
-			if w.orig < 0 {
-				continue
-			}
 			for _, u := range a.uses(w) {
-				if key := (loopReg{u, l}); int(u) >= np && a.spill[u] && !a.split[u] && !read[key] {
+				if int(u) < np || !a.spill[u] {
+					continue
+				}
+				hit = true
+				if key := (loopReg{u, l}); l >= 0 && w.orig >= 0 && !a.split[u] && !read[key] {
 					read[key] = true
 					order = append(order, key)
 				}
 			}
+			if hit {
+				hits = append(hits, spillHit{b: int32(b), i: int32(i)})
+			}
 		}
+	}
+	if a.inner == nil {
+		return hits, nil, nil
 	}
 	// A loop entered other than through its header (flow graphs that are
 	// not reducible) is not split; nor is one entered from a cold block,
@@ -1253,7 +1310,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		a.entered = a.enteredLoops()
 	}
 	entered := a.entered
-	copies := map[loopReg]Reg{}
+	copies = map[loopReg]Reg{}
 	for _, key := range order {
 		if written(key) || entered[key.loop] {
 			continue
@@ -1300,14 +1357,14 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		copies[key] = t
 		a.nsplit++
 		for _, e := range ats {
-			ws := a.blocks[e.b]
 			rl := a.transfer(t, a.slotOf[key.r], true)
 			a.w[rl].late = e.late
-			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
-			a.changed[e.b] = true
+			ins = append(ins, spillHit{b: int32(e.b), i: int32(e.i), w: rl})
 		}
 	}
-	return copies
+	// By block, and in each in the order made (all at the same place).
+	slices.SortStableFunc(ins, func(x, y spillHit) int { return int(x.b - y.b) })
+	return hits, copies, ins
 }
 
 // enteredLoops marks the loops entered other than through their header:
