@@ -231,6 +231,14 @@ type alloc struct {
 	spilled           int
 	nsplit            int
 
+	// The blocks that mention each virtual register (some more than
+	// once): those of r are ment[e].blk for e from mhead[r] along
+	// ment[e].next, until -1. Made by the first round's liveness, added
+	// to by the rewrites, so that a rewrite walks only the blocks of the
+	// registers it spills.
+	mhead []int32
+	ment  []mention
+
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
@@ -267,6 +275,18 @@ type alloc struct {
 	oldNregs  int
 	oldBstart []int32
 	oldBend   []int32
+}
+
+// mention is a block that mentions a register, in the register's list.
+type mention struct{ blk, next int32 }
+
+// mention adds block b to r's blocks, unless it is the last added.
+func (a *alloc) mention(r Reg, b int) {
+	if h := a.mhead[r]; h >= 0 && a.ment[h].blk == int32(b) {
+		return
+	}
+	a.ment = append(a.ment, mention{int32(b), a.mhead[r]})
+	a.mhead[r] = int32(len(a.ment) - 1)
 }
 
 // checkRelive, set by tests, makes every round after the first run the
@@ -432,6 +452,7 @@ func (a *alloc) newTmp() Reg {
 	a.tmp = append(a.tmp, true)
 	a.split = append(a.split, false)
 	a.slotOf = append(a.slotOf, -1)
+	a.mhead = append(a.mhead, -1)
 	return r
 }
 
@@ -565,6 +586,11 @@ func (a *alloc) liveness() {
 	}
 	a.nlive = resize(a.nlive, nb)
 	a.moves = a.moves[:0]
+	a.mhead = resize(a.mhead, a.nregs)
+	for r := range a.mhead {
+		a.mhead[r] = -1
+	}
+	a.ment = slices.Grow(a.ment[:0], a.nlocs/2)
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -582,15 +608,24 @@ func (a *alloc) liveness() {
 				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
+				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+					if int(r) >= np {
+						a.mention(r, b)
+					}
+				}
 				continue
 			}
 			for _, u := range a.uses(w) {
-				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
+				if int(u) >= np {
+					a.mention(u, b)
+				} else if wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
 					ues[u] = append(ues[u], int32(b))
 				}
 			}
 			for _, d := range a.defs(w) {
-				if int(d) < np && wrote[d] != int32(b+1) {
+				if int(d) >= np {
+					a.mention(d, b)
+				} else if wrote[d] != int32(b+1) {
 					wrote[d] = int32(b + 1)
 					defsIn[d] = append(defsIn[d], int32(b))
 				}
@@ -1080,23 +1115,29 @@ func (a *alloc) rewrite() {
 			a.spilled++
 		}
 	}
-	// Every read and write of a register lies in the blocks from its
-	// interval's first to its last: the blocks outside those of the
-	// registers spilled in this round are not looked at (a difference
-	// array over the blocks marks them).
-	touched := make([]int32, len(a.blocks)+1)
+	// Only the blocks that mention a register spilled in this round are
+	// looked at, in order.
+	mark := make([]bool, len(a.blocks))
+	n := 0
+	for v, sp := range a.spill {
+		if sp {
+			for e := a.mhead[v]; e >= 0; e = a.ment[e].next {
+				if !mark[a.ment[e].blk] {
+					mark[a.ment[e].blk] = true
+					n++
+				}
+			}
+		}
+	}
+	touched := make([]int32, 0, n)
+	for b, m := range mark {
+		if m {
+			touched = append(touched, int32(b))
+		}
+	}
 	var scratch []Reg // an instruction's registers while they are renamed
 	var after []int32 // the stores after an instruction
 	var done [][2]Reg // each of its spilled registers and its temporary
-	for v, sp := range a.spill {
-		if sp {
-			touched[a.sblk[v]]++
-			touched[a.eblk[v]+1]--
-		}
-	}
-	for b := 1; b < len(touched); b++ {
-		touched[b] += touched[b-1]
-	}
 	hits, loopCopy, ins := a.splitLoops(touched)
 	// Only the instructions found (hits, by block) and the blocks that
 	// get a loop's reloads (ins, by block) are looked at; the rest of a
@@ -1163,6 +1204,7 @@ func (a *alloc) rewrite() {
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						uses[k] = t
 						a.changed[b] = true
+						a.mention(t, int(b))
 					}
 				}
 				spills = a.mentionsSpilled(w)
@@ -1193,6 +1235,7 @@ func (a *alloc) rewrite() {
 					}
 					if t < 0 {
 						t = a.newTmp()
+						a.mention(t, int(b))
 						done = append(done, [2]Reg{r, t})
 						if contains(wuses, r) {
 							out = append(out, a.transfer(t, a.slotOf[r], true))
@@ -1238,8 +1281,8 @@ type loopReg struct {
 // read instead of reloading each time. The copy is a register like the
 // others: if the next round spills it too, rewrite drops its reloads and
 // its reads reload from the slot. Linear in the blocks touched (those
-// of the spilled registers' intervals), which it walks once for rewrite
-// too: it returns the instructions that mention a spilled register
+// that mention a spilled register, in order), which it walks once for
+// rewrite too: it returns the instructions that mention a spilled register
 // (hits), the copies, and their reloads (ins), both in block order.
 func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg]Reg, ins []spillHit) {
 	np := a.f.NumPhys
@@ -1256,10 +1299,8 @@ func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg
 	}
 	read := map[loopReg]bool{}
 	var order []loopReg
-	for b, ws := range a.blocks {
-		if touched[b] == 0 {
-			continue
-		}
+	for _, b := range touched {
+		ws := a.blocks[b]
 		l := -1
 		if a.inner != nil {
 			l = a.inner[b]
@@ -1359,6 +1400,7 @@ func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg
 		for _, e := range ats {
 			rl := a.transfer(t, a.slotOf[key.r], true)
 			a.w[rl].late = e.late
+			a.mention(t, e.b)
 			ins = append(ins, spillHit{b: int32(e.b), i: int32(e.i), w: rl})
 		}
 	}
