@@ -290,7 +290,8 @@ func (a *alloc) mention(r Reg, b int) {
 }
 
 // checkRelive, set by tests, makes every round after the first run the
-// whole liveness after relive and compare their results.
+// whole liveness after relive and compare their results, and every
+// rewrite check first the blocks listed for each register (checkMentions).
 var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
@@ -317,6 +318,11 @@ func Allocate(f *Func) (*Result, error) {
 		}
 		if !spilled {
 			return a.result(round), nil
+		}
+		if checkRelive {
+			if err := a.checkMentions(); err != nil {
+				return nil, err
+			}
 		}
 		a.rewrite()
 	}
