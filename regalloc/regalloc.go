@@ -232,10 +232,12 @@ type alloc struct {
 	nsplit            int
 
 	// The blocks that mention each virtual register (some more than
-	// once): those of r are ment[e].blk for e from mhead[r] along
-	// ment[e].next, until -1. Made by the first round's liveness, added
-	// to by the rewrites, so that a rewrite walks only the blocks of the
-	// registers it spills.
+	// once; mentionedIn): none when mhead[r] is -1, block -2-mhead[r]
+	// alone when it is below, else ment[e].blk for e from mhead[r] along
+	// ment[e].next, until -1 (most registers live in one block, and take
+	// no entry). Made by the first round's liveness, added to by the
+	// rewrites, so that a rewrite walks only the blocks of the registers
+	// it spills.
 	mhead []int32
 	ment  []mention
 
@@ -282,11 +284,34 @@ type mention struct{ blk, next int32 }
 
 // mention adds block b to r's blocks, unless it is the last added.
 func (a *alloc) mention(r Reg, b int) {
-	if h := a.mhead[r]; h >= 0 && a.ment[h].blk == int32(b) {
+	h := a.mhead[r]
+	switch {
+	case h == -1:
+		a.mhead[r] = int32(-2 - b)
+		return
+	case h < -1:
+		if -2-h == int32(b) {
+			return
+		}
+		a.ment = append(a.ment, mention{-2 - h, -1})
+		h = int32(len(a.ment) - 1)
+	case a.ment[h].blk == int32(b):
 		return
 	}
-	a.ment = append(a.ment, mention{int32(b), a.mhead[r]})
+	a.ment = append(a.ment, mention{int32(b), h})
 	a.mhead[r] = int32(len(a.ment) - 1)
+}
+
+// mentionedIn appends to dst the blocks listed for r (mention).
+func (a *alloc) mentionedIn(r Reg, dst []int32) []int32 {
+	h := a.mhead[r]
+	if h < -1 {
+		return append(dst, -2-h)
+	}
+	for e := h; e >= 0; e = a.ment[e].next {
+		dst = append(dst, a.ment[e].blk)
+	}
+	return dst
 }
 
 // checkRelive, set by tests, makes every round after the first run the
@@ -596,7 +621,7 @@ func (a *alloc) liveness() {
 	for r := range a.mhead {
 		a.mhead[r] = -1
 	}
-	a.ment = slices.Grow(a.ment[:0], a.nlocs/2)
+	a.ment = slices.Grow(a.ment[:0], a.nlocs*5/16)
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -1125,11 +1150,13 @@ func (a *alloc) rewrite() {
 	// looked at, in order.
 	mark := make([]bool, len(a.blocks))
 	n := 0
+	var in []int32
 	for v, sp := range a.spill {
 		if sp {
-			for e := a.mhead[v]; e >= 0; e = a.ment[e].next {
-				if !mark[a.ment[e].blk] {
-					mark[a.ment[e].blk] = true
+			in = a.mentionedIn(Reg(v), in[:0])
+			for _, b := range in {
+				if !mark[b] {
+					mark[b] = true
 					n++
 				}
 			}

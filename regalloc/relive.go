@@ -190,9 +190,11 @@ func extend(s []int32, n int) []int32 {
 func (a *alloc) checkMentions() error {
 	np := a.f.NumPhys
 	listed := map[[2]int32]bool{} // {register, block}
+	var in []int32
 	for r := np; r < a.nregs; r++ {
-		for e := a.mhead[r]; e >= 0; e = a.ment[e].next {
-			listed[[2]int32{int32(r), a.ment[e].blk}] = true
+		in = a.mentionedIn(Reg(r), in[:0])
+		for _, b := range in {
+			listed[[2]int32{int32(r), b}] = true
 		}
 	}
 	for b, ws := range a.blocks {
