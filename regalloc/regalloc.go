@@ -231,6 +231,16 @@ type alloc struct {
 	spilled           int
 	nsplit            int
 
+	// The blocks that mention each virtual register (some more than
+	// once; mentionedIn): none when mhead[r] is -1, block -2-mhead[r]
+	// alone when it is below, else ment[e].blk for e from mhead[r] along
+	// ment[e].next, until -1 (most registers live in one block, and take
+	// no entry). Made by the first round's liveness, added to by the
+	// rewrites, so that a rewrite walks only the blocks of the registers
+	// it spills.
+	mhead []int32
+	ment  []mention
+
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
@@ -269,8 +279,44 @@ type alloc struct {
 	oldBend   []int32
 }
 
+// mention is a block that mentions a register, in the register's list.
+type mention struct{ blk, next int32 }
+
+// mention adds block b to r's blocks, unless it is the last added.
+func (a *alloc) mention(r Reg, b int) {
+	h := a.mhead[r]
+	switch {
+	case h == -1:
+		a.mhead[r] = int32(-2 - b)
+		return
+	case h < -1:
+		if -2-h == int32(b) {
+			return
+		}
+		a.ment = append(a.ment, mention{-2 - h, -1})
+		h = int32(len(a.ment) - 1)
+	case a.ment[h].blk == int32(b):
+		return
+	}
+	a.ment = append(a.ment, mention{int32(b), h})
+	a.mhead[r] = int32(len(a.ment) - 1)
+}
+
+// mentionedIn appends to dst the blocks listed for r (mention).
+func (a *alloc) mentionedIn(r Reg, dst []int32) []int32 {
+	h := a.mhead[r]
+	if h < -1 {
+		return append(dst, -2-h)
+	}
+	for e := h; e >= 0; e = a.ment[e].next {
+		dst = append(dst, a.ment[e].blk)
+	}
+	return dst
+}
+
 // checkRelive, set by tests, makes every round after the first run the
-// whole liveness after relive and compare their results.
+// whole liveness after relive and compare their results, and every
+// rewrite check first the blocks listed for each register (checkMentions).
 var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
@@ -297,6 +343,11 @@ func Allocate(f *Func) (*Result, error) {
 		}
 		if !spilled {
 			return a.result(round), nil
+		}
+		if checkRelive {
+			if err := a.checkMentions(); err != nil {
+				return nil, err
+			}
 		}
 		a.rewrite()
 	}
@@ -432,6 +483,7 @@ func (a *alloc) newTmp() Reg {
 	a.tmp = append(a.tmp, true)
 	a.split = append(a.split, false)
 	a.slotOf = append(a.slotOf, -1)
+	a.mhead = append(a.mhead, -1)
 	return r
 }
 
@@ -565,6 +617,11 @@ func (a *alloc) liveness() {
 	}
 	a.nlive = resize(a.nlive, nb)
 	a.moves = a.moves[:0]
+	a.mhead = resize(a.mhead, a.nregs)
+	for r := range a.mhead {
+		a.mhead[r] = -1
+	}
+	a.ment = slices.Grow(a.ment[:0], a.nlocs*5/16)
 	pos := int32(0)
 	for b, ws := range a.blocks {
 		bstart[b] = pos
@@ -582,15 +639,24 @@ func (a *alloc) liveness() {
 				a.hoff[a.regs[w.off]+1]++
 			}
 			if !phys {
+				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+					if int(r) >= np {
+						a.mention(r, b)
+					}
+				}
 				continue
 			}
 			for _, u := range a.uses(w) {
-				if int(u) < np && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
+				if int(u) >= np {
+					a.mention(u, b)
+				} else if wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
 					ues[u] = append(ues[u], int32(b))
 				}
 			}
 			for _, d := range a.defs(w) {
-				if int(d) < np && wrote[d] != int32(b+1) {
+				if int(d) >= np {
+					a.mention(d, b)
+				} else if wrote[d] != int32(b+1) {
 					wrote[d] = int32(b + 1)
 					defsIn[d] = append(defsIn[d], int32(b))
 				}
@@ -1080,30 +1146,47 @@ func (a *alloc) rewrite() {
 			a.spilled++
 		}
 	}
-	// Every read and write of a register lies in the blocks from its
-	// interval's first to its last: the blocks outside those of the
-	// registers spilled in this round are not looked at (a difference
-	// array over the blocks marks them).
-	touched := make([]int32, len(a.blocks)+1)
+	// Only the blocks that mention a register spilled in this round are
+	// looked at, in order.
+	mark := make([]bool, len(a.blocks))
+	n := 0
+	var in []int32
+	for v, sp := range a.spill {
+		if sp {
+			in = a.mentionedIn(Reg(v), in[:0])
+			for _, b := range in {
+				if !mark[b] {
+					mark[b] = true
+					n++
+				}
+			}
+		}
+	}
+	touched := make([]int32, 0, n)
+	for b, m := range mark {
+		if m {
+			touched = append(touched, int32(b))
+		}
+	}
 	var scratch []Reg // an instruction's registers while they are renamed
 	var after []int32 // the stores after an instruction
 	var done [][2]Reg // each of its spilled registers and its temporary
-	for v, sp := range a.spill {
-		if sp {
-			touched[a.sblk[v]]++
-			touched[a.eblk[v]+1]--
+	hits, loopCopy, ins := a.splitLoops(touched)
+	// Only the instructions found (hits, by block) and the blocks that
+	// get a loop's reloads (ins, by block) are looked at; the rest of a
+	// block changed is copied a run at a time.
+	h, k := 0, 0
+	for h < len(hits) || k < len(ins) {
+		b := int32(len(a.blocks))
+		if h < len(hits) {
+			b = hits[h].b
 		}
-	}
-	for b := 1; b < len(touched); b++ {
-		touched[b] += touched[b-1]
-	}
-	loopCopy := a.splitLoops(touched)
-	for b, ws := range a.blocks {
-		if touched[b] == 0 {
-			continue
+		if k < len(ins) && ins[k].b < b {
+			b = ins[k].b
 		}
-		// out stays nil while the block is unchanged (most blocks in a
-		// round that spills few registers): no copy of them.
+		ws := a.blocks[b]
+		// out stays nil while the block is unchanged: a hit may change
+		// nothing (its reads all read a loop's copy).
 		var out []int32
 		grow := func(i int) {
 			if out == nil {
@@ -1111,7 +1194,29 @@ func (a *alloc) rewrite() {
 				copy(out, ws[:i])
 			}
 		}
-		for i, wi := range ws {
+		next := 0 // ws[:next] is in out, if out is made
+		flush := func(i int) {
+			if out != nil {
+				out = append(out, ws[next:i]...)
+			}
+			next = i
+		}
+		for h < len(hits) && hits[h].b == b || k < len(ins) && ins[k].b == b {
+			if k < len(ins) && ins[k].b == b && (h == len(hits) || hits[h].b != b || ins[k].i <= hits[h].i) {
+				// A loop's reload, before the instruction at i (or at the end).
+				i := int(ins[k].i)
+				flush(i)
+				grow(i)
+				out = append(out, ins[k].w)
+				a.changed[b] = true
+				k++
+				continue
+			}
+			i := int(hits[h].i)
+			h++
+			flush(i)
+			next = i + 1
+			wi := ws[i]
 			w := &a.w[wi]
 			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+int32(w.nu)]) {
 				// The reload of a loop's copy that got no register: its
@@ -1122,7 +1227,7 @@ func (a *alloc) rewrite() {
 			// Only an instruction that mentions a register spilled in
 			// this round changes: its reads in a loop read the loop's
 			// copy, and the rest reload and store.
-			spills := !w.dead && a.mentionsSpilled(w)
+			spills := !w.dead
 			if spills && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
 				uses := a.uses(w) // the pool's: changed in place
 				for k, r := range uses {
@@ -1132,6 +1237,7 @@ func (a *alloc) rewrite() {
 					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
 						uses[k] = t
 						a.changed[b] = true
+						a.mention(t, int(b))
 					}
 				}
 				spills = a.mentionsSpilled(w)
@@ -1162,6 +1268,7 @@ func (a *alloc) rewrite() {
 					}
 					if t < 0 {
 						t = a.newTmp()
+						a.mention(t, int(b))
 						done = append(done, [2]Reg{r, t})
 						if contains(wuses, r) {
 							out = append(out, a.transfer(t, a.slotOf[r], true))
@@ -1179,10 +1286,19 @@ func (a *alloc) rewrite() {
 			out = append(out, after...)
 		}
 		if out != nil {
+			flush(len(ws))
 			a.blocks[b] = out
 			a.changed[b] = true
 		}
 	}
+}
+
+// spillHit is an instruction that mentions a register spilled in this
+// round: the i-th of block b, or, as a loop's reload (w), the place
+// before the i-th (i may be the block's length).
+type spillHit struct {
+	b, i int32
+	w    int32
 }
 
 // loopReg is a register in a loop.
@@ -1198,11 +1314,10 @@ type loopReg struct {
 // read instead of reloading each time. The copy is a register like the
 // others: if the next round spills it too, rewrite drops its reloads and
 // its reads reload from the slot. Linear in the blocks touched (those
-// of the spilled registers' intervals).
-func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
-	if a.inner == nil {
-		return nil
-	}
+// that mention a spilled register, in order), which it walks once for
+// rewrite too: it returns the instructions that mention a spilled register
+// (hits), the copies, and their reloads (ins), both in block order.
+func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg]Reg, ins []spillHit) {
 	np := a.f.NumPhys
 	// The starts of the blocks in loops that write each spilled register,
 	// in increasing order: a loop, an interval of positions, writes it if
@@ -1217,34 +1332,50 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 	}
 	read := map[loopReg]bool{}
 	var order []loopReg
-	for b, ws := range a.blocks {
-		l := a.inner[b]
-		if l < 0 || touched[b] == 0 {
-			continue
+	for _, b := range touched {
+		ws := a.blocks[b]
+		l := -1
+		if a.inner != nil {
+			l = a.inner[b]
 		}
-		for _, wi := range ws {
+		for i, wi := range ws {
 			w := &a.w[wi]
 			if w.dead {
+				if w.orig < 0 && w.reload && a.mentionsSpilled(w) {
+					hits = append(hits, spillHit{b: int32(b), i: int32(i)})
+				}
 				continue
 			}
+			hit := false
 			for _, d := range a.defs(w) {
 				if int(d) < np || !a.spill[d] {
+					continue
+				}
+				hit = true
+				if l < 0 {
 					continue
 				}
 				if ps := writes[d]; len(ps) == 0 || ps[len(ps)-1] != a.bstart[b] {
 					writes[d] = append(ps, a.bstart[b])
 				}
 			}
-			if w.orig < 0 {
-				continue
-			}
 			for _, u := range a.uses(w) {
-				if key := (loopReg{u, l}); int(u) >= np && a.spill[u] && !a.split[u] && !read[key] {
+				if int(u) < np || !a.spill[u] {
+					continue
+				}
+				hit = true
+				if key := (loopReg{u, l}); l >= 0 && w.orig >= 0 && !a.split[u] && !read[key] {
 					read[key] = true
 					order = append(order, key)
 				}
 			}
+			if hit {
+				hits = append(hits, spillHit{b: int32(b), i: int32(i)})
+			}
 		}
+	}
+	if a.inner == nil {
+		return hits, nil, nil
 	}
 	// A loop entered other than through its header (flow graphs that are
 	// not reducible) is not split; nor is one entered from a cold block,
@@ -1253,7 +1384,7 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		a.entered = a.enteredLoops()
 	}
 	entered := a.entered
-	copies := map[loopReg]Reg{}
+	copies = map[loopReg]Reg{}
 	for _, key := range order {
 		if written(key) || entered[key.loop] {
 			continue
@@ -1300,14 +1431,15 @@ func (a *alloc) splitLoops(touched []int32) map[loopReg]Reg {
 		copies[key] = t
 		a.nsplit++
 		for _, e := range ats {
-			ws := a.blocks[e.b]
 			rl := a.transfer(t, a.slotOf[key.r], true)
 			a.w[rl].late = e.late
-			a.blocks[e.b] = slices.Insert(ws, e.i, rl)
-			a.changed[e.b] = true
+			a.mention(t, e.b)
+			ins = append(ins, spillHit{b: int32(e.b), i: int32(e.i), w: rl})
 		}
 	}
-	return copies
+	// By block, and in each in the order made (all at the same place).
+	slices.SortStableFunc(ins, func(x, y spillHit) int { return int(x.b - y.b) })
+	return hits, copies, ins
 }
 
 // enteredLoops marks the loops entered other than through their header:

@@ -268,3 +268,49 @@ func (f *Func) block(succs []int, ins ...ti) Block {
 	}
 	return b
 }
+
+// TestMentions: on functions that spill and split, the blocks listed for
+// each register cover every instruction mentioning it before each
+// rewrite (checkMentions, run by Allocate under checkRelive), and the
+// check rejects a list that lacks a block.
+func TestMentions(t *testing.T) {
+	checkRelive = true
+	defer func() { checkRelive = false }()
+	rng := rand.New(rand.NewSource(2))
+	rounds := 0
+	for k := range 200 {
+		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12))
+		res, err := Allocate(f)
+		if err != nil {
+			t.Fatalf("function %d: %v", k, err)
+		}
+		rounds += res.Rounds - 1
+	}
+	if rounds == 0 {
+		t.Fatal("no function spilled: no rewrite was checked")
+	}
+
+	f := randomFunc(rand.New(rand.NewSource(3)), 6, 8)
+	a := &alloc{f: f}
+	if err := a.init(); err != nil {
+		t.Fatal(err)
+	}
+	a.dropDead()
+	a.liveness()
+	if err := a.checkMentions(); err != nil {
+		t.Fatalf("the first round's lists: %v", err)
+	}
+	// Drop the block listed last for the register the last block reads
+	// first (the exit reads every register), and find where that block
+	// mentions it first.
+	b := len(f.Blocks) - 1
+	r := f.Uses(&f.Blocks[b].Instrs[0])[0]
+	if got := a.ment[a.mhead[r]].blk; got != int32(b) {
+		t.Fatalf("v%d: block %d listed last, want %d", r, got, b)
+	}
+	a.mhead[r] = a.ment[a.mhead[r]].next
+	want := fmt.Sprintf("regalloc: block %d instruction 0: v%d is mentioned, and the block is not listed for it", b, r)
+	if err := a.checkMentions(); err == nil || err.Error() != want {
+		t.Fatalf("a list without block %d: got %v, want %q", b, err, want)
+	}
+}

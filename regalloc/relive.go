@@ -183,3 +183,32 @@ func extend(s []int32, n int) []int32 {
 	}
 	return append(make([]int32, 0, n+n/8), s...)[:n]
 }
+
+// checkMentions checks that the block of every live instruction that
+// reads or writes a virtual register is among the blocks listed for it
+// (mhead, ment), which a rewrite walks instead of the whole code.
+func (a *alloc) checkMentions() error {
+	np := a.f.NumPhys
+	listed := map[[2]int32]bool{} // {register, block}
+	var in []int32
+	for r := np; r < a.nregs; r++ {
+		in = a.mentionedIn(Reg(r), in[:0])
+		for _, b := range in {
+			listed[[2]int32{int32(r), b}] = true
+		}
+	}
+	for b, ws := range a.blocks {
+		for i, wi := range ws {
+			w := &a.w[wi]
+			if w.dead {
+				continue
+			}
+			for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+				if int(r) >= np && !listed[[2]int32{int32(r), int32(b)}] {
+					return fmt.Errorf("regalloc: block %d instruction %d: v%d is mentioned, and the block is not listed for it", b, i, r)
+				}
+			}
+		}
+	}
+	return nil
+}
