@@ -84,7 +84,7 @@ type Block struct {
 type Instr struct {
 	Off    int32
 	NU, ND uint16
-	Move   bool // a copy Defs[0] = Uses[0]: the allocator hints both to one register
+	Move   bool // a copy: its def (f.Defs(in)[0]) gets its use (f.Uses(in)[0]); the allocator hints both to one register
 	Pure   bool // no effect but its Defs: dropped when none of them is read
 	// Branch marks a jump that ends its block (with any others after it);
 	// a reload at the end of a block goes before the block's jumps, which
@@ -94,11 +94,14 @@ type Instr struct {
 
 // NewInstr adds uses and defs to f.Regs and returns an instruction that
 // reads uses and writes defs, for the caller to set its flags and add to
-// a block. It returns the zero Instr when f.Regs would outgrow an Off.
+// a block. When the lists are longer than an instruction can count, or
+// f.Regs would outgrow an Off, it adds nothing and returns an instruction
+// with Off -1, which Allocate rejects with a message (never one that
+// silently lost its registers).
 func (f *Func) NewInstr(uses, defs []Reg) Instr {
 	off := len(f.Regs)
 	if len(uses) > math.MaxUint16 || len(defs) > math.MaxUint16 || off+len(uses)+len(defs) > math.MaxInt32 {
-		return Instr{}
+		return Instr{Off: -1}
 	}
 	f.Regs = append(append(f.Regs, uses...), defs...)
 	return Instr{Off: int32(off), NU: uint16(len(uses)), ND: uint16(len(defs))}
@@ -399,6 +402,9 @@ func (a *alloc) init() error {
 		ws := idx[k : k+len(blk.Instrs) : k+len(blk.Instrs)]
 		for i := range blk.Instrs {
 			in := &blk.Instrs[i]
+			if in.Off < 0 {
+				return fmt.Errorf("regalloc: block %d instruction %d: too many registers for one instruction (NewInstr refused them)", b, i)
+			}
 			if !f.validRegs(in) {
 				return fmt.Errorf("regalloc: block %d instruction %d: registers %d to %d, of %d", b, i, in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}

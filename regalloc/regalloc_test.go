@@ -2,6 +2,7 @@ package regalloc
 
 import (
 	"fmt"
+	"math"
 	"math/rand"
 	"strings"
 	"testing"
@@ -241,6 +242,25 @@ func TestTooManyOperands(t *testing.T) {
 	f.Blocks = []Block{f.block(nil, ins...)}
 	_, err := Allocate(f)
 	want := fmt.Sprintf("regalloc: block 0 instruction %d: more than 255 uses or defs", len(uses))
+	if err == nil || err.Error() != want {
+		t.Fatalf("error %v; want %q", err, want)
+	}
+}
+
+// TestNewInstrTooLong: NewInstr given more uses than an Instr counts adds
+// none of them and makes an instruction Allocate rejects, not one that
+// silently reads nothing.
+func TestNewInstrTooLong(t *testing.T) {
+	f := &Func{NumPhys: 16, Allocatable: []Reg{0, 1, 2}}
+	uses := make([]Reg, math.MaxUint16+1)
+	in := f.NewInstr(uses, nil)
+	if in.Off != -1 || len(f.Regs) != 0 {
+		t.Fatalf("NewInstr of %d uses: Off %d, %d registers added; want -1 and none", len(uses), in.Off, len(f.Regs))
+	}
+	in.Branch = true
+	f.Blocks = []Block{{Instrs: []Instr{in}}}
+	_, err := Allocate(f)
+	want := "regalloc: block 0 instruction 0: too many registers for one instruction (NewInstr refused them)"
 	if err == nil || err.Error() != want {
 		t.Fatalf("error %v; want %q", err, want)
 	}
