@@ -89,7 +89,7 @@ func (v *validator) arith(tok syntax.Token, x, y *son.Node, pos syntax.Pos) *son
 		if zc := v.x.find(son.OpZeroCheck, 0, v.ctrl, y); zc != nil {
 			ctrl = zc
 			v.ctrl = zc
-		} else if !y.Type.ExcludesZero() {
+		} else if !y.Type().ExcludesZero() {
 			v.fail(pos, what, "no %s before the division: its divisor may be 0",
 				describe(son.OpZeroCheck, 0, []*son.Node{v.ctrl, y}))
 		}
@@ -99,7 +99,7 @@ func (v *validator) arith(tok syntax.Token, x, y *son.Node, pos syntax.Pos) *son
 
 // truth is x as 0 or 1: x != 0, or x if its type is within bool.
 func (v *validator) truth(x *son.Node, pos syntax.Pos, what string) *son.Node {
-	if x.Type.IsA(types.Bool) {
+	if x.Type().IsA(types.Bool) {
 		return x
 	}
 	return v.want(pos, what, son.OpNe, 0, nil, x, v.con(pos, 0))

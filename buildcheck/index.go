@@ -93,7 +93,7 @@ func (x *index) fork() (c, a, b *son.Node) {
 // types son.Compute stored, which the validator trusts for this). XCtrl
 // itself, control only it reaches, and the side of an If its condition's
 // type rules out are dead. A nil input (a Region's In[0]) counts as dead.
-func isDead(c *son.Node) bool { return c == nil || c.Type.IsXCtrl() }
+func isDead(c *son.Node) bool { return c == nil || c.Type().IsXCtrl() }
 
 // inputs returns k nil nodes, reused from node to node (the key copies
 // what it needs).
@@ -176,7 +176,7 @@ func (x *index) classify(v *son.Node) *son.Node {
 	for i, y := range v.In {
 		in[i] = x.c(y)
 	}
-	top := v.Op == son.OpConstant && v.Type.IsTop() // apart from the constant 0
+	top := v.Op == son.OpConstant && v.Type().IsTop() // apart from the constant 0
 	// v represents its key unless an older node does.
 	return x.table.enter(x.table.key(v.Op, top, v.Aux, in), v)
 }

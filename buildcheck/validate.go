@@ -158,7 +158,7 @@ func name(n *son.Node) string {
 	if n == nil {
 		return "nil"
 	}
-	if n.Op == son.OpConstant && n.Type.IsConst() {
+	if n.Op == son.OpConstant && n.Type().IsConst() {
 		return fmt.Sprintf("%v#%d=%d", n.Op, n.ID, n.Aux)
 	}
 	return n.String()
@@ -239,7 +239,7 @@ func (v *validator) define(w *syntax.Var, x *son.Node, pos syntax.Pos) {
 
 // mask is x & 1, or x when its type is already within bool.
 func (v *validator) mask(x *son.Node, pos syntax.Pos) *son.Node {
-	if x.Type.IsA(types.Bool) {
+	if x.Type().IsA(types.Bool) {
 		return x
 	}
 	return v.want(pos, "bool", son.OpAnd, 0, nil, x, v.con(pos, 1))
@@ -342,7 +342,7 @@ func (v *validator) branch(cond *son.Node, pos syntax.Pos, what string) (t, f *s
 	t, f = v.want(pos, what, son.OpCProj, 0, iff), v.want(pos, what, son.OpCProj, 1, iff)
 	if isDead(t) && isDead(f) {
 		v.fail(pos, "types", "control reaches %v but neither of its sides is typed reached (its condition %v has type %v)",
-			iff, cond, cond.Type)
+			iff, cond, cond.Type())
 	}
 	return t, f
 }

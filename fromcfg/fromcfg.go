@@ -371,9 +371,9 @@ func (t *translator) closeLoops() {
 	// in progress, Int, as son.Build types them).
 	for _, li := range t.loops {
 		if li != nil && li.backRegion != nil {
-			li.backRegion.Type = g.Compute(li.backRegion)
+			g.SetType(li.backRegion, g.Compute(li.backRegion))
 			for _, bp := range li.backPhis {
-				bp.Type = g.Compute(bp)
+				g.SetType(bp, g.Compute(bp))
 			}
 		}
 	}
@@ -422,7 +422,7 @@ func (t *translator) keepInfiniteLoops() {
 		exit := g.NewNode(son.OpCProj, 1, never)
 		g.SetIn(loop, 2, around)
 		top := g.NewNode(son.OpConstant, 0)
-		top.Type = types.Top
+		g.SetType(top, types.Top)
 		ret := g.NewNode(son.OpReturn, 0, exit, g.Peephole(top))
 		ret.Pos = loop.Pos
 		g.AddReturn(ret)

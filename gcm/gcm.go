@@ -164,7 +164,7 @@ func (s *scheduler) collect() error {
 		}
 	}
 	for _, n := range s.data {
-		if n.Op == son.OpConstant && n.Type.IsTop() {
+		if n.Op == son.OpConstant && n.Type().IsTop() {
 			return fmt.Errorf("%v, a value never computed, is used by code that runs", n)
 		}
 		if n.Op == son.OpPhi && s.sk.blockOf(n.In[0]) == nil {

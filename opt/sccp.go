@@ -282,12 +282,12 @@ func widen(old, v types.Type) types.Type {
 func Annotate(g *son.Graph, s *Solution) {
 	if s.graph == g && s.live != nil {
 		for i, n := range s.live {
-			n.Type = types.Join(n.Type, s.values[i])
+			g.SetType(n, types.Join(n.Type(), s.values[i]))
 		}
 		return
 	}
 	for _, n := range g.Live() {
-		n.Type = types.Join(n.Type, s.Value(n))
+		g.SetType(n, types.Join(n.Type(), s.Value(n)))
 	}
 }
 

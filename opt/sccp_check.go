@@ -195,7 +195,7 @@ func runsByClaims(in *son.Graph, s *Solution) []bool {
 			ok := reachableSide(s.Value(u), 0) || u.Op == son.OpIf || u.Op == son.OpNever
 			switch u.Op {
 			case son.OpCProj:
-				ok = ok && (n.Op != son.OpIf || sideTaken(types.Join(n.In[1].Type, s.Value(n.In[1])), int(u.Aux)))
+				ok = ok && (n.Op != son.OpIf || sideTaken(types.Join(n.In[1].Type(), s.Value(n.In[1])), int(u.Aux)))
 			case son.OpLoop:
 				ok = ok && u.In[1] == n
 			case son.OpRegion, son.OpStop:

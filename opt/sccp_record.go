@@ -11,7 +11,7 @@ import (
 // SCCPRecord is what the checkers of a round of sccp keep of the graph as
 // it was before the analysis, in place of a whole son.Graph.Clone: by node
 // ID, each live node's op, constant, type and inputs (their IDs), about a
-// third of a clone's bytes (a node of the graph is 144 bytes before its
+// third of a clone's bytes (a node of the graph is 112 bytes before its
 // edges; the types are kept once each, by number: a type is 40 bytes);
 // and, once the solution is checked, which control nodes run by the
 // claims. The pipeline takes it before Analyze (RecordSCCP), checks
@@ -60,11 +60,12 @@ func recordNodes(g *son.Graph, live []*son.Node, labels bool) *SCCPRecord {
 	seen := map[types.Type]int32{}
 	for i, n := range live {
 		r.op[n.ID], r.slot[n.ID], r.ids[i] = n.Op, int32(i+1), int32(n.ID)
-		t, ok := seen[n.Type]
+		nt := n.Type()
+		t, ok := seen[nt]
 		if !ok {
 			t = int32(len(r.types))
-			seen[n.Type] = t
-			r.types = append(r.types, n.Type)
+			seen[nt] = t
+			r.types = append(r.types, nt)
 		}
 		r.aux[i], r.typ[i] = n.Aux, t
 		for _, x := range n.In {
@@ -211,8 +212,8 @@ func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error 
 			}
 		}
 		claim := valueOf(s, n.ID)
-		if want := types.Join(r.typeOf(i), claim); !n.Type.Equal(want) {
-			bad(nodeName(out, n), "typed %v, but its input type %v and claim %v give %v", n.Type, r.typeOf(i), claim, want)
+		if want := types.Join(r.typeOf(i), claim); !n.Type().Equal(want) {
+			bad(nodeName(out, n), "typed %v, but its input type %v and claim %v give %v", n.Type(), r.typeOf(i), claim, want)
 		}
 	}
 	if len(probs) == 0 {

@@ -465,7 +465,7 @@ func TestCheckSCCPRewriteRejects(t *testing.T) {
 	}{
 		{"type narrower than the claim", func(g *son.Graph) *son.Node {
 			n := node(g, argPhi(g))
-			n.Type = types.Range(1, 5)
+			g.SetType(n, types.Range(1, 5))
 			return n
 		}, "rewrite: typed [1..5], but its input type int and claim int give int"},
 		{"an input changed", func(g *son.Graph) *son.Node {

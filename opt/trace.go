@@ -46,7 +46,7 @@ func nodeName(g *son.Graph, n *son.Node) string {
 		s += " false"
 	case g.Label(n) != "":
 		s += " " + g.Label(n)
-	case n.Op == son.OpConstant && !n.Type.IsTop():
+	case n.Op == son.OpConstant && !n.Type().IsTop():
 		s += fmt.Sprintf(" %d", n.Aux)
 	}
 	return s

@@ -145,8 +145,8 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 		k := r.slot[n.ID] - 1
 		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typeOf(k), r.inputs(n.ID)
-		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type) {
-			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type)
+		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type()) {
+			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type())
 			continue
 		}
 		for i, x := range n.In {

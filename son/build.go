@@ -62,7 +62,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep++
 	b.define(f.Arg, arg)
 	b.block(f.Body.List)
-	if b.ctrl().Type.IsCtrl() { // falling off the end returns 0
+	if b.ctrl().Type().IsCtrl() { // falling off the end returns 0
 		b.ret(g.Con(0), syntax.Pos{})
 	}
 	if !opt.Raw {
@@ -176,7 +176,7 @@ func (b *builder) drop(s *Node) {
 // boolMask keeps the low bit of a value stored in a bool variable, as
 // Simple's u1 type does; a value that is already 0 or 1 is kept as is.
 func (b *builder) boolMask(x *Node) *Node {
-	if x.Type.IsA(types.Bool) {
+	if x.Type().IsA(types.Bool) {
 		return x
 	}
 	return b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))
@@ -554,7 +554,7 @@ const maxRefineUses = 64
 func (b *builder) refine(cond *Node, side int64) []refined {
 	g := b.g
 	ctrl := b.ctrl()
-	if g.raw || cond.IsConst() || !ctrl.Type.IsCtrl() || ctrl.Op != OpCProj {
+	if g.raw || cond.IsConst() || !ctrl.Type().IsCtrl() || ctrl.Op != OpCProj {
 		return nil // a raw graph has only what the program says: no facts
 	}
 	type pair struct{ x, y *Node }
@@ -764,7 +764,7 @@ func (b *builder) arith(tok syntax.Token, x, y *Node, pos syntax.Pos) *Node {
 	var ctrl *Node
 	// (A divisor whose type excludes 0 only by a Refine's fact gets its
 	// check, which the peephole removes or keeps: restsOnRefine.)
-	if (op == OpDiv || op == OpMod) && (!y.Type.ExcludesZero() || !g.raw && restsOnRefine(y)) {
+	if (op == OpDiv || op == OpMod) && (!y.Type().ExcludesZero() || !g.raw && restsOnRefine(y)) {
 		b.hold(x)
 		b.hold(y)
 		ctrl = g.peepNew(OpZeroCheck, 0, pos, b.ctrl(), y)
@@ -842,7 +842,7 @@ func (b *builder) shortCircuit(x *Node, op syntax.Token, ops []*syntax.BinaryExp
 
 // truth is x as 0 or 1.
 func (b *builder) truth(x *Node) *Node {
-	if x.Type.IsA(types.Bool) {
+	if x.Type().IsA(types.Bool) {
 		return x
 	}
 	return b.g.peepNew(OpNe, 0, syntax.Pos{}, nil, x, b.g.Con(0))

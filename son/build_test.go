@@ -153,7 +153,7 @@ func TestNever(t *testing.T) {
 		t.Fatalf("Stop has %d inputs, want 1", len(g.Stop.In))
 	}
 	ret := g.Stop.In[0]
-	if ret.Op != OpReturn || ret.In[1].Op != OpConstant || !ret.In[1].Type.IsTop() {
+	if ret.Op != OpReturn || ret.In[1].Op != OpConstant || !ret.In[1].Type().IsTop() {
 		t.Fatalf("Stop's input is %s, want a Return of the Top constant", g.ListNode(ret))
 	}
 	exit := ret.In[0]

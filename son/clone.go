@@ -39,7 +39,7 @@ func (g *Graph) Clone() *Graph {
 		if n != nil {
 			m := &slab[0]
 			slab = slab[1:]
-			*m = Node{ID: n.ID, Op: n.Op, Aux: n.Aux, Type: n.Type, Pos: n.Pos, keep: n.keep, dead: n.dead, flags: n.flags & hasLabel}
+			*m = Node{ID: n.ID, Op: n.Op, Aux: n.Aux, typ: n.typ, Pos: n.Pos, keep: n.keep, dead: n.dead, flags: n.flags & hasLabel}
 			c.nodes[id] = m
 		}
 	}

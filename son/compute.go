@@ -30,7 +30,7 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 	case OpXCtrl:
 		return types.XCtrl
 	case OpConstant:
-		if n.Type.IsTop() {
+		if n.Type().IsTop() {
 			return types.Top
 		}
 		return types.Const(n.Aux)
@@ -86,7 +86,7 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 }
 
 // nodeType reads the type stored in a node.
-func nodeType(n *Node) types.Type { return n.Type }
+func nodeType(n *Node) types.Type { return n.Type() }
 
 // Compute is the type of n from the types stored in its inputs.
 func (g *Graph) Compute(n *Node) types.Type { return Compute(n, nodeType) }

@@ -385,8 +385,8 @@ func TestIfType(t *testing.T) {
 			t.Errorf("ifType(%v, %v) = %s, want %s", tt.ctrl, tt.cond, got, tt.want)
 		}
 		// The same through Compute on an If node.
-		ctrl := &Node{ID: 1, Op: OpCProj, Type: tt.ctrl}
-		cond := &Node{ID: 2, Op: OpProj, Type: tt.cond}
+		ctrl := &Node{ID: 1, Op: OpCProj, typ: typeRef(tt.ctrl)}
+		cond := &Node{ID: 2, Op: OpProj, typ: typeRef(tt.cond)}
 		iff := &Node{ID: 3, Op: OpIf, In: []*Node{ctrl, cond}}
 		if got := Compute(iff, nodeType).String(); got != tt.want {
 			t.Errorf("Compute(If(%v, %v)) = %s, want %s", tt.ctrl, tt.cond, got, tt.want)
@@ -397,13 +397,13 @@ func TestIfType(t *testing.T) {
 // TestComputeNodes checks the transfer functions of control and of pinned
 // division through Compute, with the input types given by a table.
 func TestComputeNodes(t *testing.T) {
-	c := func(id int, op Op, ty types.Type) *Node { return &Node{ID: id, Op: op, Type: ty} }
+	c := func(id int, op Op, ty types.Type) *Node { return &Node{ID: id, Op: op, typ: typeRef(ty)} }
 	live, dead := c(1, OpCProj, types.Ctrl), c(2, OpXCtrl, types.XCtrl)
 	x, y := c(3, OpProj, types.Range(0, 100)), c(4, OpProj, types.Range(1, 10))
 	zero := c(5, OpConstant, types.Const(0))
 	zero.Aux = 0
 	region := &Node{ID: 10, Op: OpRegion, In: []*Node{nil, live, dead}}
-	region.Type = types.Ctrl
+	region.typ = typeRef(types.Ctrl)
 	p1, p2 := c(11, OpProj, types.Const(3)), c(12, OpProj, types.Const(50))
 	tests := []struct {
 		n    *Node
@@ -432,9 +432,9 @@ func TestComputeNodes(t *testing.T) {
 		{&Node{Op: OpPhi, In: []*Node{&Node{ID: 13, Op: OpRegion, In: []*Node{nil, live, live}}, p1, p2}}, "[3..50]{0:0xc 1:0x2}"}, // 3 and 50: bit 1 is 1, bits 2 and 3 are 0
 		{&Node{Op: OpPhi, In: []*Node{&Node{ID: 14, Op: OpRegion, In: []*Node{nil, dead, dead}}, p1, p2}}, "Top"},
 		{&Node{Op: OpStart}, "[Ctrl, int]"},
-		{&Node{Op: OpCProj, Aux: 1, In: []*Node{&Node{ID: 15, Op: OpIf, Type: types.Tuple(types.Ctrl, types.XCtrl)}}}, "XCtrl"},
-		{&Node{Op: OpCProj, Aux: 0, In: []*Node{&Node{ID: 16, Op: OpIf, Type: types.Tuple(types.Ctrl, types.XCtrl)}}}, "Ctrl"},
-		{&Node{Op: OpProj, Aux: 1, In: []*Node{&Node{ID: 17, Op: OpStart, Type: types.Tuple(types.Ctrl, types.Int)}}}, "int"},
+		{&Node{Op: OpCProj, Aux: 1, In: []*Node{&Node{ID: 15, Op: OpIf, typ: typeRef(types.Tuple(types.Ctrl, types.XCtrl))}}}, "XCtrl"},
+		{&Node{Op: OpCProj, Aux: 0, In: []*Node{&Node{ID: 16, Op: OpIf, typ: typeRef(types.Tuple(types.Ctrl, types.XCtrl))}}}, "Ctrl"},
+		{&Node{Op: OpProj, Aux: 1, In: []*Node{&Node{ID: 17, Op: OpStart, typ: typeRef(types.Tuple(types.Ctrl, types.Int))}}}, "int"},
 	}
 	for i, tt := range tests {
 		if got := Compute(tt.n, nodeType).String(); got != tt.want {

@@ -164,7 +164,7 @@ func dotNode(g *Graph, n *Node) string {
 	switch {
 	case n.Op == OpConstant:
 		v := strconv.FormatInt(n.Aux, 10)
-		if n.Type.IsTop() {
+		if n.Type().IsTop() {
 			v = "Top"
 		}
 		label = fmt.Sprintf("%s #%d", v, n.ID)

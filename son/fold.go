@@ -68,7 +68,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 	g.takeID(nil)
 	var chk *Node
 	if g.check != nil {
-		chk = &Node{ID: s.ID, Op: op, Aux: aux, Pos: pos, In: slices.Clone(in), Type: t}
+		chk = &Node{ID: s.ID, Op: op, Aux: aux, Pos: pos, In: slices.Clone(in), typ: g.types.intern(t)}
 		g.check.typed(chk, t) // as NewNode did
 		g.check.typed(chk, t) // and then peepholeOpt
 	}
@@ -159,17 +159,17 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	s := g.stand
 	*s = Node{ID: len(g.nodes), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
-	s.Type = Compute(s, nodeType)
-	if !sameType(s.Type, tupleXX) {
+	g.SetType(s, Compute(s, nodeType))
+	if !sameType(s.Type(), tupleXX) {
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	}
 	g.takeID(s)
 	var chk *Node
 	if g.check != nil {
-		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, Type: s.Type}
-		g.check.typed(chk, s.Type) // as NewNode did
-		g.check.typed(chk, s.Type) // and then peepholeOpt
+		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, typ: s.typ}
+		g.check.typed(chk, s.Type()) // as NewNode did
+		g.check.typed(chk, s.Type()) // and then peepholeOpt
 	}
 	g.Stats.Peepholes++
 	g.Stats.Folded++
@@ -178,9 +178,9 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	for side := range int64(2) {
 		g.takeID(nil)
 		if chk != nil {
-			p := &Node{ID: len(g.nodes) - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, Type: types.XCtrl}
-			g.check.typed(p, p.Type)
-			g.check.typed(p, p.Type)
+			p := &Node{ID: len(g.nodes) - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, typ: g.types.intern(types.XCtrl)}
+			g.check.typed(p, p.Type())
+			g.check.typed(p, p.Type())
 		}
 		g.Stats.Peepholes++
 		g.Stats.Rewrites++

@@ -31,6 +31,7 @@ type Graph struct {
 	// at that node beyond one edge (addDep); nil until one does.
 	depsOf map[int32]*[]int32
 	labels map[int32]string // by node ID, the variable names of Phis (label.go)
+	types  typeTable        // the distinct types the nodes hold (typetable.go)
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -127,14 +128,14 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		}
 	}
 	if op == OpConstant {
-		n.Type = types.Const(aux)
+		g.SetType(n, types.Const(aux))
 	} else {
 		if !typed {
 			t = g.Compute(n)
 		}
-		n.Type = t
+		g.SetType(n, t)
 		if g.check != nil {
-			g.check.typed(n, n.Type)
+			g.check.typed(n, n.Type())
 		}
 	}
 	g.fresh = n
@@ -190,7 +191,7 @@ func (g *Graph) topCon() *Node {
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
-	n.Type = types.Top
+	g.SetType(n, types.Top)
 	return g.Peephole(n)
 }
 
@@ -424,11 +425,11 @@ func (g *Graph) KillIfUnused(n *Node) {
 
 // setType records a new type, and queues the users when it changed.
 func (g *Graph) setType(n *Node, t types.Type) {
-	if sameType(n.Type, t) {
+	if sameType(n.Type(), t) {
 		return
 	}
 	g.fresh = nil
-	n.Type = t
+	g.SetType(n, t)
 	for _, u := range n.Out {
 		g.push(u)
 	}

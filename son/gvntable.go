@@ -34,7 +34,7 @@ type gvnKey struct {
 // keyOf is n's key, valid while its inputs do not change (unlock takes a
 // node out of the table before they do).
 func keyOf(n *Node) gvnKey {
-	return gvnKey{op: n.Op, top: n.Op == OpConstant && n.Type.IsTop(), aux: n.Aux, in: n.In}
+	return gvnKey{op: n.Op, top: n.Op == OpConstant && n.Type().IsTop(), aux: n.Aux, in: n.In}
 }
 
 func nodeID(n *Node) uint64 {

@@ -49,7 +49,7 @@ func (g *Graph) idealize(n *Node) *Node {
 			return n
 		}
 	case OpZeroCheck:
-		if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {
+		if n.In[1].Type().ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {
 			return n.In[0] // the divisor cannot be zero: no check
 		}
 	case OpStop:
@@ -212,7 +212,7 @@ func soleUse(x *Node) bool { return len(x.Out) == 1 && x.keep == 0 }
 
 func (g *Graph) idealDiv(n *Node) *Node {
 	x, y := n.In[1], n.In[2]
-	if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {
+	if n.In[0] != nil && y.Type().ExcludesZero() && !restsOnRefine(y) {
 		g.SetIn(n, 0, nil) // no check needed any more: the division floats
 		return n
 	}
@@ -250,9 +250,9 @@ func (g *Graph) idealBitwise(n *Node) *Node {
 		switch {
 		case n.Op == OpAnd && c == -1, n.Op != OpAnd && c == 0:
 			return x // x&-1, x|0, x^0 → x
-		case n.Op == OpAnd && x.Type.IsInt() && ^x.Type.Zeros()&^uint64(c) == 0:
+		case n.Op == OpAnd && x.Type().IsInt() && ^x.Type().Zeros()&^uint64(c) == 0:
 			return x // a mask that keeps every bit x can have (known bits)
-		case n.Op == OpOr && x.Type.IsInt() && uint64(c)&^x.Type.Ones() == 0:
+		case n.Op == OpOr && x.Type().IsInt() && uint64(c)&^x.Type().Ones() == 0:
 			return x // x has every bit of c already
 		}
 	}
@@ -271,7 +271,7 @@ func (g *Graph) idealCompare(n *Node) *Node {
 		return g.Con(0)
 	}
 	// A bool compared with its own truth is itself: b!=0, b==1 → b.
-	if y.IsConst() && x.Type.IsInt() && x.Type.Lo() >= 0 && x.Type.Hi() <= 1 {
+	if y.IsConst() && x.Type().IsInt() && x.Type().Lo() >= 0 && x.Type().Hi() <= 1 {
 		if n.Op == OpNe && y.Aux == 0 || n.Op == OpEq && y.Aux == 1 {
 			return x
 		}
@@ -283,7 +283,7 @@ func (g *Graph) idealNot(n *Node) *Node {
 	x := g.lookIn(n, 1)
 	switch x.Op {
 	case OpNot:
-		if t := x.In[1].Type; t.IsInt() && t.Lo() >= 0 && t.Hi() <= 1 {
+		if t := x.In[1].Type(); t.IsInt() && t.Lo() >= 0 && t.Hi() <= 1 {
 			return x.In[1] // !!b → b for a bool b
 		}
 	case OpEq:
@@ -302,10 +302,10 @@ func (g *Graph) idealNot(n *Node) *Node {
 // If's incoming control.
 func (g *Graph) idealCProj(n *Node) *Node {
 	iff := n.In[0]
-	if iff.Op != OpIf || !iff.Type.IsTuple() {
+	if iff.Op != OpIf || !iff.Type().IsTuple() {
 		return nil
 	}
-	if iff.Type.Elem(int(n.Aux)).IsCtrl() && iff.Type.Elem(int(1-n.Aux)).IsXCtrl() {
+	if iff.Type().Elem(int(n.Aux)).IsCtrl() && iff.Type().Elem(int(1-n.Aux)).IsXCtrl() {
 		return iff.In[0]
 	}
 	return nil
@@ -319,7 +319,7 @@ func (g *Graph) idealRegion(n *Node) *Node {
 	}
 	var dead []bool // all removed in one pass: a region may be wide
 	for i := 1; i < len(n.In); i++ {
-		if n.In[i].Type.IsXCtrl() {
+		if n.In[i].Type().IsXCtrl() {
 			if dead == nil {
 				dead = make([]bool, len(n.In))
 			}
@@ -536,12 +536,12 @@ func (g *Graph) idealPhi(n *Node) *Node {
 	if r.InProgress() || n.InProgress() {
 		return nil
 	}
-	if r.Op == OpLoop && !r.In[1].Type.IsCtrl() {
+	if r.Op == OpLoop && !r.In[1].Type().IsCtrl() {
 		return nil // a loop never entered goes away whole, Phis and all
 	}
 	var live *Node
 	for i := 1; i < len(n.In); i++ {
-		if x := n.In[i]; r.In[i].Type.IsCtrl() && x != n {
+		if x := n.In[i]; r.In[i].Type().IsCtrl() && x != n {
 			if live != nil && live != x {
 				live = nil
 				break
@@ -594,11 +594,11 @@ func (g *Graph) pullOp(n *Node) *Node {
 			g.AddIn(phi, x.In[j])
 		}
 		g.SetLabel(phi, g.Label(n))
-		phi.Type = g.Compute(phi)
+		g.SetType(phi, g.Compute(phi))
 		in[j] = g.Peephole(phi)
 	}
 	cp := g.NewNode(op, first.Aux, in...)
-	if !cp.Type.IsA(n.Type) {
+	if !cp.Type().IsA(n.Type()) {
 		g.Kill(cp) // factoring would lose precision
 		return nil
 	}
@@ -609,7 +609,7 @@ func (g *Graph) pullOp(n *Node) *Node {
 func (g *Graph) idealStop(n *Node) *Node {
 	changed := false
 	for i := len(n.In) - 1; i >= 0; i-- {
-		if n.In[i].Type.IsXCtrl() {
+		if n.In[i].Type().IsXCtrl() {
 			g.DelIn(n, i)
 			changed = true
 		}

@@ -238,7 +238,7 @@ func (it *interp) eval(n *Node) (int64, error) {
 	var v int64
 	switch {
 	case n.Op == OpConstant:
-		if n.Type.IsTop() {
+		if n.Type().IsTop() {
 			return 0, fmt.Errorf("son.Run: evaluated %v, a value that is never used", n)
 		}
 		v = n.Aux
@@ -296,10 +296,10 @@ func (it *interp) refine(n *Node) (int64, error) {
 	if err != nil {
 		return 0, err
 	}
-	if n.Type.IsInt() && !n.Type.Contains(x) {
+	if n.Type().IsInt() && !n.Type().Contains(x) {
 		// The type is what the peepholes fold by: a value outside it is
 		// a fact narrowed wrongly.
-		return 0, fmt.Errorf("son.Run: %v is %d, outside its type %v", n, x, n.Type)
+		return 0, fmt.Errorf("son.Run: %v is %d, outside its type %v", n, x, n.Type())
 	}
 	p := n.In[0]
 	if p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {

@@ -88,7 +88,7 @@ func (g *Graph) someCtrlNotLive(live []bool) bool {
 // isLoopHead reports whether n may be the head that keepInfiniteLoops
 // gives a Never: a Loop, built, that control may reach.
 func isLoopHead(n *Node) bool {
-	return n.Op == OpLoop && !n.dead && !n.InProgress() && n.Type.IsCtrl()
+	return n.Op == OpLoop && !n.dead && !n.InProgress() && n.Type().IsCtrl()
 }
 
 // ctrlStuck lists the control nodes reached from Start that are not live
@@ -106,7 +106,7 @@ func (g *Graph) ctrlStuck(live []bool) []*Node {
 		for i := len(n.Out) - 1; i >= 0; i-- {
 			if u := n.Out[i]; isCtrlSucc(u) && !seen[u.ID] {
 				seen[u.ID] = true
-				if !live[u.ID] && !u.Type.IsXCtrl() {
+				if !live[u.ID] && !u.Type().IsXCtrl() {
 					stuck = append(stuck, u)
 				}
 				stack = append(stack, u)

@@ -10,15 +10,15 @@ import (
 // Node is one node of the Sea of Nodes. In[0] is the control input for
 // nodes that have one (nil for floating data nodes); Out lists the users,
 // once per use, and is kept the exact mirror of In by the Graph methods
-// that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields other
-// than Type must not be changed directly (a name: Graph.SetLabel).
+// that change edges (SetIn, AddIn, DelIn, Subsume, Kill). Fields must not
+// be changed directly (a type: Graph.SetType; a name: Graph.SetLabel).
 type Node struct {
-	ID   int        // unique in the graph, never reused
-	In   []*Node    // inputs (definitions), some may be nil
-	Out  []*Node    // users; a user appears once per input edge
-	Type types.Type // current lattice value
-	Aux  int64      // constant value, projection index
-	Pos  syntax.Pos // source position, where known
+	ID  int         // unique in the graph, never reused
+	In  []*Node     // inputs (definitions), some may be nil
+	Out []*Node     // users; a user appears once per input edge
+	typ *types.Type // current lattice value (Type), interned in a graph's table; nil is Top
+	Aux int64       // constant value, projection index
+	Pos syntax.Pos  // source position, where known
 	// (A Phi's variable name, for printing, is in the graph's labels, by
 	// ID: few nodes have one. See Graph.Label.)
 
@@ -50,6 +50,14 @@ const (
 	hasLabel                         // has a name in labels
 )
 
+// Type is n's current lattice value.
+func (n *Node) Type() types.Type {
+	if n.typ == nil {
+		return types.Top
+	}
+	return *n.typ
+}
+
 // IsDead reports whether n was killed.
 func (n *Node) IsDead() bool { return n.dead }
 
@@ -57,7 +65,7 @@ func (n *Node) IsDead() bool { return n.dead }
 func (n *Node) IsControl() bool { return n.Op.IsControl() }
 
 // IsConst reports whether n is an integer Constant.
-func (n *Node) IsConst() bool { return n.Op == OpConstant && n.Type.IsConst() }
+func (n *Node) IsConst() bool { return n.Op == OpConstant && n.Type().IsConst() }
 
 // ConstValue is the value of an integer Constant.
 func (n *Node) ConstValue() int64 { return n.Aux }

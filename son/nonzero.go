@@ -67,7 +67,7 @@ func sideExcludesZero(cond *Node, side int64, x *Node) bool {
 			if !z.IsConst() {
 				return
 			}
-			zt = z.Type
+			zt = z.Type()
 		}
 		if r == relNe && zt.IsConst() && zt.Value() == 0 {
 			ne = true
@@ -269,7 +269,7 @@ func (g *Graph) reguard() {
 // type does not exclude 0 and which does not hang right below a check of
 // it: one that reguard may have to guard.
 func unguarded(n *Node) bool {
-	return (n.Op == OpDiv || n.Op == OpMod) && n.In[0] != nil && !n.In[2].Type.ExcludesZero() &&
+	return (n.Op == OpDiv || n.Op == OpMod) && n.In[0] != nil && !n.In[2].Type().ExcludesZero() &&
 		(n.In[0].Op != OpZeroCheck || n.In[0].In[1] != n.In[2])
 }
 

@@ -52,10 +52,10 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		return nil
 	}
 	g.Stats.Peepholes++
-	old := n.Type
+	old := n.Type()
 	var t types.Type
 	if n == g.fresh {
-		t = n.Type // just computed by NewNode, and nothing changed since
+		t = n.Type() // just computed by NewNode, and nothing changed since
 	} else {
 		t = g.Compute(n)
 	}
@@ -94,7 +94,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	if !g.NoGVN && n.flags&inGVN == 0 && hashable(n) {
 		m, h := g.gvn.get(keyOf(n))
 		if m != nil {
-			if j := types.Join(m.Type, n.Type); !j.Equal(m.Type) {
+			if j := types.Join(m.Type(), n.Type()); !j.Equal(m.Type()) {
 				g.setType(m, j)
 			}
 			g.Stats.Rewrites++

@@ -70,7 +70,7 @@ func (p *printer) expr(n *Node) {
 	}
 	switch {
 	case n.Op == OpConstant:
-		if n.Type.IsTop() {
+		if n.Type().IsTop() {
 			p.WriteString("Top")
 		} else {
 			p.WriteString(strconv.FormatInt(n.Aux, 10))
@@ -159,6 +159,6 @@ func (g *Graph) ListNode(n *Node) string {
 			ins[i] = strconv.Itoa(x.ID)
 		}
 	}
-	line := fmt.Sprintf("%4d %-12s %-12s %s", n.ID, op, n.Type, strings.Join(ins, " "))
+	line := fmt.Sprintf("%4d %-12s %-12s %s", n.ID, op, n.Type(), strings.Join(ins, " "))
 	return strings.TrimRight(line, " ")
 }

@@ -199,7 +199,7 @@ func (g *Graph) idealRefine(n *Node) *Node {
 			g.addDep(c, n)
 		}
 	}
-	if !onSide || n.Type.Equal(n.In[1].Type) {
+	if !onSide || n.Type().Equal(n.In[1].Type()) {
 		return n.In[1]
 	}
 	return nil
@@ -250,7 +250,7 @@ func restsOnRefine(y *Node) bool {
 		// does, without one (random program seed 348 of TestNativeRandom:
 		// a Refine of v+1, v >= 0 by a loop's Refine).
 		x := y.In[1]
-		return !x.Type.ExcludesZero() || restsOnRefine(x)
+		return !x.Type().ExcludesZero() || restsOnRefine(x)
 	}
 	// The nodes seen, in an array on the stack: at most one per input
 	// of the nodes within the bound, and a longer walk spills to the heap.
@@ -303,17 +303,17 @@ func (g *Graph) relax(work []*Node) {
 			continue
 		}
 		t := g.Compute(n)
-		if t.IsA(n.Type) {
+		if t.IsA(n.Type()) {
 			continue
 		}
-		t = types.Meet(n.Type, t)
+		t = types.Meet(n.Type(), t)
 		if n.Op == OpPhi && t.IsInt() {
 			if falls[n]++; falls[n] > maxRelax {
 				t = types.Int
 			}
 		}
 		g.unlock(n)
-		n.Type = t
+		g.SetType(n, t)
 		work = append(work, n.Out...)
 	}
 }

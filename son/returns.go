@@ -38,7 +38,7 @@ func (g *Graph) SplitReturns() {
 			}
 			nr := g.NewNode(OpReturn, 0, reg.In[i], v)
 			nr.Pos = r.Pos
-			nr.Type = g.Compute(nr)
+			g.SetType(nr, g.Compute(nr))
 			expand(nr) // at most log(returns)/log(maxJoin) deep
 		}
 	}

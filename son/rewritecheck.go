@@ -169,9 +169,9 @@ func (c *rewriteChecker) branchOn(n, cond, cond2 *Node) {
 	if cond == nil || cond2 == nil || cond.dead || cond2.dead {
 		return
 	}
-	zero := &Node{Op: OpConstant, Type: types.Zero}
+	zero := &Node{Op: OpConstant, typ: typeRef(types.Zero)}
 	truthOf := func(x *Node) *Node {
-		return &Node{ID: n.ID, Op: OpNe, In: []*Node{nil, x, zero}, Pos: n.Pos, Type: types.Bool}
+		return &Node{ID: n.ID, Op: OpNe, In: []*Node{nil, x, zero}, Pos: n.Pos, typ: typeRef(types.Bool)}
 	}
 	c.replaced(n, shapeOf(truthOf(cond)), truthOf(cond2), "branch")
 }
@@ -288,13 +288,13 @@ func commutes(op Op) bool {
 // exprOf shows a data node as its op applied to its inputs: "Add#4 - 3".
 func exprOf(n *Node) string {
 	arg := func(x *Node) string {
-		if x != nil && x.Op == OpConstant && x.Type.IsConst() {
+		if x != nil && x.Op == OpConstant && x.Type().IsConst() {
 			return fmt.Sprint(x.Aux)
 		}
 		return x.String()
 	}
 	switch {
-	case n.Op == OpConstant && n.Type.IsConst():
+	case n.Op == OpConstant && n.Type().IsConst():
 		return fmt.Sprint(n.Aux)
 	case n.Op.IsBinary() && len(n.In) == 3:
 		return fmt.Sprintf("%s %s %s", arg(n.In[1]), n.Op.Symbol(), arg(n.In[2]))
@@ -404,7 +404,7 @@ func (p *evalProgram) lay(x *Node) int {
 	p.state[x] = 1
 	t := term{n: x}
 	switch {
-	case x.Op == OpConstant && x.Type.IsConst():
+	case x.Op == OpConstant && x.Type().IsConst():
 		t.op, t.c = OpConstant, x.Aux
 	case p.expand[x]:
 		t.op = x.Op
@@ -417,7 +417,7 @@ func (p *evalProgram) lay(x *Node) int {
 			// where it computes a value outside it is not a run (its
 			// type may be older than a wider replacement of an
 			// operand, and a fold may rest on it).
-			t.lo, t.hi, t.inner = intRangeOrEmpty(x.Type)
+			t.lo, t.hi, t.inner = intRangeOrEmpty(x.Type())
 		}
 	default:
 		t.op = OpInvalid
@@ -472,7 +472,7 @@ func (p *evalProgram) test(st *RewriteStats) string {
 	// the constants, with their neighbours.
 	var near []types.Type
 	for _, l := range p.leaves {
-		near = append(near, p.terms[l].n.Type)
+		near = append(near, p.terms[l].n.Type())
 	}
 	for _, t := range p.terms {
 		if t.op == OpConstant {
@@ -487,7 +487,7 @@ func (p *evalProgram) test(st *RewriteStats) string {
 		return rng
 	}
 	for j, l := range p.leaves {
-		t := p.terms[l].n.Type
+		t := p.terms[l].n.Type()
 		pts[j] = samplePoints(make([]int64, 0, maxSamples+randomPts), t, true, near...)
 		if len(pts[j]) == 0 {
 			return "" // a leaf with no value (Top): neither side is computed

@@ -109,8 +109,8 @@ func soundGraph() (g *Graph, arg, small, neg *Node) {
 // campaign.
 func TestCheckSoundRejects(t *testing.T) {
 	g, arg, small, neg := soundGraph()
-	if small.Type != types.Range(0, 7) || neg.Type != types.Range(-8, -1) {
-		t.Fatalf("types %v %v", small.Type, neg.Type)
+	if small.Type() != types.Range(0, 7) || neg.Type() != types.Range(-8, -1) {
+		t.Fatalf("types %v %v", small.Type(), neg.Type())
 	}
 	con := func(v int64) *Node { return g.NewNode(OpConstant, v) }
 	cases := []struct {
@@ -153,10 +153,10 @@ func TestCheckSoundAllocatesNothing(t *testing.T) {
 		g.NewNode(OpMinus, 0, nil, small),
 	}
 	for _, n := range nodes {
-		if msg := checkSound(n, n.Type, nodeType); msg != "" {
+		if msg := checkSound(n, n.Type(), nodeType); msg != "" {
 			t.Fatalf("%s: %s", exprOf(n), msg)
 		}
-		if a := testing.AllocsPerRun(20, func() { checkSound(n, n.Type, nodeType) }); a != 0 {
+		if a := testing.AllocsPerRun(20, func() { checkSound(n, n.Type(), nodeType) }); a != 0 {
 			t.Errorf("%s: %v allocations a check, want 0", exprOf(n), a)
 		}
 	}
@@ -174,7 +174,7 @@ func TestVerifyTypeSound(t *testing.T) {
 	if add == nil || Verify(g) != nil {
 		t.Fatalf("no Add, or %v", Verify(g))
 	}
-	add.Type = types.Range(1, 7)
+	g.SetType(add, types.Range(1, 7))
 	err := Verify(g)
 	want := add.String() + ": type-sound: typed [1..7], but 7 + 1 is 8"
 	if err == nil || !strings.Contains(err.Error(), want) {

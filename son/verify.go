@@ -311,7 +311,7 @@ func (v *verifier) shape(n *Node) {
 		case n.Op == OpDiv || n.Op == OpMod:
 			// Unless a check of the divisor guards it, the branches above
 			// its control must prove the divisor is not 0 (zeroBranch).
-			if y := n.In[2]; y != nil && !y.Type.ExcludesZero() &&
+			if y := n.In[2]; y != nil && !y.Type().ExcludesZero() &&
 				(c == nil || c.Op != OpZeroCheck || Unrefined(c.In[1]) != Unrefined(y)) {
 				v.unguarded = append(v.unguarded, n)
 			}
@@ -390,8 +390,8 @@ func (v *verifier) typ(n *Node) {
 			return // reported by edges
 		}
 	}
-	if t := Compute(n, nodeType); !t.IsA(n.Type) {
-		v.bad(n, "type", "stored type %v, but the inputs give %v, which is not within it", n.Type, t)
+	if t := Compute(n, nodeType); !t.IsA(n.Type()) {
+		v.bad(n, "type", "stored type %v, but the inputs give %v, which is not within it", n.Type(), t)
 	}
 }
 

@@ -129,7 +129,7 @@ func TestVerifyRejects(t *testing.T) {
 			return h.dv
 		}, "zerocheck"},
 		{"type too precise", func(h *handGraph) *Node {
-			h.add.Type = types.Const(5) // arg+Phi is not always 5
+			h.g.SetType(h.add, types.Const(5)) // arg+Phi is not always 5
 			return h.add
 		}, "type"},
 		{"control not reached from start", func(h *handGraph) *Node {
@@ -358,10 +358,10 @@ func TestVerifyBranchFacts(t *testing.T) {
 						outer = n
 					}
 				}
-				if !strip && div != nil && div.In[2].Op == OpRefine && div.In[2].Type.ExcludesZero() {
+				if !strip && div != nil && div.In[2].Op == OpRefine && div.In[2].Type().ExcludesZero() {
 					t.Skip("the Refine's type excludes 0 (d > 0): the type is the reason")
 				}
-				if div == nil || outer == nil || div.In[0] == nil || div.In[0].Op == OpZeroCheck || div.In[2].Type.ExcludesZero() {
+				if div == nil || outer == nil || div.In[0] == nil || div.In[0].Op == OpZeroCheck || div.In[2].Type().ExcludesZero() {
 					t.Fatalf("want a division by a value that may be 0 without its ZeroCheck:\n%s", Listing(g))
 				}
 				if err := Verify(g); err != nil {

@@ -48,8 +48,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "build-bool-unmasked", Pass: "build", File: "son/build.go",
-		Old:  "if x.Type.IsA(types.Bool) {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
-		New:  "if x.Type.IsInt() {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
+		Old:  "if x.Type().IsA(types.Bool) {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
+		New:  "if x.Type().IsInt() {\n\t\treturn x\n\t}\n\treturn b.g.peepNew(OpAnd, 0, syntax.Pos{}, nil, x, b.g.Con(1))",
 		What: "a value stored in a bool keeps all its bits: the test asks for an int, not a bool",
 	},
 	{
@@ -86,14 +86,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-div-unpinned", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[0] != nil && y.Type.ExcludesZero() && !restsOnRefine(y) {",
-		New:  "if n.In[0] != nil && y.Type.IsInt() && !restsOnRefine(y) {",
+		Old:  "if n.In[0] != nil && y.Type().ExcludesZero() && !restsOnRefine(y) {",
+		New:  "if n.In[0] != nil && y.Type().IsInt() && !restsOnRefine(y) {",
 		What: "a division floats free of its ZeroCheck whenever its divisor is an integer, zero or not",
 	},
 	{
 		Name: "peep-zerocheck-upper-bound", Pass: "peephole", File: "son/idealize.go",
-		Old:  "if n.In[1].Type.ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
-		New:  "if n.In[1].Type.IsInt() && n.In[1].Type.Hi() != 0 && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
+		Old:  "if n.In[1].Type().ExcludesZero() && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
+		New:  "if n.In[1].Type().IsInt() && n.In[1].Type().Hi() != 0 && !restsOnRefine(n.In[1]) || dominatedNonZero(n.In[0], n.In[1]) {",
 		What: "a ZeroCheck goes away when its divisor's range does not end at 0, even if it holds 0",
 	},
 	{
@@ -122,8 +122,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-cproj-live-other-side", Pass: "peephole", File: "son/idealize.go",
-		Old:  "iff.Type.Elem(int(n.Aux)).IsCtrl() && iff.Type.Elem(int(1-n.Aux)).IsXCtrl()",
-		New:  "iff.Type.Elem(int(n.Aux)).IsCtrl()",
+		Old:  "iff.Type().Elem(int(n.Aux)).IsCtrl() && iff.Type().Elem(int(1-n.Aux)).IsXCtrl()",
+		New:  "iff.Type().Elem(int(n.Aux)).IsCtrl()",
 		What: "a projection of an If collapses into the If's control even when the other side is live",
 	},
 	{
@@ -134,8 +134,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "peep-mask-off-by-one", Pass: "peephole", File: "son/idealize.go",
-		Old:  "^x.Type.Zeros()&^uint64(c) == 0:",
-		New:  "(^x.Type.Zeros()&^uint64(c))>>1 == 0:",
+		Old:  "^x.Type().Zeros()&^uint64(c) == 0:",
+		New:  "(^x.Type().Zeros()&^uint64(c))>>1 == 0:",
 		What: "x & c folds to x when the one bit x may have and c clears is bit 0: an off-by-one mask",
 	},
 	{

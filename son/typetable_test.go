@@ -1,0 +1,59 @@
+package son
+
+import (
+	"testing"
+	"unsafe"
+
+	"son/types"
+)
+
+// TestNodeSize holds Node to the 112-byte size class: the type is a
+// pointer into the graph's table, not a 40-byte value.
+func TestNodeSize(t *testing.T) {
+	if got := unsafe.Sizeof(Node{}); got != 112 {
+		t.Errorf("Node is %d bytes, want 112", got)
+	}
+}
+
+// TestTypesInterned checks that equal types share one slot, that giving a
+// node a type changes no other node's, that the zero node reads as Top,
+// and that a clone's nodes read the same types.
+func TestTypesInterned(t *testing.T) {
+	if got := (&Node{}).Type(); !got.IsTop() {
+		t.Errorf("zero Node's type is %v, want Top", got)
+	}
+	g := NewGraph("t")
+	a := g.NewNode(OpConstant, 7)
+	b := g.NewNode(OpConstant, 7)
+	c := g.NewNode(OpConstant, 8)
+	if a.typ != b.typ {
+		t.Errorf("two Constants 7 hold different slots")
+	}
+	if a.typ == c.typ || !c.Type().Equal(types.Const(8)) {
+		t.Errorf("Constant 8 reads %v, want 8 in a slot of its own", c.Type())
+	}
+	slots := len(g.types.slot)
+	g.SetType(a, types.Range(1, 9))
+	if !a.Type().Equal(types.Range(1, 9)) || !b.Type().Equal(types.Const(7)) {
+		t.Errorf("after SetType: a %v, b %v; want [1..9] and 7", a.Type(), b.Type())
+	}
+	g.SetType(b, types.Range(1, 9))
+	if a.typ != b.typ || len(g.types.slot) != slots+1 {
+		t.Errorf("[1..9] given twice: shared %v, %d new slots; want shared, 1", a.typ == b.typ, len(g.types.slot)-slots)
+	}
+	for _, ct := range commonTypes {
+		g.SetType(c, ct)
+		if !c.Type().Equal(ct) {
+			t.Errorf("SetType %v reads %v", ct, c.Type())
+		}
+	}
+	if len(g.types.slot) != slots+1 {
+		t.Errorf("the common types took %d new slots, want none", len(g.types.slot)-slots-1)
+	}
+	cl := g.Clone()
+	for _, n := range []*Node{a, b, c, g.Start} {
+		if m := cl.Node(n.ID); !m.Type().Equal(n.Type()) {
+			t.Errorf("clone of %v reads %v, want %v", n, m.Type(), n.Type())
+		}
+	}
+}
