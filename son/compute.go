@@ -85,11 +85,8 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 	panic("son: Compute of " + n.Op.String())
 }
 
-// nodeType reads the type stored in a node.
-func nodeType(n *Node) types.Type { return n.Type() }
-
 // Compute is the type of n from the types stored in its inputs.
-func (g *Graph) Compute(n *Node) types.Type { return Compute(n, nodeType) }
+func (g *Graph) Compute(n *Node) types.Type { return Compute(n, (*Node).Type) }
 
 var (
 	startType = types.Tuple(types.Ctrl, types.Int)

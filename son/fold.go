@@ -53,7 +53,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 		return nil, types.Top, false
 	}
 	s := Node{ID: len(g.nodes), Op: op, Aux: aux, In: in}
-	t = Compute(&s, nodeType)
+	t = Compute(&s, (*Node).Type)
 	if foldHook != nil {
 		t = foldHook(op, t)
 	}
@@ -159,7 +159,7 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	s := g.stand
 	*s = Node{ID: len(g.nodes), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
-	g.SetType(s, Compute(s, nodeType))
+	g.SetType(s, Compute(s, (*Node).Type))
 	if !sameType(s.Type(), tupleXX) {
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil

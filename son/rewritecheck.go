@@ -127,7 +127,7 @@ func (c *rewriteChecker) typed(n *Node, t types.Type) {
 		return
 	}
 	c.Stats.Types++
-	if msg := checkSound(n, t, nodeType); msg != "" {
+	if msg := checkSound(n, t, (*Node).Type); msg != "" {
 		c.bad(n, "type-sound", "%s", msg)
 	}
 }

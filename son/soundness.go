@@ -282,7 +282,7 @@ func CheckTransfer(n *Node, t types.Type, typ func(*Node) types.Type) string {
 
 // sound is the verifier's type soundness rule.
 func (v *verifier) sound(n *Node) {
-	if msg := checkSound(n, n.Type(), nodeType); msg != "" {
+	if msg := checkSound(n, n.Type(), (*Node).Type); msg != "" {
 		v.bad(n, "type-sound", "%s", msg)
 	}
 }
