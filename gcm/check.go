@@ -41,19 +41,32 @@ import (
 //
 //   - placed: every data node that control needs (the values of the
 //     ZeroChecks, branches and Returns that run, their inputs, and the
-//     Phis of live regions) is placed exactly once, and nothing else;
-//   - dominance: every use is dominated by its definition: in the same
-//     block before it, or in a block that strictly dominates; a Phi's k-th
-//     value at the end of its block's k-th predecessor;
+//     Phis of live regions) is placed exactly once, and nothing else; but
+//     a Constant may be placed in several blocks, at most once in each
+//     (gcm rematerializes constants): each copy a Const of its value;
+//   - reg: each register is defined once; a node's register is its ID,
+//     but a Constant's copy may have one above every node's (g.MaxID()
+//     up), so that no register of a node ID means another node;
+//   - dominance: every use is dominated by the definition it reads: in
+//     the same block before it, or in a block that strictly dominates; a
+//     Phi's k-th value at the end of its block's k-th predecessor;
 //   - phi: each Phi is in the block of its region, with the value of the
 //     region input that predecessor ends at;
 //   - pinned: a division pinned below a ZeroCheck comes after that check,
 //     in its block or one that check's block dominates; one pinned to the
 //     head of a block (a projection, a region), in that block or one it
 //     dominates;
-//   - op: each instruction computes its node's op on its node's inputs;
+//   - op: each instruction computes its node's op on its node's inputs:
+//     each argument, and each Phi's value (rule phi) and branch's or
+//     return's register, reads a register whose definition has the Node
+//     of the input it stands for;
 //   - pos: each instruction, and each branch and return, has its node's
 //     source position (a check's is where a division by zero is reported).
+//
+// It trusts nothing of how a constant's copies were chosen: any set of
+// copies these rules accept computes what the graph does, since a Const
+// has no inputs and each use reads a copy of the right value that
+// dominates it.
 //
 // Every problem names the block, the instruction or node, and the rule.
 // Check never panics, whatever f holds. Cost: linear in the graph and f,
@@ -701,7 +714,7 @@ func (c *checker) data() {
 		if t := b.Term; t.Kind == cfg.TermBranch || t.Kind == cfg.TermReturn {
 			// control matched the terminator with its If or Return.
 			if n := g.Node(t.Node); n != nil && len(n.In) > 1 && n.In[1] != nil {
-				reads(b, len(b.Instrs), t.Reg, n.In[1], func() string { return "the " + termString(t) })
+				reads(b, len(b.Instrs), t.Reg, n.In[1], func() string { return termString(t) })
 			}
 		}
 	}

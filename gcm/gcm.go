@@ -7,8 +7,12 @@
 // of the matching predecessor — and placed on the dominator path between
 // the two in the block of the smallest loop depth, the latest among equals:
 // loop-invariant work leaves loops, and nothing is computed on a path that
-// does not need it. A list scheduler orders each block. Check verifies a
-// schedule independently of the pass. Cost: O(n log n) in the nodes and
+// does not need it. Constants are rematerialized (remat.go): one Const in
+// each block a use needs it in, found by the same search for each use
+// alone, so that a constant shared by distant uses is not live across the
+// blocks between. Every node's register is its ID, but for those copies.
+// A list scheduler orders each block. Check verifies a schedule
+// independently of the pass. Cost: O(n log n) in the nodes and
 // blocks. Where Click walks up the dominator tree one block at a time (for
 // the common dominator of two uses, and along the path from late to
 // early), which costs the depth of the tree per edge and is quadratic on a
@@ -48,7 +52,9 @@ func (r *Result) at(a []int32, id int) *cfg.Block {
 }
 
 // Block is the block of the node with this ID, data or control, nil if it
-// was not scheduled (the exit of a Never, dead values).
+// was not scheduled (the exit of a Never, dead values); for a constant
+// with several copies, the block of the first, in block order (the one
+// whose register is the node's ID).
 func (r *Result) Block(id int) *cfg.Block { return r.at(r.where, id) }
 
 // Early and Late are the bounds schedule early and late found for a data
@@ -305,7 +311,8 @@ func (s *scheduler) shallowest(late, early *block) *block {
 // scheduleLate places each node, users first: its late block is the
 // lowest common dominator of where its uses are; it goes, on the
 // dominator path from there up to its early block, to the block of the
-// smallest loop depth, the latest among equals.
+// smallest loop depth, the latest among equals. A constant goes where
+// each of its uses alone would put it (placeConstant).
 func (s *scheduler) scheduleLate() {
 	for i := len(s.data) - 1; i >= 0; i-- {
 		n := s.data[i]
