@@ -156,7 +156,7 @@ func TestCheckRejectsBrokenCopies(t *testing.T) {
 		}, "b3: op: Mul#21 reads v6, which is not defined as Constant#13"},
 		{"a return of the wrong register", func(f *cfg.Func) {
 			f.Blocks[1].Term.Reg = 30
-		}, "b2: op: a return (node 16, v30) reads v30, which is not defined as Div#14"},
+		}, "b2: op: a return (node 28, v30) reads v30, which is not defined as Div#14"},
 		{"two copies in one block", func(f *cfg.Func) {
 			b := f.Blocks[2]
 			cp := *b.Instrs[0]
