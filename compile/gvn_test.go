@@ -85,7 +85,7 @@ func TestGVNValidatorCatchesFaults(t *testing.T) {
 		{"Phis of different blocks", func(f *cfg.Func, p *gvn.Proposal) {
 			phis := find(f, "Phi") // s, j, i of the first loop, its if's join, then t, k of the second
 			p.N[phis[len(phis)-1]] = p.N.Of(phis[1])
-		}, "spec-phi-block: v9 and v41 have number v9, but they are Phis of different blocks: v9 = Phi v6 v37 (b2 phi 1) and v41 = Phi v6 v52 (b8 phi 1)"},
+		}, "spec-phi-block: v9 and v41 have number v9, but they are Phis of different blocks: v9 = Phi v6 v37 (b2 phi 1) and v41 = Phi v57 v52 (b8 phi 1)"},
 		{"a replacement that does not dominate", func(f *cfg.Func, p *gvn.Proposal) {
 			muls := find(f, "Mul") // i*3 and j*3, one in each arm
 			p.Replace = append(p.Replace, gvn.Replacement{Dst: muls[1], By: muls[0]})

@@ -41,19 +41,32 @@ import (
 //
 //   - placed: every data node that control needs (the values of the
 //     ZeroChecks, branches and Returns that run, their inputs, and the
-//     Phis of live regions) is placed exactly once, and nothing else;
-//   - dominance: every use is dominated by its definition: in the same
-//     block before it, or in a block that strictly dominates; a Phi's k-th
-//     value at the end of its block's k-th predecessor;
+//     Phis of live regions) is placed exactly once, and nothing else; but
+//     a Constant may be placed in several blocks, at most once in each
+//     (gcm rematerializes constants): each copy a Const of its value;
+//   - reg: each register is defined once; a node's register is its ID,
+//     but a Constant's copy may have one above every node's (g.MaxID()
+//     up), so that no register of a node ID means another node;
+//   - dominance: every use is dominated by the definition it reads: in
+//     the same block before it, or in a block that strictly dominates; a
+//     Phi's k-th value at the end of its block's k-th predecessor;
 //   - phi: each Phi is in the block of its region, with the value of the
 //     region input that predecessor ends at;
 //   - pinned: a division pinned below a ZeroCheck comes after that check,
 //     in its block or one that check's block dominates; one pinned to the
 //     head of a block (a projection, a region), in that block or one it
 //     dominates;
-//   - op: each instruction computes its node's op on its node's inputs;
+//   - op: each instruction computes its node's op on its node's inputs:
+//     each argument, and each Phi's value (rule phi) and branch's or
+//     return's register, reads a register whose definition has the Node
+//     of the input it stands for;
 //   - pos: each instruction, and each branch and return, has its node's
 //     source position (a check's is where a division by zero is reported).
+//
+// It trusts nothing of how a constant's copies were chosen: any set of
+// copies these rules accept computes what the graph does, since a Const
+// has no inputs and each use reads a copy of the right value that
+// dominates it.
 //
 // Every problem names the block, the instruction or node, and the rule.
 // Check never panics, whatever f holds. Cost: linear in the graph and f,
@@ -300,7 +313,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 		switch next.Op {
 		case son.OpIf:
 			c.setBlock(c.blockOf, next, b)
-			if t.Kind != cfg.TermBranch || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
+			if t.Kind != cfg.TermBranch || t.Node != next.ID {
 				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, next.In[1].ID)
 				return
 			}
@@ -332,7 +345,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			}
 		case son.OpReturn:
 			c.setBlock(c.blockOf, next, b)
-			if t.Kind != cfg.TermReturn || t.Node != next.ID || t.Reg != cfg.Reg(next.In[1].ID) {
+			if t.Kind != cfg.TermReturn || t.Node != next.ID {
 				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, next.In[1].ID)
 				return
 			}
@@ -483,10 +496,11 @@ func (c *checker) checks() {
 	}
 }
 
-// site is where a node went: 1 + its block's index (0: nowhere), and
-// its position there (-1 for a Phi).
+// site is where a register is defined: 1 + its block's index (0:
+// nowhere), its position there (-1 for a Phi), and the node whose value
+// it holds.
 type site struct {
-	b, pos int32
+	b, pos, node int32
 }
 
 // data checks the placement of the data nodes in blocks whose control
@@ -507,22 +521,49 @@ func (c *checker) data() {
 	}
 	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
 
-	// By node ID, where each was placed and how often; an ID no node of
-	// the graph has is counted apart (no array that large), as only its
-	// being placed at all matters for it.
-	at := make([]site, g.MaxID())
+	// By register, where it is defined and for which node: the
+	// registers are the nodes' IDs and, for the copies of constants, a
+	// few above g.MaxID(); one out of that range is kept apart (no array
+	// that large). By node ID, how often the node is placed, and the last
+	// block it was placed in (a constant may have one copy per block).
+	defs := 0
+	for _, b := range f.Blocks {
+		defs += len(b.Phis) + len(b.Instrs)
+	}
+	at := make([]site, g.MaxID()+defs+1)
+	var other map[cfg.Reg]site
 	seen := make([]int32, g.MaxID())
-	var other map[int]site
-	place := func(id int, b, pos int) {
-		if id >= 0 && id < len(at) {
-			at[id] = site{int32(b + 1), int32(pos)}
-			seen[id]++
+	last := make([][2]int32, g.MaxID()) // 1 + block index, position
+	def := func(r cfg.Reg) site {
+		if r > 0 && int(r) < len(at) {
+			return at[r]
+		}
+		return other[r]
+	}
+	place := func(b *cfg.Block, bi int, r cfg.Reg, node int, pos int) {
+		if node >= 0 && node < len(seen) {
+			if seen[node] > 0 && last[node][0] == int32(bi+1) && g.Node(node) != nil && g.Node(node).Op == son.OpConstant {
+				c.bad(b, "placed", "%v has two copies in the block", g.Node(node))
+			}
+			seen[node]++
+			last[node] = [2]int32{int32(bi + 1), int32(pos)}
+		}
+		if r == 0 {
+			return // a Check defines nothing
+		}
+		if old := def(r); old.b != 0 {
+			c.bad(b, "reg", "v%d is defined twice, for node %d and node %d", r, old.node, node)
+			return
+		}
+		s := site{int32(bi + 1), int32(pos), int32(node)}
+		if r > 0 && int(r) < len(at) {
+			at[r] = s
 			return
 		}
 		if other == nil {
-			other = map[int]site{}
+			other = map[cfg.Reg]site{}
 		}
-		other[id] = site{int32(b + 1), int32(pos)}
+		other[r] = s
 	}
 	for bi, b := range f.Blocks {
 		for i, p := range b.Phis {
@@ -530,23 +571,20 @@ func (c *checker) data() {
 				c.bad(b, "phi", "Phi %d is nil", i)
 				continue
 			}
-			place(p.Node, bi, -1)
+			place(b, bi, p.Dst, p.Node, -1)
 		}
 		for i, in := range b.Instrs {
 			if in == nil {
 				c.bad(b, "op", "instruction %d is nil", i)
 				continue
 			}
-			place(in.Node, bi, i)
+			place(b, bi, in.Dst, in.Node, i)
 		}
 	}
-	avail := func(def int, b *cfg.Block, pos int) bool {
-		var s site
-		if def >= 0 && def < len(at) {
-			s = at[def]
-		} else {
-			s = other[def]
-		}
+	// avail reports whether register r is defined at position pos of b:
+	// earlier in b, or in a block that strictly dominates b.
+	avail := func(r cfg.Reg, b *cfg.Block, pos int) bool {
+		s := def(r)
 		if s.b == 0 {
 			return false
 		}
@@ -555,6 +593,29 @@ func (c *checker) data() {
 			return int(s.pos) < pos
 		}
 		return tree.StrictlyDominates(int(s.b-1), bi)
+	}
+	// checked reports whether the ZeroCheck n is passed before position
+	// pos of b: its check earlier in b, or in a block that strictly
+	// dominates b.
+	checked := func(n *son.Node, b *cfg.Block, pos int) bool {
+		if n.ID < 0 || n.ID >= len(last) || seen[n.ID] == 0 {
+			return false
+		}
+		s, bi := last[n.ID], c.index.at(b)
+		if int(s[0]-1) == bi {
+			return int(s[1]) < pos
+		}
+		return tree.StrictlyDominates(int(s[0]-1), bi)
+	}
+	// reads checks that register r, read at position pos of b by what
+	// what says, holds the value of node x and is defined there.
+	reads := func(b *cfg.Block, pos int, r cfg.Reg, x *son.Node, what func() string) {
+		switch d := def(r); {
+		case d.b == 0 || int(d.node) != x.ID:
+			c.bad(b, "op", "%s reads v%d, which is not defined as %v", what(), r, x)
+		case !avail(r, b, pos):
+			c.bad(b, "dominance", "%s uses %v (v%d) before it is defined", what(), x, r)
+		}
 	}
 
 	// The data nodes control needs, found from the graph.
@@ -591,7 +652,7 @@ func (c *checker) data() {
 		case !need[n.ID]:
 		case k == 0:
 			c.bad(nil, "placed", "%v is not placed", n)
-		case k > 1:
+		case k > 1 && n.Op != son.OpConstant:
 			c.bad(nil, "placed", "%v is placed %d times", n, k)
 		}
 	}
@@ -617,7 +678,7 @@ func (c *checker) data() {
 	for _, b := range f.Blocks {
 		for _, p := range b.Phis {
 			if p != nil {
-				c.phi(b, p, avail)
+				c.phi(b, p, def, avail)
 			}
 		}
 		for i, in := range b.Instrs {
@@ -629,7 +690,7 @@ func (c *checker) data() {
 				c.bad(b, "op", "instruction %d (%v) is from node %d, which is not live", i, in.Op, in.Node)
 				continue
 			}
-			if !sameOp(n, in) {
+			if !sameOp(n, in, g.MaxID()) {
 				c.bad(b, "op", "instruction %d (%v) does not compute %v", i, in.Op, n)
 				continue
 			}
@@ -637,22 +698,23 @@ func (c *checker) data() {
 				c.bad(b, "pos", "instruction %d (%v) is at %v, but %v is at %v", i, in.Op, in.Pos, n, n.Pos)
 			}
 			for j, x := range n.In {
-				if j > 0 && x != nil && !x.IsControl() && !avail(x.ID, b, i) {
-					c.bad(b, "dominance", "%v uses %v before it is defined", n, x)
+				if j > 0 && x != nil && !x.IsControl() {
+					reads(b, i, in.Args[j-1], x, func() string { return n.String() })
 				}
 			}
 			// A division is below its check, or pinned to the head of a
 			// block (the side of a branch that proves its divisor is not
 			// 0, or a region below it: son.Verify's zerocheck rule) and in
 			// that block or below it.
-			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !avail(ctl.ID, b, i) &&
+			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !checked(ctl, b, i) &&
 				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.StrictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}
 		if t := b.Term; t.Kind == cfg.TermBranch || t.Kind == cfg.TermReturn {
-			if !avail(int(t.Reg), b, len(b.Instrs)) {
-				c.bad(b, "dominance", "the %s uses v%d before it is defined", termString(t), t.Reg)
+			// control matched the terminator with its If or Return.
+			if n := g.Node(t.Node); n != nil && len(n.In) > 1 && n.In[1] != nil {
+				reads(b, len(b.Instrs), t.Reg, n.In[1], func() string { return termString(t) })
 			}
 		}
 	}
@@ -661,7 +723,7 @@ func (c *checker) data() {
 // phi checks Phi p of block b: its node's region begins b, and its k-th
 // argument is the value of the region input that b's k-th predecessor
 // ends at, available there.
-func (c *checker) phi(b *cfg.Block, p *cfg.Phi, avail func(int, *cfg.Block, int) bool) {
+func (c *checker) phi(b *cfg.Block, p *cfg.Phi, def func(cfg.Reg) site, avail func(cfg.Reg, *cfg.Block, int) bool) {
 	phi := c.g.Node(p.Node)
 	if phi == nil || phi.Op != son.OpPhi {
 		c.bad(b, "phi", "Phi v%d is from node %d, which is no live Phi", p.Dst, p.Node)
@@ -688,22 +750,22 @@ func (c *checker) phi(b *cfg.Block, p *cfg.Phi, avail func(int, *cfg.Block, int)
 		switch {
 		case k <= 0 || k >= len(phi.In):
 			c.bad(b, "phi", "predecessor b%d is no input of %v", pred.ID, region)
-		case p.Args[i] != cfg.Reg(phi.In[k].ID):
-			c.bad(b, "phi", "%v takes v%d from b%d, want v%d", phi, p.Args[i], pred.ID, phi.In[k].ID)
-		case !avail(phi.In[k].ID, pred, len(pred.Instrs)):
+		case def(p.Args[i]).b == 0 || int(def(p.Args[i]).node) != phi.In[k].ID:
+			c.bad(b, "phi", "%v takes v%d from b%d, want a register of %v", phi, p.Args[i], pred.ID, phi.In[k])
+		case !avail(p.Args[i], pred, len(pred.Instrs)):
 			c.bad(b, "dominance", "%v's value %v is not available at the end of b%d", phi, phi.In[k], pred.ID)
 		}
 	}
 }
 
 // sameOp reports whether instruction in computes node n.
-func sameOp(n *son.Node, in *cfg.Instr) bool {
+func sameOp(n *son.Node, in *cfg.Instr, maxID int) bool {
 	args := func(xs ...*son.Node) bool {
 		if len(xs) != len(in.Args) {
 			return false
 		}
-		for i, x := range xs {
-			if x == nil || cfg.Reg(x.ID) != in.Args[i] {
+		for _, x := range xs {
+			if x == nil {
 				return false
 			}
 		}
@@ -712,10 +774,10 @@ func sameOp(n *son.Node, in *cfg.Instr) bool {
 	switch n.Op {
 	case son.OpZeroCheck:
 		return in.Op == cfg.OpCheck && len(n.In) == 2 && args(n.In[1])
-	case son.OpConstant:
-		return in.Op == cfg.OpConst && in.Aux == n.Aux && in.Dst == cfg.Reg(n.ID)
+	case son.OpConstant: // a copy's register is its own, above every node's
+		return in.Op == cfg.OpConst && in.Aux == n.Aux && len(in.Args) == 0 && (in.Dst == cfg.Reg(n.ID) || int(in.Dst) >= maxID)
 	case son.OpProj:
-		return in.Op == cfg.OpArg && in.Dst == cfg.Reg(n.ID)
+		return in.Op == cfg.OpArg && in.Dst == cfg.Reg(n.ID) && len(in.Args) == 0
 	case son.OpMinus:
 		return in.Op == cfg.OpNeg && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
 	case son.OpNot:

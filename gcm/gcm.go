@@ -7,8 +7,12 @@
 // of the matching predecessor — and placed on the dominator path between
 // the two in the block of the smallest loop depth, the latest among equals:
 // loop-invariant work leaves loops, and nothing is computed on a path that
-// does not need it. A list scheduler orders each block. Check verifies a
-// schedule independently of the pass. Cost: O(n log n) in the nodes and
+// does not need it. Constants are rematerialized (remat.go): one Const in
+// each block a use needs it in, found by the same search for each use
+// alone, so that a constant shared by distant uses is not live across the
+// blocks between. Every node's register is its ID, but for those copies.
+// A list scheduler orders each block. Check verifies a schedule
+// independently of the pass. Cost: O(n log n) in the nodes and
 // blocks. Where Click walks up the dominator tree one block at a time (for
 // the common dominator of two uses, and along the path from late to
 // early), which costs the depth of the tree per edge and is quadratic on a
@@ -48,7 +52,9 @@ func (r *Result) at(a []int32, id int) *cfg.Block {
 }
 
 // Block is the block of the node with this ID, data or control, nil if it
-// was not scheduled (the exit of a Never, dead values).
+// was not scheduled (the exit of a Never, dead values); for a constant
+// with several copies, the block of the first, in block order (the one
+// whose register is the node's ID).
 func (r *Result) Block(id int) *cfg.Block { return r.at(r.where, id) }
 
 // Early and Late are the bounds schedule early and late found for a data
@@ -79,8 +85,11 @@ func Schedule(g *son.Graph) (*Result, error) {
 	s.scheduleLate()
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
-	// `and` shape at 1 MB, 13 MB of the gcm pass's peak).
-	s.tree, s.shallow = nil, nil
+	// `and` shape at 1 MB, 13 MB of the gcm pass's peak), unless a
+	// constant has copies, whose uses emit finds by the search.
+	if len(s.copies) == 0 {
+		s.tree, s.shallow = nil, nil
+	}
 	return s.emit()
 }
 
@@ -102,6 +111,11 @@ type scheduler struct {
 	early []int32
 	late  []int32
 	place []int32
+
+	copies  copies  // the constants placed in several blocks (remat.go)
+	stamp   []int32 // by block index: 1 + the ID of the last constant that targeted it
+	targets []int32 // scratch: the blocks a constant's uses target, as numbers
+	nextReg cfg.Reg // the register of the next copy
 }
 
 // roots are the data nodes control needs: ZeroCheck divisors, branch
@@ -297,7 +311,8 @@ func (s *scheduler) shallowest(late, early *block) *block {
 // scheduleLate places each node, users first: its late block is the
 // lowest common dominator of where its uses are; it goes, on the
 // dominator path from there up to its early block, to the block of the
-// smallest loop depth, the latest among equals.
+// smallest loop depth, the latest among equals. A constant goes where
+// each of its uses alone would put it (placeConstant).
 func (s *scheduler) scheduleLate() {
 	for i := len(s.data) - 1; i >= 0; i-- {
 		n := s.data[i]
@@ -307,20 +322,8 @@ func (s *scheduler) scheduleLate() {
 		}
 		var late *block
 		for k, u := range n.Out {
-			switch {
-			case u.Op == son.OpPhi && s.need[u.ID]:
-				// Each use of n as input i counts at the end of the
-				// region's i-th predecessor; n.Out lists n once per use.
-				r := s.sk.blockOf(u.In[0])
-				if i := n.UseIndex(k); i >= 1 {
-					late = s.lca(late, s.sk.blockOf(r.head.In[i]))
-				}
-			case u.IsControl():
-				if b := s.sk.blockOf(u); b != nil && u.Op != son.OpNever {
-					late = s.lca(late, b)
-				}
-			case s.need[u.ID]:
-				late = s.lca(late, s.block(s.place[u.ID]))
+			if b := s.useBlock(n, k, u); b != nil {
+				late = s.lca(late, b)
 			}
 		}
 		early := s.block(s.early[n.ID])
@@ -328,8 +331,34 @@ func (s *scheduler) scheduleLate() {
 			late = early // used only where control never goes (a Never's exit)
 		}
 		s.late[n.ID] = late.number()
+		if n.Op == son.OpConstant {
+			s.placeConstant(n, early)
+			continue
+		}
 		s.place[n.ID] = s.shallowest(late, early).number()
 	}
+	s.copies.sort()
+}
+
+// useBlock is the block where n's k-th use, by u, needs n's value: the
+// block of a control node, the place of a data node, the end of the
+// region's i-th predecessor for a Phi's input i (n.Out lists n once per
+// use); nil for a use by nothing control needs.
+func (s *scheduler) useBlock(n *son.Node, k int, u *son.Node) *block {
+	switch {
+	case u.Op == son.OpPhi && s.need[u.ID]:
+		r := s.sk.blockOf(u.In[0])
+		if i := n.UseIndex(k); i >= 1 {
+			return s.sk.blockOf(r.head.In[i])
+		}
+	case u.IsControl():
+		if b := s.sk.blockOf(u); b != nil && u.Op != son.OpNever {
+			return b
+		}
+	case s.need[u.ID]:
+		return s.block(s.place[u.ID])
+	}
+	return nil
 }
 
 // emit builds the cfg.Func: blocks in reverse postorder, each with its
@@ -353,15 +382,21 @@ func (s *scheduler) emit() (*Result, error) {
 		}
 	}
 	var a arena
-	s.loop = nil
+	if len(s.copies) == 0 {
+		s.loop = nil
+	}
 	perm, permAt := s.sk.sortPreds()
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
+	// A constant with copies is in the list of each of their blocks.
 	count := make([]int32, s.n+1)
 	for _, n := range s.data {
-		if n.Op != son.OpPhi {
+		if n.Op != son.OpPhi && !s.hasCopies(n) {
 			count[s.place[n.ID]]++ // 1 + index
 		}
+	}
+	for _, c := range s.copies {
+		count[c.block]++
 	}
 	for i := range s.n {
 		count[i+1] += count[i]
@@ -369,11 +404,16 @@ func (s *scheduler) emit() (*Result, error) {
 	placed := make([]*son.Node, count[s.n])
 	fill := count[:s.n:s.n]
 	for _, n := range s.data {
-		if n.Op != son.OpPhi {
+		if n.Op != son.OpPhi && !s.hasCopies(n) {
 			p := s.place[n.ID] - 1
 			placed[fill[p]] = n
 			fill[p]++
 		}
+	}
+	for _, c := range s.copies {
+		p := c.block - 1
+		placed[fill[p]] = s.g.Node(int(c.id))
+		fill[p]++
 	}
 	s.data = nil // in placed now, block by block
 	// fill[i] is now where block i's nodes end, and block i-1's too start
@@ -393,7 +433,7 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID(), s.place, s.sk)
+	o := newOrderer(s.g.MaxID(), s.place, s.sk, s.copies)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := b.b
@@ -406,7 +446,7 @@ func (s *scheduler) emit() (*Result, error) {
 			}
 			args := a.regs(len(b.preds))
 			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
-				args[i] = cfg.Reg(phi.In[1+k].ID)
+				args[i] = s.regAt(phi.In[1+k], b.preds[i])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -426,21 +466,22 @@ func (s *scheduler) emit() (*Result, error) {
 				cb.Instrs = make([]*cfg.Instr, k)
 			}
 			for i, n := range order {
-				cb.Instrs[i] = a.instr(n)
+				cb.Instrs[i] = a.instr(s, n, b)
 			}
 		}
 		start = end
 		switch l := b.last; {
 		case l != nil && l.Op == son.OpIf:
-			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: cfg.Reg(l.In[1].ID), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpReturn:
-			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: cfg.Reg(l.In[1].ID), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpNever:
 			cb.Term = cfg.Term{Kind: cfg.TermJump, Pos: l.Pos, Node: l.ID}
 		default:
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
+	s.tree, s.shallow, s.loop = nil, nil, nil
 	// where is place with the control nodes' blocks added: no ID has both.
 	where := s.place
 	for id, b := range s.sk.of {
@@ -484,8 +525,9 @@ func (a *arena) regs(k int) []cfg.Reg {
 	return r
 }
 
-// instr makes the instruction of n: its register is its ID.
-func (a *arena) instr(n *son.Node) *cfg.Instr {
+// instr makes the instruction of n in block b: its register is its ID
+// (a constant's copy's own), its arguments the registers s.regAt says.
+func (a *arena) instr(s *scheduler, n *son.Node, b *block) *cfg.Instr {
 	if len(a.instrs) == 0 {
 		a.instrs = make([]cfg.Instr, 256)
 	}
@@ -495,20 +537,20 @@ func (a *arena) instr(n *son.Node) *cfg.Instr {
 	switch {
 	case n.Op == son.OpZeroCheck:
 		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, a.regs(1)
-		i.Args[0] = cfg.Reg(n.In[1].ID)
+		i.Args[0] = s.regAt(n.In[1], b)
 	case n.Op == son.OpConstant:
-		i.Op, i.Aux = cfg.OpConst, n.Aux
+		i.Op, i.Aux, i.Dst = cfg.OpConst, n.Aux, s.dstAt(n, b)
 	case n.Op == son.OpProj:
 		i.Op = cfg.OpArg
 	case n.Op == son.OpMinus:
 		i.Op, i.Args = cfg.OpNeg, a.regs(1)
-		i.Args[0] = cfg.Reg(n.In[1].ID)
+		i.Args[0] = s.regAt(n.In[1], b)
 	case n.Op == son.OpNot:
 		i.Op, i.Args = cfg.OpNot, a.regs(1)
-		i.Args[0] = cfg.Reg(n.In[1].ID)
+		i.Args[0] = s.regAt(n.In[1], b)
 	default:
 		i.Op, i.Args = binaryOps[n.Op], a.regs(2)
-		i.Args[0], i.Args[1] = cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)
+		i.Args[0], i.Args[1] = s.regAt(n.In[1], b), s.regAt(n.In[2], b)
 	}
 	return i
 }

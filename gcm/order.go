@@ -11,6 +11,7 @@ import "son/son"
 // block.
 type orderer struct {
 	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
+	cps   copies    // the copies of constants placed in several blocks (the scheduler's)
 	sk    *skeleton // a control node's block (of), a block's checks
 	pos   []int32   // by node ID: its position in its block's list
 
@@ -23,8 +24,8 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(maxID int, place []int32, sk *skeleton) *orderer {
-	return &orderer{place: place, sk: sk, pos: make([]int32, maxID)}
+func newOrderer(maxID int, place []int32, sk *skeleton, cps copies) *orderer {
+	return &orderer{place: place, sk: sk, cps: cps, pos: make([]int32, maxID)}
 }
 
 // order is the local schedule of block b: its ZeroChecks in the order of
@@ -46,6 +47,9 @@ func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
 	in := func(x *son.Node) bool {
 		if x.Op == son.OpZeroCheck {
 			return x.ID < len(o.sk.of) && o.sk.of[x.ID] == b
+		}
+		if x.Op == son.OpConstant && len(o.cps) > 0 && o.cps.has(x.ID) {
+			return o.cps.find(x.ID, b.number()) >= 0
 		}
 		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b.number()
 	}

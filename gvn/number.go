@@ -321,10 +321,18 @@ func (x *numberer) propose(p *partition) *Proposal {
 }
 
 // enter visits the values of block b in order: each is replaced by the
-// member of its class available there, or becomes that member.
+// member of its class available there, or becomes that member. A Const
+// is replaced only by one of its own block: a constant is cheaper to
+// compute again than to keep in a register, and gcm gives a constant one
+// copy per block its uses need it in, so that it is not live across the
+// blocks between (on a chain of `?:`, quadratic live sets); replacing a
+// copy by one in a dominating block would bring that range back.
 func (x *numberer) enter(b int, p *partition, avail []int32, undo *[]int32, pr *Proposal) {
 	for v := x.first[b]; v < x.first[b+1]; v++ {
 		c := p.class[v]
+		if a := avail[c]; a > 0 && x.vals[v].op == cfg.OpConst && !x.vals[v].phi && x.vals[a-1].block != int32(b) {
+			avail[c] = 0 // a Const starts its own range (the undo clears it: no Const crosses blocks)
+		}
 		if a := avail[c]; a > 0 {
 			pr.Replace = append(pr.Replace, Replacement{Dst: x.vals[v].reg, By: x.vals[a-1].reg})
 			continue

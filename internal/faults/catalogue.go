@@ -442,14 +442,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "args[i] = cfg.Reg(phi.In[1+k].ID)",
-		New:  "args[len(args)-1-i] = cfg.Reg(phi.In[1+k].ID)",
+		Old:  "args[i] = s.regAt(phi.In[1+k], b.preds[i])",
+		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], b.preds[i])",
 		What: "a Phi's arguments are written in reverse order of its predecessors",
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+k].ID)",
-		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = cfg.Reg(phi.In[1+i].ID)",
+		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], b.preds[i])",
+		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], b.preds[i])",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{
@@ -472,8 +472,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-use-in-merge", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "late = s.lca(late, s.sk.blockOf(r.head.In[i]))",
-		New:  "late = s.lca(late, r)",
+		Old:  "return s.sk.blockOf(r.head.In[i])",
+		New:  "return r",
 		What: "a Phi's use counts in the Phi's block, not at the end of the matching predecessor",
 	},
 	{
@@ -504,8 +504,8 @@ var Catalogue = []Fault{
 	// ---- cfg emission (gcm/gcm.go: emit and instr) ----
 	{
 		Name: "emit-operands-swapped", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "i.Args[0], i.Args[1] = cfg.Reg(n.In[1].ID), cfg.Reg(n.In[2].ID)",
-		New:  "i.Args[0], i.Args[1] = cfg.Reg(n.In[2].ID), cfg.Reg(n.In[1].ID)",
+		Old:  "i.Args[0], i.Args[1] = s.regAt(n.In[1], b), s.regAt(n.In[2], b)",
+		New:  "i.Args[0], i.Args[1] = s.regAt(n.In[2], b), s.regAt(n.In[1], b)",
 		What: "every binary instruction gets its operands in reverse order",
 	},
 	{
@@ -516,8 +516,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "emit-const-32-bit", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "i.Op, i.Aux = cfg.OpConst, n.Aux",
-		New:  "i.Op, i.Aux = cfg.OpConst, int64(int32(n.Aux))",
+		Old:  "i.Op, i.Aux, i.Dst = cfg.OpConst, n.Aux, s.dstAt(n, b)",
+		New:  "i.Op, i.Aux, i.Dst = cfg.OpConst, int64(int32(n.Aux)), s.dstAt(n, b)",
 		What: "constants are emitted truncated to 32 bits",
 	},
 	{

@@ -1,4 +1,3 @@
-	mov eax, 0x1
 	; 16: while (arg) {
 	test rdi, rdi
 	je L22
@@ -10,5 +9,6 @@ L21:
 	test rdi, rdi
 	jne L21
 L22:
+	mov eax, 0x1
 	; 21: return x;
 	ret

@@ -1,0 +1,129 @@
+package gcm
+
+import (
+	"cmp"
+	"slices"
+
+	"son/cfg"
+	"son/son"
+)
+
+// Rematerialization of constants. The Sea of Nodes has one Constant node
+// per value, shared by every use in the function: placed once, at the
+// common dominator of its uses, it would be live from there to the
+// farthest use (on a chain of `?:` whose arms return the values that
+// later arms compare with, across the whole chain: quadratic live sets).
+// A constant is cheaper to compute again than to keep in a register, so
+// each use targets the block schedule late's search picks for that use
+// alone — the block of least loop depth on the dominator path from the
+// use up to the constant's early block, the latest among equals — and
+// the constant gets one Const per distinct target: a loop-invariant
+// constant still leaves its loop, and no copy enters a loop its use is
+// not in. The first copy, in block order, keeps the node's ID as its
+// register; the others get fresh registers from g.MaxID() up. Each use
+// reads the copy of its own target, which dominates it.
+
+// constCopy is one copy of a constant placed in several blocks.
+type constCopy struct {
+	id    int32   // the constant's node ID
+	block int32   // its block's number, 1 + index
+	reg   cfg.Reg // the register it defines
+}
+
+// copies lists the copies of the constants placed in several blocks,
+// sorted by node ID then block: found by binary search, with no map or
+// array by node ID (most programs have none).
+type copies []constCopy
+
+func (c copies) sort() {
+	slices.SortFunc(c, func(x, y constCopy) int {
+		if x.id != y.id {
+			return cmp.Compare(x.id, y.id)
+		}
+		return cmp.Compare(x.block, y.block)
+	})
+}
+
+// find is the position of the copy of constant id in block number b, or -1.
+func (c copies) find(id int, b int32) int {
+	i, ok := slices.BinarySearchFunc(c, constCopy{id: int32(id), block: b}, func(x, y constCopy) int {
+		if x.id != y.id {
+			return cmp.Compare(x.id, y.id)
+		}
+		return cmp.Compare(x.block, y.block)
+	})
+	if !ok {
+		return -1
+	}
+	return i
+}
+
+// has reports whether constant id has copies.
+func (c copies) has(id int) bool {
+	i, _ := slices.BinarySearchFunc(c, int32(id), func(x constCopy, id int32) int { return cmp.Compare(x.id, id) })
+	return i < len(c) && c[i].id == int32(id)
+}
+
+// placeConstant places constant n, whose users are placed: one copy in
+// each block a use targets (see above), the first in block order being
+// its place. Cost: O(log n) per use, plus sorting its targets.
+func (s *scheduler) placeConstant(n *son.Node, early *block) {
+	if s.stamp == nil {
+		s.stamp = make([]int32, s.n)
+		s.nextReg = cfg.Reg(s.g.MaxID())
+	}
+	mark := int32(n.ID) + 1
+	t := s.targets[:0]
+	for k, u := range n.Out {
+		if b := s.useBlock(n, k, u); b != nil {
+			if x := s.shallowest(b, early); s.stamp[x.index] != mark {
+				s.stamp[x.index] = mark
+				t = append(t, x.number())
+			}
+		}
+	}
+	s.targets = t
+	switch len(t) {
+	case 0: // used only where control never goes
+		s.place[n.ID] = early.number()
+	case 1:
+		s.place[n.ID] = t[0]
+	default:
+		slices.Sort(t)
+		s.place[n.ID] = t[0]
+		s.copies = append(s.copies, constCopy{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
+		for _, b := range t[1:] {
+			s.copies = append(s.copies, constCopy{id: int32(n.ID), block: b, reg: s.nextReg})
+			s.nextReg++
+		}
+	}
+}
+
+// regAt is the register a use of x in block b reads: x's ID, or for a
+// constant with copies the register of the copy its use targets.
+func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
+	if x.Op != son.OpConstant || !s.copies.has(x.ID) {
+		return cfg.Reg(x.ID)
+	}
+	t := s.shallowest(b, s.block(s.early[x.ID]))
+	if i := s.copies.find(x.ID, t.number()); i >= 0 {
+		return s.copies[i].reg
+	}
+	return cfg.Reg(x.ID)
+}
+
+// dstAt is the register n defines in block b: its ID, or the register of
+// a constant's copy there.
+func (s *scheduler) dstAt(n *son.Node, b *block) cfg.Reg {
+	if len(s.copies) > 0 && n.Op == son.OpConstant {
+		if i := s.copies.find(n.ID, b.number()); i >= 0 {
+			return s.copies[i].reg
+		}
+	}
+	return cfg.Reg(n.ID)
+}
+
+// hasCopies reports whether n is a constant placed in several blocks.
+func (s *scheduler) hasCopies(n *son.Node) bool {
+	return len(s.copies) > 0 && n.Op == son.OpConstant && s.copies.has(n.ID)
+}

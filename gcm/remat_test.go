@@ -1,0 +1,181 @@
+package gcm
+
+import (
+	"strings"
+	"testing"
+
+	"son/cfg"
+	"son/son"
+)
+
+// constNode finds the only live Constant of value v.
+func constNode(t *testing.T, g *son.Graph, v int64) *son.Node {
+	t.Helper()
+	var found *son.Node
+	for _, n := range g.Live() {
+		if n.Op == son.OpConstant && n.Aux == v {
+			if found != nil {
+				t.Fatalf("two constants %d", v)
+			}
+			found = n
+		}
+	}
+	if found == nil {
+		t.Fatalf("no constant %d", v)
+	}
+	return found
+}
+
+// wantRuns checks that f returns want[arg] for each arg.
+func wantRuns(t *testing.T, f *cfg.Func, want map[int64]int64) {
+	t.Helper()
+	for arg, w := range want {
+		if got, err := cfg.Run(f, arg, cfg.Limits{}); err != nil || got != w {
+			t.Errorf("run(%d) = %d, %v; want %d", arg, got, err, w)
+		}
+	}
+}
+
+// siblings uses the constant 5 on both sides of a branch.
+const siblings = `
+	if (arg < 3) return arg / 5;
+	return arg * 5;`
+
+// TestConstantCopiesInSiblings: a constant used in two sibling blocks gets
+// a copy in each rather than one in their dominator, live across the
+// branch; the first, in block order, keeps the node's register and is the
+// node's block.
+func TestConstantCopiesInSiblings(t *testing.T) {
+	g := optimized(t, siblings)
+	r := schedule(t, g)
+	five := constNode(t, g, 5)
+	want := `func t.smp level SSA
+b1:  ; entry, depth 0
+	v4 = Arg
+	v6 = Const 3
+	v7 = Lt v4 v6            ; line 2
+	branch v7 b2 b3          ; line 2
+b2:  ; preds b1, depth 0
+	v13 = Const 5
+	v14 = Div v4 v13         ; line 2
+	return v14               ; line 2
+b3:  ; preds b1, depth 0
+	v30 = Const 5
+	v21 = Mul v4 v30         ; line 3
+	return v21               ; line 2
+`
+	if got := cfg.Print(r.Func); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if five.ID != 13 || g.MaxID() != 30 {
+		t.Errorf("the constant 5 is node %d of %d, want node 13 and the copy's register 30 (g.MaxID())", five.ID, g.MaxID())
+	}
+	if b := r.Block(five.ID); b != r.Func.Blocks[1] {
+		t.Errorf("Block(5) = %v, want the first copy's b2", b)
+	}
+	wantRuns(t, r.Func, map[int64]int64{2: 0, 12: 60, -9: -1})
+}
+
+// TestConstantStaysOutOfLoop: a constant used in a loop body and after
+// the loop stays out of the loop, its copy for the body in the block
+// before the loop (not the entry: the latest block of least depth), and
+// gets a second copy after the loop, where its other use is.
+func TestConstantStaysOutOfLoop(t *testing.T) {
+	g := optimized(t, `
+		int s = arg;
+		if (arg < 0) s = 0 - arg;
+		while (s < 1000) s = s * 9 + 1;
+		return s ^ 9;`)
+	r := schedule(t, g)
+	want := `func t.smp level SSA
+b1:  ; entry, depth 0
+	v4 = Arg
+	v6 = Const 0
+	v7 = Lt v4 v6            ; line 3
+	branch v7 b2 b3          ; line 3
+b2:  ; preds b1, depth 0
+	v14 = Neg v4
+	jump b4
+b3:  ; preds b1, depth 0
+	jump b4
+b4:  ; preds b2 b3, depth 0
+	v19 = Phi v14 v4         ; line 3
+	v22 = Const 1000
+	v30 = Const 9
+	v32 = Const 1
+	jump b5
+b5:  ; preds b4 b6, depth 1
+	v21 = Phi v19 v33        ; line 4
+	v23 = Lt v21 v22         ; line 4
+	branch v23 b6 b7         ; line 4
+b6:  ; preds b5, depth 1
+	v31 = Mul v21 v30        ; line 4
+	v33 = Add v31 v32        ; line 4
+	jump b5
+b7:  ; preds b5, depth 0
+	v37 = Const 9
+	v34 = Xor v21 v37        ; line 5
+	return v34               ; line 5
+`
+	if got := cfg.Print(r.Func); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	wantRuns(t, r.Func, map[int64]int64{0: 7388, -5: 3729, 2000: 2009})
+}
+
+// TestCheckRejectsBrokenCopies: the checker accepts a constant's copies
+// only as Consts of its value, each register defined once, each use
+// reading a copy that dominates it.
+func TestCheckRejectsBrokenCopies(t *testing.T) {
+	instr := func(f *cfg.Func, b int, op cfg.Op) *cfg.Instr {
+		for _, in := range f.Blocks[b].Instrs {
+			if in.Op == op {
+				return in
+			}
+		}
+		t.Fatalf("no %v in b%d", op, f.Blocks[b].ID)
+		return nil
+	}
+	for _, c := range []struct {
+		name    string
+		breakIt func(f *cfg.Func)
+		want    string
+	}{
+		{"a copy of the wrong value", func(f *cfg.Func) {
+			instr(f, 2, cfg.OpConst).Aux = 6
+		}, "b3: op: instruction 0 (Const) does not compute Constant#13"},
+		{"a copy in a register of another node", func(f *cfg.Func) {
+			instr(f, 2, cfg.OpConst).Dst = 4
+			instr(f, 2, cfg.OpMul).Args[1] = 4
+		}, "b3: op: instruction 0 (Const) does not compute Constant#13"},
+		{"a use of the sibling's copy", func(f *cfg.Func) {
+			instr(f, 2, cfg.OpMul).Args[1] = 13
+		}, "b3: dominance: Mul#21 uses Constant#13 (v13) before it is defined"},
+		{"a use of another constant", func(f *cfg.Func) {
+			instr(f, 2, cfg.OpMul).Args[1] = 6
+		}, "b3: op: Mul#21 reads v6, which is not defined as Constant#13"},
+		{"a return of the wrong register", func(f *cfg.Func) {
+			f.Blocks[1].Term.Reg = 30
+		}, "b2: op: a return (node 28, v30) reads v30, which is not defined as Div#14"},
+		{"two copies in one block", func(f *cfg.Func) {
+			b := f.Blocks[2]
+			cp := *b.Instrs[0]
+			cp.Dst = 31
+			b.Instrs = append([]*cfg.Instr{&cp}, b.Instrs...)
+		}, "b3: placed: Constant#13 has two copies in the block"},
+		{"a register defined twice", func(f *cfg.Func) {
+			instr(f, 2, cfg.OpConst).Dst = 13
+			instr(f, 2, cfg.OpMul).Args[1] = 13
+		}, "b3: reg: v13 is defined twice, for node 13 and node 13"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			g := optimized(t, siblings)
+			r := schedule(t, g)
+			c.breakIt(r.Func)
+			err := Check(g, r.Func)
+			if err == nil || !strings.Contains(err.Error(), c.want) {
+				t.Errorf("got %v, want an error saying %q", err, c.want)
+			}
+		})
+	}
+}
