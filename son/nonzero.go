@@ -304,7 +304,7 @@ var reguardHook func(*Graph)
 // reguard directly.)
 func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 	var reached []bool
-	for _, n := range g.nodes {
+	for _, n := range g.nodes.all() {
 		if n == nil || !unguarded(n) {
 			continue
 		}

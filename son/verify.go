@@ -139,7 +139,7 @@ func (v *verifier) liveOps() {
 		v.bad(v.g.Stop, "live-counts", "the order the graph keeps for PushAll (%d nodes) is not the walk's (%d)", len(c.order), len(v.live))
 	}
 	if c.clean && c.swept == now {
-		for id, n := range v.g.nodes {
+		for id, n := range v.g.nodes.all() {
 			if n != nil && !v.isLive[id] {
 				v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep")
 			}

@@ -51,10 +51,10 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 // nodes on a large program).
 func (g *Graph) liveBound() int {
 	if c := &g.walks; c.ok {
-		return c.n + len(g.nodes) - c.counted.max
+		return c.n + g.nodes.len() - c.counted.max
 	}
 	n := 0
-	for _, x := range g.nodes {
+	for _, x := range g.nodes.all() {
 		if x != nil {
 			n++
 		}
@@ -90,7 +90,7 @@ func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 // reaches may not.
 type version struct{ edits, max int }
 
-func (g *Graph) version() version { return version{g.walks.edits, len(g.nodes)} }
+func (g *Graph) version() version { return version{g.walks.edits, g.nodes.len()} }
 
 // walkCache keeps what the last walk or sweep of the graph found, for as
 // long as the graph is the same (its version): the compile pipeline
@@ -124,7 +124,7 @@ func (g *Graph) LiveOps() (int, [256]int) {
 	}
 	c.ops, c.n = [256]int{}, 0
 	if c.clean && c.swept == v {
-		for _, n := range g.nodes {
+		for _, n := range g.nodes.all() {
 			if n != nil {
 				c.ops[n.Op]++
 				c.n++
@@ -174,7 +174,7 @@ func (g *Graph) liveOrder() []*Node {
 // no live node: on a large graph each is a cache miss.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
-	for id, n := range g.nodes {
+	for id, n := range g.nodes.all() {
 		if n != nil && !live[id] && !n.dead {
 			garbage = append(garbage, n)
 		}
@@ -195,7 +195,7 @@ func (g *Graph) sweep(live []bool) {
 		g.dropDeps(n)
 		g.dropLabel(n)
 		n.dead = true
-		g.nodes[n.ID] = nil
+		g.nodes.set(n.ID, nil)
 	}
 	g.walks.swept, g.walks.clean = g.version(), true
 }
