@@ -49,6 +49,7 @@ func (g *Graph) keepInfiniteLoops(known []bool) (added bool, live []bool) {
 		if !more {
 			return added, live
 		}
+		g.giveMarks(live) // the new exits make the set stale
 	}
 }
 

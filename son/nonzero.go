@@ -325,13 +325,16 @@ func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 			return true, nil, nil
 		}
 	}
+	if reached != nil {
+		g.giveMarks(reached)
+	}
 	return false, order, live
 }
 
 // ctrlReached reports, by node ID, the control nodes that control reaches
 // from Start, along the edges newCtrlTree follows.
 func (g *Graph) ctrlReached() []bool {
-	reached := make([]bool, g.MaxID())
+	reached := g.takeMarks()
 	reached[g.Start.ID] = true
 	stack := []*Node{g.Start}
 	for len(stack) > 0 {

@@ -187,10 +187,12 @@ func (g *Graph) Iterate() error {
 		}
 		added, live := g.keepInfiniteLoops(nil)
 		if added {
+			g.giveMarks(live)
 			swept = false // the new exits' nodes go through the worklist first
 			continue
 		}
 		g.sweep(live) // may leave nodes with fewer users, to revisit
+		g.giveMarks(live)
 		swept = true
 		if len(g.work.list) == 0 {
 			return nil

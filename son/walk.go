@@ -7,13 +7,14 @@ import "math/rand"
 // the graph allows, Stop last. This is the graph's content; anything else
 // is garbage.
 func (g *Graph) Live() []*Node {
-	order, _ := g.liveOrderSet()
+	order, seen := g.liveOrderSet()
+	g.giveMarks(seen)
 	return order
 }
 
 // liveOrderSet is Live, and the set of its nodes by ID (liveSet's).
 func (g *Graph) liveOrderSet() ([]*Node, []bool) {
-	seen := make([]bool, g.MaxID())
+	seen := g.takeMarks()
 	order := make([]*Node, 0, g.liveBound())
 	type frame struct {
 		n *Node
@@ -66,7 +67,7 @@ func (g *Graph) liveBound() int {
 // walk, as a set only, with no order to build (keepInfiniteLoops and the
 // sweep need no order, and run twice in every fixpoint).
 func (g *Graph) liveSet() []bool {
-	live := make([]bool, g.MaxID())
+	live := g.takeMarks()
 	live[g.Start.ID], live[g.Stop.ID] = true, true
 	stack := []*Node{g.Stop}
 	for len(stack) > 0 {
@@ -80,6 +81,28 @@ func (g *Graph) liveSet() []bool {
 		}
 	}
 	return live
+}
+
+// takeMarks returns a set by node ID, all false, of length MaxID: the
+// graph's scratch set if it is free and large enough, else a new one. The
+// walks of every pass take one (several per pass on a large graph, each
+// as long as the IDs); giveMarks hands it back.
+func (g *Graph) takeMarks() []bool {
+	n := g.MaxID()
+	if m := g.marks; cap(m) >= n {
+		g.marks = nil
+		return m[:n]
+	}
+	return make([]bool, n, n+n/8) // room for the nodes the next passes make
+}
+
+// giveMarks clears m, a set takeMarks returned that its taker no longer
+// reads, and keeps it as the graph's scratch set if it is the larger.
+func (g *Graph) giveMarks(m []bool) {
+	if cap(m) > cap(g.marks) {
+		clear(m)
+		g.marks = m
+	}
 }
 
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
@@ -122,8 +145,8 @@ func (g *Graph) LiveOps() (int, [256]int) {
 	if c.ok && c.counted == v {
 		return c.n, c.ops
 	}
-	c.ops, c.n = [256]int{}, 0
 	if c.clean && c.swept == v {
+		c.ops, c.n = [256]int{}, 0
 		for _, n := range g.nodes.all() {
 			if n != nil {
 				c.ops[n.Op]++
@@ -131,7 +154,8 @@ func (g *Graph) LiveOps() (int, [256]int) {
 			}
 		}
 	} else {
-		order := g.Live()
+		order := g.Live() // before c.n is reset: liveBound sizes the order by it
+		c.ops, c.n = [256]int{}, 0
 		for _, n := range order {
 			c.ops[n.Op]++
 		}
