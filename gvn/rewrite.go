@@ -117,7 +117,11 @@ func RemoveDead(f *cfg.Func) int {
 		ph *cfg.Phi
 		in *cfg.Instr
 	}
-	defs := map[cfg.Reg]def{}
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Phis) + len(b.Instrs)
+	}
+	defs := make(map[cfg.Reg]def, n) // sized once: it grew by copying
 	for _, b := range f.Blocks {
 		for _, ph := range b.Phis {
 			defs[ph.Dst] = def{ph: ph}

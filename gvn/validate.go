@@ -42,9 +42,9 @@ func (e *Invalid) Error() string {
 
 // site is where a register is defined.
 type site struct {
-	block int // position in Func.Blocks
+	block int32 // position in Func.Blocks
+	index int32 // in Phis or Instrs
 	phi   bool
-	index int // in Phis or Instrs
 	b     *cfg.Block
 	ph    *cfg.Phi
 	in    *cfg.Instr
@@ -75,7 +75,7 @@ type Valid struct {
 // definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
 // plus the dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
-	v := &Valid{f: f, p: p, sites: map[cfg.Reg]site{}}
+	v := &Valid{f: f, p: p}
 	bad := func(rule, format string, args ...any) (*Valid, error) {
 		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -86,16 +86,21 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	for i, b := range f.Blocks {
 		pos[b] = i
 	}
-	// The registers, in block order.
-	var order []cfg.Reg
+	// The registers, in block order; the tables sized once for them.
+	defs := 0
+	for _, b := range f.Blocks {
+		defs += len(b.Phis) + len(b.Instrs)
+	}
+	v.sites = make(map[cfg.Reg]site, defs)
+	order := make([]cfg.Reg, 0, defs)
 	for i, b := range f.Blocks {
 		for k, ph := range b.Phis {
-			v.sites[ph.Dst] = site{block: i, phi: true, index: k, b: b, ph: ph}
+			v.sites[ph.Dst] = site{block: int32(i), phi: true, index: int32(k), b: b, ph: ph}
 			order = append(order, ph.Dst)
 		}
 		for k, in := range b.Instrs {
 			if in.Op.HasDst() {
-				v.sites[in.Dst] = site{block: i, index: k, b: b, in: in}
+				v.sites[in.Dst] = site{block: int32(i), index: int32(k), b: b, in: in}
 				order = append(order, in.Dst)
 			}
 		}
@@ -114,7 +119,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	// arguments is an equivalence, as is being Phis of one block with
 	// equal-numbered arguments: each register is compared with the first
 	// of its number.
-	first := map[cfg.Reg]cfg.Reg{}
+	first := make(map[cfg.Reg]cfg.Reg, len(order))
 	for _, r := range order {
 		n := p.N.Of(r)
 		w, ok := first[n]
@@ -215,7 +220,7 @@ func defSdom(tree *dom.Tree, y, x site) bool {
 		}
 		return y.phi || y.index < x.index
 	}
-	return tree.StrictlyDominates(y.block, x.block)
+	return tree.StrictlyDominates(int(y.block), int(x.block))
 }
 
 // swappable reports whether op's two arguments can be swapped: the
