@@ -21,6 +21,7 @@ type Graph struct {
 	edges edgeArena
 	work  worklist
 	args  []*Node             // newNodeAfter's list of inputs, reused
+	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
 	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from

@@ -167,9 +167,13 @@ func neverTaken(p *Node) bool {
 // takes. One walk of the dominator tree of the control nodes, counting
 // for each value the sides on the path from Start that prove it is not 0:
 // linear in the graph, plus the tree.
-func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
-	safe := make([]bool, maxID)
-	proved := make([]int32, maxID) // by value ID: sides on the path proving it is not 0
+//
+// The set it returns is g's scratch (takeMarks): giveMarks hands it back.
+func (t *ctrlTree) nonZeroBelow(g *Graph) []bool {
+	maxID := g.MaxID()
+	safe := g.takeMarks()
+	proved := g.TakeIDs() // by value ID: sides on the path proving it is not 0
+	defer g.GiveIDs(proved)
 	type mark struct {
 		v    int
 		vals []*Node
@@ -237,7 +241,10 @@ func (g *Graph) reguard() {
 	if len(need) == 0 {
 		return
 	}
-	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+	t := newCtrlTree(g)
+	safe := t.nonZeroBelow(g)
+	t.release(g)
+	defer g.giveMarks(safe)
 	type key struct{ c, y *Node }
 	checks := map[key]*Node{}
 	for _, d := range need {

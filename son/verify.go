@@ -328,7 +328,7 @@ func (v *verifier) zeroBranch() {
 	if len(v.unguarded) == 0 {
 		return
 	}
-	safe := v.ct.nonZeroBelow(v.g.MaxID())
+	safe := v.ct.nonZeroBelow(v.g)
 	for _, n := range v.unguarded {
 		if !safe[n.ID] {
 			v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, neither its ZeroCheck nor below a branch that proves it is not 0", n.In[2], n.In[0])

@@ -105,6 +105,30 @@ func (g *Graph) giveMarks(m []bool) {
 	}
 }
 
+// TakeIDs returns an array by node ID, all 0, of length MaxID, for a
+// pass's walk or analysis to number or count nodes in: the graph's
+// scratch array if it is free and large enough, else a new one. Passes
+// that each need one by ID (the control trees of zerocheck and reguard,
+// nonZeroBelow's counts) share one so, rather than allocating 4 bytes an
+// ID each. GiveIDs hands it back.
+func (g *Graph) TakeIDs() []int32 {
+	n := g.MaxID()
+	if a := g.ids; cap(a) >= n {
+		g.ids = nil
+		return a[:n]
+	}
+	return make([]int32, n, n+n/8) // room for the nodes the next passes make
+}
+
+// GiveIDs clears a, an array TakeIDs returned that its taker no longer
+// reads, and keeps it as the graph's scratch array if it is the larger.
+func (g *Graph) GiveIDs(a []int32) {
+	if cap(a) > cap(g.ids) {
+		clear(a)
+		g.ids = a
+	}
+}
+
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
 // version identifies the graph's edges as they stand: edits counts the
