@@ -288,13 +288,30 @@ func (x *numberer) refine() (*partition, int) {
 	return p, work
 }
 
+// flatSuccs lists the blocks' successors by position, laid out flat as
+// the dominators take them: block i's are succ[start[i]:start[i+1]].
+func (x *numberer) flatSuccs() (start, succ []int32) {
+	n := 0
+	for _, b := range x.f.Blocks {
+		n += len(b.Succs)
+	}
+	start, succ = make([]int32, 1, len(x.f.Blocks)+1), make([]int32, 0, n)
+	for _, b := range x.f.Blocks {
+		for _, s := range b.Succs {
+			succ = append(succ, x.pos[s])
+		}
+		start = append(start, int32(len(succ)))
+	}
+	return start, succ
+}
+
 // propose numbers each class by its first member in block order, and walks
 // the dominator tree with, for each class, the member defined on the path
 // from the entry, if any: a value of that class met further down is
 // replaced by it.
 func (x *numberer) propose(p *partition) *Proposal {
 	nDefs := int(x.first[len(x.first)-1])
-	pr := &Proposal{N: Numbering{}, Values: nDefs}
+	pr := &Proposal{N: make(Numbering, max(0, len(x.vals)-len(p.start))), Values: nDefs} // a register per member but the first of each class
 	canon := make([]int32, len(p.start))
 	for c := range canon {
 		canon[c] = -1
@@ -311,14 +328,8 @@ func (x *numberer) propose(p *partition) *Proposal {
 		}
 	}
 
-	f := x.f
-	succ := make([][]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
-			succ[i] = append(succ[i], int(x.pos[s]))
-		}
-	}
-	tree := dom.NewTree(dom.LengauerTarjan(succ))
+	start, succ := x.flatSuccs()
+	tree := dom.NewTree(dom.LengauerTarjanFlat(start, succ))
 	avail := make([]int32, len(p.start)) // 1 + the member available, or 0
 	var undo []int32                     // classes made available, block by block
 	type frame struct{ b, next, undo int }

@@ -20,7 +20,7 @@ func (v *Valid) Apply() Stats {
 	var st Stats
 	var phis map[*cfg.Block]map[*cfg.Phi]cfg.Reg // replaced Phis, and by what
 	for _, rp := range v.p.Replace {
-		s := v.sites[rp.Dst]
+		s, _ := v.site(rp.Dst)
 		st.Replaced++
 		if !s.phi {
 			*s.in = cfg.Instr{Op: cfg.OpCopy, Dst: rp.Dst, Args: []cfg.Reg{rp.By}, Pos: s.in.Pos, Node: s.in.Node}

@@ -50,6 +50,29 @@ type site struct {
 	in    *cfg.Instr
 }
 
+// place is where a register is defined, as the validator's table holds
+// it: 12 bytes, not site's 40 (the table holds every register).
+type place struct {
+	block, index int32
+	phi          bool
+}
+
+// site returns where r is defined, and whether it is.
+func (v *Valid) site(r cfg.Reg) (site, bool) {
+	p, ok := v.sites[r]
+	if !ok {
+		return site{}, false
+	}
+	b := v.f.Blocks[p.block]
+	s := site{block: p.block, index: p.index, phi: p.phi, b: b}
+	if p.phi {
+		s.ph = b.Phis[p.index]
+	} else {
+		s.in = b.Instrs[p.index]
+	}
+	return s, true
+}
+
 func (s site) String() string {
 	if s.phi {
 		return fmt.Sprintf("%v (%v phi %d)", s.ph, s.b, s.index)
@@ -62,7 +85,7 @@ func (s site) String() string {
 type Valid struct {
 	f     *cfg.Func
 	p     *Proposal
-	sites map[cfg.Reg]site
+	sites map[cfg.Reg]place
 }
 
 // Validate checks p against f independently of how p was computed: that
@@ -91,16 +114,16 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
 	}
-	v.sites = make(map[cfg.Reg]site, defs)
+	v.sites = make(map[cfg.Reg]place, defs)
 	order := make([]cfg.Reg, 0, defs)
 	for i, b := range f.Blocks {
 		for k, ph := range b.Phis {
-			v.sites[ph.Dst] = site{block: int32(i), phi: true, index: int32(k), b: b, ph: ph}
+			v.sites[ph.Dst] = place{block: int32(i), phi: true, index: int32(k)}
 			order = append(order, ph.Dst)
 		}
 		for k, in := range b.Instrs {
 			if in.Op.HasDst() {
-				v.sites[in.Dst] = site{block: int32(i), index: int32(k), b: b, in: in}
+				v.sites[in.Dst] = place{block: int32(i), index: int32(k)}
 				order = append(order, in.Dst)
 			}
 		}
@@ -133,13 +156,15 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	}
 
 	// The replacements: def_sdom.
-	succ := make([][]int, len(f.Blocks))
-	for i, b := range f.Blocks {
+	// Successors laid out flat: block i's are succ[start[i]:start[i+1]].
+	start, succ := make([]int32, 1, len(f.Blocks)+1), []int32(nil)
+	for _, b := range f.Blocks {
 		for _, s := range b.Succs {
-			succ[i] = append(succ[i], pos[s])
+			succ = append(succ, int32(pos[s]))
 		}
+		start = append(start, int32(len(succ)))
 	}
-	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
+	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
 	replaced := make(map[cfg.Reg]bool, len(p.Replace))
 	for _, rp := range p.Replace {
 		if replaced[rp.Dst] {
@@ -148,8 +173,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 		replaced[rp.Dst] = true
 	}
 	for _, rp := range p.Replace {
-		x, okx := v.sites[rp.Dst]
-		y, oky := v.sites[rp.By]
+		x, okx := v.site(rp.Dst)
+		y, oky := v.site(rp.By)
 		switch {
 		case !okx:
 			return bad("replace-def", "%v is replaced, but has no definition", rp.Dst)
@@ -174,7 +199,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 // broken rule and why, or "".
 func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	n := v.p.N
-	sx, sy := v.sites[x], v.sites[y]
+	sx, _ := v.site(x)
+	sy, _ := v.site(y)
 	switch {
 	case sx.phi != sy.phi:
 		return "spec-kind", fmt.Sprintf("they are defined by %v and %v", sx, sy)
