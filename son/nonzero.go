@@ -168,28 +168,34 @@ func neverTaken(p *Node) bool {
 // for each value the sides on the path from Start that prove it is not 0:
 // linear in the graph, plus the tree.
 //
+// The counts are kept by value ID in t's own array of vertex numbers, as
+// zerocheck's walk keeps its facts: a value is a data node, which has no
+// vertex, so no array by ID of their own. They are all 0 again on return.
 // The set it returns is g's scratch (takeMarks): giveMarks hands it back.
 func (t *ctrlTree) nonZeroBelow(g *Graph) []bool {
 	maxID := g.MaxID()
 	safe := g.takeMarks()
-	proved := g.TakeIDs() // by value ID: sides on the path proving it is not 0
-	defer g.GiveIDs(proved)
+	proved := t.vertex // by value ID: sides on the path proving it is not 0
+	counted := func(x *Node) bool { return x.ID < len(proved) && !x.IsControl() }
 	type mark struct {
 		v    int
 		vals []*Node
 	}
 	var path []mark
 	never := 0 // sides on the path that control never takes
+	pop := func() {
+		for _, x := range path[len(path)-1].vals {
+			if x == nil {
+				never--
+			} else {
+				proved[x.ID]--
+			}
+		}
+		path = path[:len(path)-1]
+	}
 	for _, v := range t.tree.Preorder() {
 		for len(path) > 0 && !t.tree.Dominates(path[len(path)-1].v, v) {
-			for _, x := range path[len(path)-1].vals {
-				if x == nil {
-					never--
-				} else {
-					proved[x.ID]--
-				}
-			}
-			path = path[:len(path)-1]
+			pop()
 		}
 		n := t.node[v]
 		if n.Op == OpCProj && n.In[0] != nil && n.In[0].Op == OpIf {
@@ -201,7 +207,7 @@ func (t *ctrlTree) nonZeroBelow(g *Graph) []bool {
 				never++
 			}
 			ProvedNonZero(n.In[0].In[1], n.Aux, func(x *Node) {
-				if x.ID < maxID {
+				if counted(x) {
 					vals = append(vals, x)
 					proved[x.ID]++
 				}
@@ -212,11 +218,14 @@ func (t *ctrlTree) nonZeroBelow(g *Graph) []bool {
 		}
 		for _, d := range n.Out {
 			if (d.Op == OpDiv || d.Op == OpMod) && d.In[0] == n && d.ID < maxID {
-				if x := NonZeroKey(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
+				if x := NonZeroKey(d.In[2]); never > 0 || x != nil && counted(x) && proved[x.ID] > 0 {
 					safe[d.ID] = true
 				}
 			}
 		}
+	}
+	for len(path) > 0 {
+		pop() // the values' counts back to 0: t's vertex array is read after
 	}
 	return safe
 }
