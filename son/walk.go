@@ -108,9 +108,8 @@ func (g *Graph) giveMarks(m []bool) {
 // TakeIDs returns an array by node ID, all 0, of length MaxID, for a
 // pass's walk or analysis to number or count nodes in: the graph's
 // scratch array if it is free and large enough, else a new one. Passes
-// that each need one by ID (the control trees of zerocheck and reguard,
-// nonZeroBelow's counts) share one so, rather than allocating 4 bytes an
-// ID each. GiveIDs hands it back.
+// that each need one by ID (sccp's slots, the control trees of zerocheck
+// and reguard) share one so, rather than allocating 4 bytes an ID each. GiveIDs hands it back.
 func (g *Graph) TakeIDs() []int32 {
 	n := g.MaxID()
 	if a := g.ids; cap(a) >= n {
