@@ -536,6 +536,7 @@ func sccp(u *Unit) error {
 		if err != nil {
 			return fail(GuardPass, err)
 		}
+		defer s.Release()
 		if check {
 			err = in.Check(g, m, s)
 		} else {

@@ -100,7 +100,8 @@ func collect(f *cfg.Func) (*numberer, error) {
 	if len(f.Blocks) == 0 {
 		return nil, fmt.Errorf("gvn: function %s has no blocks", f.Name)
 	}
-	x := &numberer{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks)), byReg: map[cfg.Reg]int32{}}
+	x := &numberer{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks))}
+	defs := 0 // the definitions, to size the tables once
 	for i, b := range f.Blocks {
 		if b == nil {
 			return nil, fmt.Errorf("gvn: Blocks[%d] is nil", i)
@@ -109,7 +110,11 @@ func collect(f *cfg.Func) (*numberer, error) {
 			return nil, fmt.Errorf("gvn: %v is listed twice", b)
 		}
 		x.pos[b] = int32(i)
+		defs += len(b.Phis) + len(b.Instrs)
 	}
+	x.byReg = make(map[cfg.Reg]int32, defs+1)
+	x.vals = make([]value, 0, defs+1) // and the parameter
+	x.first = make([]int32, 0, len(f.Blocks)+1)
 	def := func(v value) error {
 		if v.reg <= 0 {
 			return fmt.Errorf("gvn: %v defines register %v", f.Blocks[v.block], v.reg)
@@ -154,10 +159,18 @@ func collect(f *cfg.Func) (*numberer, error) {
 	}
 	x.first = append(x.first, int32(len(x.vals)))
 	nDefs := len(x.vals)
+	// The argument lists, and below the use lists, are cut from one array
+	// each: an allocation per value was most of the pass's.
+	nArgs := 0
+	for v := range nDefs {
+		nArgs += len(x.vals[v].args)
+	}
+	flat := make([]int32, nArgs)
 	x.args = make([][]int32, nDefs)
 	for v := range nDefs {
-		x.maxArg = max(x.maxArg, len(x.vals[v].args))
-		x.args[v] = make([]int32, len(x.vals[v].args))
+		k := len(x.vals[v].args)
+		x.maxArg = max(x.maxArg, k)
+		x.args[v], flat = flat[:k:k], flat[k:]
 		for k, a := range x.vals[v].args {
 			w, ok := x.byReg[a]
 			if !ok {
@@ -169,6 +182,16 @@ func collect(f *cfg.Func) (*numberer, error) {
 		}
 	}
 	x.useOf = make([][]int32, len(x.vals))
+	uses := make([]int32, len(x.vals)) // uses of each value, then the next free pair
+	for _, as := range x.args {
+		for _, w := range as {
+			uses[w]++
+		}
+	}
+	pairs := make([]int32, 2*nArgs)
+	for w, u := range uses {
+		x.useOf[w], pairs = pairs[:0:2*u], pairs[2*u:]
+	}
 	for v, as := range x.args {
 		for k, w := range as {
 			x.useOf[w] = append(x.useOf[w], int32(v), int32(k))
@@ -265,13 +288,30 @@ func (x *numberer) refine() (*partition, int) {
 	return p, work
 }
 
+// flatSuccs lists the blocks' successors by position, laid out flat as
+// the dominators take them: block i's are succ[start[i]:start[i+1]].
+func (x *numberer) flatSuccs() (start, succ []int32) {
+	n := 0
+	for _, b := range x.f.Blocks {
+		n += len(b.Succs)
+	}
+	start, succ = make([]int32, 1, len(x.f.Blocks)+1), make([]int32, 0, n)
+	for _, b := range x.f.Blocks {
+		for _, s := range b.Succs {
+			succ = append(succ, x.pos[s])
+		}
+		start = append(start, int32(len(succ)))
+	}
+	return start, succ
+}
+
 // propose numbers each class by its first member in block order, and walks
 // the dominator tree with, for each class, the member defined on the path
 // from the entry, if any: a value of that class met further down is
 // replaced by it.
 func (x *numberer) propose(p *partition) *Proposal {
 	nDefs := int(x.first[len(x.first)-1])
-	pr := &Proposal{N: Numbering{}, Values: nDefs}
+	pr := &Proposal{N: make(Numbering, max(0, len(x.vals)-len(p.start))), Values: nDefs} // a register per member but the first of each class
 	canon := make([]int32, len(p.start))
 	for c := range canon {
 		canon[c] = -1
@@ -288,14 +328,8 @@ func (x *numberer) propose(p *partition) *Proposal {
 		}
 	}
 
-	f := x.f
-	succ := make([][]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
-			succ[i] = append(succ[i], int(x.pos[s]))
-		}
-	}
-	tree := dom.NewTree(dom.LengauerTarjan(succ))
+	start, succ := x.flatSuccs()
+	tree := dom.NewTree(dom.LengauerTarjanFlat(start, succ))
 	avail := make([]int32, len(p.start)) // 1 + the member available, or 0
 	var undo []int32                     // classes made available, block by block
 	type frame struct{ b, next, undo int }

@@ -20,7 +20,7 @@ func (v *Valid) Apply() Stats {
 	var st Stats
 	var phis map[*cfg.Block]map[*cfg.Phi]cfg.Reg // replaced Phis, and by what
 	for _, rp := range v.p.Replace {
-		s := v.sites[rp.Dst]
+		s, _ := v.site(rp.Dst)
 		st.Replaced++
 		if !s.phi {
 			*s.in = cfg.Instr{Op: cfg.OpCopy, Dst: rp.Dst, Args: []cfg.Reg{rp.By}, Pos: s.in.Pos, Node: s.in.Node}
@@ -117,7 +117,11 @@ func RemoveDead(f *cfg.Func) int {
 		ph *cfg.Phi
 		in *cfg.Instr
 	}
-	defs := map[cfg.Reg]def{}
+	n := 0
+	for _, b := range f.Blocks {
+		n += len(b.Phis) + len(b.Instrs)
+	}
+	defs := make(map[cfg.Reg]def, n) // sized once: it grew by copying
 	for _, b := range f.Blocks {
 		for _, ph := range b.Phis {
 			defs[ph.Dst] = def{ph: ph}

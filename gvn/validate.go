@@ -42,12 +42,35 @@ func (e *Invalid) Error() string {
 
 // site is where a register is defined.
 type site struct {
-	block int // position in Func.Blocks
+	block int32 // position in Func.Blocks
+	index int32 // in Phis or Instrs
 	phi   bool
-	index int // in Phis or Instrs
 	b     *cfg.Block
 	ph    *cfg.Phi
 	in    *cfg.Instr
+}
+
+// place is where a register is defined, as the validator's table holds
+// it: 12 bytes, not site's 40 (the table holds every register).
+type place struct {
+	block, index int32
+	phi          bool
+}
+
+// site returns where r is defined, and whether it is.
+func (v *Valid) site(r cfg.Reg) (site, bool) {
+	p, ok := v.sites[r]
+	if !ok {
+		return site{}, false
+	}
+	b := v.f.Blocks[p.block]
+	s := site{block: p.block, index: p.index, phi: p.phi, b: b}
+	if p.phi {
+		s.ph = b.Phis[p.index]
+	} else {
+		s.in = b.Instrs[p.index]
+	}
+	return s, true
 }
 
 func (s site) String() string {
@@ -62,7 +85,7 @@ func (s site) String() string {
 type Valid struct {
 	f     *cfg.Func
 	p     *Proposal
-	sites map[cfg.Reg]site
+	sites map[cfg.Reg]place
 }
 
 // Validate checks p against f independently of how p was computed: that
@@ -75,7 +98,7 @@ type Valid struct {
 // definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
 // plus the dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
-	v := &Valid{f: f, p: p, sites: map[cfg.Reg]site{}}
+	v := &Valid{f: f, p: p}
 	bad := func(rule, format string, args ...any) (*Valid, error) {
 		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 	}
@@ -86,16 +109,21 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	for i, b := range f.Blocks {
 		pos[b] = i
 	}
-	// The registers, in block order.
-	var order []cfg.Reg
+	// The registers, in block order; the tables sized once for them.
+	defs := 0
+	for _, b := range f.Blocks {
+		defs += len(b.Phis) + len(b.Instrs)
+	}
+	v.sites = make(map[cfg.Reg]place, defs)
+	order := make([]cfg.Reg, 0, defs)
 	for i, b := range f.Blocks {
 		for k, ph := range b.Phis {
-			v.sites[ph.Dst] = site{block: i, phi: true, index: k, b: b, ph: ph}
+			v.sites[ph.Dst] = place{block: int32(i), phi: true, index: int32(k)}
 			order = append(order, ph.Dst)
 		}
 		for k, in := range b.Instrs {
 			if in.Op.HasDst() {
-				v.sites[in.Dst] = site{block: i, index: k, b: b, in: in}
+				v.sites[in.Dst] = place{block: int32(i), index: int32(k)}
 				order = append(order, in.Dst)
 			}
 		}
@@ -114,7 +142,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	// arguments is an equivalence, as is being Phis of one block with
 	// equal-numbered arguments: each register is compared with the first
 	// of its number.
-	first := map[cfg.Reg]cfg.Reg{}
+	first := make(map[cfg.Reg]cfg.Reg, len(order))
 	for _, r := range order {
 		n := p.N.Of(r)
 		w, ok := first[n]
@@ -128,13 +156,15 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	}
 
 	// The replacements: def_sdom.
-	succ := make([][]int, len(f.Blocks))
-	for i, b := range f.Blocks {
+	// Successors laid out flat: block i's are succ[start[i]:start[i+1]].
+	start, succ := make([]int32, 1, len(f.Blocks)+1), []int32(nil)
+	for _, b := range f.Blocks {
 		for _, s := range b.Succs {
-			succ[i] = append(succ[i], pos[s])
+			succ = append(succ, int32(pos[s]))
 		}
+		start = append(start, int32(len(succ)))
 	}
-	tree := dom.NewTree(dom.CooperHarveyKennedy(succ))
+	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
 	replaced := make(map[cfg.Reg]bool, len(p.Replace))
 	for _, rp := range p.Replace {
 		if replaced[rp.Dst] {
@@ -143,8 +173,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 		replaced[rp.Dst] = true
 	}
 	for _, rp := range p.Replace {
-		x, okx := v.sites[rp.Dst]
-		y, oky := v.sites[rp.By]
+		x, okx := v.site(rp.Dst)
+		y, oky := v.site(rp.By)
 		switch {
 		case !okx:
 			return bad("replace-def", "%v is replaced, but has no definition", rp.Dst)
@@ -169,7 +199,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 // broken rule and why, or "".
 func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	n := v.p.N
-	sx, sy := v.sites[x], v.sites[y]
+	sx, _ := v.site(x)
+	sy, _ := v.site(y)
 	switch {
 	case sx.phi != sy.phi:
 		return "spec-kind", fmt.Sprintf("they are defined by %v and %v", sx, sy)
@@ -215,7 +246,7 @@ func defSdom(tree *dom.Tree, y, x site) bool {
 		}
 		return y.phi || y.index < x.index
 	}
-	return tree.StrictlyDominates(y.block, x.block)
+	return tree.StrictlyDominates(int(y.block), int(x.block))
 }
 
 // swappable reports whether op's two arguments can be swapped: the

@@ -100,6 +100,14 @@ func (s *Solution) Set(n *son.Node, t types.Type) {
 	s.values[s.slot[n.ID]-1] = t
 }
 
+// Release gives the solution's array by node ID back to its graph's
+// scratch (son.Graph.GiveIDs), for the passes after to reuse; s is not
+// used after.
+func (s *Solution) Release() {
+	s.graph.GiveIDs(s.slot)
+	s.slot, s.values = nil, nil
+}
+
 // fallsBeforeWidening is how often an integer range may fall before it is
 // widened.
 const fallsBeforeWidening = 3
@@ -129,7 +137,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	if len(live) >= math.MaxInt32 {
 		return nil, fmt.Errorf("the %v analysis cannot number %d live nodes", mode, len(live))
 	}
-	s := &Solution{values: make([]types.Type, len(live)), slot: make([]int32, g.MaxID()), graph: g, live: live}
+	s := &Solution{values: make([]types.Type, len(live)), slot: g.TakeIDs(), graph: g, live: live}
 	// By dense number: how often the value fell, and whether the node is
 	// on the worklist.
 	falls := make([]uint8, len(live))

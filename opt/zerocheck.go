@@ -43,20 +43,22 @@ type Removal struct {
 type ctrlGraph struct {
 	nodes []*son.Node
 	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
-	succ  [][]int
+	start []int32 // node i's successors are succ[start[i]:start[i+1]]
+	succ  []int32
 }
 
+// newCtrlGraph numbers the control nodes of g. Its index is g's scratch
+// array by ID (son.Graph.TakeIDs), for the caller to give back.
 func newCtrlGraph(g *son.Graph) *ctrlGraph {
-	c := &ctrlGraph{index: make([]int32, g.MaxID())}
+	c := &ctrlGraph{index: g.TakeIDs()}
 	add := func(n *son.Node) {
 		c.index[n.ID] = int32(len(c.nodes)) + 1
 		c.nodes = append(c.nodes, n)
 	}
 	add(g.Start)
 	// Breadth first: the successors of node i are found while numbering
-	// it, so they are contiguous in edges, from ends[i-1] to ends[i].
-	var edges []int
-	var ends []int
+	// it, so they are contiguous in succ, from start[i] to start[i+1].
+	c.start = append(c.start, 0)
 	for i := 0; i < len(c.nodes); i++ {
 		for _, u := range c.nodes[i].Out {
 			if !u.IsControl() || u.Op == son.OpStop {
@@ -65,17 +67,9 @@ func newCtrlGraph(g *son.Graph) *ctrlGraph {
 			if c.index[u.ID] == 0 {
 				add(u)
 			}
-			edges = append(edges, int(c.index[u.ID])-1)
+			c.succ = append(c.succ, c.index[u.ID]-1)
 		}
-		ends = append(ends, len(edges))
-	}
-	c.succ = make([][]int, len(c.nodes))
-	from := 0
-	for i, end := range ends {
-		if end > from {
-			c.succ[i] = edges[from:end:end]
-		}
-		from = end
+		c.start = append(c.start, int32(len(c.succ)))
 	}
 	return c
 }
@@ -84,7 +78,8 @@ func newCtrlGraph(g *son.Graph) *ctrlGraph {
 // removed, for people reading: the checker does not trust it.
 func ZeroCheckElim(g *son.Graph) []Removal {
 	c := newCtrlGraph(g)
-	tree := dom.NewTree(dom.LengauerTarjan(c.succ))
+	defer g.GiveIDs(c.index)
+	tree := dom.NewTree(dom.LengauerTarjanFlat(c.start, c.succ))
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any; proving[x] is

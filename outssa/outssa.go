@@ -161,20 +161,17 @@ func newTranslation(f *cfg.Func) *translation {
 	for i, b := range f.Blocks {
 		t.pos.Set(int64(b.ID), int32(i))
 	}
-	// The successor lists cut from one array.
-	succ := make([][]int, len(f.Blocks))
-	edges := make([]int, 0, nsucc)
-	for i, b := range f.Blocks {
-		from := len(edges)
+	// The successor lists laid out flat: block i's are
+	// edges[start[i]:start[i+1]].
+	start, edges := make([]int32, 1, len(f.Blocks)+1), make([]int32, 0, nsucc)
+	for _, b := range f.Blocks {
 		for _, s := range b.Succs {
-			edges = append(edges, int(t.at(s)))
+			edges = append(edges, t.at(s))
 		}
-		if len(edges) > from {
-			succ[i] = edges[from:len(edges):len(edges)]
-		}
+		start = append(start, int32(len(edges)))
 	}
 	// The pass uses Lengauer–Tarjan; cfg.Verify, Cooper–Harvey–Kennedy.
-	t.tree = dom.NewTree(dom.LengauerTarjan(succ))
+	t.tree = dom.NewTree(dom.LengauerTarjanFlat(start, edges))
 	t.pre = make([]int32, len(f.Blocks))
 	for k, v := range t.tree.Preorder() {
 		t.pre[v] = int32(k)

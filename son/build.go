@@ -79,6 +79,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		}
 		added, live := g.keepInfiniteLoops(live)
 		g.sweep(live)
+		g.giveMarks(live)
 		if order != nil && !added { // the sweep changes no node's inputs
 			g.walks.order, g.walks.orderAt = order, g.version()
 		}

@@ -15,9 +15,9 @@ import "maps"
 // allocation each rather than five per node: a checked compilation takes a
 // record of a graph of millions of nodes before each checked pass.
 func (g *Graph) Clone() *Graph {
-	c := &Graph{Name: g.Name, nodes: make([]*Node, len(g.nodes)), Seed: g.Seed}
+	c := &Graph{Name: g.Name, nodes: makeNodeTable(g.nodes.len(), 0), Seed: g.Seed}
 	count, ins, outs := 0, 0, 0
-	for _, n := range g.nodes {
+	for _, n := range g.nodes.all() {
 		if n != nil {
 			count++
 			ins += len(n.In)
@@ -35,25 +35,25 @@ func (g *Graph) Clone() *Graph {
 		edges, pos = edges[k:], pos[k+o:]
 		return e, p
 	}
-	for id, n := range g.nodes {
+	for id, n := range g.nodes.all() {
 		if n != nil {
 			m := &slab[0]
 			slab = slab[1:]
 			*m = Node{ID: n.ID, Op: n.Op, Aux: n.Aux, typ: n.typ, Pos: n.Pos, keep: n.keep, dead: n.dead, flags: n.flags & hasLabel}
-			c.nodes[id] = m
+			c.nodes.set(id, m)
 		}
 	}
 	at := func(n *Node) *Node {
-		if n == nil || n.ID >= len(c.nodes) {
+		if n == nil || n.ID >= c.nodes.len() {
 			return nil
 		}
-		return c.nodes[n.ID]
+		return c.nodes.at(n.ID)
 	}
-	for id, n := range g.nodes {
+	for id, n := range g.nodes.all() {
 		if n == nil {
 			continue
 		}
-		m := c.nodes[id]
+		m := c.nodes.at(id)
 		m.In, m.pos = cut(len(n.In), len(n.Out))
 		for i, x := range n.In {
 			m.In[i] = at(x)

@@ -52,7 +52,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 	if g.raw || noFoldAtOnce || op == OpConstant || op == OpXCtrl || op == OpStop || op == OpScope || op.IsMulti() {
 		return nil, types.Top, false
 	}
-	s := Node{ID: len(g.nodes), Op: op, Aux: aux, In: in}
+	s := Node{ID: g.nodes.len(), Op: op, Aux: aux, In: in}
 	t = Compute(&s, (*Node).Type)
 	if foldHook != nil {
 		t = foldHook(op, t)
@@ -157,7 +157,7 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		g.stand = &Node{In: make([]*Node, 2)}
 	}
 	s := g.stand
-	*s = Node{ID: len(g.nodes), Op: OpIf, In: s.In[:2], keep: 1}
+	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
 	g.SetType(s, Compute(s, (*Node).Type))
 	if !sameType(s.Type(), tupleXX) {
@@ -178,7 +178,7 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	for side := range int64(2) {
 		g.takeID(nil)
 		if chk != nil {
-			p := &Node{ID: len(g.nodes) - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, typ: g.types.intern(types.XCtrl)}
+			p := &Node{ID: g.nodes.len() - 1, Op: OpCProj, Aux: side, In: []*Node{chk}, typ: g.types.intern(types.XCtrl)}
 			g.check.typed(p, p.Type())
 			g.check.typed(p, p.Type())
 		}
@@ -204,7 +204,7 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 			dying = append(dying, y)
 		}
 	}
-	g.nodes[s.ID] = nil
+	g.nodes.set(s.ID, nil)
 	s.In[0], s.In[1] = nil, nil
 	s.dead = true
 	for j := len(dying) - 1; j >= 0; j-- {

@@ -3,7 +3,6 @@ package son
 import (
 	"fmt"
 	"math/rand"
-	"slices"
 
 	"son/types"
 )
@@ -17,11 +16,13 @@ type Graph struct {
 	Start *Node
 	Stop  *Node
 
-	nodes []*Node // by ID; nil for killed nodes and for ID 0
+	nodes nodeTable // by ID; nil for killed nodes and for ID 0
 	gvn   gvnTable
 	edges edgeArena
 	work  worklist
 	args  []*Node             // newNodeAfter's list of inputs, reused
+	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
+	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
@@ -74,7 +75,7 @@ type Graph struct {
 
 // NewGraph returns a graph holding only Start and Stop.
 func NewGraph(name string) *Graph {
-	g := &Graph{Name: name, nodes: make([]*Node, 1, 64)}
+	g := &Graph{Name: name, nodes: makeNodeTable(1, 63)}
 	g.Start = g.NewNode(OpStart, 0)
 	g.Stop = g.NewNode(OpStop, 0)
 	g.Start.keep++
@@ -84,15 +85,15 @@ func NewGraph(name string) *Graph {
 
 // Node returns the live node with the given ID, or nil.
 func (g *Graph) Node(id int) *Node {
-	if id <= 0 || id >= len(g.nodes) {
+	if id <= 0 || id >= g.nodes.len() {
 		return nil
 	}
-	return g.nodes[id]
+	return g.nodes.at(id)
 }
 
 // MaxID is one more than the largest ID given out: a size for tables
 // indexed by node ID.
-func (g *Graph) MaxID() int { return len(g.nodes) }
+func (g *Graph) MaxID() int { return g.nodes.len() }
 
 // NewNode makes a node with the given inputs (copied: the caller keeps in)
 // and computes its type. It does not run the peephole: call Peephole for
@@ -109,10 +110,10 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		n = g.spare[k-1]
 		g.spare[k-1] = nil
 		g.spare = g.spare[:k-1]
-		*n = Node{ID: len(g.nodes), Op: op, Aux: aux}
+		*n = Node{ID: g.nodes.len(), Op: op, Aux: aux}
 		g.Stats.Recycled++
 	} else {
-		n = &Node{ID: len(g.nodes), Op: op, Aux: aux}
+		n = &Node{ID: g.nodes.len(), Op: op, Aux: aux}
 	}
 	// Room for two users from the start: most nodes get one or two, and
 	// growing the lists from nothing (growOut) cost 5% of Build.
@@ -145,10 +146,7 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 // takeID gives the next ID to n, or, if n is nil, takes it for a node
 // not made (foldAtOnce): the ID stays unused, as a killed node's.
 func (g *Graph) takeID(n *Node) {
-	if len(g.nodes) == cap(g.nodes) {
-		g.nodes = slices.Grow(g.nodes, len(g.nodes)) // double it
-	}
-	g.nodes = append(g.nodes, n)
+	g.nodes.add(n)
 }
 
 // newNodeAfter is NewNode with the inputs first and then rest, listed in
@@ -385,7 +383,7 @@ func (g *Graph) Kill(n *Node) {
 		x.dead = true
 		g.dropDeps(x)
 		g.dropLabel(x)
-		g.nodes[x.ID] = nil
+		g.nodes.set(x.ID, nil)
 	}
 }
 
@@ -459,7 +457,7 @@ func (g *Graph) moveDeps(n *Node) {
 	n.flags &^= depsQueued
 	deps := g.depsOf[int32(n.ID)]
 	for _, d := range *deps {
-		g.push(g.nodes[d]) // nil if it was killed
+		g.push(g.nodes.at(int(d))) // nil if it was killed
 	}
 	*deps = (*deps)[:0]
 }
@@ -610,7 +608,7 @@ func (g *Graph) compactWork() {
 	w := &g.work
 	k := 0
 	for _, id := range w.list {
-		if g.nodes[id] == nil {
+		if g.nodes.at(int(id)) == nil {
 			w.on[id/64] &^= uint64(1) << (id % 64)
 			continue
 		}
@@ -632,7 +630,7 @@ func (g *Graph) pop() *Node {
 		id := w.list[i]
 		w.list = w.list[:i]
 		w.on[id/64] &^= uint64(1) << (id % 64)
-		if n := g.nodes[id]; n != nil {
+		if n := g.nodes.at(int(id)); n != nil {
 			return n
 		}
 	}

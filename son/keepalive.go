@@ -49,6 +49,7 @@ func (g *Graph) keepInfiniteLoops(known []bool) (added bool, live []bool) {
 		if !more {
 			return added, live
 		}
+		g.giveMarks(live) // the new exits make the set stale
 	}
 }
 
@@ -77,7 +78,7 @@ func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpSto
 // fixpoint's first round at 100k nodes found 159 to 212, and never a
 // Loop among them), Loops among them are not.
 func (g *Graph) someCtrlNotLive(live []bool) bool {
-	for id, n := range g.nodes {
+	for id, n := range g.nodes.all() {
 		if n != nil && !live[id] && isLoopHead(n) {
 			return true
 		}

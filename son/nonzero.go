@@ -167,25 +167,35 @@ func neverTaken(p *Node) bool {
 // takes. One walk of the dominator tree of the control nodes, counting
 // for each value the sides on the path from Start that prove it is not 0:
 // linear in the graph, plus the tree.
-func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
-	safe := make([]bool, maxID)
-	proved := make([]int32, maxID) // by value ID: sides on the path proving it is not 0
+//
+// The counts are kept by value ID in t's own array of vertex numbers, as
+// zerocheck's walk keeps its facts: a value is a data node, which has no
+// vertex, so no array by ID of their own. They are all 0 again on return.
+// The set it returns is g's scratch (takeMarks): giveMarks hands it back.
+func (t *ctrlTree) nonZeroBelow(g *Graph) []bool {
+	maxID := g.MaxID()
+	safe := g.takeMarks()
+	proved := t.vertex // by value ID: sides on the path proving it is not 0
+	counted := func(x *Node) bool { return x.ID < len(proved) && !x.IsControl() }
 	type mark struct {
 		v    int
 		vals []*Node
 	}
 	var path []mark
 	never := 0 // sides on the path that control never takes
+	pop := func() {
+		for _, x := range path[len(path)-1].vals {
+			if x == nil {
+				never--
+			} else {
+				proved[x.ID]--
+			}
+		}
+		path = path[:len(path)-1]
+	}
 	for _, v := range t.tree.Preorder() {
 		for len(path) > 0 && !t.tree.Dominates(path[len(path)-1].v, v) {
-			for _, x := range path[len(path)-1].vals {
-				if x == nil {
-					never--
-				} else {
-					proved[x.ID]--
-				}
-			}
-			path = path[:len(path)-1]
+			pop()
 		}
 		n := t.node[v]
 		if n.Op == OpCProj && n.In[0] != nil && n.In[0].Op == OpIf {
@@ -197,7 +207,7 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 				never++
 			}
 			ProvedNonZero(n.In[0].In[1], n.Aux, func(x *Node) {
-				if x.ID < maxID {
+				if counted(x) {
 					vals = append(vals, x)
 					proved[x.ID]++
 				}
@@ -208,11 +218,14 @@ func (t *ctrlTree) nonZeroBelow(maxID int) []bool {
 		}
 		for _, d := range n.Out {
 			if (d.Op == OpDiv || d.Op == OpMod) && d.In[0] == n && d.ID < maxID {
-				if x := NonZeroKey(d.In[2]); never > 0 || x != nil && x.ID < maxID && proved[x.ID] > 0 {
+				if x := NonZeroKey(d.In[2]); never > 0 || x != nil && counted(x) && proved[x.ID] > 0 {
 					safe[d.ID] = true
 				}
 			}
 		}
+	}
+	for len(path) > 0 {
+		pop() // the values' counts back to 0: t's vertex array is read after
 	}
 	return safe
 }
@@ -237,7 +250,10 @@ func (g *Graph) reguard() {
 	if len(need) == 0 {
 		return
 	}
-	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+	t := newCtrlTree(g)
+	safe := t.nonZeroBelow(g)
+	t.release(g)
+	defer g.giveMarks(safe)
 	type key struct{ c, y *Node }
 	checks := map[key]*Node{}
 	for _, d := range need {
@@ -304,7 +320,7 @@ var reguardHook func(*Graph)
 // reguard directly.)
 func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 	var reached []bool
-	for _, n := range g.nodes {
+	for _, n := range g.nodes.all() {
 		if n == nil || !unguarded(n) {
 			continue
 		}
@@ -325,13 +341,16 @@ func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 			return true, nil, nil
 		}
 	}
+	if reached != nil {
+		g.giveMarks(reached)
+	}
 	return false, order, live
 }
 
 // ctrlReached reports, by node ID, the control nodes that control reaches
 // from Start, along the edges newCtrlTree follows.
 func (g *Graph) ctrlReached() []bool {
-	reached := make([]bool, g.MaxID())
+	reached := g.takeMarks()
 	reached[g.Start.ID] = true
 	stack := []*Node{g.Start}
 	for len(stack) > 0 {

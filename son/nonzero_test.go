@@ -21,7 +21,7 @@ func TestQuickReguardAgrees(t *testing.T) {
 					continue
 				}
 			}
-			safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+			safe := newCtrlTree(g).nonZeroBelow(g)
 			reached := g.ctrlReached()
 			for _, n := range g.Live() {
 				if !unguarded(n) || !reached[n.In[0].ID] {
@@ -45,7 +45,7 @@ func TestQuickReguardAgrees(t *testing.T) {
 // right below a check of their divisor, whose type does not exclude 0,
 // and not below a side that proves it is not 0 (nonZeroBelow).
 func unsafeDivisions(g *Graph) []*Node {
-	safe := newCtrlTree(g).nonZeroBelow(g.MaxID())
+	safe := newCtrlTree(g).nonZeroBelow(g)
 	var need []*Node
 	for _, n := range g.Live() {
 		if !unguarded(n) || safe[n.ID] {

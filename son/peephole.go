@@ -22,7 +22,7 @@ func (g *Graph) Peephole(n *Node) *Node {
 	}
 	// n was made last: only the caller, who takes the result instead,
 	// knows it (Peephole(NewNode(...))).
-	newest := n.ID == len(g.nodes)-1
+	newest := n.ID == g.nodes.len()-1
 	m := g.peepholeOpt(n)
 	if m == nil {
 		return n
@@ -140,7 +140,7 @@ func (g *Graph) Iterate() error {
 	if g.Seed != 0 {
 		g.work.rng = newRand(g.Seed)
 	}
-	budget := 1000 + 100*len(g.nodes)
+	budget := 1000 + 100*g.nodes.len()
 	var recent []string
 	swept := false // the last walk swept the graph, and nothing changed since
 	for {
@@ -187,10 +187,12 @@ func (g *Graph) Iterate() error {
 		}
 		added, live := g.keepInfiniteLoops(nil)
 		if added {
+			g.giveMarks(live)
 			swept = false // the new exits' nodes go through the worklist first
 			continue
 		}
 		g.sweep(live) // may leave nodes with fewer users, to revisit
+		g.giveMarks(live)
 		swept = true
 		if len(g.work.list) == 0 {
 			return nil

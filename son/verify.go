@@ -139,7 +139,7 @@ func (v *verifier) liveOps() {
 		v.bad(v.g.Stop, "live-counts", "the order the graph keeps for PushAll (%d nodes) is not the walk's (%d)", len(c.order), len(v.live))
 	}
 	if c.clean && c.swept == now {
-		for id, n := range v.g.nodes {
+		for id, n := range v.g.nodes.all() {
 			if n != nil && !v.isLive[id] {
 				v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep")
 			}
@@ -328,7 +328,7 @@ func (v *verifier) zeroBranch() {
 	if len(v.unguarded) == 0 {
 		return
 	}
-	safe := v.ct.nonZeroBelow(v.g.MaxID())
+	safe := v.ct.nonZeroBelow(v.g)
 	for _, n := range v.unguarded {
 		if !safe[n.ID] {
 			v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, neither its ZeroCheck nor below a branch that proves it is not 0", n.In[2], n.In[0])

@@ -7,13 +7,14 @@ import "math/rand"
 // the graph allows, Stop last. This is the graph's content; anything else
 // is garbage.
 func (g *Graph) Live() []*Node {
-	order, _ := g.liveOrderSet()
+	order, seen := g.liveOrderSet()
+	g.giveMarks(seen)
 	return order
 }
 
 // liveOrderSet is Live, and the set of its nodes by ID (liveSet's).
 func (g *Graph) liveOrderSet() ([]*Node, []bool) {
-	seen := make([]bool, g.MaxID())
+	seen := g.takeMarks()
 	order := make([]*Node, 0, g.liveBound())
 	type frame struct {
 		n *Node
@@ -51,10 +52,10 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 // nodes on a large program).
 func (g *Graph) liveBound() int {
 	if c := &g.walks; c.ok {
-		return c.n + len(g.nodes) - c.counted.max
+		return c.n + g.nodes.len() - c.counted.max
 	}
 	n := 0
-	for _, x := range g.nodes {
+	for _, x := range g.nodes.all() {
 		if x != nil {
 			n++
 		}
@@ -66,7 +67,7 @@ func (g *Graph) liveBound() int {
 // walk, as a set only, with no order to build (keepInfiniteLoops and the
 // sweep need no order, and run twice in every fixpoint).
 func (g *Graph) liveSet() []bool {
-	live := make([]bool, g.MaxID())
+	live := g.takeMarks()
 	live[g.Start.ID], live[g.Stop.ID] = true, true
 	stack := []*Node{g.Stop}
 	for len(stack) > 0 {
@@ -82,6 +83,51 @@ func (g *Graph) liveSet() []bool {
 	return live
 }
 
+// takeMarks returns a set by node ID, all false, of length MaxID: the
+// graph's scratch set if it is free and large enough, else a new one. The
+// walks of every pass take one (several per pass on a large graph, each
+// as long as the IDs); giveMarks hands it back.
+func (g *Graph) takeMarks() []bool {
+	n := g.MaxID()
+	if m := g.marks; cap(m) >= n {
+		g.marks = nil
+		return m[:n]
+	}
+	return make([]bool, n, n+n/8) // room for the nodes the next passes make
+}
+
+// giveMarks clears m, a set takeMarks returned that its taker no longer
+// reads, and keeps it as the graph's scratch set if it is the larger.
+func (g *Graph) giveMarks(m []bool) {
+	if cap(m) > cap(g.marks) {
+		clear(m)
+		g.marks = m
+	}
+}
+
+// TakeIDs returns an array by node ID, all 0, of length MaxID, for a
+// pass's walk or analysis to number or count nodes in: the graph's
+// scratch array if it is free and large enough, else a new one. Passes
+// that each need one by ID (sccp's slots, the control trees of zerocheck
+// and reguard) share one so, rather than allocating 4 bytes an ID each. GiveIDs hands it back.
+func (g *Graph) TakeIDs() []int32 {
+	n := g.MaxID()
+	if a := g.ids; cap(a) >= n {
+		g.ids = nil
+		return a[:n]
+	}
+	return make([]int32, n, n+n/8) // room for the nodes the next passes make
+}
+
+// GiveIDs clears a, an array TakeIDs returned that its taker no longer
+// reads, and keeps it as the graph's scratch array if it is the larger.
+func (g *Graph) GiveIDs(a []int32) {
+	if cap(a) > cap(g.ids) {
+		clear(a)
+		g.ids = a
+	}
+}
+
 func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 
 // version identifies the graph's edges as they stand: edits counts the
@@ -90,7 +136,7 @@ func newRand(seed int64) *rand.Rand { return rand.New(rand.NewSource(seed)) }
 // reaches may not.
 type version struct{ edits, max int }
 
-func (g *Graph) version() version { return version{g.walks.edits, len(g.nodes)} }
+func (g *Graph) version() version { return version{g.walks.edits, g.nodes.len()} }
 
 // walkCache keeps what the last walk or sweep of the graph found, for as
 // long as the graph is the same (its version): the compile pipeline
@@ -122,16 +168,17 @@ func (g *Graph) LiveOps() (int, [256]int) {
 	if c.ok && c.counted == v {
 		return c.n, c.ops
 	}
-	c.ops, c.n = [256]int{}, 0
 	if c.clean && c.swept == v {
-		for _, n := range g.nodes {
+		c.ops, c.n = [256]int{}, 0
+		for _, n := range g.nodes.all() {
 			if n != nil {
 				c.ops[n.Op]++
 				c.n++
 			}
 		}
 	} else {
-		order := g.Live()
+		order := g.Live() // before c.n is reset: liveBound sizes the order by it
+		c.ops, c.n = [256]int{}, 0
 		for _, n := range order {
 			c.ops[n.Op]++
 		}
@@ -174,7 +221,7 @@ func (g *Graph) liveOrder() []*Node {
 // no live node: on a large graph each is a cache miss.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
-	for id, n := range g.nodes {
+	for id, n := range g.nodes.all() {
 		if n != nil && !live[id] && !n.dead {
 			garbage = append(garbage, n)
 		}
@@ -195,7 +242,7 @@ func (g *Graph) sweep(live []bool) {
 		g.dropDeps(n)
 		g.dropLabel(n)
 		n.dead = true
-		g.nodes[n.ID] = nil
+		g.nodes.set(n.ID, nil)
 	}
 	g.walks.swept, g.walks.clean = g.version(), true
 }

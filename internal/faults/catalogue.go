@@ -416,8 +416,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-ctrl-edges-first-only", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "\t\t\t\tadd(u)\n\t\t\t}\n\t\t\tedges = append(edges, int(c.index[u.ID])-1)",
-		New:  "\t\t\t\tadd(u)\n\t\t\t\tedges = append(edges, int(c.index[u.ID])-1)\n\t\t\t}",
+		Old:  "\t\t\t\tadd(u)\n\t\t\t}\n\t\t\tc.succ = append(c.succ, c.index[u.ID]-1)",
+		New:  "\t\t\t\tadd(u)\n\t\t\t\tc.succ = append(c.succ, c.index[u.ID]-1)\n\t\t\t}",
 		What: "the control graph keeps only the edge by which each node is first found: a wrong dominator at every merge",
 	},
 

@@ -1,0 +1,66 @@
+package son
+
+import "iter"
+
+// nodeTable holds a graph's nodes by ID in chunks of nodeChunk entries
+// after the first: it grows by a chunk, never copying, so that the table
+// of half a million IDs costs its 8 bytes an ID once (a slice doubled as
+// it grew allocated twice that, and copied it). The first chunk grows by
+// doubling up to nodeChunk, so that a small graph pays for a small table.
+type nodeTable struct {
+	chunks [][]*Node
+	n      int
+}
+
+const (
+	nodeChunkBits = 13
+	nodeChunk     = 1 << nodeChunkBits
+)
+
+// makeNodeTable returns a table of n IDs, all nil, with room for at least
+// first more before it takes a new chunk.
+func makeNodeTable(n, first int) nodeTable {
+	t := nodeTable{n: n}
+	for left := n; left > 0 || len(t.chunks) == 0; left -= nodeChunk {
+		if len(t.chunks) > 0 || n+first > nodeChunk {
+			t.chunks = append(t.chunks, make([]*Node, min(left, nodeChunk), nodeChunk))
+		} else {
+			t.chunks = append(t.chunks, make([]*Node, n, max(n+first, 1)))
+		}
+	}
+	return t
+}
+
+// len is the number of IDs given out.
+func (t *nodeTable) len() int { return t.n }
+
+// at returns the node with ID id (nil if killed); 0 <= id < t.len().
+func (t *nodeTable) at(id int) *Node { return t.chunks[id>>nodeChunkBits][id&(nodeChunk-1)] }
+
+// set makes n the node with ID id; 0 <= id < t.len().
+func (t *nodeTable) set(id int, n *Node) { t.chunks[id>>nodeChunkBits][id&(nodeChunk-1)] = n }
+
+// add gives the next ID to n.
+func (t *nodeTable) add(n *Node) {
+	last := &t.chunks[len(t.chunks)-1]
+	if len(*last) == nodeChunk {
+		t.chunks = append(t.chunks, make([]*Node, 0, nodeChunk))
+		last = &t.chunks[len(t.chunks)-1]
+	}
+	*last = append(*last, n) // the first chunk doubles until nodeChunk
+	t.n++
+}
+
+// all yields every ID with its node, nil ones included, in order.
+func (t *nodeTable) all() iter.Seq2[int, *Node] {
+	return func(yield func(int, *Node) bool) {
+		for c, chunk := range t.chunks {
+			base := c << nodeChunkBits
+			for i, n := range chunk {
+				if !yield(base+i, n) {
+					return
+				}
+			}
+		}
+	}
+}

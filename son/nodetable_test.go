@@ -1,0 +1,94 @@
+package son
+
+import "testing"
+
+// TestNodeTableChunks: across the first chunk's doublings and the chunks
+// after it, every ID finds its node, a killed one nil, all yields them in
+// order, and a table made at a size (Clone's) holds that many IDs.
+func TestNodeTableChunks(t *testing.T) {
+	g := NewGraph("t")
+	const n = 3*nodeChunk + 17
+	for g.MaxID() < n {
+		g.NewNode(OpConstant, int64(g.MaxID()))
+	}
+	killed := g.Node(nodeChunk) // the first ID of the second chunk
+	g.nodes.set(killed.ID, nil)
+	for id := 1; id < n; id++ {
+		x := g.Node(id)
+		if id == killed.ID {
+			if x != nil {
+				t.Fatalf("Node(%d) = %v after it left the table", id, x)
+			}
+			continue
+		}
+		if x == nil || x.ID != id {
+			t.Fatalf("Node(%d) = %v", id, x)
+		}
+	}
+	next := 0
+	for id, x := range g.nodes.all() {
+		if id != next {
+			t.Fatalf("all yields ID %d after %d", id, next-1)
+		}
+		if x != g.nodes.at(id) {
+			t.Fatalf("all yields %v for ID %d, at has %v", x, id, g.nodes.at(id))
+		}
+		next++
+	}
+	if next != n {
+		t.Fatalf("all yields %d IDs, want %d", next, n)
+	}
+	if len(g.nodes.chunks[0]) != nodeChunk || cap(g.nodes.chunks[1]) != nodeChunk {
+		t.Errorf("chunks of %d and %d (cap %d), want %d", len(g.nodes.chunks[0]), len(g.nodes.chunks[1]), cap(g.nodes.chunks[1]), nodeChunk)
+	}
+	c := makeNodeTable(n, 0)
+	if c.len() != n || c.at(n-1) != nil || len(c.chunks) != 4 {
+		t.Errorf("makeNodeTable(%d, 0): len %d, %d chunks", n, c.len(), len(c.chunks))
+	}
+}
+
+// TestScratchHandedBackClean: a scratch set or array by ID that a walk
+// gives back is handed out again, cleared, and never to two takers at
+// once; one too short for the graph is not handed out.
+func TestScratchHandedBackClean(t *testing.T) {
+	g := NewGraph("t")
+	for range 100 {
+		g.NewNode(OpConstant, int64(g.MaxID()))
+	}
+	m := g.takeMarks()
+	m2 := g.takeMarks()
+	if &m[0] == &m2[0] {
+		t.Fatal("takeMarks handed one set to two takers")
+	}
+	m[5], m[len(m)-1] = true, true
+	g.giveMarks(m)
+	again := g.takeMarks()
+	if &again[0] != &m[0] || len(again) != g.MaxID() {
+		t.Fatalf("takeMarks did not reuse the set given back (len %d, want %d)", len(again), g.MaxID())
+	}
+	for id, b := range again {
+		if b {
+			t.Fatalf("set handed out again with ID %d marked", id)
+		}
+	}
+	a := g.TakeIDs()
+	a[3], a[len(a)-1] = 7, -1
+	g.GiveIDs(a)
+	for g.MaxID() <= cap(a) {
+		g.NewNode(OpConstant, int64(g.MaxID()))
+	}
+	b := g.TakeIDs()
+	if len(b) != g.MaxID() || &b[0] == &a[0] {
+		t.Fatalf("TakeIDs handed out an array of cap %d for %d IDs", cap(a), g.MaxID())
+	}
+	g.GiveIDs(b)
+	c := g.TakeIDs()
+	if &c[0] != &b[0] {
+		t.Fatal("TakeIDs did not reuse the larger array given back")
+	}
+	for id, v := range c {
+		if v != 0 {
+			t.Fatalf("array handed out again with %d at ID %d", v, id)
+		}
+	}
+}
