@@ -123,6 +123,11 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
 	main := a.NewLabel()
 	rt := NewRuntime(&a, main)
+	nmsg := 0
+	for _, m := range vf.Stubs {
+		nmsg += len(m)
+	}
+	rt.msgs = make([]byte, 0, nmsg) // room for every stub's message
 	nlines := 0
 	if listing {
 		nlines = bytes.Count(src, []byte("\n")) + 1

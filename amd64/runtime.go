@@ -36,11 +36,13 @@ type Runtime struct {
 	// Entry is the executable's entry point, _start.
 	Entry Label
 	sites []divSite
+	msgs  []byte // the sites' messages, one after the other
 }
 
+// divSite is a division's stub and its message, msgs[off:end].
 type divSite struct {
-	stub Label
-	msg  []byte
+	stub     Label
+	off, end int
 }
 
 // NewRuntime emits _start into a, calling main, the label of the
@@ -57,7 +59,8 @@ func NewRuntime(a *Asm, main Label) *Runtime {
 // exits 1. Finish emits the stubs.
 func (rt *Runtime) DivZero(msg []byte) Label {
 	l := rt.a.NewLabel()
-	rt.sites = append(rt.sites, divSite{l, append([]byte(nil), msg...)})
+	rt.msgs = append(rt.msgs, msg...) // copied into one array, not one each
+	rt.sites = append(rt.sites, divSite{l, len(rt.msgs) - len(msg), len(rt.msgs)})
 	return l
 }
 
@@ -70,13 +73,14 @@ func (rt *Runtime) Finish() {
 	fail := a.NewLabel()
 	for k, s := range rt.sites {
 		a.Bind(s.stub)
-		a.Emit(I2(LEA, R(RSI), RIPLabel(a.dataOwned(s.msg)))) // DivZero's copy
-		a.Emit(MovConst(RDX, int64(len(s.msg))))
+		msg := rt.msgs[s.off:s.end:s.end] // DivZero's copy, no longer appended to
+		a.Emit(I2(LEA, R(RSI), RIPLabel(a.dataOwned(msg))))
+		a.Emit(MovConst(RDX, int64(len(msg))))
 		if k < len(rt.sites)-1 { // the last falls through
 			a.Emit(I1(JMP, To(fail)))
 		}
 	}
-	rt.sites = nil
+	rt.sites, rt.msgs = nil, nil
 	a.Bind(fail)
 	rt.write(2)
 	rt.exit(ExitRuntimeError)

@@ -54,29 +54,25 @@ type checker struct {
 	f        *Func
 	res      *Result
 	slotName []Reg // the register of f each slot holds, -1 before any store
-	slotsOf  map[Reg][]int
+	// The slots named r are slotHead[r], then slotNext of it, each
+	// stored plus one (0 ends the chain): kill finds them without a map.
+	slotHead, slotNext []int32
 }
 
 // state: regs[p] is the register of f physical register p holds, or -1;
-// slot k holds slotName[k] when k is in slots.
+// slot k holds slotName[k] when k is in slots. The dataflow keeps one
+// working state and the entry states of all blocks in one array, so
+// that running a block allocates nothing but the paths of slots changed.
 type state struct {
 	regs  []Reg
 	slots pset
 }
 
-func (c *checker) newState() *state {
-	return &state{regs: make([]Reg, c.f.NumPhys), slots: newPset(c.res.Slots)}
-}
-
-func (s *state) copy() *state {
-	return &state{regs: append([]Reg(nil), s.regs...), slots: s.slots}
-}
-
 // meet keeps in s what t also holds, and reports whether s changed.
 func (s *state) meet(t *state) bool {
 	changed := false
-	for p := range s.regs {
-		if s.regs[p] != t.regs[p] && s.regs[p] != -1 {
+	for p, r := range s.regs {
+		if r != t.regs[p] && r != -1 {
 			s.regs[p], changed = -1, true
 		}
 	}
@@ -113,20 +109,36 @@ func (c *checker) locName(l Loc) string {
 // run is the dataflow, once static has accepted the allocation.
 func (c *checker) run() error {
 	f, res := c.f, c.res
+	if len(f.Blocks) == 0 {
+		return nil
+	}
 	c.slotName = make([]Reg, res.Slots)
 	for k := range c.slotName {
 		c.slotName[k] = -1
 	}
-	c.slotsOf = map[Reg][]int{}
-	in := make([]*state, len(f.Blocks))
-	if len(f.Blocks) == 0 {
-		return nil
+	c.slotNext = make([]int32, res.Slots)
+	// A register of f named by a slot is one an instruction writes, or a
+	// physical one (held on entry).
+	top := Reg(f.NumPhys)
+	for _, r := range f.Regs {
+		top = max(top, r+1)
 	}
-	entry := c.newState()
-	for p := range entry.regs {
-		entry.regs[p] = Reg(p) // on entry each physical register holds its own value
+	c.slotHead = make([]int32, top)
+	// in[b] is the state on entry to block b once known[b]; their
+	// registers are one array, NumPhys per block.
+	np := f.NumPhys
+	in := make([]state, len(f.Blocks))
+	regs := make([]Reg, len(f.Blocks)*np)
+	for b := range in {
+		in[b].regs = regs[b*np : (b+1)*np : (b+1)*np]
 	}
-	in[0] = entry
+	known := make([]bool, len(f.Blocks))
+	for p := range in[0].regs {
+		in[0].regs[p] = Reg(p) // on entry each physical register holds its own value
+	}
+	in[0].slots = newPset(res.Slots)
+	known[0] = true
+	s := state{regs: make([]Reg, np)}
 	// Sweeps over the blocks in layout order, each running the blocks whose
 	// entry state changed: a forward edge is taken in the same sweep, a
 	// back edge in the next, so the sweeps are about the loop nesting
@@ -141,15 +153,17 @@ func (c *checker) run() error {
 				continue
 			}
 			dirty[b] = false
-			s := in[b].copy()
-			if err := c.block(b, s); err != nil {
+			copy(s.regs, in[b].regs)
+			s.slots = in[b].slots
+			if err := c.block(b, &s); err != nil {
 				return err
 			}
 			for _, t := range f.Blocks[b].Succs {
 				switch {
-				case in[t] == nil:
-					in[t] = s.copy()
-				case !in[t].meet(s):
+				case !known[t]:
+					copy(in[t].regs, s.regs)
+					in[t].slots, known[t] = s.slots, true
+				case !in[t].meet(&s):
 					continue
 				}
 				dirty[t] = true
@@ -179,14 +193,14 @@ func (c *checker) static() error {
 		}
 		for i, in := range blk.Instrs {
 			p := &res.Blocks[b][i]
-			uses, defs := res.Uses(p), res.Defs(p)
-			for _, es := range [2][]Edit{res.Before(p), res.After(p)} {
-				for _, e := range es {
-					for _, l := range [2]Loc{e.Dst, e.Src} {
-						if err := c.validLoc(l); err != nil {
-							return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
-						}
+			// The edits before and after, one run of res.edits.
+			for _, e := range res.edits[p.edit : p.edit+p.nb+p.na] {
+				if !c.isLoc(e.Dst) || !c.isLoc(e.Src) {
+					l := e.Dst
+					if c.isLoc(l) {
+						l = e.Src
 					}
+					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), c.validLoc(l))
 				}
 			}
 			if !f.validRegs(&in) {
@@ -198,27 +212,26 @@ func (c *checker) static() error {
 				}
 				continue
 			}
-			ru, rd := f.Uses(&in), f.Defs(&in)
-			if len(uses) != len(ru) || len(defs) != len(rd) {
+			if int(p.nu) != int(in.NU) || int(p.nd) != int(in.ND) {
 				return fmt.Errorf("regalloc check: %s: %d uses and %d defs allocated, it has %d and %d",
-					c.where(b, i), len(uses), len(defs), len(ru), len(rd))
+					c.where(b, i), p.nu, p.nd, in.NU, in.ND)
 			}
-			for _, side := range [2]struct {
-				regs []Reg
-				locs []Loc
-			}{{ru, uses}, {rd, defs}} {
-				for k, r := range side.regs {
-					l := side.locs[k]
-					switch {
-					case l.IsSlot() || int(l) >= f.NumPhys:
-						return fmt.Errorf("regalloc check: %s: %s is in %s, not a register", c.where(b, i), c.name(r), l)
-					case int(r) < f.NumPhys && Loc(r) != l:
-						return fmt.Errorf("regalloc check: %s: physical %s allocated to %s", c.where(b, i), c.name(r), c.locName(l))
-					case int(r) >= f.NumPhys && !alloc[l]:
-						return fmt.Errorf("regalloc check: %s: %s allocated to %s, which is not allocatable", c.where(b, i), c.name(r), c.locName(l))
-					}
+			// Uses then defs, in both: one walk of the two runs.
+			regs := f.Regs[in.Off : in.Off+int32(in.NU)+int32(in.ND)]
+			locs := res.locs[p.loc : p.loc+int32(len(regs))]
+			for k, r := range regs {
+				l := locs[k]
+				switch {
+				case l.IsSlot() || int(l) >= f.NumPhys:
+					return fmt.Errorf("regalloc check: %s: %s is in %s, not a register", c.where(b, i), c.name(r), l)
+				case int(r) < f.NumPhys && Loc(r) != l:
+					return fmt.Errorf("regalloc check: %s: physical %s allocated to %s", c.where(b, i), c.name(r), c.locName(l))
+				case int(r) >= f.NumPhys && !alloc[l]:
+					return fmt.Errorf("regalloc check: %s: %s allocated to %s, which is not allocatable", c.where(b, i), c.name(r), c.locName(l))
 				}
 			}
+			ru, rd := regs[:in.NU], regs[in.NU:]
+			uses, defs := locs[:in.NU], locs[in.NU:]
 			for k, u := range ru {
 				for j, d := range rd {
 					if u == d && uses[k] != defs[j] {
@@ -232,6 +245,15 @@ func (c *checker) static() error {
 	return nil
 }
 
+// isLoc reports whether l is a register of the machine or a slot of res.
+func (c *checker) isLoc(l Loc) bool {
+	if l.IsSlot() {
+		return l.Slot() < c.res.Slots
+	}
+	return int(l) < c.f.NumPhys
+}
+
+// validLoc says why l is not a location, or nil.
 func (c *checker) validLoc(l Loc) error {
 	if l.IsSlot() {
 		if l.Slot() >= c.res.Slots {
@@ -270,7 +292,8 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	switch c.slotName[k] {
 	case -1:
 		c.slotName[k] = r
-		c.slotsOf[r] = append(c.slotsOf[r], k)
+		c.slotNext[k] = c.slotHead[r]
+		c.slotHead[r] = int32(k) + 1
 	case r:
 	default:
 		return fmt.Errorf("%s holds both %s and %s", l, c.name(c.slotName[k]), c.name(r))
@@ -286,8 +309,11 @@ func (c *checker) kill(s *state, r Reg) {
 			s.regs[p] = -1
 		}
 	}
-	for _, k := range c.slotsOf[r] {
-		s.slots = s.slots.with(k, false)
+	if r < 0 || int(r) >= len(c.slotHead) {
+		return // no slot names it (put records registers of f only)
+	}
+	for k := c.slotHead[r]; k != 0; k = c.slotNext[k-1] {
+		s.slots = s.slots.with(int(k-1), false)
 	}
 }
 
@@ -300,24 +326,25 @@ func (c *checker) edits(b, i int, s *state, es []Edit) error {
 	return nil
 }
 
-// block runs block b from s.
+// block runs block b from s. static has checked every offset it reads.
 func (c *checker) block(b int, s *state) error {
-	for i := range c.f.Blocks[b].Instrs {
-		in, p := &c.f.Blocks[b].Instrs[i], &c.res.Blocks[b][i]
-		ru, rd := c.f.Uses(in), c.f.Defs(in)
-		if err := c.edits(b, i, s, c.res.Before(p)); err != nil {
-			return err
-		}
-		if p.Dead {
-			for _, d := range rd {
-				c.kill(s, d)
+	f, res := c.f, c.res
+	placed := res.Blocks[b]
+	for i := range f.Blocks[b].Instrs {
+		in, p := &f.Blocks[b].Instrs[i], &placed[i]
+		regs := f.Regs[in.Off : in.Off+int32(in.NU)+int32(in.ND)]
+		ru, rd := regs[:in.NU], regs[in.NU:]
+		if p.nb > 0 {
+			if err := c.edits(b, i, s, res.Before(p)); err != nil {
+				return err
 			}
-		} else {
-			uses, defs := c.res.Uses(p), c.res.Defs(p)
+		}
+		if !p.Dead {
+			locs := res.locs[p.loc : p.loc+int32(len(regs))]
 			for k, u := range ru {
-				if got := c.get(s, uses[k]); got != u {
+				if got := c.get(s, locs[k]); got != u {
 					return fmt.Errorf("regalloc check: %s: reads %s from %s, which holds %s",
-						c.where(b, i), c.name(u), c.locName(uses[k]), c.name(got))
+						c.where(b, i), c.name(u), c.locName(locs[k]), c.name(got))
 				}
 			}
 			for _, d := range rd {
@@ -325,13 +352,19 @@ func (c *checker) block(b int, s *state) error {
 			}
 			for k, d := range rd {
 				// whatever the location held is overwritten
-				if err := c.put(s, defs[k], d); err != nil {
+				if err := c.put(s, locs[int(in.NU)+k], d); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
 				}
 			}
+		} else {
+			for _, d := range rd {
+				c.kill(s, d)
+			}
 		}
-		if err := c.edits(b, i, s, c.res.After(p)); err != nil {
-			return err
+		if p.na > 0 {
+			if err := c.edits(b, i, s, res.After(p)); err != nil {
+				return err
+			}
 		}
 	}
 	return nil

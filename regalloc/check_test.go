@@ -1,0 +1,114 @@
+package regalloc
+
+import (
+	"fmt"
+	"testing"
+)
+
+// hi is a hand-allocated instruction: its registers, the location of each
+// (the uses' then the defs'), and its edits.
+type hi struct {
+	uses, defs    []Reg
+	at            []Loc
+	before, after []Edit
+}
+
+// hb is a hand-allocated block.
+type hb struct {
+	succs []int
+	ins   []hi
+}
+
+// handCase makes the function and the allocation blocks describe, on a
+// machine of 3 registers (r1 and r2 allocatable) with slots stack slots.
+func handCase(slots int, blocks []hb) (*Func, *Result) {
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2},
+		Describe: func(b, i int) string { return fmt.Sprintf("I%d", i) }}
+	res := &Result{Slots: slots}
+	for _, hb := range blocks {
+		blk := Block{Succs: hb.succs}
+		var ps []Placed
+		for _, in := range hb.ins {
+			blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: in.uses, Defs: in.defs}))
+			ps = append(ps, Placed{nu: uint8(len(in.uses)), nd: uint8(len(in.defs)),
+				loc: int32(len(res.locs)), edit: int32(len(res.edits)),
+				nb: int32(len(in.before)), na: int32(len(in.after))})
+			res.locs = append(res.locs, in.at...)
+			res.edits = append(append(res.edits, in.before...), in.after...)
+		}
+		f.Blocks = append(f.Blocks, blk)
+		res.Blocks = append(res.Blocks, ps)
+	}
+	return f, res
+}
+
+// TestCheckHand: allocations made by hand, each correct one accepted and
+// its broken twin rejected with the exact message. They reach the
+// checker's paths one by one: a slot made stale when its register is
+// written again, the meet of registers and of slots where paths join, a
+// loop's back edge, and an edit naming a slot that does not exist.
+func TestCheckHand(t *testing.T) {
+	v3, v4 := Reg(3), Reg(4)
+	r1, r2, s0 := Loc(1), Loc(2), SlotLoc(0)
+	def := func(r Reg, l Loc, after ...Edit) hi { return hi{defs: []Reg{r}, at: []Loc{l}, after: after} }
+	use := func(r Reg, l Loc, before ...Edit) hi { return hi{uses: []Reg{r}, at: []Loc{l}, before: before} }
+	for _, tt := range []struct {
+		name      string
+		slots     int
+		good, bad []hb
+		want      string
+	}{
+		{"slot stale once its register is written again", 1,
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), def(v3, r2, Edit{s0, r2}), use(v3, r1, Edit{r1, s0})}}},
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), def(v3, r2), use(v3, r1, Edit{r1, s0})}}},
+			"regalloc check: block 0, instruction 2 (I2): reads v3 from r1, which holds nothing known"},
+		{"register clobbered on one path to a join", 0,
+			[]hb{
+				{[]int{1, 2}, []hi{def(v3, r1)}},
+				{[]int{3}, []hi{def(v4, r2), use(v4, r2)}},
+				{[]int{3}, []hi{use(v3, r1)}},
+				{nil, []hi{use(v3, r1)}}},
+			[]hb{
+				{[]int{1, 2}, []hi{def(v3, r1)}},
+				{[]int{3}, []hi{def(v4, r1), use(v4, r1)}},
+				{[]int{3}, []hi{use(v3, r1)}},
+				{nil, []hi{use(v3, r1)}}},
+			"regalloc check: block 3, instruction 0 (I0): reads v3 from r1, which holds nothing known"},
+		{"slot stored on one path to a join", 1,
+			[]hb{
+				{[]int{1, 2}, []hi{def(v3, r1, Edit{s0, r1})}},
+				{[]int{3}, []hi{def(v4, r1)}},
+				{[]int{3}, nil},
+				{nil, []hi{use(v3, r2, Edit{r2, s0})}}},
+			[]hb{
+				{[]int{1, 2}, []hi{def(v3, r1)}},
+				{[]int{3}, []hi{def(v4, r2, Edit{s0, r1})}},
+				{[]int{3}, nil},
+				{nil, []hi{use(v3, r2, Edit{r2, s0})}}},
+			"regalloc check: block 3, instruction 0 (I0): reads v3 from r2, which holds nothing known"},
+		{"register clobbered around a loop's back edge", 0,
+			[]hb{
+				{[]int{1}, []hi{def(v3, r1)}},
+				{[]int{1, 2}, []hi{use(v3, r1), def(v4, r2)}},
+				{nil, []hi{use(v3, r1)}}},
+			[]hb{
+				{[]int{1}, []hi{def(v3, r1)}},
+				{[]int{1, 2}, []hi{use(v3, r1), def(v4, r1)}},
+				{nil, []hi{use(v4, r1)}}},
+			"regalloc check: block 1, instruction 0 (I0): reads v3 from r1, which holds nothing known"},
+		{"an edit names a slot that does not exist", 1,
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), use(v3, r2, Edit{r2, s0})}}},
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), use(v3, r2, Edit{r2, SlotLoc(5)})}}},
+			"regalloc check: block 0, instruction 1 (I1): slot5: only 1 slots"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			if err := Check(handCase(tt.slots, tt.good)); err != nil {
+				t.Fatalf("the correct allocation is rejected: %v", err)
+			}
+			err := Check(handCase(tt.slots, tt.bad))
+			if err == nil || err.Error() != tt.want {
+				t.Fatalf("got %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
