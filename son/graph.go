@@ -438,7 +438,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 // most types a peephole computes are the node's own again, and a tuple's
 // Equal compares element by element what one comparison of pointers
 // settles.
-func sameType(t, u types.Type) bool { return t == u || t.Equal(u) }
+func sameType(t, u types.Type) bool { return t.Same(&u) || t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
