@@ -423,7 +423,7 @@ func (g *Graph) KillIfUnused(n *Node) {
 
 // setType records a new type, and queues the users when it changed.
 func (g *Graph) setType(n *Node, t types.Type) {
-	if sameType(n.Type(), t) {
+	if n.typ != nil && n.typ.Same(&t) || sameType(n.Type(), t) {
 		return
 	}
 	g.fresh = nil
@@ -437,8 +437,10 @@ func (g *Graph) setType(n *Node, t types.Type) {
 // sameType is t.Equal(u), first trying whether they are the same value:
 // most types a peephole computes are the node's own again, and a tuple's
 // Equal compares element by element what one comparison of pointers
-// settles.
-func sameType(t, u types.Type) bool { return t.Same(&u) || t.Equal(u) }
+// settles. Two types but tuples are equal only if they are the same
+// value (a kind without bounds has none set), so only tuples need Equal.
+// Hot callers try t.Same first, inlined, as sameType is not.
+func sameType(t, u types.Type) bool { return t.Same(&u) || t.IsTuple() && t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
@@ -585,9 +587,10 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w := &g.work
-	word, bit := n.ID/64, uint64(1)<<(n.ID%64)
-	if word >= len(w.on) {
-		w.on = append(w.on, make([]uint64, word+1-len(w.on))...)
+	id := uint(n.ID) // unsigned: ID/64 is a shift, not a signed division
+	word, bit := id/64, uint64(1)<<(id%64)
+	if word >= uint(len(w.on)) {
+		w.on = append(w.on, make([]uint64, word+1-uint(len(w.on)))...)
 	}
 	if w.on[word]&bit != 0 {
 		return
@@ -629,7 +632,7 @@ func (g *Graph) pop() *Node {
 		}
 		id := w.list[i]
 		w.list = w.list[:i]
-		w.on[id/64] &^= uint64(1) << (id % 64)
+		w.on[uint32(id)/64] &^= uint64(1) << (uint32(id) % 64)
 		if n := g.nodes.at(int(id)); n != nil {
 			return n
 		}
