@@ -26,6 +26,7 @@ type Graph struct {
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	top   *Node               // the Top constant topCon found last, if still in the table
 	stand *Node               // the If deadBranch does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
@@ -184,13 +185,21 @@ const smallCon = 16
 
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
+// The one the table holds is kept at hand (top): foldAtOnce asks for it
+// for every value in dead code, and the table's lookup was most of that.
 func (g *Graph) topCon() *Node {
+	if c := g.top; c != nil && c.flags&inGVN != 0 && c.Op == OpConstant && c.Type().IsTop() {
+		return c // the table holds one Top constant, and c is in it
+	}
 	if n, _ := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
+		g.top = n
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
 	g.SetType(n, types.Top)
-	return g.Peephole(n)
+	n = g.Peephole(n)
+	g.top = n
+	return n
 }
 
 // xctrl finds or makes the dead-control node. The one the table holds is
