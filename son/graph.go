@@ -129,13 +129,14 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 			g.addOut(x, n, i)
 		}
 	}
+	// n is new (its type nil): no comparison before interning.
 	if op == OpConstant {
-		g.SetType(n, types.Const(aux))
+		n.typ = g.types.intern(types.Const(aux))
 	} else {
 		if !typed {
 			t = g.Compute(n)
 		}
-		g.SetType(n, t)
+		n.typ = g.types.intern(t)
 		if g.check != nil {
 			g.check.typed(n, n.Type())
 		}
@@ -436,7 +437,7 @@ func (g *Graph) setType(n *Node, t types.Type) {
 		return
 	}
 	g.fresh = nil
-	g.SetType(n, t)
+	n.typ = g.types.intern(t) // SetType, the comparison done
 	for _, u := range n.Out {
 		g.push(u)
 	}
