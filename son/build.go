@@ -54,7 +54,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	}
 	g.raw = opt.Raw
 	g.noRecycle = opt.ShowGraph != nil // which may keep the nodes it is shown
-	b := &builder{g: g, opt: opt, saved: map[*Node][]*syntax.Var{}}
+	b := &builder{g: g, opt: opt}
 	ctrl := g.Peephole(g.NewNode(OpCProj, 0, g.Start))
 	arg := g.Peephole(g.NewNode(OpProj, 1, g.Start))
 	g.SetLabel(arg, "arg")
@@ -93,14 +93,16 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 type builder struct {
 	g     *Graph
 	opt   BuildOptions
-	scope *Node                   // the current scope: control, then every live variable by slot
-	vars  []*syntax.Var           // the live variable of each slot
-	loop  *loopCtx                // the innermost loop being built
-	saved map[*Node][]*syntax.Var // saved scopes alive, and the variables each holds
-	refs  []refined               // the variables refined by the branches around, innermost last
-	ifs   []*Node                 // every If branch made (foldOneSidedIfs)
-	args  []*Node                 // mergeOne's list of a new node's inputs, reused
-	lists []*Node                 // chainLists' lists, reused
+	scope *Node         // the current scope: control, then every live variable by slot
+	vars  []*syntax.Var // the live variable of each slot
+	loop  *loopCtx      // the innermost loop being built
+	saved []savedScope  // saved scopes alive, each at the slot its Aux holds
+	free  []int64       // the slots of saved that no scope holds
+	in    []*Node       // save's list of a scope's inputs, reused
+	refs  []refined     // the variables refined by the branches around, innermost last
+	ifs   []*Node       // every If branch made (foldOneSidedIfs)
+	args  []*Node       // mergeOne's list of a new node's inputs, reused
+	lists []*Node       // chainLists' lists, reused
 }
 
 // loopCtx collects the exits of the loop being built.
@@ -112,6 +114,14 @@ type loopCtx struct {
 }
 
 // ---- scopes ----
+
+// savedScope is a saved scope and the variables it holds (vars[i] in
+// input 1+i). A scope's Aux, which nothing else reads, is its slot in
+// builder.saved: a map by node was 2% of Build.
+type savedScope struct {
+	s    *Node
+	vars []*syntax.Var
+}
 
 func (b *builder) ctrl() *Node             { return b.scope.In[0] }
 func (b *builder) setCtrl(c *Node)         { b.g.SetIn(b.scope, 0, c) }
@@ -148,27 +158,36 @@ func (b *builder) truncate(n int) {
 // vars, so that they stay alive, and are rewired if a peephole replaces
 // them, while the current scope moves on.
 func (b *builder) save(vars []*syntax.Var) *Node {
-	in := make([]*Node, 1+len(vars))
-	in[0] = b.ctrl()
-	for i, v := range vars {
-		in[1+i] = b.get(v)
+	in := append(b.in[:0], b.ctrl())
+	for _, v := range vars {
+		in = append(in, b.get(v))
 	}
-	s := b.g.NewNode(OpScope, 0, in...)
+	slot := int64(len(b.saved))
+	if k := len(b.free); k > 0 {
+		slot = b.free[k-1]
+		b.free = b.free[:k-1]
+	} else {
+		b.saved = append(b.saved, savedScope{})
+	}
+	s := b.g.NewNode(OpScope, slot, in...)
+	clear(in)
+	b.in = in[:0]
 	s.keep++
-	b.saved[s] = vars
+	b.saved[slot] = savedScope{s, vars}
 	return s
 }
 
 // restore puts back the values a save holds, and drops the save.
 func (b *builder) restore(s *Node) {
-	for i, v := range b.saved[s] {
+	for i, v := range b.saved[s.Aux].vars {
 		b.g.SetIn(b.scope, 1+v.Slot, s.In[1+i])
 	}
 	b.drop(s)
 }
 
 func (b *builder) drop(s *Node) {
-	delete(b.saved, s)
+	b.saved[s.Aux] = savedScope{}
+	b.free = append(b.free, s.Aux)
 	s.keep--
 	b.g.Kill(s)
 	b.g.recycle(s) // the builder holds no dropped scope
@@ -453,15 +472,17 @@ func (b *builder) mergeReturns() {
 // showGraph hands the graph and the scopes to BuildOptions.ShowGraph.
 func (b *builder) showGraph(pos syntax.Pos) {
 	scopes := []*Node{b.scope}
-	for s := range b.saved {
-		scopes = append(scopes, s)
+	for _, sv := range b.saved {
+		if sv.s != nil {
+			scopes = append(scopes, sv.s)
+		}
 	}
 	sort.Slice(scopes[1:], func(i, j int) bool { return scopes[1+i].ID < scopes[1+j].ID })
 	names := make([][]string, len(scopes))
 	for k, s := range scopes {
 		vars := b.vars
 		if k > 0 {
-			vars = b.saved[s]
+			vars = b.saved[s.Aux].vars
 		}
 		for _, v := range vars {
 			names[k] = append(names[k], v.Name)

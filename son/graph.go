@@ -26,6 +26,7 @@ type Graph struct {
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	top   *Node               // the Top constant topCon found last, if still in the table
 	stand *Node               // the If deadBranch does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
@@ -128,13 +129,14 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 			g.addOut(x, n, i)
 		}
 	}
+	// n is new (its type nil): no comparison before interning.
 	if op == OpConstant {
-		g.SetType(n, types.Const(aux))
+		n.typ = g.types.intern(types.Const(aux))
 	} else {
 		if !typed {
 			t = g.Compute(n)
 		}
-		g.SetType(n, t)
+		n.typ = g.types.intern(t)
 		if g.check != nil {
 			g.check.typed(n, n.Type())
 		}
@@ -184,13 +186,21 @@ const smallCon = 16
 
 // topCon finds or makes the Constant of type Top: a value that is never
 // used, such as what the Return of a Never exit returns.
+// The one the table holds is kept at hand (top): foldAtOnce asks for it
+// for every value in dead code, and the table's lookup was most of that.
 func (g *Graph) topCon() *Node {
+	if c := g.top; c != nil && c.flags&inGVN != 0 && c.Op == OpConstant && c.Type().IsTop() {
+		return c // the table holds one Top constant, and c is in it
+	}
 	if n, _ := g.gvn.get(gvnKey{op: OpConstant, top: true}); n != nil {
+		g.top = n
 		return n
 	}
 	n := g.NewNode(OpConstant, 0)
 	g.SetType(n, types.Top)
-	return g.Peephole(n)
+	n = g.Peephole(n)
+	g.top = n
+	return n
 }
 
 // xctrl finds or makes the dead-control node. The one the table holds is
@@ -423,11 +433,11 @@ func (g *Graph) KillIfUnused(n *Node) {
 
 // setType records a new type, and queues the users when it changed.
 func (g *Graph) setType(n *Node, t types.Type) {
-	if sameType(n.Type(), t) {
+	if n.typ != nil && n.typ.Same(&t) || sameType(n.Type(), t) {
 		return
 	}
 	g.fresh = nil
-	g.SetType(n, t)
+	n.typ = g.types.intern(t) // SetType, the comparison done
 	for _, u := range n.Out {
 		g.push(u)
 	}
@@ -437,8 +447,10 @@ func (g *Graph) setType(n *Node, t types.Type) {
 // sameType is t.Equal(u), first trying whether they are the same value:
 // most types a peephole computes are the node's own again, and a tuple's
 // Equal compares element by element what one comparison of pointers
-// settles.
-func sameType(t, u types.Type) bool { return t == u || t.Equal(u) }
+// settles. Two types but tuples are equal only if they are the same
+// value (a kind without bounds has none set), so only tuples need Equal.
+// Hot callers try t.Same first, inlined, as sameType is not.
+func sameType(t, u types.Type) bool { return t.Same(&u) || t.IsTuple() && t.Equal(u) }
 
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
@@ -585,9 +597,10 @@ func (g *Graph) push(n *Node) {
 		return
 	}
 	w := &g.work
-	word, bit := n.ID/64, uint64(1)<<(n.ID%64)
-	if word >= len(w.on) {
-		w.on = append(w.on, make([]uint64, word+1-len(w.on))...)
+	id := uint(n.ID) // unsigned: ID/64 is a shift, not a signed division
+	word, bit := id/64, uint64(1)<<(id%64)
+	if word >= uint(len(w.on)) {
+		w.on = append(w.on, make([]uint64, word+1-uint(len(w.on)))...)
 	}
 	if w.on[word]&bit != 0 {
 		return
@@ -629,7 +642,7 @@ func (g *Graph) pop() *Node {
 		}
 		id := w.list[i]
 		w.list = w.list[:i]
-		w.on[id/64] &^= uint64(1) << (id % 64)
+		w.on[uint32(id)/64] &^= uint64(1) << (uint32(id) % 64)
 		if n := g.nodes.at(int(id)); n != nil {
 			return n
 		}

@@ -116,7 +116,7 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 		g.Stats.Rewrites++
 		return m
 	}
-	if !sameType(old, t) {
+	if !old.Same(&t) && !sameType(old, t) {
 		return n
 	}
 	return nil

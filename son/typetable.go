@@ -30,7 +30,7 @@ type typeTable struct {
 // intern returns the slot that holds t, adding one if t is new.
 func (tt *typeTable) intern(t types.Type) *types.Type {
 	h := (uint64(t.Lo())*0x9E3779B97F4A7C15 ^ uint64(t.Hi()) ^ uint64(t.Kind())<<40) * 0x9E3779B97F4A7C15 >> 56
-	if p := tt.recent[h]; p != nil && *p == t {
+	if p := tt.recent[h]; p != nil && p.Same(&t) {
 		return p
 	}
 	p := tt.lookup(t)
@@ -65,7 +65,7 @@ func (tt *typeTable) lookup(t types.Type) *types.Type {
 // SetType records t as n's type, with nothing else: no user is queued and
 // no peephole runs (Peephole and the passes do that). n must belong to g.
 func (g *Graph) SetType(n *Node, t types.Type) {
-	if n.typ != nil && *n.typ == t {
+	if n.typ != nil && n.typ.Same(&t) {
 		return
 	}
 	n.typ = g.types.intern(t)

@@ -57,3 +57,33 @@ func TestTypesInterned(t *testing.T) {
 		}
 	}
 }
+
+// TestSameTypeAgrees checks the shortcut sameType and SetType rely on:
+// Same is ==, and for every type but a tuple Equal is Same (a kind
+// without bounds sets none), so that only tuples need Equal. The types
+// are the lattice's constants and what Meet and Join make of them.
+func TestSameTypeAgrees(t *testing.T) {
+	base := []types.Type{types.Top, types.Bottom, types.Ctrl, types.XCtrl, types.Int, types.Bool,
+		types.Const(0), types.Const(-1), types.Const(7), types.Range(-3, 12), types.Range(0, 1<<40)}
+	all := append([]types.Type(nil), base...)
+	for _, x := range base {
+		for _, y := range base {
+			all = append(all, types.Meet(x, y), types.Join(x, y))
+		}
+	}
+	tup := types.Tuple(types.Ctrl, types.XCtrl)
+	all = append(all, tup, types.Tuple(types.Ctrl, types.XCtrl), types.Tuple(types.XCtrl, types.Ctrl))
+	for _, x := range all {
+		for _, y := range all {
+			if x.Same(&y) != (x == y) {
+				t.Fatalf("%v.Same(%v) = %v, == says %v", x, y, x.Same(&y), x == y)
+			}
+			if got, want := sameType(x, y), x.Equal(y); got != want {
+				t.Fatalf("sameType(%v, %v) = %v, Equal says %v", x, y, got, want)
+			}
+		}
+	}
+	if u := types.Tuple(types.Ctrl, types.XCtrl); tup.Same(&u) || !sameType(tup, u) {
+		t.Errorf("two equal tuples: Same %v (want false: two descriptors), sameType %v (want true)", tup.Same(&u), sameType(tup, u))
+	}
+}

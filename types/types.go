@@ -176,6 +176,13 @@ func (t Type) Equal(u Type) bool {
 	return true
 }
 
+// Same reports whether *t == *u, comparing the words one by one, inlined
+// where == on a Type is a call of runtime.memequal (son's builder compares
+// a node's type with a new one about four times a node).
+func (t *Type) Same(u *Type) bool {
+	return t.lo == u.lo && t.hi == u.hi && t.zeros == u.zeros && t.ones == u.ones && t.d == u.d
+}
+
 // Meet is the greatest lower bound of t and u: the least type holding every
 // value of both.
 func Meet(t, u Type) Type {
