@@ -296,7 +296,11 @@ func widen(old, v types.Type) types.Type {
 func Annotate(g *son.Graph, s *Solution) {
 	if s.graph == g && s.live != nil {
 		for i, n := range s.live {
-			g.SetType(n, types.Join(n.Type(), s.values[i]))
+			// Most claims are the type itself (the peepholes typed the
+			// node alike), whose join with it is the type.
+			if t, v := n.Type(), s.values[i]; !v.Equal(t) {
+				g.SetType(n, types.Join(t, v))
+			}
 		}
 		return
 	}
