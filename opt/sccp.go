@@ -191,12 +191,17 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		// The meet with the old value keeps the values falling: a range
 		// widened below its equation's value must not rise back to it
 		// when its inputs change, or a loop can go up and down forever.
+		// An equation that gives the old value again (about half the
+		// evaluations) changes nothing: its meet with the old value would
+		// be that value.
 		v := transfer(n, mode, val)
-		if keepFalling {
-			v = types.Meet(old, v)
-		}
 		if v.Equal(old) {
 			continue
+		}
+		if keepFalling {
+			if v = types.Meet(old, v); v.Equal(old) {
+				continue
+			}
 		}
 		if old.IsInt() && v.IsInt() {
 			if falls[i]++; falls[i] > fallsBeforeWidening {
@@ -205,11 +210,12 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 		tr.change(n, old, v)
 		s.values[i] = v
+		ctrl := n.IsControl()
 		for _, u := range n.Out {
 			push(u)
 			// A Phi reads the reachability of its region's inputs, two
 			// edges away.
-			if n.IsControl() && u.Op.IsRegion() {
+			if ctrl && u.Op.IsRegion() {
 				for _, phi := range u.Out {
 					if phi.Op == son.OpPhi {
 						push(phi)
@@ -290,7 +296,11 @@ func widen(old, v types.Type) types.Type {
 func Annotate(g *son.Graph, s *Solution) {
 	if s.graph == g && s.live != nil {
 		for i, n := range s.live {
-			g.SetType(n, types.Join(n.Type(), s.values[i]))
+			// Most claims are the type itself (the peepholes typed the
+			// node alike), whose join with it is the type.
+			if t, v := n.Type(), s.values[i]; !v.Equal(t) {
+				g.SetType(n, types.Join(t, v))
+			}
 		}
 		return
 	}

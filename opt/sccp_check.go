@@ -84,13 +84,15 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 		} else {
 			claim = s.Value(n)
 		}
-		if eq := equation(n, mode, s.Value); !eq.IsA(claim) {
+		// An equation that gives the claim itself (every node but the
+		// widened ones) holds; the meet of IsA is for the others.
+		if eq := equation(n, mode, s.Value); !eq.Equal(claim) && !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
 		} else if msg := son.CheckTransfer(n, claim, s.Value); msg != "" {
 			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
 		}
 		if mode != ConstOnly {
-			checkReason(n, s, bad)
+			checkReason(n, claim, s, bad)
 		}
 	}
 	if len(probs) == 0 {
@@ -136,12 +138,12 @@ func reachableSide(t types.Type, i int) bool {
 	return t.IsCtrl()
 }
 
-// checkReason checks that a control node claimed reachable has a way in.
-func checkReason(n *son.Node, s *Solution, bad func(*son.Node, string, string, ...any)) {
+// checkReason checks that a control node claimed reachable (claim, its
+// value in s) has a way in.
+func checkReason(n *son.Node, claim types.Type, s *Solution, bad func(*son.Node, string, string, ...any)) {
 	if !n.IsControl() || n.Op == son.OpStart || n.Op == son.OpStop {
 		return
 	}
-	claim := s.Value(n)
 	reach := func(x *son.Node) bool { return x != nil && reachableSide(s.Value(x), 0) }
 	switch n.Op {
 	case son.OpRegion:

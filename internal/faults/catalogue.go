@@ -342,8 +342,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "sccp-phi-not-revisited", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "if n.IsControl() && u.Op.IsRegion() {",
-		New:  "if n.IsControl() && u.Op == son.OpLoop {",
+		Old:  "if ctrl && u.Op.IsRegion() {",
+		New:  "if ctrl && u.Op == son.OpLoop {",
 		What: "a Phi of a Region is not evaluated again when one of its region's inputs becomes reachable",
 	},
 	{
