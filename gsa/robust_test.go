@@ -1,6 +1,7 @@
 package gsa
 
 import (
+	"strings"
 	"testing"
 
 	"son/cfg"
@@ -76,6 +77,34 @@ func TestCheckBrokenShape(t *testing.T) {
 				if got := errText(check()); got != c.want {
 					t.Errorf("%s:\ngot  %s\nwant %s", name, got, c.want)
 				}
+			}
+		})
+	}
+}
+
+// TestBuildBroken: Build reports a function cfg.Verify refuses, where a
+// nil block or instruction used to panic in the loop analysis or the copy
+// of the code.
+func TestBuildBroken(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		breakIt func(f *cfg.Func) *cfg.Func
+		want    string
+	}{
+		{"no function", func(f *cfg.Func) *cfg.Func { return nil }, "gsa: not an SSA function"},
+		{"a nil block", func(f *cfg.Func) *cfg.Func { f.Blocks[3] = nil; return f },
+			"gsa: cfg: function figure2 is not well formed:\n\tfunc: block: Blocks[3] is nil\n"},
+		{"a nil instruction", func(f *cfg.Func) *cfg.Func { f.Blocks[2].Instrs[0] = nil; return f },
+			"gsa: cfg: function figure2 is not well formed:\n\tb3: instr 0: instr: the instruction is nil\n"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			f, err := cfg.Parse(figure2SSA)
+			if err != nil {
+				t.Fatal(err)
+			}
+			g, err := Build(c.breakIt(f))
+			if got := errText(err); g != nil || !strings.HasPrefix(got+"\n", c.want) {
+				t.Errorf("got %v, %s; want nil and an error beginning %q", g, got, c.want)
 			}
 		})
 	}
