@@ -15,7 +15,8 @@ import (
 // block's k-th predecessor. It walks back from each use to the definition
 // (path exploration), each block once per register: the cost is the
 // result plus the uses, and a sort of the uses. Registers used but never
-// defined and blocks that are not in f are skipped.
+// defined, blocks that are not in f, and nil blocks, Phis and
+// instructions are skipped: it measures, it does not verify.
 func LiveIn(f *Func) int {
 	pos := positions(f)
 	def := map[Reg]int32{} // register -> its block's position
@@ -24,10 +25,12 @@ func LiveIn(f *Func) int {
 			continue
 		}
 		for _, p := range b.Phis {
-			def[p.Dst] = int32(i)
+			if p != nil {
+				def[p.Dst] = int32(i)
+			}
 		}
 		for _, in := range b.Instrs {
-			if in.Op.HasDst() {
+			if in != nil && in.Op.HasDst() {
 				def[in.Dst] = int32(i)
 			}
 		}
@@ -45,6 +48,9 @@ func LiveIn(f *Func) int {
 			continue
 		}
 		for _, p := range b.Phis {
+			if p == nil {
+				continue
+			}
 			for k, a := range p.Args {
 				if k < len(b.Preds) {
 					if j, ok := pos.of(b.Preds[k]); ok {
@@ -54,6 +60,9 @@ func LiveIn(f *Func) int {
 			}
 		}
 		for _, ins := range b.Instrs {
+			if ins == nil {
+				continue
+			}
 			for _, a := range ins.Args {
 				uses = append(uses, use{a, int32(i)})
 			}

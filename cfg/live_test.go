@@ -36,3 +36,38 @@ b7:  ; preds b5
 		t.Errorf("LiveIn = %d, want 9", got)
 	}
 }
+
+// TestLiveInBroken: a nil block, Phi or instruction is skipped, not a
+// panic, and what remains is counted.
+func TestLiveInBroken(t *testing.T) {
+	f := mustParse(t, `func t level SSA
+b1:  ; entry
+	v1 = Arg
+	v2 = Const 5
+	branch v1 b2 b3
+b2:  ; preds b1
+	jump b4
+b3:  ; preds b1
+	v3 = Add v1 v2
+	jump b4
+b4:  ; preds b2 b3
+	v4 = Phi v2 v3
+	v5 = Lt v4 v1
+	return v5
+`)
+	// b2 {v1 v2}, b3 {v1 v2}, b4 {v1}.
+	if got := LiveIn(f); got != 5 {
+		t.Fatalf("LiveIn = %d, want 5", got)
+	}
+	// b3's Add gone, v2 is read only at the end of b2 (v3, the Phi's
+	// other argument, is never defined): b2 {v1 v2}, b3 {v1}, b4 {v1}.
+	f.Blocks[2].Instrs[0] = nil
+	if got := LiveIn(f); got != 4 {
+		t.Errorf("with a nil instruction: LiveIn = %d, want 4", got)
+	}
+	// The Phi gone too, only v1 is read: b2 {v1}, b3 {v1}, b4 {v1}.
+	f.Blocks[3].Phis[0] = nil
+	if got := LiveIn(f); got != 3 {
+		t.Errorf("with a nil Phi too: LiveIn = %d, want 3", got)
+	}
+}

@@ -1,6 +1,7 @@
 package gcm
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -148,6 +149,10 @@ func TestCheckRejectsBrokenCopies(t *testing.T) {
 			instr(f, 2, cfg.OpConst).Dst = 4
 			instr(f, 2, cfg.OpMul).Args[1] = 4
 		}, "b3: op: instruction 0 (Const) does not compute Constant#13"},
+		{"a copy's register holding another constant", func(f *cfg.Func) {
+			in := instr(f, 2, cfg.OpConst)
+			in.Node, in.Aux = 6, 3
+		}, "b3: op: Mul#21 reads v30, which is not defined as Constant#13"},
 		{"a use of the sibling's copy", func(f *cfg.Func) {
 			instr(f, 2, cfg.OpMul).Args[1] = 13
 		}, "b3: dominance: Mul#21 uses Constant#13 (v13) before it is defined"},
@@ -177,5 +182,28 @@ func TestCheckRejectsBrokenCopies(t *testing.T) {
 				t.Errorf("got %v, want an error saying %q", err, c.want)
 			}
 		})
+	}
+}
+
+// TestCheckRejectsReturnOfSiblingsCopy: a constant returned in two
+// sibling blocks has a copy in each; a return reading the other's copy,
+// of the right node and value but in a block that does not dominate it,
+// is rejected.
+func TestCheckRejectsReturnOfSiblingsCopy(t *testing.T) {
+	g := optimized(t, `
+	if (arg < 3) return 7;
+	if (arg < 9) return arg + 1;
+	return 7;`)
+	r := schedule(t, g)
+	seven := constNode(t, g, 7)
+	b2, b5 := r.Func.Blocks[1], r.Func.Blocks[4]
+	if b2.Term.Reg != cfg.Reg(seven.ID) || b5.Term.Reg == b2.Term.Reg {
+		t.Fatalf("want b2 and b5 to return their own copies of 7:\n%s", cfg.Print(r.Func))
+	}
+	wantRuns(t, r.Func, map[int64]int64{0: 7, 5: 6, 20: 7})
+	b5.Term.Reg = b2.Term.Reg
+	want := fmt.Sprintf("b5: dominance: a return (node %d, v%d) uses Constant#%d (v%d) before it is defined", b5.Term.Node, seven.ID, seven.ID, seven.ID)
+	if err := Check(g, r.Func); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error saying %q", err, want)
 	}
 }

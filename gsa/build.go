@@ -28,11 +28,20 @@ import (
 // Predicates are computed on f and inserted as they are: the renaming
 // touches only the code, since a μ register keeps its value in the GSA
 // state where its η copy is defined.
+//
+// f must pass cfg.Verify at the SSA level; it is checked first, so that a
+// broken f is an error, not a panic.
 func Build(f *cfg.Func) (*Func, error) { return build(f, nil) }
 
 // build is Build, with edit, if set, applied to the matrix before any
 // predicate is taken from it: the tests' way to break the construction.
 func build(f *cfg.Func, edit func(*Matrix)) (*Func, error) {
+	if f == nil || f.Level != cfg.SSA {
+		return nil, fmt.Errorf("gsa: not an SSA function")
+	}
+	if err := cfg.Verify(f); err != nil {
+		return nil, fmt.Errorf("gsa: %w", err)
+	}
 	a, err := loops.Analyze(f)
 	if err != nil {
 		return nil, err

@@ -62,6 +62,9 @@ func Validate(f *cfg.Func, g *Func, s Solver) error {
 }
 
 func check(f *cfg.Func, g *Func, x *facts) error {
+	if err := shape(f, g); err != nil {
+		return err
+	}
 	c := &checker{f: f, g: g, x: x, regs: defCount(f)}
 	c.code()
 	c.exits()
@@ -70,15 +73,52 @@ func check(f *cfg.Func, g *Func, x *facts) error {
 	return errors.Join(c.errs...)
 }
 
+// shape checks that g has the parts the rules read, one per block of f:
+// a code block (no nil one, no nil instruction), a merge and an η block
+// (no nil entry, a γ with one predicate per argument). The rules index
+// them without looking again, so a broken g is reported here, not by a
+// panic.
+func shape(f *cfg.Func, g *Func) error {
+	if g == nil || g.Code == nil {
+		return fmt.Errorf("gsa: no GSA function")
+	}
+	n := len(f.Blocks)
+	if len(g.Code.Blocks) != n || len(g.Merges) != n || len(g.Etas) != n {
+		return fmt.Errorf("gsa: code: %d blocks in f, %d in the code, %d merge and %d η blocks", n, len(g.Code.Blocks), len(g.Merges), len(g.Etas))
+	}
+	for i, b := range f.Blocks {
+		tb := g.Code.Blocks[i]
+		if tb == nil {
+			return fmt.Errorf("gsa: %v: code: the code's block %d is nil", b, i)
+		}
+		for k, in := range tb.Instrs {
+			if in == nil {
+				return fmt.Errorf("gsa: %v: code: instruction %d of the code is nil", b, k)
+			}
+		}
+		if len(tb.Phis) > 0 {
+			return fmt.Errorf("gsa: %v: code: %d Phis in the code, which has merges instead", b, len(tb.Phis))
+		}
+		for k, m := range g.Merges[i] {
+			if m == nil || m.Kind == Gamma && len(m.Preds) != len(m.Args) {
+				return fmt.Errorf("gsa: %v: merge: merge instruction %d is nil or a γ without one predicate per argument", b, k)
+			}
+		}
+		for k, e := range g.Etas[i] {
+			if e == nil {
+				return fmt.Errorf("gsa: %v: eta: η %d is nil", b, k)
+			}
+		}
+	}
+	return nil
+}
+
 // exits checks that every edge leaving a loop ends at a landing pad (an
 // empty block with that one predecessor, section 6.2) whose η block holds
 // an η of each μ of each loop the edge leaves (section 5.4): the values
 // of the loop's variables past it.
 func (c *checker) exits() {
 	f, g, x := c.f, c.g, c.x
-	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
-		return // reported by code
-	}
 	for u, ub := range f.Blocks {
 		for _, vb := range ub.Succs {
 			v := x.pos[vb]
@@ -148,10 +188,6 @@ func (c *checker) renamed(r cfg.Reg, at int, strict bool) cfg.Reg {
 // code checks Definition 5.6 block by block.
 func (c *checker) code() {
 	f, g, x := c.f, c.g, c.x
-	if len(g.Code.Blocks) != len(f.Blocks) || len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
-		c.bad(nil, "code", "%d blocks in f, %d in the code, %d merge and %d η blocks", len(f.Blocks), len(g.Code.Blocks), len(g.Merges), len(g.Etas))
-		return
-	}
 	for i, b := range f.Blocks {
 		tb := g.Code.Blocks[i]
 		// Regular instructions: equal, up to the renaming.
@@ -248,6 +284,9 @@ func (c *checker) gammaRow(j int, m *Merge) int {
 	f, x := c.f, c.x
 	b := f.Blocks[j]
 	phi := m.Phi
+	if len(m.Preds) != len(b.Preds) || len(m.Args) != len(b.Preds) {
+		return -1
+	}
 	for d := x.tree.Idom(j); d >= 0; d = x.tree.Idom(d) {
 		ok := true
 		for k, p := range b.Preds {
@@ -387,7 +426,7 @@ func (c *checker) renaming() {
 			}
 		}
 		inF[b.Term.Reg] = true
-		for _, m := range g.Merges[min(i, len(g.Merges)-1)] {
+		for _, m := range g.Merges[i] {
 			if m.Kind == Mu {
 				muAt[m.Dst] = i
 			}
@@ -482,8 +521,8 @@ func checkPredicates(f *cfg.Func, g *Func, s Solver, x *facts) error {
 	failed := func(b *cfg.Block, rule, what string, err error) {
 		errs = append(errs, fmt.Errorf("gsa: %v: %s: %s: %w", b, rule, what, err))
 	}
-	if len(g.Merges) != len(f.Blocks) || len(g.Etas) != len(f.Blocks) {
-		return fmt.Errorf("gsa: %d blocks in f, %d merge and %d η blocks", len(f.Blocks), len(g.Merges), len(g.Etas))
+	if err := shape(f, g); err != nil {
+		return err
 	}
 	defAt := map[cfg.Reg]int{}
 	for i, b := range f.Blocks {

@@ -26,10 +26,18 @@ type facts struct {
 // has no back edge (irreducible) is an error: its loops are not natural.
 // Linear, but for the loop bodies: a block is visited once per loop
 // around it.
+// f's parts the rules read are checked first (parts), so that a broken
+// f is an error, not a panic.
 func newFacts(f *cfg.Func) (*facts, error) {
+	if f == nil || f.Level != cfg.SSA {
+		return nil, fmt.Errorf("gsa: f is not an SSA function")
+	}
 	n := len(f.Blocks)
 	if n == 0 {
 		return nil, fmt.Errorf("gsa: function %s has no blocks", f.Name)
+	}
+	if err := parts(f); err != nil {
+		return nil, err
 	}
 	x := &facts{pos: make(map[*cfg.Block]int, n), loop: make([]int, n), parent: make([]int, n)}
 	for i, b := range f.Blocks {
@@ -125,4 +133,36 @@ func (x *facts) inLoop(h, i int) bool {
 		}
 	}
 	return false
+}
+
+// parts checks that f has what the validator reads without looking
+// again: no nil block, Phi or instruction, each predecessor a block of
+// f, each Phi one argument per predecessor. The rest of cfg.Verify's
+// rules (critical edges, say) the validator does not need.
+func parts(f *cfg.Func) error {
+	in := make(map[*cfg.Block]bool, len(f.Blocks))
+	for i, b := range f.Blocks {
+		if b == nil {
+			return fmt.Errorf("gsa: f: block %d is nil", i)
+		}
+		in[b] = true
+	}
+	for _, b := range f.Blocks {
+		for k, p := range b.Preds {
+			if !in[p] {
+				return fmt.Errorf("gsa: f: %v: predecessor %d is not a block of the function", b, k)
+			}
+		}
+		for k, p := range b.Phis {
+			if p == nil || len(p.Args) != len(b.Preds) {
+				return fmt.Errorf("gsa: f: %v: Phi %d is nil or has not one argument per predecessor", b, k)
+			}
+		}
+		for k, x := range b.Instrs {
+			if x == nil {
+				return fmt.Errorf("gsa: f: %v: instruction %d is nil", b, k)
+			}
+		}
+	}
+	return nil
 }

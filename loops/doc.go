@@ -20,11 +20,23 @@
 // loop, the iterated frontier of its pads.
 package loops
 
-import "son/cfg"
+import (
+	"fmt"
+
+	"son/cfg"
+)
 
 // Prepare runs Normalize, Pads and Close in that order: the form that
-// package gsa builds on.
+// package gsa builds on. f must pass cfg.Verify at the SSA level; it is
+// checked first, since the passes follow its edges and registers without
+// looking again (a broken f could make Close loop forever).
 func Prepare(f *cfg.Func) error {
+	if f == nil || f.Level != cfg.SSA {
+		return fmt.Errorf("loops: not an SSA function")
+	}
+	if err := cfg.Verify(f); err != nil {
+		return fmt.Errorf("loops: %w", err)
+	}
 	if err := Normalize(f); err != nil {
 		return err
 	}

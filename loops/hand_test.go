@@ -1,6 +1,7 @@
 package loops_test
 
 import (
+	"strings"
 	"testing"
 
 	"son/cfg"
@@ -94,24 +95,80 @@ b8:  ; preds b11, depth 0
 	}
 }
 
-// Irreducible control flow: a cycle entered at two blocks.
+// Irreducible control flow: a cycle entered at two blocks, b4 and b5,
+// in a function cfg.Verify accepts (Prepare checks that first).
 func TestIrreducible(t *testing.T) {
 	f, err := cfg.Parse(`func irr level SSA
 b1:
 	v1 = Arg
 	branch v1 b2 b3
 b2:
-	jump b3
+	jump b4
 b3:
-	branch v1 b2 b4
-b4:
+	jump b5
+b4:  ; preds b2 b7
+	branch v1 b8 b9
+b8:
+	jump b5
+b9:
+	return v1
+b5:  ; preds b3 b8
+	branch v1 b7 b10
+b7:
+	jump b4
+b10:
 	return v1
 `)
 	if err != nil {
 		t.Fatal(err)
 	}
 	err = loops.Prepare(f)
-	if err == nil || err.Error() != "loops: b2 -> b3: irreducible control flow (b3 does not dominate b2)" {
+	if err == nil || err.Error() != "loops: b8 -> b5: irreducible control flow (b5 does not dominate b8)" {
 		t.Errorf("got %v", err)
+	}
+}
+
+// TestPrepareRejectsBroken: Prepare checks its input with cfg.Verify
+// first, and reports a broken function rather than following its nil
+// parts (a panic) or its broken edges (Close could loop forever).
+func TestPrepareRejectsBroken(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		breakIt func(f *cfg.Func)
+		want    string
+	}{
+		{"nil function", nil, "loops: not an SSA function"},
+		{"a nil instruction", func(f *cfg.Func) { f.Blocks[0].Instrs[0] = nil },
+			"loops: cfg: function t is not well formed:\n\tb1: instr 0: instr: the instruction is nil"},
+		{"a nil block", func(f *cfg.Func) { f.Blocks[2] = nil },
+			"loops: cfg: function t is not well formed:\n\tfunc: block: Blocks[2] is nil"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var f *cfg.Func
+			if c.breakIt != nil {
+				var err error
+				f, err = cfg.Parse(`func t level SSA
+b1:
+	v1 = Arg
+	jump b2
+b2:  ; preds b1 b3
+	v2 = Phi v1 v3
+	branch v2 b3 b4
+b3:
+	v3 = Sub v2 v1
+	jump b2
+b4:
+	return v2
+`)
+				if err != nil {
+					t.Fatal(err)
+				}
+				c.breakIt(f)
+			}
+			err := loops.Prepare(f)
+			if err == nil || !strings.HasPrefix(err.Error(), c.want) {
+				t.Errorf("got %v, want %q", err, c.want)
+			}
+		})
 	}
 }
