@@ -239,6 +239,26 @@ func (a *Asm) Reserve(insts, labels int) {
 	a.labels = slices.Grow(a.labels, labels)
 }
 
+// appendAsm appends what t holds to a, which holds nothing yet, so that
+// the offsets in t's items, labels and data stay right; t is left as it
+// is (its data's bytes, which nothing changes, are shared).
+func (a *Asm) appendAsm(t *Asm) {
+	if !a.Lean {
+		a.insts = append(a.insts, t.insts...)
+	}
+	a.items = append(a.items, t.items...)
+	a.body = append(a.body, t.body...)
+	a.pend = append(a.pend, t.pend...)
+	a.br = append(a.br, t.br...)
+	a.labels = append(a.labels, t.labels...)
+	a.data = append(a.data, t.data...)
+	a.dataBytes = append(a.dataBytes, t.dataBytes...)
+	a.align = append(a.align, t.align...)
+	if a.err == nil {
+		a.err = t.err
+	}
+}
+
 func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
