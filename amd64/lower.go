@@ -217,8 +217,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 				}
 			}
 			edits, nb := res.Edits(p)
-			for _, e := range edits[:nb] {
-				edit(e)
+			for k := 0; k < nb; k++ {
+				edit(edits[k])
 			}
 			if vi.Op == JCC || vi.Op == JMP {
 				// As resolve and emit make it, without the Inst.
@@ -254,8 +254,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 					emit(&in)
 				}
 			}
-			for _, e := range edits[nb:] {
-				edit(e)
+			for k := nb; k < len(edits); k++ {
+				edit(edits[k])
 			}
 		}
 	}

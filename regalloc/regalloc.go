@@ -1567,8 +1567,10 @@ func (a *alloc) result(rounds int) *Result {
 				p := &ps[w.orig]
 				last = int(w.orig)
 				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
-				res.edits = append(res.edits, before...)
-				before = before[:0]
+				if len(before) > 0 { // most have no reload
+					res.edits = append(res.edits, before...)
+					before = before[:0]
+				}
 				if w.dead {
 					p.Dead = true
 					continue
