@@ -239,6 +239,26 @@ func (a *Asm) Reserve(insts, labels int) {
 	a.labels = slices.Grow(a.labels, labels)
 }
 
+// appendAsm appends what t holds to a, which holds nothing yet, so that
+// the offsets in t's items, labels and data stay right; t is left as it
+// is (its data's bytes, which nothing changes, are shared).
+func (a *Asm) appendAsm(t *Asm) {
+	if !a.Lean {
+		a.insts = append(a.insts, t.insts...)
+	}
+	a.items = append(a.items, t.items...)
+	a.body = append(a.body, t.body...)
+	a.pend = append(a.pend, t.pend...)
+	a.br = append(a.br, t.br...)
+	a.labels = append(a.labels, t.labels...)
+	a.data = append(a.data, t.data...)
+	a.dataBytes = append(a.dataBytes, t.dataBytes...)
+	a.align = append(a.align, t.align...)
+	if a.err == nil {
+		a.err = t.err
+	}
+}
+
 func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if a.err != nil {
 		return nil, nil, a.err
@@ -303,19 +323,20 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		return int(it.size), -1, nil
 	}
 	// sz is each item's size, fixed but for the branches, which only
-	// grow; jumps lists the branches' items. Each pass lays the code out
-	// from sz and then looks at the branches alone.
+	// grow; short lists the branches still short, with their targets.
+	// Each pass lays the code out from sz and then looks at those
+	// alone, dropping each that becomes long.
 	sz := make([]int8, n)
-	jumps := make([]int32, 0, len(a.br)+len(a.pend))
+	short := make([]jump, 0, len(a.br)+len(a.pend))
 	for k, it := range a.items {
 		if it.size >= 0 { // encoded at Emit: most
 			sz[k] = it.size
 			continue
 		}
-		s, t, _ := size(it)
+		s, t, long := size(it)
 		sz[k] = int8(s)
-		if t >= 0 {
-			jumps = append(jumps, int32(k))
+		if t >= 0 && !*long {
+			short = append(short, jump{int32(k), t})
 		}
 	}
 	off := make([]int32, n+1) // where each instruction starts, after its padding
@@ -332,13 +353,18 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		off[n] = pos
 		changed := false
-		for _, k := range jumps {
-			if s, t, long := size(a.items[k]); !*long && !fits8(int64(off[t]-(off[k]+int32(s)))) {
-				*long, changed = true, true
-				s, _, _ = size(a.items[k])
-				sz[k] = int8(s)
+		keep := short[:0]
+		for _, j := range short {
+			if fits8(int64(off[j.t] - (off[j.k] + int32(sz[j.k])))) {
+				keep = append(keep, j)
+				continue
 			}
+			_, _, long := size(a.items[j.k])
+			*long, changed = true, true
+			s, _, _ := size(a.items[j.k])
+			sz[j.k] = int8(s)
 		}
+		short = keep
 		if !changed {
 			break
 		}
@@ -473,6 +499,10 @@ func appendBranch(b []byte, op Op, cond Cond, disp int32, long bool) []byte {
 	}
 	return imm32(b, int64(disp))
 }
+
+// jump is a branch still short in assembly's passes: its item and the
+// item it goes to.
+type jump struct{ k, t int32 }
 
 func branchSize(op Op, long bool) int {
 	switch {

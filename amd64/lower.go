@@ -121,8 +121,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	// The runtime's own labels and instructions, a label per block and
 	// two per division stub (its code and its message).
 	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
-	main := a.NewLabel()
-	rt := NewRuntime(&a, main)
+	main, rt := startRuntime(&a) // _start, copied
 	nmsg := 0
 	for _, m := range vf.Stubs {
 		nmsg += len(m)
@@ -205,8 +204,9 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
+		ps := res.Blocks[b][:len(blk.Insts)]
 		for i := range blk.Insts {
-			vi, p := &blk.Insts[i], &res.Blocks[b][i]
+			vi, p := &blk.Insts[i], &ps[i]
 			if p.Dead {
 				continue
 			}
@@ -216,8 +216,9 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 					list = append(list, listed{kind: listLine, n: l})
 				}
 			}
-			for _, e := range res.Before(p) {
-				edit(e)
+			edits, nb := res.Edits(p)
+			for k := 0; k < nb; k++ {
+				edit(edits[k])
 			}
 			if vi.Op == JCC || vi.Op == JMP {
 				// As resolve and emit make it, without the Inst.
@@ -235,9 +236,9 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 				var err error
 				if rf != nil {
 					ri := &rf.Blocks[b].Instrs[i]
-					err = vi.resolveInto(&in, rf.Uses(ri), rf.Defs(ri), res.Uses(p), res.Defs(p), stub, labels)
+					err = vi.resolveInto(&in, rf.Operands(ri), res.Locs(p), stub, labels)
 				} else {
-					in, err = vi.resolve(res.Uses(p), res.Defs(p), stub, labels)
+					in, err = vi.resolve(res.Locs(p), stub, labels)
 				}
 				if err != nil {
 					return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
@@ -253,8 +254,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 					emit(&in)
 				}
 			}
-			for _, e := range res.After(p) {
-				edit(e)
+			for k := nb; k < len(edits); k++ {
+				edit(edits[k])
 			}
 		}
 	}
@@ -325,35 +326,35 @@ func (p *Program) Listing() string {
 	return b.String()
 }
 
-// resolve is the machine instruction of vi with the locations of its uses
-// and defs (the registers its regalloc.Placed gives).
-func (vi *VInst) resolve(useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
-	if vi.Op == JCC || vi.Op == JMP { // no registers: their operands are not listed
-		return vi.resolveWith(nil, nil, useLocs, defLocs, stub, labels)
-	}
-	var uses [3]regalloc.Reg
-	var defs [2]regalloc.Reg
-	o := vi.operands()
-	for k, u := range o.Uses() {
-		uses[k] = regalloc.Reg(u)
-	}
-	for k, d := range o.Defs() {
-		defs[k] = regalloc.Reg(d)
-	}
-	return vi.resolveWith(uses[:o.nu], defs[:o.nd], useLocs, defLocs, stub, labels)
-}
-
-// resolveWith is resolve with vi's registers listed as operands lists
-// them (RegallocFunc's Uses and Defs).
-func (vi *VInst) resolveWith(uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
+// resolve is the machine instruction of vi with the locations of its
+// uses then defs (the registers its regalloc.Placed gives, Result.Locs).
+func (vi *VInst) resolve(locs []regalloc.Loc, stub func(int32) Label, labels []Label) (Inst, error) {
 	var in Inst
-	err := vi.resolveInto(&in, uses, defs, useLocs, defLocs, stub, labels)
+	if vi.Op == JCC || vi.Op == JMP { // no registers: their operands are not listed
+		err := vi.resolveInto(&in, nil, locs, stub, labels)
+		return in, err
+	}
+	var regs [5]regalloc.Reg
+	o := vi.operands()
+	n := 0
+	for _, u := range o.Uses() {
+		regs[n] = regalloc.Reg(u)
+		n++
+	}
+	for _, d := range o.Defs() {
+		regs[n] = regalloc.Reg(d)
+		n++
+	}
+	err := vi.resolveInto(&in, regs[:n], locs, stub, labels)
 	return in, err
 }
 
-// resolveInto is resolveWith into *in, which lowering reuses from one
-// instruction to the next (an Inst is about 100 bytes).
-func (vi *VInst) resolveInto(in *Inst, uses, defs []regalloc.Reg, useLocs, defLocs []regalloc.Loc, stub func(int32) Label, labels []Label) error {
+// resolveInto is resolve into *in, which lowering reuses from one
+// instruction to the next (an Inst is about 100 bytes), with vi's
+// registers, uses then defs, listed as operands lists them
+// (regalloc.Func.Operands of RegallocFunc's instruction), parallel to
+// their locations.
+func (vi *VInst) resolveInto(in *Inst, regs []regalloc.Reg, locs []regalloc.Loc, stub func(int32) Label, labels []Label) error {
 	*in = Inst{Op: vi.Op, Cond: vi.Cond}
 	if vi.Op == IMUL3 {
 		in.Imm = vi.Dst.Imm
@@ -367,7 +368,7 @@ func (vi *VInst) resolveInto(in *Inst, uses, defs []regalloc.Reg, useLocs, defLo
 		}
 		return nil
 	}
-	r := resolver{uses: uses, defs: defs, useLocs: useLocs, defLocs: defLocs}
+	r := resolver{regs: regs, locs: locs}
 	if err := r.arg(&in.Dst, &vi.Dst); err != nil {
 		return err
 	}
@@ -375,25 +376,23 @@ func (vi *VInst) resolveInto(in *Inst, uses, defs []regalloc.Reg, useLocs, defLo
 }
 
 // resolver gives the virtual registers of one instruction their
-// locations: those of its uses and defs, in the order operands lists
-// them.
+// locations: regs are its uses then defs, in the order operands lists
+// them, and locs theirs (a register both read and written has one
+// location, its use's first).
 type resolver struct {
-	uses, defs       []regalloc.Reg
-	useLocs, defLocs []regalloc.Loc
+	regs []regalloc.Reg
+	locs []regalloc.Loc
 }
 
 func (r *resolver) loc(v VReg) (Reg, error) {
 	if v >= 0 && v < FirstVirtual {
 		return Reg(v), nil
 	}
-	for k, u := range r.uses {
-		if VReg(u) == v {
-			return Reg(r.useLocs[k]), nil
-		}
-	}
-	for k, d := range r.defs {
-		if VReg(d) == v {
-			return Reg(r.defLocs[k]), nil
+	if len(r.locs) == len(r.regs) {
+		for k, u := range r.regs {
+			if VReg(u) == v {
+				return Reg(r.locs[k]), nil
+			}
 		}
 	}
 	return 0, fmt.Errorf("no location for register %d", v)

@@ -1,5 +1,7 @@
 package amd64
 
+import "sync"
+
 // The runtime: the code around a program that makes it a standalone Linux
 // executable, with no libc. _start reads the argument from argv[1], calls
 // the program's code, prints the result in decimal and exits 0; the
@@ -51,6 +53,37 @@ func NewRuntime(a *Asm, main Label) *Runtime {
 	rt := &Runtime{a: a, Entry: a.NewLabel()}
 	rt.start(main)
 	return rt
+}
+
+// runtimeStarts hold an assembler's state once main's label is made and
+// _start emitted, one per Lean setting, made on first use: _start does
+// not depend on the program, so lowering copies it (startRuntime)
+// instead of encoding its instructions again, which took 40,000
+// instructions of the CPU a compile (4% of the backend at 1k nodes).
+var runtimeStarts [2]struct {
+	once        sync.Once
+	a           Asm
+	main, entry Label
+}
+
+// startRuntime is main := a.NewLabel() and NewRuntime(a, main), for an
+// assembler with nothing in it yet: a copy of runtimeStarts'.
+func startRuntime(a *Asm) (main Label, rt *Runtime) {
+	if len(a.items) > 0 || len(a.labels) > 0 || len(a.data) > 0 || a.err != nil {
+		main = a.NewLabel()
+		return main, NewRuntime(a, main)
+	}
+	t := &runtimeStarts[0]
+	if a.Lean {
+		t = &runtimeStarts[1]
+	}
+	t.once.Do(func() {
+		t.a.Lean = a.Lean
+		t.main = t.a.NewLabel()
+		t.entry = NewRuntime(&t.a, t.main).Entry
+	})
+	a.appendAsm(&t.a)
+	return t.main, &Runtime{a: a, Entry: t.entry}
 }
 
 // DivZero returns the label a division site jumps to when its divisor is

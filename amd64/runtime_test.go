@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"math/rand"
@@ -273,6 +274,64 @@ func TestRuntimeArgumentRule(t *testing.T) {
 		}
 		if got := run(t, path, arg); got != want {
 			t.Errorf("argument %q: %+v, want %+v", arg, got, want)
+		}
+	}
+}
+
+// TestStartRuntimeCopy: the runtime's _start copied from runtimeStarts
+// assembles, with the code after it, to the same bytes, entry and listing
+// as _start emitted afresh, in both Lean settings, again on a second use
+// (the copy leaves the template as it was), and on an assembler that
+// already holds something (which emits _start afresh).
+func TestStartRuntimeCopy(t *testing.T) {
+	body := func(a *Asm, rt *Runtime, main Label) {
+		a.Bind(main)
+		loop := a.NewLabel()
+		a.Bind(loop)
+		a.Emit(I2(ADD, R(RAX), Imm(3)))
+		a.Emit(Jcc(CondL, To(rt.DivZero([]byte("t.smp:1:2: runtime error: division by zero\n")))))
+		a.Emit(Jcc(CondNE, To(loop)))
+		a.Emit(I0(RET))
+		rt.Finish()
+	}
+	assemble := func(a *Asm, rt *Runtime) (string, int) {
+		code, insts, err := a.Assemble()
+		if err != nil {
+			t.Fatal(err)
+		}
+		entry, _ := a.Offset(rt.Entry)
+		var text []string
+		for _, in := range insts {
+			text = append(text, in.String())
+		}
+		return string(code) + "\x00" + strings.Join(text, "\n"), entry
+	}
+	for _, lean := range []bool{false, true} {
+		fresh := Asm{Lean: lean}
+		main := fresh.NewLabel()
+		rt := NewRuntime(&fresh, main)
+		body(&fresh, rt, main)
+		want, wantEntry := assemble(&fresh, rt)
+		for round := 1; round <= 2; round++ {
+			a := Asm{Lean: lean}
+			main, rt := startRuntime(&a)
+			body(&a, rt, main)
+			if got, entry := assemble(&a, rt); got != want || entry != wantEntry {
+				t.Errorf("lean %v, use %d: the copied start assembles differently (entry %d, want %d)", lean, round, entry, wantEntry)
+			}
+		}
+		used := Asm{Lean: lean}
+		used.NewLabel()
+		main2 := used.NewLabel()
+		rt2 := NewRuntime(&used, main2)
+		body(&used, rt2, main2)
+		want2, wantEntry2 := assemble(&used, rt2)
+		a := Asm{Lean: lean}
+		a.NewLabel()
+		main, rt = startRuntime(&a)
+		body(&a, rt, main)
+		if got, entry := assemble(&a, rt); got != want2 || entry != wantEntry2 || main != main2 {
+			t.Errorf("lean %v: startRuntime on a used assembler: main %v (want %v), entry %d (want %d), other bytes", lean, main, main2, entry, wantEntry2)
 		}
 	}
 }

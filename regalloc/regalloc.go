@@ -125,6 +125,16 @@ func (f *Func) Defs(in *Instr) []Reg {
 	return f.Regs[k : k+int32(in.ND) : k+int32(in.ND)]
 }
 
+// Operands are in's uses then defs, in one slice (empty when they are
+// not within f.Regs).
+func (f *Func) Operands(in *Instr) []Reg {
+	if !f.validRegs(in) {
+		return nil
+	}
+	k := in.Off + int32(in.NU) + int32(in.ND)
+	return f.Regs[in.Off:k:k]
+}
+
 // validRegs reports whether in's registers are within f.Regs.
 func (f *Func) validRegs(in *Instr) bool {
 	return in.Off >= 0 && int(in.Off)+int(in.NU)+int(in.ND) <= len(f.Regs)
@@ -175,6 +185,20 @@ func (r *Result) Uses(p *Placed) []Loc {
 func (r *Result) Defs(p *Placed) []Loc {
 	k := p.loc + int32(p.nu)
 	return r.locs[k : k+int32(p.nd) : k+int32(p.nd)]
+}
+
+// Locs are the locations of p's uses then defs, parallel to the Instr's
+// registers (Func.Operands): Uses and Defs in one slice.
+func (r *Result) Locs(p *Placed) []Loc {
+	k := p.loc + int32(p.nu) + int32(p.nd)
+	return r.locs[p.loc:k:k]
+}
+
+// Edits are the moves run around p's instruction, Before then After in
+// one slice, and how many of them run before it.
+func (r *Result) Edits(p *Placed) (edits []Edit, before int) {
+	k := p.edit + p.nb + p.na
+	return r.edits[p.edit:k:k], int(p.nb)
 }
 
 // Before are the moves run before p's instruction: reloads from slots.
@@ -735,8 +759,9 @@ func (a *alloc) liveness() {
 			}
 		}
 		p := bend[b] - 1
-		for k := len(a.blocks[b]) - 1; k >= 0; k-- {
-			w := &a.w[a.blocks[b][k]]
+		ws := a.blocks[b]
+		for k := len(ws) - 1; k >= 0; k-- {
+			w := &a.w[ws[k]]
 			if w.dead {
 				continue
 			}
@@ -1542,8 +1567,10 @@ func (a *alloc) result(rounds int) *Result {
 				p := &ps[w.orig]
 				last = int(w.orig)
 				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
-				res.edits = append(res.edits, before...)
-				before = before[:0]
+				if len(before) > 0 { // most have no reload
+					res.edits = append(res.edits, before...)
+					before = before[:0]
+				}
 				if w.dead {
 					p.Dead = true
 					continue

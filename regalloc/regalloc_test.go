@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"math/rand"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -332,5 +333,39 @@ func TestMentions(t *testing.T) {
 	want := fmt.Sprintf("regalloc: block %d instruction 0: v%d is mentioned, and the block is not listed for it", b, r)
 	if err := a.checkMentions(); err == nil || err.Error() != want {
 		t.Fatalf("a list without block %d: got %v, want %q", b, err, want)
+	}
+}
+
+// TestOneRunAccessors: Func.Operands is Uses then Defs, Result.Locs is
+// Result.Uses then Defs, and Result.Edits is Before then After with the
+// count of Before, for every instruction of an allocation that spills
+// (so that edits are met), and Operands refuses registers out of f.Regs.
+func TestOneRunAccessors(t *testing.T) {
+	f, res := spillingCase(t)
+	edits := 0
+	for b := range f.Blocks {
+		for i := range f.Blocks[b].Instrs {
+			in, p := &f.Blocks[b].Instrs[i], &res.Blocks[b][i]
+			if got, want := f.Operands(in), append(slices.Clone(f.Uses(in)), f.Defs(in)...); !slices.Equal(got, want) {
+				t.Errorf("I%d: Operands %v, want %v", i, got, want)
+			}
+			if p.Dead {
+				continue
+			}
+			if got, want := res.Locs(p), append(slices.Clone(res.Uses(p)), res.Defs(p)...); !slices.Equal(got, want) {
+				t.Errorf("I%d: Locs %v, want %v", i, got, want)
+			}
+			got, nb := res.Edits(p)
+			if want := append(slices.Clone(res.Before(p)), res.After(p)...); !slices.Equal(got, want) || nb != len(res.Before(p)) {
+				t.Errorf("I%d: Edits %v with %d before, want %v with %d", i, got, nb, want, len(res.Before(p)))
+			}
+			edits += len(got)
+		}
+	}
+	if edits == 0 {
+		t.Fatal("the allocation has no edits to compare")
+	}
+	if got := f.Operands(&Instr{Off: int32(len(f.Regs)), NU: 1}); got != nil {
+		t.Errorf("Operands past f.Regs: %v, want none", got)
 	}
 }

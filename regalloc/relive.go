@@ -54,9 +54,10 @@ func (a *alloc) relive() {
 	a.first = remap
 	for b := range nb {
 		if !a.changed[b] {
-			d := bstart[b] - ob[b]
-			for p := ob[b]; p <= oe[b]; p++ {
-				remap[p] = p + d
+			// Shifted by d: one slice, no bounds check per position.
+			rm, p := remap[ob[b]:oe[b]+1], bstart[b]
+			for k := range rm {
+				rm[k] = p + int32(k)
 			}
 			continue
 		}
