@@ -40,7 +40,7 @@ func newIndex(g *son.Graph) *index {
 		mergeOf: map[int]*son.Node{}, loopOf: map[int]*son.Node{}, phis: map[string][]*son.Node{},
 		stopHas: map[int]bool{},
 	}
-	x.table = newKeyTable(entries, x.entryKey)
+	x.table = newKeyTable(entries, n, x.entryKey)
 	for id := 1; id < n; id++ {
 		v := g.Node(id)
 		if v == nil || v.Op == son.OpScope {

@@ -13,33 +13,35 @@ import (
 // in int32 words — op and whether it is the Top constant (apart from the
 // constant 0), the number of inputs, aux in two halves, then each input's
 // ID (0 for nil or an input that does not matter). The table keeps no key:
-// a slot holds the node's ID and its key's hash, and the key of an entry
-// is made again from its node (keyOf) when the hashes agree, so an entry
-// costs 8 to 16 bytes where keeping the keys cost about 45: the table was
-// most of the index, itself a quarter of the builder's checker's peak
-// (docs/PERFORMANCE.md, "Peak memory: levers").
+// a slot is one word, the node's ID and, in the bits the IDs leave free,
+// the top bits of its key's hash; the key of an entry is made again from
+// its node (keyOf) when those bits agree. An entry costs 8 to 16 bytes
+// where keeping the keys cost about 45: the table was most of the index,
+// itself a fifth of the builder's checker's peak (docs/PERFORMANCE.md,
+// "Peak memory: levers").
 type keyTable struct {
-	slots []tableSlot // a power of two long, at most half full
-	n     int         // entries
-	buf   []int32     // the key being looked up
-	other []int32     // an entry's key, made again to compare
+	slots []uint32 // id | tag<<idBits, 0 for none; a power of two long, at most half full
+	n     int      // entries
+	// idBits is the width of the largest ID the table may hold; the
+	// other 32-idBits bits of a slot hold the hash's top bits.
+	idBits uint
+	buf    []int32 // the key being looked up
+	other  []int32 // an entry's key, made again to compare
 	// keyOf lays out in dst the key the node id was entered with.
 	keyOf func(dst []int32, id int32) []int32
-}
-
-// tableSlot is one entry: a node ID (0 for none) and its key's hash.
-type tableSlot struct {
-	id   int32
-	hash uint32
 }
 
 // keyHead is the number of words of a key before the inputs.
 const keyHead = 4
 
-// newKeyTable makes a table for at most entries keys, so that it never
-// grows: newIndex knows how many from the graph.
-func newKeyTable(entries int, keyOf func(dst []int32, id int32) []int32) *keyTable {
-	return &keyTable{slots: make([]tableSlot, 1<<bits.Len(uint(2*entries+1))), keyOf: keyOf}
+// newKeyTable makes a table for at most entries keys of nodes with IDs
+// below maxID, so that it never grows: newIndex knows both from the graph.
+func newKeyTable(entries, maxID int, keyOf func(dst []int32, id int32) []int32) *keyTable {
+	return &keyTable{
+		slots:  make([]uint32, 1<<bits.Len(uint(2*entries+1))),
+		idBits: min(uint(bits.Len(uint(maxID))), 32),
+		keyOf:  keyOf,
+	}
 }
 
 // keyStart lays out a key's head in dst: op, top, the number of inputs n,
@@ -77,15 +79,28 @@ func hashKey(k []int32) uint32 {
 	return uint32(h)
 }
 
+// tag is h's top bits, placed above the ID in a slot (0 when IDs take
+// all 32 bits).
+func (t *keyTable) tag(h uint32) uint32 {
+	if t.idBits >= 32 {
+		return 0
+	}
+	return h >> t.idBits << t.idBits
+}
+
 // slot returns where k is in slots, or the empty slot where it would go.
 func (t *keyTable) slot(k []int32, h uint32) int {
 	mask := len(t.slots) - 1
+	tag, idMask := t.tag(h), uint32(1)<<t.idBits-1
+	if t.idBits >= 32 {
+		idMask = ^uint32(0)
+	}
 	for i := int(h) & mask; ; i = (i + 1) & mask {
 		s := t.slots[i]
-		if s.id == 0 {
+		if s == 0 {
 			return i
 		}
-		if s.hash == h && t.same(s.id, k) {
+		if s&^idMask == tag && t.same(int32(s&idMask), k) {
 			return i
 		}
 	}
@@ -106,20 +121,28 @@ func (t *keyTable) same(id int32, k []int32) bool {
 	return true
 }
 
+// id is the node ID in slot value s.
+func (t *keyTable) id(s uint32) int32 {
+	if t.idBits >= 32 {
+		return int32(s)
+	}
+	return int32(s & (1<<t.idBits - 1))
+}
+
 // get returns the node ID of k, 0 if none.
 func (t *keyTable) get(k []int32) int32 {
-	return t.slots[t.slot(k, hashKey(k))].id
+	return t.id(t.slots[t.slot(k, hashKey(k))])
 }
 
 // enter makes id the node of k unless a node is already, and returns
-// that node's ID.
+// that node's ID. id must be positive and below the table's maxID.
 func (t *keyTable) enter(k []int32, id int32) int32 {
 	h := hashKey(k)
 	i := t.slot(k, h)
-	if s := t.slots[i]; s.id != 0 {
-		return s.id
+	if s := t.slots[i]; s != 0 {
+		return t.id(s)
 	}
-	t.slots[i] = tableSlot{id, h}
+	t.slots[i] = uint32(id) | t.tag(h)
 	t.n++
 	if 2*t.n >= len(t.slots) { // more than sized for: keep half empty
 		t.rehash()
@@ -127,17 +150,19 @@ func (t *keyTable) enter(k []int32, id int32) int32 {
 	return id
 }
 
-// rehash doubles the slots and places every entry again.
+// rehash doubles the slots and places every entry again, its hash from
+// its key made again.
 func (t *keyTable) rehash() {
 	old := t.slots
-	t.slots = make([]tableSlot, 2*len(old))
+	t.slots = make([]uint32, 2*len(old))
 	mask := len(t.slots) - 1
 	for _, s := range old {
-		if s.id == 0 {
+		if s == 0 {
 			continue
 		}
-		i := int(s.hash) & mask
-		for t.slots[i].id != 0 {
+		t.other = t.keyOf(t.other[:0], t.id(s))
+		i := int(hashKey(t.other)) & mask
+		for t.slots[i] != 0 {
 			i = (i + 1) & mask
 		}
 		t.slots[i] = s

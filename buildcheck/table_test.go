@@ -55,34 +55,38 @@ func TestKeyTable(t *testing.T) {
 		}
 		return dst
 	}
-	tb := newKeyTable(len(keys), keyOf)
-	for i, k := range all {
-		id := int32(100 + i)
-		if got := tb.enter(tb.key(k.op, k.top, k.aux, k.in), id); got != id {
-			t.Fatalf("key %d: entered as new, the table gave %d", i, got)
-		}
-	}
-	if len(tb.slots) < 2*len(all) {
-		t.Errorf("%d slots for %d entries: the table did not grow", len(tb.slots), len(all))
-	}
-	for i, k := range all {
-		if got := tb.get(tb.key(k.op, k.top, k.aux, k.in)); got != int32(100+i) {
-			t.Fatalf("key %d: found %d, want %d", i, got, 100+i)
-		}
-	}
-	// Keys compare word by word, not by hash alone: each of the keys
-	// above against the entry of every other.
-	for i := range keys {
-		for j, k := range keys {
-			if same := tb.same(int32(100+i), tb.key(k.op, k.top, k.aux, k.in)); same != (i == j) {
-				t.Errorf("entry %d against key %d: same is %v", i, j, same)
+	// IDs under 2^11 leave 21 bits of the hash in a slot; under 2^31, one;
+	// up to 2^32, none: then every entry on the way is compared.
+	for _, maxID := range []int{100 + len(all), 1<<31 - 1, 1 << 32} {
+		tb := newKeyTable(len(keys), maxID, keyOf)
+		for i, k := range all {
+			id := int32(100 + i)
+			if got := tb.enter(tb.key(k.op, k.top, k.aux, k.in), id); got != id {
+				t.Fatalf("maxID %d, key %d: entered as new, the table gave %d", maxID, i, got)
 			}
 		}
-	}
-	if got := tb.enter(tb.key(son.OpAdd, false, 0, []*son.Node{nil, a, b}), int32(nodes[7].ID)); got != 100 {
-		t.Errorf("key 0 entered again: got %d, want the first node 100", got)
-	}
-	if got := tb.get(tb.key(son.OpMul, false, 0, []*son.Node{nil, a, b})); got != 0 {
-		t.Errorf("a key never entered found %d", got)
+		if len(tb.slots) < 2*len(all) {
+			t.Errorf("%d slots for %d entries: the table did not grow", len(tb.slots), len(all))
+		}
+		for i, k := range all {
+			if got := tb.get(tb.key(k.op, k.top, k.aux, k.in)); got != int32(100+i) {
+				t.Fatalf("maxID %d, key %d: found %d, want %d", maxID, i, got, 100+i)
+			}
+		}
+		// Keys compare word by word, not by hash alone: each of the keys
+		// above against the entry of every other.
+		for i := range keys {
+			for j, k := range keys {
+				if same := tb.same(int32(100+i), tb.key(k.op, k.top, k.aux, k.in)); same != (i == j) {
+					t.Errorf("entry %d against key %d: same is %v", i, j, same)
+				}
+			}
+		}
+		if got := tb.enter(tb.key(son.OpAdd, false, 0, []*son.Node{nil, a, b}), int32(nodes[7].ID)); got != 100 {
+			t.Errorf("key 0 entered again: got %d, want the first node 100", got)
+		}
+		if got := tb.get(tb.key(son.OpMul, false, 0, []*son.Node{nil, a, b})); got != 0 {
+			t.Errorf("a key never entered found %d", got)
+		}
 	}
 }
