@@ -14,20 +14,14 @@ var ambiguous = &son.Node{ID: -1}
 // program.
 type index struct {
 	g     *son.Graph
-	canon []*son.Node // by ID: the representative of the node's class
-	in    []*son.Node // classify's canonical inputs of the node at hand
-	table *keyTable   // a node by op, aux and canonical inputs (0 for nil or an input that does not matter: a Phi's value on a dead path)
+	canon []int32   // by ID: the ID of the representative of the node's class, 0 until classified
+	in    []int32   // the key of the node enter is entering
+	table *keyTable // a node by op, aux and canonical inputs (0 for nil or an input that does not matter: a Phi's value on a dead path)
 
-	mergeOf  map[int]*son.Node // canonical control ID -> the Region it flows into (with another live input)
-	loopOf   map[int]*son.Node // canonical entry control ID -> the Loop it enters
-	loopPhis map[loopVar][]*son.Node
-	stopHas  map[int]bool // canonical IDs of the Returns Stop holds
-}
-
-// loopVar names the Phis of one Loop for one variable (by label).
-type loopVar struct {
-	loop  int
-	label string
+	mergeOf map[int]*son.Node      // canonical control ID -> the Region it flows into (with another live input)
+	loopOf  map[int]*son.Node      // canonical entry control ID -> the Loop it enters
+	phis    map[string][]*son.Node // scratch of loopPhis: a Loop's Phis by label
+	stopHas map[int]bool           // canonical IDs of the Returns Stop holds
 }
 
 // newIndex indexes g. Nodes are taken in ID order, which is the order the
@@ -35,23 +29,24 @@ type loopVar struct {
 // back edge and a loop Phi's last value, set when the loop is closed.
 func newIndex(g *son.Graph) *index {
 	n := g.MaxID()
-	words := 0 // each node's key at most: sized once, the table never grows
+	entries := 0 // at most one a node: sized once, the table never grows
 	for id := 1; id < n; id++ {
-		if v := g.Node(id); v != nil {
-			words += keyHead + len(v.In)
+		if v := g.Node(id); v != nil && v.Op != son.OpScope {
+			entries++
 		}
 	}
 	x := &index{
-		g: g, canon: make([]*son.Node, n), table: newKeyTable(n, words),
-		mergeOf: map[int]*son.Node{}, loopOf: map[int]*son.Node{}, loopPhis: map[loopVar][]*son.Node{},
+		g: g, canon: make([]int32, n),
+		mergeOf: map[int]*son.Node{}, loopOf: map[int]*son.Node{}, phis: map[string][]*son.Node{},
 		stopHas: map[int]bool{},
 	}
+	x.table = newKeyTable(entries, n, x.entryKey)
 	for id := 1; id < n; id++ {
 		v := g.Node(id)
 		if v == nil || v.Op == son.OpScope {
 			continue
 		}
-		x.canon[id] = x.classify(v)
+		x.canon[id] = int32(x.classify(v).ID)
 	}
 	for _, r := range g.Stop.In {
 		if r != nil {
@@ -95,20 +90,83 @@ func (x *index) fork() (c, a, b *son.Node) {
 // type rules out are dead. A nil input (a Region's In[0]) counts as dead.
 func isDead(c *son.Node) bool { return c == nil || c.Type().IsXCtrl() }
 
-// inputs returns k nil nodes, reused from node to node (the key copies
-// what it needs).
-func (x *index) inputs(k int) []*son.Node {
-	x.in = append(x.in[:0], make([]*son.Node, k)...)
-	return x.in
-}
-
 // c is the representative of v's class; v itself for a node not indexed
 // yet (an input newer than its user).
 func (x *index) c(v *son.Node) *son.Node {
-	if v == nil || v.ID <= 0 || v.ID >= len(x.canon) || x.canon[v.ID] == nil {
+	if v == nil || v.ID <= 0 || v.ID >= len(x.canon) || x.canon[v.ID] == 0 || x.canon[v.ID] == int32(v.ID) {
 		return v
 	}
-	return x.canon[v.ID]
+	return x.g.Node(int(x.canon[v.ID]))
+}
+
+// cid is the ID of c(v), 0 for nil.
+func (x *index) cid(v *son.Node) int32 {
+	if v == nil {
+		return 0
+	}
+	if v.ID > 0 && v.ID < len(x.canon) && x.canon[v.ID] != 0 {
+		return x.canon[v.ID]
+	}
+	return int32(v.ID)
+}
+
+// cidBefore is cid(y) as it was when node id was classified: an input
+// not older than its user had no class yet and stood for itself. So the
+// key an entry is made again with is the one it was entered with, even in
+// a graph where a node other than a Loop or its Phi takes a newer input.
+func (x *index) cidBefore(y *son.Node, id int) int32 {
+	if y != nil && y.ID >= id {
+		return int32(y.ID)
+	}
+	return x.cid(y)
+}
+
+// phiKeyed reports whether v is a Phi of a Region, whose key leaves out
+// (as 0) its values on dead paths.
+func phiKeyed(v *son.Node) bool {
+	return v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpRegion
+}
+
+// nodeKey lays out in dst the key classify enters v with: op, whether it
+// is the Top constant, aux, its inputs' canonical IDs — for a Phi of a
+// Region, aux 0 and 0 for the values on dead paths.
+func (x *index) nodeKey(dst []int32, v *son.Node) []int32 {
+	if phiKeyed(v) {
+		r := v.In[0]
+		dst = keyStart(dst, son.OpPhi, false, 0, len(v.In))
+		dst = append(dst, x.cidBefore(r, v.ID))
+		for i := 1; i < len(v.In); i++ {
+			id := int32(0)
+			if i < len(r.In) && !isDead(r.In[i]) {
+				id = x.cidBefore(v.In[i], v.ID)
+			}
+			dst = append(dst, id)
+		}
+		return dst
+	}
+	top := v.Op == son.OpConstant && v.Type().IsTop() // apart from the constant 0
+	dst = keyStart(dst, v.Op, top, v.Aux, len(v.In))
+	for _, y := range v.In {
+		dst = append(dst, x.cidBefore(y, v.ID))
+	}
+	return dst
+}
+
+// entryKey is the table's keyOf: the key the node with ID id was entered
+// with (see cidBefore).
+func (x *index) entryKey(dst []int32, id int32) []int32 {
+	return x.nodeKey(dst, x.g.Node(int(id)))
+}
+
+// enter makes v the representative of its key unless an older node is,
+// and returns the representative.
+func (x *index) enter(v *son.Node) *son.Node {
+	x.in = x.nodeKey(x.in, v)
+	id := x.table.enter(x.in, int32(v.ID))
+	if id == int32(v.ID) {
+		return v
+	}
+	return x.g.Node(int(id))
 }
 
 // classify finds v's class. Two nodes with the same op, aux and canonical
@@ -144,41 +202,55 @@ func (x *index) classify(v *son.Node) *son.Node {
 		}
 		return v
 	case v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpLoop:
-		k := loopVar{v.In[0].ID, x.g.Label(v)}
-		x.loopPhis[k] = append(x.loopPhis[k], v)
-		return v
-	case v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpRegion:
+		return v // found from its Loop: loopPhis
+	case phiKeyed(v):
 		r := v.In[0]
 		if isDead(r) {
 			return v
 		}
-		in := x.inputs(len(v.In))
-		in[0] = x.c(r)
-		var same *son.Node
+		var same int32
 		one := true
 		for i := 1; i < len(v.In); i++ {
 			if i >= len(r.In) || isDead(r.In[i]) {
 				continue
 			}
-			in[i] = x.c(v.In[i])
-			if same == nil {
-				same = in[i]
-			} else if in[i] != same {
+			id := x.cid(v.In[i])
+			if same == 0 {
+				same = id
+			} else if id != same {
 				one = false
 			}
 		}
-		if same != nil && one {
-			return same
+		if same != 0 && one {
+			return x.g.Node(int(same))
 		}
-		return x.table.enter(x.table.key(son.OpPhi, false, 0, in), v)
 	}
-	in := x.inputs(len(v.In))
-	for i, y := range v.In {
-		in[i] = x.c(y)
-	}
-	top := v.Op == son.OpConstant && v.Type().IsTop() // apart from the constant 0
 	// v represents its key unless an older node does.
-	return x.table.enter(x.table.key(v.Op, top, v.Aux, in), v)
+	return x.enter(v)
+}
+
+// loopPhis returns the Phis of loop by label, from the loop's users; the
+// map is scratch, valid until doneLoopPhis. Found when the walk reaches
+// the loop, not kept for every loop from the start: a map of them all was
+// a fifth of the index on nested loops.
+func (x *index) loopPhis(loop *son.Node) map[string][]*son.Node {
+	for _, u := range loop.Out {
+		if u.Op == son.OpPhi && len(u.In) > 0 && u.In[0] == loop {
+			l := x.g.Label(u)
+			x.phis[l] = append(x.phis[l], u)
+		}
+	}
+	return x.phis
+}
+
+// doneLoopPhis empties the scratch of loopPhis(loop), key by key (clear
+// would cost the map's largest size at every loop).
+func (x *index) doneLoopPhis(loop *son.Node) {
+	for _, u := range loop.Out {
+		if u.Op == son.OpPhi {
+			delete(x.phis, x.g.Label(u))
+		}
+	}
 }
 
 // claim records m under id in t, or ambiguous if another node has it.
@@ -193,5 +265,8 @@ func (x *index) claim(t map[int]*son.Node, id int, m *son.Node) {
 // find is the representative of the node with op, aux and the given
 // canonical inputs, or nil.
 func (x *index) find(op son.Op, aux int64, in ...*son.Node) *son.Node {
-	return x.table.get(x.table.key(op, false, aux, in))
+	if id := x.table.get(x.table.key(op, false, aux, in)); id != 0 {
+		return x.g.Node(int(id))
+	}
+	return nil
 }

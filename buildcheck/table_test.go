@@ -9,8 +9,9 @@ import (
 // TestKeyTable enters keys that differ in one word each — the op, Top, the
 // number of inputs, either half of aux, an input beyond the third — into a
 // table sized for fewer (so that it rehashes), and finds each one's node
-// again; the keys compare equal only to themselves, a key never entered
-// finds nothing, and a key entered twice keeps its first node.
+// again; the keys, made again from their node's ID as the index does,
+// compare equal only to themselves, a key never entered finds nothing, and
+// a key entered twice keeps its first node.
 func TestKeyTable(t *testing.T) {
 	nodes := make([]*son.Node, 8)
 	for i := range nodes {
@@ -39,33 +40,53 @@ func TestKeyTable(t *testing.T) {
 	for i := range 1000 {
 		many = append(many, entry{son.OpConstant, false, int64(i) + 2, nil})
 	}
-	tb := newKeyTable(len(keys), 0)
-	made := map[int]*son.Node{}
-	for i, k := range append(keys, many...) {
-		v := &son.Node{ID: 100 + i}
-		made[i] = v
-		if got := tb.enter(tb.key(k.op, k.top, k.aux, k.in), v); got != v {
-			t.Fatalf("key %d: entered as new, the table gave %v", i, got)
+	all := append(keys, many...)
+	// The key of node 100+i is all[i]'s, made again as the index makes an
+	// entry's key from its node.
+	keyOf := func(dst []int32, id int32) []int32 {
+		k := all[id-100]
+		dst = keyStart(dst, k.op, k.top, k.aux, len(k.in))
+		for _, x := range k.in {
+			y := int32(0)
+			if x != nil {
+				y = int32(x.ID)
+			}
+			dst = append(dst, y)
 		}
+		return dst
 	}
-	for i, k := range append(keys, many...) {
-		if got := tb.get(tb.key(k.op, k.top, k.aux, k.in)); got != made[i] {
-			t.Fatalf("key %d: found %v, want %v", i, got, made[i])
-		}
-	}
-	// Keys compare word by word, not by hash alone: each of the keys
-	// above against the entry of every other.
-	for i := range keys {
-		for j, k := range keys {
-			if same := tb.same(&tb.ents[i], tb.key(k.op, k.top, k.aux, k.in)); same != (i == j) {
-				t.Errorf("entry %d against key %d: same is %v", i, j, same)
+	// IDs under 2^11 leave 21 bits of the hash in a slot; under 2^31, one;
+	// up to 2^32, none: then every entry on the way is compared.
+	for _, maxID := range []int{100 + len(all), 1<<31 - 1, 1 << 32} {
+		tb := newKeyTable(len(keys), maxID, keyOf)
+		for i, k := range all {
+			id := int32(100 + i)
+			if got := tb.enter(tb.key(k.op, k.top, k.aux, k.in), id); got != id {
+				t.Fatalf("maxID %d, key %d: entered as new, the table gave %d", maxID, i, got)
 			}
 		}
-	}
-	if got := tb.enter(tb.key(son.OpAdd, false, 0, []*son.Node{nil, a, b}), nodes[7]); got != made[0] {
-		t.Errorf("key 0 entered again: got %v, want the first node %v", got, made[0])
-	}
-	if got := tb.get(tb.key(son.OpMul, false, 0, []*son.Node{nil, a, b})); got != nil {
-		t.Errorf("a key never entered found %v", got)
+		if len(tb.slots) < 2*len(all) {
+			t.Errorf("%d slots for %d entries: the table did not grow", len(tb.slots), len(all))
+		}
+		for i, k := range all {
+			if got := tb.get(tb.key(k.op, k.top, k.aux, k.in)); got != int32(100+i) {
+				t.Fatalf("maxID %d, key %d: found %d, want %d", maxID, i, got, 100+i)
+			}
+		}
+		// Keys compare word by word, not by hash alone: each of the keys
+		// above against the entry of every other.
+		for i := range keys {
+			for j, k := range keys {
+				if same := tb.same(int32(100+i), tb.key(k.op, k.top, k.aux, k.in)); same != (i == j) {
+					t.Errorf("entry %d against key %d: same is %v", i, j, same)
+				}
+			}
+		}
+		if got := tb.enter(tb.key(son.OpAdd, false, 0, []*son.Node{nil, a, b}), int32(nodes[7].ID)); got != 100 {
+			t.Errorf("key 0 entered again: got %d, want the first node 100", got)
+		}
+		if got := tb.get(tb.key(son.OpMul, false, 0, []*son.Node{nil, a, b})); got != 0 {
+			t.Errorf("a key never entered found %d", got)
+		}
 	}
 }

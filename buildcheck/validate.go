@@ -400,12 +400,12 @@ func (v *validator) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned 
 	// the one from before the loop.
 	phis := make([]*son.Node, len(assigned))
 	before := make([]*son.Node, len(assigned))
+	byLabel := x.loopPhis(loop)
 	for i, w := range assigned {
 		before[i] = v.get(w, pos)
-		for _, p := range x.loopPhis[loopVar{loop.ID, w.Name}] {
-			if len(p.In) == 3 && x.c(p.In[1]) == before[i] {
+		for _, p := range byLabel[w.Name] { // the oldest that fits
+			if len(p.In) == 3 && x.c(p.In[1]) == before[i] && (phis[i] == nil || p.ID < phis[i].ID) {
 				phis[i] = p
-				break
 			}
 		}
 		if phis[i] != nil {
@@ -413,6 +413,7 @@ func (v *validator) loopStmt(cond syntax.Expr, body, next syntax.Stmt, assigned 
 			v.env[w.ID] = phis[i]
 		}
 	}
+	x.doneLoopPhis(loop)
 	mark, seq := len(v.log), v.decls
 	v.ctrl = loop
 	var c *son.Node
