@@ -238,7 +238,7 @@ func (x *numberer) at(b *cfg.Block) int32 {
 // labels returns the initial class of each value and the number of
 // classes: values with the same label share a class.
 func (x *numberer) labels() ([]int32, int) {
-	ids := map[label]int32{}
+	ids := newLabelTable()
 	lab := make([]int32, len(x.vals))
 	for v, val := range x.vals {
 		var l label
@@ -250,14 +250,9 @@ func (x *numberer) labels() ([]int32, int) {
 		default:
 			l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}
 		}
-		id, ok := ids[l]
-		if !ok {
-			id = int32(len(ids))
-			ids[l] = id
-		}
-		lab[v] = id
+		lab[v] = ids.number(l)
 	}
-	return lab, len(ids)
+	return lab, ids.len()
 }
 
 // refine splits the classes of the labels until the arguments of the
