@@ -353,6 +353,7 @@ func (t *translation) liveness() {
 			}
 		}
 		span := 0
+		db := t.def[x].block
 	walk:
 		for _, u := range uses[start[x]:start[x+1]] {
 			if u.atEnd {
@@ -362,7 +363,7 @@ func (t *translation) liveness() {
 			for len(work) > 0 {
 				b := work[len(work)-1]
 				work = work[:len(work)-1]
-				if b == t.def[x].block || inStamp[b] == stamp {
+				if b == db || inStamp[b] == stamp {
 					continue
 				}
 				if span++; span > maxSpan {
@@ -372,7 +373,11 @@ func (t *translation) liveness() {
 				inStamp[b] = stamp
 				for _, pb := range preds[predStart[b]:predStart[b+1]] {
 					markOut(pb)
-					work = append(work, pb)
+					// A block already walked, or the definition's, would
+					// be popped and passed over: not pushed.
+					if pb != db && inStamp[pb] != stamp {
+						work = append(work, pb)
+					}
 				}
 			}
 		}
