@@ -431,4 +431,19 @@ func TestNumberRefusesBrokenInput(t *testing.T) {
 	if _, err := Number(&cfg.Func{Name: "e"}); err == nil || err.Error() != "gvn: function e has no blocks" {
 		t.Errorf("no blocks: got %v", err)
 	}
+	// Blocks are found by ID: two blocks of one ID, a successor of
+	// another function that has the ID of one of this function's, and a
+	// nil successor are refused, not taken for one another.
+	ret := cfg.Term{Kind: cfg.TermReturn, Reg: 1}
+	arg := []*cfg.Instr{{Op: cfg.OpArg, Dst: 1}}
+	b1, b2 := &cfg.Block{ID: 1, Instrs: arg, Term: ret}, &cfg.Block{ID: 1, Term: ret}
+	if _, err := Number(&cfg.Func{Name: "i", Level: cfg.SSA, Blocks: []*cfg.Block{b1, b2}}); err == nil || err.Error() != "gvn: b1 has the ID of the block at position 0" {
+		t.Errorf("two blocks of one ID: got %v", err)
+	}
+	for _, s := range []*cfg.Block{{ID: 1}, nil} {
+		b := &cfg.Block{ID: 1, Instrs: arg, Succs: []*cfg.Block{s}, Term: cfg.Term{Kind: cfg.TermJump}}
+		if _, err := Number(&cfg.Func{Name: "s", Level: cfg.SSA, Blocks: []*cfg.Block{b}}); err == nil || err.Error() != "gvn: b1 has a successor that is not a block of the function" {
+			t.Errorf("successor %v: got %v", s, err)
+		}
+	}
 }

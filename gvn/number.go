@@ -10,6 +10,7 @@ import (
 
 	"son/cfg"
 	"son/internal/dom"
+	"son/internal/numbering"
 )
 
 // Numbering maps a register to its number, the canonical register of its
@@ -65,12 +66,12 @@ type label struct {
 // numberer holds the values of a function, their arguments and uses.
 type numberer struct {
 	f      *cfg.Func
-	pos    map[*cfg.Block]int32
+	pos    *numbering.Table // block ID -> position in f.Blocks
 	vals   []value
-	first  []int32 // first[b]: the first value of block b; first[len(Blocks)] ends the last
-	byReg  map[cfg.Reg]int32
-	args   [][]int32 // args[v]: the values of v's arguments
-	useOf  [][]int32 // useOf[v]: pairs (user, position)
+	first  []int32          // first[b]: the first value of block b; first[len(Blocks)] ends the last
+	byReg  *numbering.Table // register -> value
+	args   [][]int32        // args[v]: the values of v's arguments
+	useOf  [][]int32        // useOf[v]: pairs (user, position)
 	maxArg int
 }
 
@@ -100,36 +101,56 @@ func collect(f *cfg.Func) (*numberer, error) {
 	if len(f.Blocks) == 0 {
 		return nil, fmt.Errorf("gvn: function %s has no blocks", f.Name)
 	}
-	x := &numberer{f: f, pos: make(map[*cfg.Block]int32, len(f.Blocks))}
-	defs := 0 // the definitions, to size the tables once
+	// The tables by block ID and by register (Go maps were a fifth of
+	// the pass), sized once.
+	x := &numberer{f: f}
+	defs, maxID := 0, 0
+	var maxReg cfg.Reg
 	for i, b := range f.Blocks {
 		if b == nil {
 			return nil, fmt.Errorf("gvn: Blocks[%d] is nil", i)
 		}
-		if _, dup := x.pos[b]; dup {
-			return nil, fmt.Errorf("gvn: %v is listed twice", b)
-		}
-		x.pos[b] = int32(i)
 		defs += len(b.Phis) + len(b.Instrs)
+		maxID = max(maxID, b.ID)
+		for _, ph := range b.Phis {
+			if ph != nil {
+				maxReg = max(maxReg, ph.Dst)
+			}
+		}
+		for _, in := range b.Instrs {
+			if in != nil {
+				maxReg = max(maxReg, in.Dst)
+			}
+		}
 	}
-	x.byReg = make(map[cfg.Reg]int32, defs+1)
+	x.pos = numbering.New(len(f.Blocks), int64(maxID))
+	for i, b := range f.Blocks {
+		if j := x.pos.Lookup(int64(b.ID)); j >= 0 {
+			if f.Blocks[j] == b {
+				return nil, fmt.Errorf("gvn: %v is listed twice", b)
+			}
+			return nil, fmt.Errorf("gvn: %v has the ID of the block at position %d", b, j)
+		}
+		x.pos.Set(int64(b.ID), int32(i))
+	}
+	x.byReg = numbering.New(defs+1, int64(maxReg))
 	x.vals = make([]value, 0, defs+1) // and the parameter
 	x.first = make([]int32, 0, len(f.Blocks)+1)
 	def := func(v value) error {
 		if v.reg <= 0 {
 			return fmt.Errorf("gvn: %v defines register %v", f.Blocks[v.block], v.reg)
 		}
-		if _, dup := x.byReg[v.reg]; dup {
+		if x.byReg.Lookup(int64(v.reg)) >= 0 {
 			return fmt.Errorf("gvn: %v is defined twice (second time in %v)", v.reg, f.Blocks[v.block])
 		}
-		x.byReg[v.reg] = int32(len(x.vals))
+		x.byReg.Set(int64(v.reg), int32(len(x.vals)))
 		x.vals = append(x.vals, v)
 		return nil
 	}
 	for i, b := range f.Blocks {
 		x.first = append(x.first, int32(len(x.vals)))
 		for _, s := range b.Succs {
-			if _, ok := x.pos[s]; !ok {
+			if x.at(s) < 0 {
 				return nil, fmt.Errorf("gvn: %v has a successor that is not a block of the function", b)
 			}
 		}
@@ -172,10 +193,10 @@ func collect(f *cfg.Func) (*numberer, error) {
 		x.maxArg = max(x.maxArg, k)
 		x.args[v], flat = flat[:k:k], flat[k:]
 		for k, a := range x.vals[v].args {
-			w, ok := x.byReg[a]
-			if !ok {
+			w := x.byReg.Lookup(int64(a))
+			if w < 0 {
 				w = int32(len(x.vals))
-				x.byReg[a] = w
+				x.byReg.Set(int64(a), w)
 				x.vals = append(x.vals, value{reg: a, block: -1})
 			}
 			x.args[v][k] = w
@@ -200,10 +221,24 @@ func collect(f *cfg.Func) (*numberer, error) {
 	return x, nil
 }
 
+// at returns the position of block b, or -1 if b is not a block of the
+// function (nil, or one of another function with the ID of one of its
+// blocks).
+func (x *numberer) at(b *cfg.Block) int32 {
+	if b == nil {
+		return -1
+	}
+	i := x.pos.Lookup(int64(b.ID))
+	if i < 0 || x.f.Blocks[i] != b {
+		return -1
+	}
+	return i
+}
+
 // labels returns the initial class of each value and the number of
 // classes: values with the same label share a class.
 func (x *numberer) labels() ([]int32, int) {
-	ids := map[label]int32{}
+	ids := newLabelTable()
 	lab := make([]int32, len(x.vals))
 	for v, val := range x.vals {
 		var l label
@@ -215,14 +250,9 @@ func (x *numberer) labels() ([]int32, int) {
 		default:
 			l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}
 		}
-		id, ok := ids[l]
-		if !ok {
-			id = int32(len(ids))
-			ids[l] = id
-		}
-		lab[v] = id
+		lab[v] = ids.number(l)
 	}
-	return lab, len(ids)
+	return lab, ids.len()
 }
 
 // refine splits the classes of the labels until the arguments of the
@@ -298,7 +328,7 @@ func (x *numberer) flatSuccs() (start, succ []int32) {
 	start, succ = make([]int32, 1, len(x.f.Blocks)+1), make([]int32, 0, n)
 	for _, b := range x.f.Blocks {
 		for _, s := range b.Succs {
-			succ = append(succ, x.pos[s])
+			succ = append(succ, x.at(s))
 		}
 		start = append(start, int32(len(succ)))
 	}

@@ -3,7 +3,10 @@
 
 package gvn
 
-import "son/cfg"
+import (
+	"son/cfg"
+	"son/internal/numbering"
+)
 
 // Stats says what Apply did.
 type Stats struct {
@@ -113,31 +116,48 @@ func PropagateCopies(f *cfg.Func) int {
 // passed its Check is pure). Cycles of Phis that only feed each other go
 // too. It returns the number of definitions removed, in O(n).
 func RemoveDead(f *cfg.Func) int {
+	// The definitions by register through internal/numbering's table and
+	// their marks in an array (were two Go maps).
 	type def struct {
 		ph *cfg.Phi
 		in *cfg.Instr
 	}
 	n := 0
+	var maxReg cfg.Reg
 	for _, b := range f.Blocks {
 		n += len(b.Phis) + len(b.Instrs)
+		for _, ph := range b.Phis {
+			maxReg = max(maxReg, ph.Dst)
+		}
+		for _, in := range b.Instrs {
+			maxReg = max(maxReg, in.Dst)
+		}
 	}
-	defs := make(map[cfg.Reg]def, n) // sized once: it grew by copying
+	index := numbering.New(n, int64(maxReg))
+	defs := make([]def, 0, n)
 	for _, b := range f.Blocks {
 		for _, ph := range b.Phis {
-			defs[ph.Dst] = def{ph: ph}
+			index.Set(int64(ph.Dst), int32(len(defs)))
+			defs = append(defs, def{ph: ph})
 		}
 		for _, in := range b.Instrs {
 			if in.Op.HasDst() {
-				defs[in.Dst] = def{in: in}
+				index.Set(int64(in.Dst), int32(len(defs)))
+				defs = append(defs, def{in: in})
 			}
 		}
 	}
-	live := make(map[cfg.Reg]bool, len(defs))
-	var work []cfg.Reg
+	live := make([]bool, len(defs))
+	isLive := func(r cfg.Reg) bool {
+		i := index.Lookup(int64(r))
+		return i >= 0 && live[i]
+	}
+	var work []int32
 	mark := func(r cfg.Reg) {
-		if !live[r] {
-			live[r] = true
-			work = append(work, r)
+		// A register with no definition has nothing to keep.
+		if i := index.Lookup(int64(r)); i >= 0 && !live[i] {
+			live[i] = true
+			work = append(work, i)
 		}
 	}
 	for _, b := range f.Blocks {
@@ -153,9 +173,8 @@ func RemoveDead(f *cfg.Func) int {
 		}
 	}
 	for len(work) > 0 {
-		r := work[len(work)-1]
+		d := defs[work[len(work)-1]]
 		work = work[:len(work)-1]
-		d := defs[r]
 		switch {
 		case d.ph != nil:
 			for _, a := range d.ph.Args {
@@ -171,7 +190,7 @@ func RemoveDead(f *cfg.Func) int {
 	for _, b := range f.Blocks {
 		phis := b.Phis[:0]
 		for _, ph := range b.Phis {
-			if live[ph.Dst] {
+			if isLive(ph.Dst) {
 				phis = append(phis, ph)
 			} else {
 				removed++
@@ -181,7 +200,7 @@ func RemoveDead(f *cfg.Func) int {
 		b.Phis = phis
 		instrs := b.Instrs[:0]
 		for _, in := range b.Instrs {
-			if !in.Op.HasDst() || live[in.Dst] {
+			if !in.Op.HasDst() || isLive(in.Dst) {
 				instrs = append(instrs, in)
 			} else {
 				removed++

@@ -9,6 +9,7 @@ import (
 
 	"son/cfg"
 	"son/internal/dom"
+	"son/internal/numbering"
 )
 
 // Invalid is a proposal the validator rejects: the rule it breaks, named
@@ -59,10 +60,11 @@ type place struct {
 
 // site returns where r is defined, and whether it is.
 func (v *Valid) site(r cfg.Reg) (site, bool) {
-	p, ok := v.sites[r]
-	if !ok {
+	i := v.index(r)
+	if i < 0 {
 		return site{}, false
 	}
+	p := v.places[i]
 	b := v.f.Blocks[p.block]
 	s := site{block: p.block, index: p.index, phi: p.phi, b: b}
 	if p.phi {
@@ -83,10 +85,14 @@ func (s site) String() string {
 // Valid is a proposal that Validate accepted for its function: the only
 // way to Apply one. The function must not change in between.
 type Valid struct {
-	f     *cfg.Func
-	p     *Proposal
-	sites map[cfg.Reg]place
+	f      *cfg.Func
+	p      *Proposal
+	sites  *numbering.Table // register -> its index in places (Go maps were most of the validator's own time)
+	places []place          // the definitions in block order
 }
+
+// index returns the index in v.places of the definition of r, or -1.
+func (v *Valid) index(r cfg.Reg) int32 { return v.sites.Lookup(int64(r)) }
 
 // Validate checks p against f independently of how p was computed: that
 // f passes cfg.Verify (the hypothesis wf_ssa_function of paper 003), that
@@ -105,30 +111,43 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	if err := cfg.Verify(f); err != nil {
 		return bad("input", "%v", err)
 	}
-	pos := make(map[*cfg.Block]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		pos[b] = i
-	}
-	// The registers, in block order; the tables sized once for them.
-	defs := 0
+	// Blocks by ID and registers by number (f passed cfg.Verify: the IDs
+	// and the definitions are unique); the tables sized once.
+	defs, maxID, nsucc := 0, 0, 0
+	var maxReg cfg.Reg
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
+		maxID, nsucc = max(maxID, b.ID), nsucc+len(b.Succs)
+		for _, ph := range b.Phis {
+			maxReg = max(maxReg, ph.Dst)
+		}
+		for _, in := range b.Instrs {
+			maxReg = max(maxReg, in.Dst)
+		}
 	}
-	v.sites = make(map[cfg.Reg]place, defs)
+	pos := numbering.New(len(f.Blocks), int64(maxID))
+	for i, b := range f.Blocks {
+		pos.Set(int64(b.ID), int32(i))
+	}
+	// The registers, in block order.
+	v.sites = numbering.New(defs, int64(maxReg))
+	v.places = make([]place, 0, defs)
 	order := make([]cfg.Reg, 0, defs)
 	for i, b := range f.Blocks {
 		for k, ph := range b.Phis {
-			v.sites[ph.Dst] = place{block: int32(i), phi: true, index: int32(k)}
+			v.sites.Set(int64(ph.Dst), int32(len(order)))
+			v.places = append(v.places, place{block: int32(i), phi: true, index: int32(k)})
 			order = append(order, ph.Dst)
 		}
 		for k, in := range b.Instrs {
 			if in.Op.HasDst() {
-				v.sites[in.Dst] = place{block: int32(i), index: int32(k)}
+				v.sites.Set(int64(in.Dst), int32(len(order)))
+				v.places = append(v.places, place{block: int32(i), index: int32(k)})
 				order = append(order, in.Dst)
 			}
 		}
 	}
-	known := func(r cfg.Reg) bool { _, def := v.sites[r]; return def }
+	known := func(r cfg.Reg) bool { return v.index(r) >= 0 }
 	for r, n := range p.N {
 		if !known(r) {
 			return bad("numbering", "%v has number %v, but the function has no register %v", r, n, r)
@@ -141,15 +160,17 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	// GVN_spec. Having the same op (and constant) and equal-numbered
 	// arguments is an equivalence, as is being Phis of one block with
 	// equal-numbered arguments: each register is compared with the first
-	// of its number.
-	first := make(map[cfg.Reg]cfg.Reg, len(order))
-	for _, r := range order {
+	// of its number. first[i] is 1 + the index in order of the first
+	// register whose number is order[i] (numbers are registers of f).
+	first := make([]int32, len(order))
+	for i, r := range order {
 		n := p.N.Of(r)
-		w, ok := first[n]
-		if !ok {
-			first[n] = r
+		j := v.index(n)
+		if first[j] == 0 {
+			first[j] = int32(i) + 1
 			continue
 		}
+		w := order[first[j]-1]
 		if rule, msg := v.congruent(w, r); rule != "" {
 			return bad(rule, "%v and %v have number %v, but %s", w, r, n, msg)
 		}
@@ -157,20 +178,29 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 
 	// The replacements: def_sdom.
 	// Successors laid out flat: block i's are succ[start[i]:start[i+1]].
-	start, succ := make([]int32, 1, len(f.Blocks)+1), []int32(nil)
+	start, succ := make([]int32, 1, len(f.Blocks)+1), make([]int32, 0, nsucc)
 	for _, b := range f.Blocks {
 		for _, s := range b.Succs {
-			succ = append(succ, int32(pos[s]))
+			succ = append(succ, pos.Get(int64(s.ID)))
 		}
 		start = append(start, int32(len(succ)))
 	}
 	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
-	replaced := make(map[cfg.Reg]bool, len(p.Replace))
+	replaced := make([]bool, len(order)) // by index in order
+	var undefined map[cfg.Reg]bool       // replaced registers with no definition (reported below)
 	for _, rp := range p.Replace {
-		if replaced[rp.Dst] {
+		twice := false
+		if i := v.index(rp.Dst); i >= 0 {
+			twice, replaced[i] = replaced[i], true
+		} else {
+			if undefined == nil {
+				undefined = map[cfg.Reg]bool{}
+			}
+			twice, undefined[rp.Dst] = undefined[rp.Dst], true
+		}
+		if twice {
 			return bad("replace-def", "%v is replaced twice", rp.Dst)
 		}
-		replaced[rp.Dst] = true
 	}
 	for _, rp := range p.Replace {
 		x, okx := v.site(rp.Dst)
@@ -184,7 +214,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			return bad("replace-def", "%v is replaced by itself", rp.Dst)
 		case p.N.Of(rp.Dst) != p.N.Of(rp.By):
 			return bad("replace-number", "%v (number %v) is replaced by %v (number %v)", rp.Dst, p.N.Of(rp.Dst), rp.By, p.N.Of(rp.By))
-		case replaced[rp.By]:
+		case replaced[v.index(rp.By)]:
 			return bad("replace-kept", "%v is replaced by %v, which is replaced too", rp.Dst, rp.By)
 		case !defSdom(tree, y, x):
 			return bad("replace-dom", "%v is replaced by %v, whose definition %v does not strictly dominate %v", rp.Dst, rp.By, y, x)

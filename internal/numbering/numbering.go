@@ -1,6 +1,6 @@
 // Package numbering numbers sparse integer keys (block IDs, registers
 // named by node ID) from 0 without a Go map, for the passes that keep
-// per-key facts in slices: cfg.Verify, cfg.Run, outssa and amd64's
+// per-key facts in slices: cfg.Verify, cfg.Run, gvn, outssa and amd64's
 // instruction selection.
 package numbering
 
