@@ -110,7 +110,7 @@ func TestRun(t *testing.T) {
 		{name: "ir cfg before gcm", args: []string{"ir", "-level", "cfg", "-after", "cleanup", "add.smp"}, code: 2,
 			stderr: "son: ir: -level cfg: there are no basic blocks before pass gcm (stopped after cleanup)\n" + hint("ir")},
 		{name: "bad level", args: []string{"ir", "-level", "asm", "add.smp"}, code: 2,
-			stderr: "son: ir: -level: want son, cfg, rtl or gsa, not \"asm\"\n" + hint("ir")},
+			stderr: "son: ir: -level: want son, cfg, rtl, gsa, via-rtl or via-ssa, not \"asm\"\n" + hint("ir")},
 		{name: "run cfg", args: []string{"run", "-level", "cfg", "loop.smp", "3"}, stdout: "6\n"},
 		{name: "run cfg division by zero", args: []string{"run", "-level", "cfg", "div.smp"}, code: 1,
 			stderr: "div.smp:2:11: runtime error: division by zero\n"},

@@ -199,6 +199,9 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 		}
 		return nil, nil, s.usageError(c.name, "too many arguments: want %s", c.want), false
 	}
+	if code, ok := s.checkFlags(c, f, fs.Arg(0)); !ok {
+		return nil, nil, code, false
+	}
 	return f, fs.Args(), exitOK, true
 }
 
