@@ -63,7 +63,7 @@ b2:  ; preds b1, depth 0
 b3:  ; preds b1, depth 0
 	v30 = Const 5
 	v21 = Mul v4 v30         ; line 3
-	return v21               ; line 2
+	return v21               ; line 3
 `
 	if got := cfg.Print(r.Func); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

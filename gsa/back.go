@@ -16,8 +16,21 @@ import (
 // guarded by the matrix entry P(idom(j), Preds[k])↓Preds[k]. The γ's
 // arguments are matched by their predicates, not by their order, which
 // the γ does not promise: a predecessor whose entry guards no argument,
-// or guards arguments that differ, is an error naming the block.
+// or guards arguments that differ, is an error naming the block; so is a
+// g without the parts it reads (Shape), or with γs but no matrix.
 func ToSSA(g *Func) (*cfg.Func, error) {
+	if err := g.Shape(); err != nil {
+		return nil, fmt.Errorf("gsa.ToSSA: %w", err)
+	}
+	if g.Matrix == nil {
+		for i, ms := range g.Merges {
+			for _, m := range ms {
+				if m.Kind == Gamma {
+					return nil, fmt.Errorf("gsa.ToSSA: %v: %v = γ: no path predicate matrix", g.Code.Blocks[i], m.Dst)
+				}
+			}
+		}
+	}
 	f := clone(g.Code)
 	succ := make([][]int, len(f.Blocks))
 	pos := make(map[*cfg.Block]int, len(f.Blocks))

@@ -86,27 +86,53 @@ func shape(f *cfg.Func, g *Func) error {
 	if len(g.Code.Blocks) != n || len(g.Merges) != n || len(g.Etas) != n {
 		return fmt.Errorf("gsa: code: %d blocks in f, %d in the code, %d merge and %d η blocks", n, len(g.Code.Blocks), len(g.Merges), len(g.Etas))
 	}
-	for i, b := range f.Blocks {
-		tb := g.Code.Blocks[i]
+	return g.parts(func(i int) string { return f.Blocks[i].String() })
+}
+
+// Shape checks that g alone has the parts that reading it takes (ToSSA,
+// Print, DOT): a code block for each position, none nil, no nil
+// instruction, a merge, an η block and a header flag for each (no nil
+// entry, a γ with one predicate per argument). It does not check g
+// against an SSA function: that is Check's.
+func (g *Func) Shape() error {
+	if g == nil || g.Code == nil {
+		return fmt.Errorf("gsa: no GSA function")
+	}
+	n := len(g.Code.Blocks)
+	if len(g.Merges) != n || len(g.Etas) != n || len(g.Header) != n {
+		return fmt.Errorf("gsa: code: %d blocks in the code, %d merge and %d η blocks, %d header flags", n, len(g.Merges), len(g.Etas), len(g.Header))
+	}
+	return g.parts(func(i int) string {
+		if b := g.Code.Blocks[i]; b != nil {
+			return b.String()
+		}
+		return fmt.Sprintf("block %d", i)
+	})
+}
+
+// parts checks each position i of g (named name(i)) for what shape and
+// Shape say; the lists have one entry a position.
+func (g *Func) parts(name func(i int) string) error {
+	for i, tb := range g.Code.Blocks {
 		if tb == nil {
-			return fmt.Errorf("gsa: %v: code: the code's block %d is nil", b, i)
+			return fmt.Errorf("gsa: %s: code: the code's block %d is nil", name(i), i)
 		}
 		for k, in := range tb.Instrs {
 			if in == nil {
-				return fmt.Errorf("gsa: %v: code: instruction %d of the code is nil", b, k)
+				return fmt.Errorf("gsa: %s: code: instruction %d of the code is nil", name(i), k)
 			}
 		}
 		if len(tb.Phis) > 0 {
-			return fmt.Errorf("gsa: %v: code: %d Phis in the code, which has merges instead", b, len(tb.Phis))
+			return fmt.Errorf("gsa: %s: code: %d Phis in the code, which has merges instead", name(i), len(tb.Phis))
 		}
 		for k, m := range g.Merges[i] {
 			if m == nil || m.Kind == Gamma && len(m.Preds) != len(m.Args) {
-				return fmt.Errorf("gsa: %v: merge: merge instruction %d is nil or a γ without one predicate per argument", b, k)
+				return fmt.Errorf("gsa: %s: merge: merge instruction %d is nil or a γ without one predicate per argument", name(i), k)
 			}
 		}
 		for k, e := range g.Etas[i] {
 			if e == nil {
-				return fmt.Errorf("gsa: %v: eta: η %d is nil", b, k)
+				return fmt.Errorf("gsa: %s: eta: η %d is nil", name(i), k)
 			}
 		}
 	}

@@ -19,8 +19,12 @@ import (
 // An atom is written as the expression that defines its register ("v8 <
 // 9" for the atom over v16 = Lt v8 v15, v15 = Const 9). A block with
 // predicates says their size in its header ("predicate size 4", see
-// Sizes), and the first line after the function's says the total.
+// Sizes), and the first line after the function's says the total. A g
+// without the parts that takes (Shape) prints as one line saying why.
 func Print(g *Func) string {
+	if err := g.Shape(); err != nil {
+		return fmt.Sprintf("; broken GSA function: %v\n", err)
+	}
 	var s strings.Builder
 	sizes := Sizes(g)
 	total := 0
@@ -214,8 +218,12 @@ func (g *Func) AtomFormatter() func(cfg.Reg) string {
 
 // DOT returns g in the Graphviz DOT language as cfg.DOT draws a function:
 // each block a box of its printed lines (merges and ηs included), the
-// entry bold, branch edges labeled T and F, back edges dashed.
+// entry bold, branch edges labeled T and F, back edges dashed. A g
+// without the parts that takes (Shape) is drawn as one box saying why.
 func DOT(g *Func, title string) string {
+	if err := g.Shape(); err != nil {
+		return fmt.Sprintf("digraph gsa {\n\tn0 [shape=box, label=%s];\n}\n", cfg.DotQuote("broken GSA function: "+err.Error()))
+	}
 	f := g.Code
 	pos := make(map[*cfg.Block]int, len(f.Blocks))
 	for i, b := range f.Blocks {

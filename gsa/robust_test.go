@@ -109,3 +109,48 @@ func TestBuildBroken(t *testing.T) {
 		})
 	}
 }
+
+// TestReadBroken: ToSSA, Print and DOT report a GSA function without the
+// parts they read (Shape), where a nil block or instruction used to
+// panic: ToSSA with an error, Print and DOT with a line saying why.
+func TestReadBroken(t *testing.T) {
+	for _, c := range []struct {
+		name    string
+		breakIt func(g *Func) *Func
+		want    string
+	}{
+		{"no GSA function", func(g *Func) *Func { return nil }, "gsa: no GSA function"},
+		{"no code", func(g *Func) *Func { g.Code = nil; return g }, "gsa: no GSA function"},
+		{"a nil block of the code", func(g *Func) *Func { g.Code.Blocks[2] = nil; return g },
+			"gsa: block 2: code: the code's block 2 is nil"},
+		{"a nil instruction of the code", func(g *Func) *Func { g.Code.Blocks[2].Instrs[0] = nil; return g },
+			"gsa: b3: code: instruction 0 of the code is nil"},
+		{"a merge block missing", func(g *Func) *Func { g.Merges = g.Merges[1:]; return g },
+			"gsa: code: 11 blocks in the code, 10 merge and 11 η blocks, 11 header flags"},
+		{"no header flags", func(g *Func) *Func { g.Header = nil; return g },
+			"gsa: code: 11 blocks in the code, 11 merge and 11 η blocks, 0 header flags"},
+		{"a nil merge", func(g *Func) *Func { g.Merges[1][0] = nil; return g },
+			"gsa: b2: merge: merge instruction 0 is nil or a γ without one predicate per argument"},
+		{"a nil η", func(g *Func) *Func { g.Etas[9][0] = nil; return g }, "gsa: b11: eta: η 0 is nil"},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			_, g := parseFigure2(t, nil)
+			g = c.breakIt(g)
+			if f, err := ToSSA(g); f != nil || errText(err) != "gsa.ToSSA: "+c.want {
+				t.Errorf("ToSSA: %v, %s; want nil, gsa.ToSSA: %s", f, errText(err), c.want)
+			}
+			if got, want := Print(g), "; broken GSA function: "+c.want+"\n"; got != want {
+				t.Errorf("Print:\ngot  %q\nwant %q", got, want)
+			}
+			if got, want := DOT(g, "t"), "digraph gsa {\n\tn0 [shape=box, label="+cfg.DotQuote("broken GSA function: "+c.want)+"];\n}\n"; got != want {
+				t.Errorf("DOT:\ngot  %q\nwant %q", got, want)
+			}
+		})
+	}
+	// A γ needs the matrix its arguments are matched by.
+	_, g := parseFigure2(t, nil)
+	g.Matrix = nil
+	if f, err := ToSSA(g); f != nil || errText(err) != "gsa.ToSSA: b8: v35 = γ: no path predicate matrix" {
+		t.Errorf("ToSSA without a matrix: %v, %s", f, errText(err))
+	}
+}

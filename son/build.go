@@ -424,16 +424,20 @@ func (b *builder) foldOneSidedIfs() ([]*Node, []bool) {
 // branch that only chooses between them goes (the empty diamond).
 // SplitReturns undoes what folded nothing before code is laid out. The
 // Returns the statements made hold the paths until then: peepholes that
-// replace a path's control or value update them.
+// replace a path's control or value update them. Each Region records,
+// before its first peephole, where each path's return statement stands
+// (setReturnPos), for the Returns SplitReturns makes.
 func (b *builder) mergeReturns() {
 	g := b.g
 	if len(g.Stop.In) < 2 {
 		return
 	}
 	var ctrls, vals []*Node
+	var poss []syntax.Pos // where each return statement stands
 	for _, r := range g.Stop.In {
 		ctrls = append(ctrls, b.hold(r.In[0]))
 		vals = append(vals, b.hold(r.In[1]))
+		poss = append(poss, r.Pos)
 	}
 	pos := g.Stop.In[0].Pos
 	for len(g.Stop.In) > 0 {
@@ -441,17 +445,27 @@ func (b *builder) mergeReturns() {
 	}
 	for len(ctrls) > 1 {
 		var nc, nv []*Node
+		var np []syntax.Pos
 		for i := 0; i < len(ctrls); i += maxJoin {
-			cs, vs := ctrls[i:min(i+maxJoin, len(ctrls))], vals[i:min(i+maxJoin, len(vals))]
+			end := min(i+maxJoin, len(ctrls))
+			cs, vs, ps := ctrls[i:end], vals[i:end], poss[i:end]
 			if len(cs) == 1 {
-				nc, nv = append(nc, cs[0]), append(nv, vs[0])
+				nc, nv, np = append(nc, cs[0]), append(nv, vs[0]), append(np, ps[0])
 				continue
 			}
-			phi := b.join(cs, vs, cs, pos)
-			if c := b.ctrl(); c.Op == OpRegion && c.Aux == 0 && len(c.In) == len(cs)+1 {
+			r := g.newNodeAfter(OpRegion, 0, nil, cs)
+			g.setReturnPos(r, append([]syntax.Pos{{}}, ps...))
+			phi := b.joinAt(r, vs, cs, pos)
+			c, p := b.ctrl(), ps[0]
+			if c.Op == OpRegion && c.Aux == 0 && len(c.In) == len(cs)+1 {
 				c.Aux = regionOfReturns
 			}
-			nc, nv = append(nc, b.hold(b.ctrl())), append(nv, b.hold(phi))
+			if q := g.rets.at(c, 1); q.IsKnown() {
+				p = q // r, changed by its peephole
+			} else if k := slices.Index(cs, c); k >= 0 {
+				p = ps[k] // the one path left
+			}
+			nc, nv, np = append(nc, b.hold(c)), append(nv, b.hold(phi)), append(np, p)
 			for _, v := range vs {
 				b.release(v)
 				g.KillIfUnused(v)
@@ -460,13 +474,13 @@ func (b *builder) mergeReturns() {
 				g.KillIfUnused(c)
 			}
 		}
-		ctrls, vals = nc, nv
+		ctrls, vals, poss = nc, nv, np
 	}
 	c, x := ctrls[0], vals[0]
 	b.setCtrl(c)
 	b.release(c)
 	b.release(x)
-	b.ret(x, pos)
+	b.ret(x, poss[0])
 }
 
 // showGraph hands the graph and the scopes to BuildOptions.ShowGraph.
@@ -891,8 +905,13 @@ func (b *builder) chainLists(c, v *Node, exits []*Node) (ctrls, vals []*Node) {
 // the Phi of their values; held (projections still held by the caller)
 // are released once the Region uses them.
 func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node {
+	return b.joinAt(b.g.newNodeAfter(OpRegion, 0, nil, ctrls), vals, held, pos)
+}
+
+// joinAt is join at r, a Region of the paths made but not yet peepholed
+// (mergeReturns records where each path returns before the peephole).
+func (b *builder) joinAt(r *Node, vals []*Node, held []*Node, pos syntax.Pos) *Node {
 	g := b.g
-	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
 	r.Pos = pos
 	for _, h := range held {
 		b.release(h)

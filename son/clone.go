@@ -68,5 +68,6 @@ func (g *Graph) Clone() *Graph {
 	}
 	c.Start, c.Stop = at(g.Start), at(g.Stop)
 	c.labels = maps.Clone(g.labels)
+	c.rets = g.rets.clone()
 	return c
 }

@@ -34,6 +34,9 @@ type Graph struct {
 	depsOf map[int32]*[]int32
 	labels map[int32]string // by node ID, the variable names of Phis (label.go)
 	types  typeTable        // the distinct types the nodes hold (typetable.go)
+	// rets is, by the ID of each Region of returns, where the return
+	// statement each of its inputs leads to stands (returns.go).
+	rets returnPositions
 
 	// noRecycle: a ShowGraph callback may keep the nodes it is shown.
 	noRecycle bool
@@ -268,6 +271,9 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 	if m != nil {
 		g.addOut(m, n, len(n.In)-1)
 	}
+	if g.hasReturnPos(n) {
+		g.rets.add(n)
+	}
 	g.changed(n)
 }
 
@@ -287,6 +293,9 @@ func (g *Graph) DelIn(n *Node, i int) {
 	copy(n.pos[i:len(n.In)-1], n.pos[i+1:len(n.In)])
 	n.In[len(n.In)-1] = nil
 	n.In = n.In[:len(n.In)-1]
+	if g.hasReturnPos(n) {
+		g.rets.del(n, i)
+	}
 	g.changed(n)
 	if old != nil {
 		g.changed(old)
@@ -321,6 +330,9 @@ func (g *Graph) delIns(n *Node, del []bool) {
 	}
 	clear(n.In[w:])
 	n.In = n.In[:w]
+	if g.hasReturnPos(n) {
+		g.rets.delAll(n, del)
+	}
 	g.changed(n)
 	for _, old := range olds {
 		if old.dead {
@@ -393,6 +405,9 @@ func (g *Graph) Kill(n *Node) {
 		x.dead = true
 		g.dropDeps(x)
 		g.dropLabel(x)
+		if g.hasReturnPos(x) {
+			delete(g.rets, int32(x.ID))
+		}
 		g.nodes.set(x.ID, nil)
 	}
 }

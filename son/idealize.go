@@ -344,6 +344,9 @@ func (g *Graph) idealRegion(n *Node) *Node {
 				g.Subsume(phi, phi.In[1])
 			}
 		}
+		if g.hasReturnPos(n) {
+			g.handOnReturnPos(n)
+		}
 		return n.In[1]
 	}
 	if n.Op == OpRegion && len(n.In) == 3 && len(n.Phis()) == 0 {
@@ -436,7 +439,11 @@ func (g *Graph) flattenRegion(n *Node) bool {
 			p.keep++
 		}
 		r.keep++ // until the Phis have taken their values from r's
+		ps := g.flatReturnPos(n, r, i)
 		g.setInputs(n, splice(n.In, i, r.In[1:]))
+		if ps != nil {
+			g.setReturnPos(n, ps)
+		}
 		for _, p := range phis {
 			p.keep--
 			if p.dead {

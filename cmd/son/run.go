@@ -90,10 +90,7 @@ func runRun(s *session, cmd *command, args []string) int {
 			return s.usageError(cmd.name, "-after %s cannot go with -level native, which runs every pass", f.after)
 		}
 		return s.runNative(cmd, args[0], f, arg)
-	case "", "son", "cfg", "rtl", "gsa":
-	default:
-		return s.usageError(cmd.name, "-level: want son, cfg, rtl, gsa, native or ast, not %q", f.level)
-	}
+	} // any other level was checked with the flags (checkFlags)
 	u, code, ok := s.compile(cmd, args[0], f, f.check)
 	if !ok {
 		return code

@@ -180,8 +180,12 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 		if c.name == "ir" {
 			names = append(names, machineLevel)
 		}
-		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s)",
-			f.after, strings.Join(names, ", ")), false
+		var gsa []string
+		for _, p := range compile.GSAPasses {
+			gsa = append(gsa, p.Name)
+		}
+		return nil, nil, s.usageError(c.name, "unknown pass %q for -after (passes: %s; with -via gsa, after gvn: %s)",
+			f.after, strings.Join(names, ", "), strings.Join(gsa, ", ")), false
 	}
 	switch rest := fs.Args(); {
 	case len(rest) == 0:
@@ -194,6 +198,9 @@ func (s *session) parseFlags(c *command, args []string) (f *flags, rest []string
 			}
 		}
 		return nil, nil, s.usageError(c.name, "too many arguments: want %s", c.want), false
+	}
+	if code, ok := s.checkFlags(c, f, fs.Arg(0)); !ok {
+		return nil, nil, code, false
 	}
 	return f, fs.Args(), exitOK, true
 }

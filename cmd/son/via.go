@@ -35,17 +35,11 @@ func viaFlags(fs *flag.FlagSet, f *flags) {
 // parsed and checked. It reports any failure itself: ok false means the
 // command is over with exit status code.
 func (s *session) viaOptions(cmd *command, f *flags, name string, src []byte, o *compile.Options) (code int, ok bool) {
-	if f.via != "" && f.via != "rtl" {
-		return s.usageError(cmd.name, "-via: want rtl or gsa, not %q", f.via), false
-	}
 	flavour := f.ssa
 	if flavour == "" { // build and asm, which take .rtl files but no -ssa flag
 		flavour = defaultFlavour
 	}
-	fl, known := ssagen.ParseFlavour(flavour)
-	if !known {
-		return s.usageError(cmd.name, "-ssa: want minimal, semi-pruned or pruned, not %q", f.ssa), false
-	}
+	fl, _ := ssagen.ParseFlavour(flavour) // checked with the flags (checkFlags)
 	o.Via, o.ViaSSA = "rtl", fl
 	if !isRTLFile(name) {
 		return exitOK, true
