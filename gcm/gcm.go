@@ -371,10 +371,9 @@ func (s *scheduler) emit() (*Result, error) {
 	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
 	edges, phis := 0, 0
 	for i, b := range s.sk.blocks {
-		b.b = &slab[i]
-		*b.b = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
-		f.Blocks = append(f.Blocks, b.b)
-		edges += len(b.preds) + len(b.succs)
+		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
+		f.Blocks = append(f.Blocks, &slab[i])
+		edges += int(b.r1 - b.r0 + b.s1 - b.s0)
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
@@ -426,7 +425,7 @@ func (s *scheduler) emit() (*Result, error) {
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = b.b
+			l[i] = &slab[b.index]
 		}
 		return l
 	}
@@ -436,17 +435,18 @@ func (s *scheduler) emit() (*Result, error) {
 	o := newOrderer(s.g.MaxID(), s.place, s.sk, s.copies)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
-		cb := b.b
-		cb.Preds = cfgBlocks(b.preds)
-		cb.Succs = cfgBlocks(b.succs)
+		cb := &slab[b.index]
+		preds := s.sk.predsOf(b)
+		cb.Preds = cfgBlocks(preds)
+		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		np := 0
 		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
-			args := a.regs(len(b.preds))
+			args := a.regs(len(preds))
 			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
-				args[i] = s.regAt(phi.In[1+k], b.preds[i])
+				args[i] = s.regAt(phi.In[1+k], preds[i])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
