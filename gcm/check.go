@@ -507,6 +507,7 @@ type site struct {
 // holds.
 func (c *checker) data() {
 	f, g := c.f, c.g
+	c.endOf, c.chains = nil, nil // control's and checks' own: garbage from here
 	edges := 0
 	for _, b := range f.Blocks {
 		edges += len(b.Succs)
@@ -523,14 +524,26 @@ func (c *checker) data() {
 
 	// By register, where it is defined and for which node: the
 	// registers are the nodes' IDs and, for the copies of constants, a
-	// few above g.MaxID(); one out of that range is kept apart (no array
-	// that large). By node ID, how often the node is placed, and the last
-	// block it was placed in (a constant may have one copy per block).
-	defs := 0
+	// few above g.MaxID(); the array ends at the largest register
+	// defined, and one out of the range a function can use is kept apart
+	// (no array that large). By node ID, how often the node is placed,
+	// and the last block it was placed in (a constant may have one copy
+	// per block).
+	defs, top := 0, 0
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
+		for _, p := range b.Phis {
+			if p != nil {
+				top = max(top, int(p.Dst))
+			}
+		}
+		for _, in := range b.Instrs {
+			if in != nil {
+				top = max(top, int(in.Dst))
+			}
+		}
 	}
-	at := make([]site, g.MaxID()+defs+1)
+	at := make([]site, min(top, g.MaxID()+defs)+1)
 	var other map[cfg.Reg]site
 	seen := make([]int32, g.MaxID())
 	last := make([][2]int32, g.MaxID()) // 1 + block index, position
