@@ -182,6 +182,17 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	}
 	// Predecessors: a region's in the order of its inputs, so that a
 	// Phi's k-th value comes from the k-th; a projection's is its If's.
+	// The list of edges is made again to its exact size first, without
+	// the headroom of growing.
+	preds := 0
+	for _, b := range found {
+		if b.head.Op.IsRegion() {
+			preds += len(b.head.In) - 1
+		} else if b.head != entry {
+			preds++
+		}
+	}
+	sk.edges = append(make([]*block, 0, len(sk.edges)+preds), sk.edges...)
 	for _, b := range found {
 		if b.head.Op.IsRegion() {
 			b.r0, b.r1 = sk.edgeList(len(b.head.In) - 1)

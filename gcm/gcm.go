@@ -400,18 +400,18 @@ func (s *scheduler) emit() (*Result, error) {
 	for i := range s.n {
 		count[i+1] += count[i]
 	}
-	placed := make([]*son.Node, count[s.n])
+	placed := make([]int32, count[s.n]) // node IDs, half the size of pointers
 	fill := count[:s.n:s.n]
 	for _, n := range s.data {
 		if n.Op != son.OpPhi && !s.hasCopies(n) {
 			p := s.place[n.ID] - 1
-			placed[fill[p]] = n
+			placed[fill[p]] = int32(n.ID)
 			fill[p]++
 		}
 	}
 	for _, c := range s.copies {
 		p := c.block - 1
-		placed[fill[p]] = s.g.Node(int(c.id))
+		placed[fill[p]] = c.id
 		fill[p]++
 	}
 	s.data = nil // in placed now, block by block
@@ -432,7 +432,7 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID(), s.place, s.sk, s.copies)
+	o := newOrderer(s.g, s.place, s.sk, s.copies)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := &slab[b.index]
