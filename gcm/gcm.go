@@ -85,11 +85,9 @@ func Schedule(g *son.Graph) (*Result, error) {
 	s.scheduleLate()
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
-	// `and` shape at 1 MB, 13 MB of the gcm pass's peak), unless a
-	// constant has copies, whose uses emit finds by the search.
-	if len(s.copies) == 0 {
-		s.tree, s.shallow = nil, nil
-	}
+	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
+	// constant's copies read the registers placeConstant noted.
+	s.tree, s.shallow, s.stamp, s.targets, s.uses = nil, nil, nil, nil, nil
 	return s.emit()
 }
 
@@ -112,10 +110,12 @@ type scheduler struct {
 	late  []int32
 	place []int32
 
-	copies  copies  // the constants placed in several blocks (remat.go)
-	stamp   []int32 // by block index: 1 + the ID of the last constant that targeted it
-	targets []int32 // scratch: the blocks a constant's uses target, as numbers
-	nextReg cfg.Reg // the register of the next copy
+	copies  copies     // the constants placed in several blocks (remat.go)
+	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it
+	targets []int32    // scratch: the blocks a constant's uses target, as numbers
+	uses    [][2]int32 // scratch: a constant's uses' blocks and their targets, as numbers
+	useRegs useRegs    // the registers the uses of the constants with copies read, by block
+	nextReg cfg.Reg    // the register of the next copy
 }
 
 // roots are the data nodes control needs: ZeroCheck divisors, branch
@@ -338,6 +338,7 @@ func (s *scheduler) scheduleLate() {
 		s.place[n.ID] = s.shallowest(late, early).number()
 	}
 	s.copies.sort()
+	s.useRegs.sort()
 }
 
 // useBlock is the block where n's k-th use, by u, needs n's value: the
@@ -381,9 +382,7 @@ func (s *scheduler) emit() (*Result, error) {
 		}
 	}
 	var a arena
-	if len(s.copies) == 0 {
-		s.loop = nil
-	}
+	s.loop = nil
 	perm, permAt := s.sk.sortPreds()
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
@@ -481,7 +480,6 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	s.tree, s.shallow, s.loop = nil, nil, nil
 	// where is place with the control nodes' blocks added: no ID has both.
 	where := s.place
 	for id, b := range s.sk.of {
