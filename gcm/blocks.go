@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"slices"
 
-	"son/cfg"
 	"son/son"
 )
 
@@ -17,19 +16,18 @@ import (
 // an If starts a block of its own, no edge is critical and a block with
 // several predecessors is entered only by jumps: the CFG is normalized.
 
-// block is a basic block being built. Its ZeroChecks and Phis are ranges
-// of lists the skeleton holds for all blocks, not lists of their own (96
-// bytes a block, not 136: a program of && has a block per operand).
+// block is a basic block being built. Its ZeroChecks, Phis, predecessors
+// and successors are ranges of lists the skeleton holds for all blocks,
+// not lists of their own (56 bytes a block, not 136: a program of && has
+// a block per operand); its cfg.Block is emit's, by index.
 type block struct {
-	b      *cfg.Block
 	head   *son.Node // the node control enters it by
 	last   *son.Node // the control node it ends with (If, Never, Return, or the last of the chain)
-	preds  []*block  // in the order of the head region's inputs
-	succs  []*block
-	index  int32 // position in the function, and vertex number for dominators
-	c0, c1 int32 // its ZeroChecks, down its chain in order: skeleton.checks[c0:c1]
-	p0, p1 int32 // a region's Phis, by ID: skeleton.phis[p0:p1] (findPhis)
-	seen   bool  // reached by reversePostorder's walk
+	index  int32     // position in the function, and vertex number for dominators; -1 until reversePostorder's walk reaches it
+	c0, c1 int32     // its ZeroChecks, down its chain in order: skeleton.checks[c0:c1]
+	p0, p1 int32     // a region's Phis, by ID: skeleton.phis[p0:p1] (findPhis)
+	s0, s1 int32     // its successors: skeleton.edges[s0:s1]
+	r0, r1 int32     // its predecessors, in the order of the head region's inputs: skeleton.edges[r0:r1]
 }
 
 // number is b's number in the by-ID arrays of blocks: 1 + its index.
@@ -41,12 +39,27 @@ type skeleton struct {
 	blocks []*block
 	of     []*block // by node ID: a control node's block
 	lists  blockLists
+	edges  []*block    // the successors, then the predecessors, of every block, block by block
 	checks []*son.Node // the ZeroChecks of every block, block by block
 	phis   []*son.Node // the Phis of every region block, block by block
 }
 
 // checksOf lists the ZeroChecks down b's chain, in order.
 func (sk *skeleton) checksOf(b *block) []*son.Node { return sk.checks[b.c0:b.c1:b.c1] }
+
+// succsOf lists b's successors.
+func (sk *skeleton) succsOf(b *block) []*block { return sk.edges[b.s0:b.s1:b.s1] }
+
+// predsOf lists b's predecessors.
+func (sk *skeleton) predsOf(b *block) []*block { return sk.edges[b.r0:b.r1:b.r1] }
+
+// edgeList reserves k entries of sk.edges and returns where they begin
+// and end.
+func (sk *skeleton) edgeList(k int) (int32, int32) {
+	start := len(sk.edges)
+	sk.edges = slices.Grow(sk.edges, k)[:start+k]
+	return int32(start), int32(start + k)
+}
 
 // phisOf lists the Phis of b's region, by ID.
 func (sk *skeleton) phisOf(b *block) []*son.Node { return sk.phis[b.p0:b.p1:b.p1] }
@@ -59,12 +72,10 @@ func (sk *skeleton) blockOf(n *son.Node) *block {
 	return sk.of[n.ID]
 }
 
-// blockLists hands out the blocks and the lists of predecessors and
-// successors from chunks: a few allocations per thousand blocks instead of
-// three per block. Each list is full to its capacity.
+// blockLists hands out the blocks from chunks: a few allocations per
+// thousand blocks instead of one per block.
 type blockLists struct {
 	blocks []block
-	lists  []*block
 }
 
 // newBlock returns a zero block.
@@ -75,16 +86,6 @@ func (l *blockLists) newBlock() *block {
 	b := &l.blocks[0]
 	l.blocks = l.blocks[1:]
 	return b
-}
-
-// list returns a list of k nil blocks.
-func (l *blockLists) list(k int) []*block {
-	if len(l.lists) < k {
-		l.lists = make([]*block, max(k, 1024))
-	}
-	r := l.lists[:k:k]
-	l.lists = l.lists[k:]
-	return r
 }
 
 // ctrlSucc is the control node that control leaving n goes to, or nil for
@@ -118,7 +119,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			return b
 		}
 		b := sk.lists.newBlock()
-		b.head = h
+		b.head, b.index = h, -1
 		sk.of[h.ID] = b
 		found = append(found, b)
 		return b
@@ -149,13 +150,13 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			case son.OpIf:
 				sk.of[s.ID] = b
 				b.last = s
-				b.succs = sk.lists.list(2)
+				b.s0, b.s1 = sk.edgeList(2)
 				for idx := int64(0); idx < 2; idx++ {
 					p := s.Proj(idx)
 					if p == nil {
 						return nil, fmt.Errorf("%v has no projection %d", s, idx)
 					}
-					b.succs[idx] = get(p)
+					sk.edges[b.s0+int32(idx)] = get(p)
 				}
 			case son.OpNever:
 				sk.of[s.ID] = b
@@ -164,15 +165,15 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 				if p == nil {
 					return nil, fmt.Errorf("%v has no projection 0", s)
 				}
-				b.succs = sk.lists.list(1)
-				b.succs[0] = get(p)
+				b.s0, b.s1 = sk.edgeList(1)
+				sk.edges[b.s0] = get(p)
 			case son.OpReturn:
 				sk.of[s.ID] = b
 				b.last = s
 			case son.OpRegion, son.OpLoop:
 				b.last = cur
-				b.succs = sk.lists.list(1)
-				b.succs[0] = get(s)
+				b.s0, b.s1 = sk.edgeList(1)
+				sk.edges[b.s0] = get(s)
 			default:
 				return nil, fmt.Errorf("control reaches %v after %v", s, cur)
 			}
@@ -181,22 +182,34 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	}
 	// Predecessors: a region's in the order of its inputs, so that a
 	// Phi's k-th value comes from the k-th; a projection's is its If's.
+	// The list of edges is made again to its exact size first, without
+	// the headroom of growing.
+	preds := 0
 	for _, b := range found {
 		if b.head.Op.IsRegion() {
-			b.preds = sk.lists.list(len(b.head.In) - 1)
+			preds += len(b.head.In) - 1
+		} else if b.head != entry {
+			preds++
+		}
+	}
+	sk.edges = append(make([]*block, 0, len(sk.edges)+preds), sk.edges...)
+	for _, b := range found {
+		if b.head.Op.IsRegion() {
+			b.r0, b.r1 = sk.edgeList(len(b.head.In) - 1)
+			preds := sk.predsOf(b)
 			for k, c := range b.head.In[1:] {
 				p := sk.blockOf(c)
 				if p == nil || p.last != c {
 					return nil, fmt.Errorf("%v: predecessor %v does not end a block", b.head, c)
 				}
-				b.preds[k] = p
+				preds[k] = p
 			}
 		} else if b.head != entry {
-			b.preds = sk.lists.list(1)
-			b.preds[0] = sk.blockOf(b.head.In[0])
+			b.r0, b.r1 = sk.edgeList(1)
+			sk.edges[b.r0] = sk.blockOf(b.head.In[0])
 		}
 	}
-	sk.blocks = reversePostorder(found[0], len(found))
+	sk.blocks = sk.reversePostorder(found[0], len(found))
 	if len(sk.blocks) != len(found) {
 		return nil, fmt.Errorf("%d blocks, but %d are reached", len(found), len(sk.blocks))
 	}
@@ -209,8 +222,8 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 // reversePostorder lists the blocks reached from entry, each before its
 // successors except along back edges; the true side of a branch before
 // the false side.
-func reversePostorder(entry *block, n int) []*block {
-	entry.seen = true
+func (sk *skeleton) reversePostorder(entry *block, n int) []*block {
+	entry.index = 0 // seen: the walk sets index to 0, the real one comes after
 	post := make([]*block, 0, n)
 	type frame struct {
 		b *block
@@ -219,11 +232,11 @@ func reversePostorder(entry *block, n int) []*block {
 	stack := []frame{{entry, 0}}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.i < len(f.b.succs) {
-			s := f.b.succs[len(f.b.succs)-1-f.i] // last first, so that it comes out last
+		if succs := sk.succsOf(f.b); f.i < len(succs) {
+			s := succs[len(succs)-1-f.i] // last first, so that it comes out last
 			f.i++
-			if !s.seen {
-				s.seen = true
+			if s.index < 0 {
+				s.index = 0
 				stack = append(stack, frame{s, 0})
 			}
 			continue
@@ -243,11 +256,11 @@ func reversePostorder(entry *block, n int) []*block {
 func (sk *skeleton) succIndex() (start, succ []int32) {
 	start = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		start[i+1] = start[i] + int32(len(b.succs))
+		start[i+1] = start[i] + b.s1 - b.s0
 	}
 	succ = make([]int32, 0, start[len(sk.blocks)])
 	for _, b := range sk.blocks {
-		for _, s := range b.succs {
+		for _, s := range sk.succsOf(b) {
 			succ = append(succ, int32(s.index))
 		}
 	}
@@ -299,7 +312,7 @@ func (sk *skeleton) loopDepths() []int32 {
 				continue
 			}
 			parent[b], up[b] = int32(h), int32(h)
-			for _, p := range sk.blocks[b].preds {
+			for _, p := range sk.predsOf(sk.blocks[b]) {
 				work = append(work, int(p.index))
 			}
 		}
@@ -326,19 +339,20 @@ func (sk *skeleton) loopDepths() []int32 {
 func (sk *skeleton) sortPreds() (perm, at []int32) {
 	at = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		at[i+1] = at[i] + int32(len(b.preds))
+		at[i+1] = at[i] + b.r1 - b.r0
 	}
 	perm = make([]int32, at[len(sk.blocks)])
 	var buf []*block
 	for i, b := range sk.blocks {
+		preds := sk.predsOf(b)
 		idx := perm[at[i]:at[i+1]]
 		for k := range idx {
 			idx[k] = int32(k)
 		}
-		slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(b.preds[x].index, b.preds[y].index) })
-		buf = append(buf[:0], b.preds...) // sorted in place, not into a new list
+		slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(preds[x].index, preds[y].index) })
+		buf = append(buf[:0], preds...) // sorted in place, not into a new list
 		for k, old := range idx {
-			b.preds[k] = buf[old]
+			preds[k] = buf[old]
 		}
 	}
 	return perm, at

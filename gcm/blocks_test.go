@@ -24,7 +24,7 @@ func naturalLoopDepths(sk *skeleton) []int {
 			work = work[:len(work)-1]
 			if !body[b] {
 				body[b] = true
-				work = append(work, b.preds...)
+				work = append(work, sk.predsOf(b)...)
 			}
 		}
 		for b := range body {

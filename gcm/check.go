@@ -507,6 +507,7 @@ type site struct {
 // holds.
 func (c *checker) data() {
 	f, g := c.f, c.g
+	c.endOf, c.chains = nil, nil // control's and checks' own: garbage from here
 	edges := 0
 	for _, b := range f.Blocks {
 		edges += len(b.Succs)
@@ -519,18 +520,30 @@ func (c *checker) data() {
 		}
 		start[i+1] = int32(len(succ))
 	}
-	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
+	tree := newIntervals(dom.CooperHarveyKennedyFlat(start, succ))
 
 	// By register, where it is defined and for which node: the
 	// registers are the nodes' IDs and, for the copies of constants, a
-	// few above g.MaxID(); one out of that range is kept apart (no array
-	// that large). By node ID, how often the node is placed, and the last
-	// block it was placed in (a constant may have one copy per block).
-	defs := 0
+	// few above g.MaxID(); the array ends at the largest register
+	// defined, and one out of the range a function can use is kept apart
+	// (no array that large). By node ID, how often the node is placed,
+	// and the last block it was placed in (a constant may have one copy
+	// per block).
+	defs, top := 0, 0
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
+		for _, p := range b.Phis {
+			if p != nil {
+				top = max(top, int(p.Dst))
+			}
+		}
+		for _, in := range b.Instrs {
+			if in != nil {
+				top = max(top, int(in.Dst))
+			}
+		}
 	}
-	at := make([]site, g.MaxID()+defs+1)
+	at := make([]site, min(top, g.MaxID()+defs)+1)
 	var other map[cfg.Reg]site
 	seen := make([]int32, g.MaxID())
 	last := make([][2]int32, g.MaxID()) // 1 + block index, position
@@ -592,7 +605,7 @@ func (c *checker) data() {
 		if int(s.b-1) == bi {
 			return int(s.pos) < pos
 		}
-		return tree.StrictlyDominates(int(s.b-1), bi)
+		return tree.strictlyDominates(int(s.b-1), bi)
 	}
 	// checked reports whether the ZeroCheck n is passed before position
 	// pos of b: its check earlier in b, or in a block that strictly
@@ -605,7 +618,7 @@ func (c *checker) data() {
 		if int(s[0]-1) == bi {
 			return int(s[1]) < pos
 		}
-		return tree.StrictlyDominates(int(s[0]-1), bi)
+		return tree.strictlyDominates(int(s[0]-1), bi)
 	}
 	// reads checks that register r, read at position pos of b by what
 	// what says, holds the value of node x and is defined there.
@@ -707,7 +720,7 @@ func (c *checker) data() {
 			// 0, or a region below it: son.Verify's zerocheck rule) and in
 			// that block or below it.
 			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !checked(ctl, b, i) &&
-				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.StrictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
+				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.strictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}

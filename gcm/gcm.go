@@ -85,11 +85,9 @@ func Schedule(g *son.Graph) (*Result, error) {
 	s.scheduleLate()
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
-	// `and` shape at 1 MB, 13 MB of the gcm pass's peak), unless a
-	// constant has copies, whose uses emit finds by the search.
-	if len(s.copies) == 0 {
-		s.tree, s.shallow = nil, nil
-	}
+	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
+	// constant's copies read the registers placeConstant noted.
+	s.tree, s.shallow, s.stamp, s.targets, s.uses = nil, nil, nil, nil, nil
 	return s.emit()
 }
 
@@ -112,10 +110,12 @@ type scheduler struct {
 	late  []int32
 	place []int32
 
-	copies  copies  // the constants placed in several blocks (remat.go)
-	stamp   []int32 // by block index: 1 + the ID of the last constant that targeted it
-	targets []int32 // scratch: the blocks a constant's uses target, as numbers
-	nextReg cfg.Reg // the register of the next copy
+	copies  copies     // the constants placed in several blocks (remat.go)
+	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it
+	targets []int32    // scratch: the blocks a constant's uses target, as numbers
+	uses    [][2]int32 // scratch: a constant's uses' blocks and their targets, as numbers
+	useRegs useRegs    // the registers the uses of the constants with copies read, by block
+	nextReg cfg.Reg    // the register of the next copy
 }
 
 // roots are the data nodes control needs: ZeroCheck divisors, branch
@@ -338,6 +338,7 @@ func (s *scheduler) scheduleLate() {
 		s.place[n.ID] = s.shallowest(late, early).number()
 	}
 	s.copies.sort()
+	s.useRegs.sort()
 }
 
 // useBlock is the block where n's k-th use, by u, needs n's value: the
@@ -371,10 +372,9 @@ func (s *scheduler) emit() (*Result, error) {
 	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
 	edges, phis := 0, 0
 	for i, b := range s.sk.blocks {
-		b.b = &slab[i]
-		*b.b = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
-		f.Blocks = append(f.Blocks, b.b)
-		edges += len(b.preds) + len(b.succs)
+		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
+		f.Blocks = append(f.Blocks, &slab[i])
+		edges += int(b.r1 - b.r0 + b.s1 - b.s0)
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
@@ -382,9 +382,7 @@ func (s *scheduler) emit() (*Result, error) {
 		}
 	}
 	var a arena
-	if len(s.copies) == 0 {
-		s.loop = nil
-	}
+	s.loop = nil
 	perm, permAt := s.sk.sortPreds()
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
@@ -401,18 +399,18 @@ func (s *scheduler) emit() (*Result, error) {
 	for i := range s.n {
 		count[i+1] += count[i]
 	}
-	placed := make([]*son.Node, count[s.n])
+	placed := make([]int32, count[s.n]) // node IDs, half the size of pointers
 	fill := count[:s.n:s.n]
 	for _, n := range s.data {
 		if n.Op != son.OpPhi && !s.hasCopies(n) {
 			p := s.place[n.ID] - 1
-			placed[fill[p]] = n
+			placed[fill[p]] = int32(n.ID)
 			fill[p]++
 		}
 	}
 	for _, c := range s.copies {
 		p := c.block - 1
-		placed[fill[p]] = s.g.Node(int(c.id))
+		placed[fill[p]] = c.id
 		fill[p]++
 	}
 	s.data = nil // in placed now, block by block
@@ -426,27 +424,28 @@ func (s *scheduler) emit() (*Result, error) {
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = b.b
+			l[i] = &slab[b.index]
 		}
 		return l
 	}
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g.MaxID(), s.place, s.sk, s.copies)
+	o := newOrderer(s.g, s.place, s.sk, s.copies)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
-		cb := b.b
-		cb.Preds = cfgBlocks(b.preds)
-		cb.Succs = cfgBlocks(b.succs)
+		cb := &slab[b.index]
+		preds := s.sk.predsOf(b)
+		cb.Preds = cfgBlocks(preds)
+		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		np := 0
 		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
-			args := a.regs(len(b.preds))
+			args := a.regs(len(preds))
 			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
-				args[i] = s.regAt(phi.In[1+k], b.preds[i])
+				args[i] = s.regAt(phi.In[1+k], preds[i])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -481,7 +480,6 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	s.tree, s.shallow, s.loop = nil, nil, nil
 	// where is place with the control nodes' blocks added: no ID has both.
 	where := s.place
 	for id, b := range s.sk.of {

@@ -10,6 +10,7 @@ import "son/son"
 // Nothing is allocated per block once the arrays have grown to the largest
 // block.
 type orderer struct {
+	g     *son.Graph
 	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
 	cps   copies    // the copies of constants placed in several blocks (the scheduler's)
 	sk    *skeleton // a control node's block (of), a block's checks
@@ -24,17 +25,21 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(maxID int, place []int32, sk *skeleton, cps copies) *orderer {
-	return &orderer{place: place, sk: sk, cps: cps, pos: make([]int32, maxID)}
+func newOrderer(g *son.Graph, place []int32, sk *skeleton, cps copies) *orderer {
+	return &orderer{g: g, place: place, sk: sk, cps: cps, pos: make([]int32, g.MaxID())}
 }
 
-// order is the local schedule of block b: its ZeroChecks in the order of
-// the control chain, and its data nodes, each after its inputs in the
-// block and a division after the check it is pinned to; among the nodes
-// ready, the oldest (smallest ID, roughly source order) first. The list
-// returned is valid until the next call.
-func (o *orderer) order(b *block, nodes []*son.Node) []*son.Node {
-	all := append(append(o.all[:0], o.sk.checksOf(b)...), nodes...)
+// order is the local schedule of block b, whose data nodes are given by
+// ID: its ZeroChecks in the order of the control chain, and its data
+// nodes, each after its inputs in the block and a division after the
+// check it is pinned to; among the nodes ready, the oldest (smallest ID,
+// roughly source order) first. The list returned is valid until the next
+// call.
+func (o *orderer) order(b *block, nodes []int32) []*son.Node {
+	all := append(o.all[:0], o.sk.checksOf(b)...)
+	for _, id := range nodes {
+		all = append(all, o.g.Node(int(id)))
+	}
 	o.all = all
 	if len(all) <= 1 {
 		return all // most blocks of a long && chain

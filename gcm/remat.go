@@ -21,7 +21,10 @@ import (
 // constant still leaves its loop, and no copy enters a loop its use is
 // not in. The first copy, in block order, keeps the node's ID as its
 // register; the others get fresh registers from g.MaxID() up. Each use
-// reads the copy of its own target, which dominates it.
+// reads the copy of its own target, which dominates it: the register is
+// noted by the block of the use when the constant is placed (useRegs), so
+// that emit needs no search, and the dominator tree is garbage before the
+// function is made.
 
 // constCopy is one copy of a constant placed in several blocks.
 type constCopy struct {
@@ -58,6 +61,42 @@ func (c copies) find(id int, b int32) int {
 	return i
 }
 
+// useReg is the register the uses of a constant with copies read in one
+// block: the copy their search targets.
+type useReg struct {
+	id  int32   // the constant's node ID
+	use int32   // the block of the uses, 1 + index
+	reg cfg.Reg // the register of the copy they read
+}
+
+// useRegs lists the registers of the uses of the constants with copies,
+// sorted by node ID then block of the use, found by binary search.
+type useRegs []useReg
+
+func (u useRegs) sort() {
+	slices.SortFunc(u, func(x, y useReg) int {
+		if x.id != y.id {
+			return cmp.Compare(x.id, y.id)
+		}
+		return cmp.Compare(x.use, y.use)
+	})
+}
+
+// find is the position of the entry of constant id for uses in block
+// number b, or -1.
+func (u useRegs) find(id int, b int32) int {
+	i, ok := slices.BinarySearchFunc(u, useReg{id: int32(id), use: b}, func(x, y useReg) int {
+		if x.id != y.id {
+			return cmp.Compare(x.id, y.id)
+		}
+		return cmp.Compare(x.use, y.use)
+	})
+	if !ok {
+		return -1
+	}
+	return i
+}
+
 // has reports whether constant id has copies.
 func (c copies) has(id int) bool {
 	i, _ := slices.BinarySearchFunc(c, int32(id), func(x constCopy, id int32) int { return cmp.Compare(x.id, id) })
@@ -73,16 +112,18 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 		s.nextReg = cfg.Reg(s.g.MaxID())
 	}
 	mark := int32(n.ID) + 1
-	t := s.targets[:0]
+	t, uses := s.targets[:0], s.uses[:0]
 	for k, u := range n.Out {
 		if b := s.useBlock(n, k, u); b != nil {
-			if x := s.shallowest(b, early); s.stamp[x.index] != mark {
+			x := s.shallowest(b, early)
+			uses = append(uses, [2]int32{b.number(), x.number()})
+			if s.stamp[x.index] != mark {
 				s.stamp[x.index] = mark
 				t = append(t, x.number())
 			}
 		}
 	}
-	s.targets = t
+	s.targets, s.uses = t, uses
 	switch len(t) {
 	case 0: // used only where control never goes
 		s.place[n.ID] = early.number()
@@ -91,23 +132,37 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 	default:
 		slices.Sort(t)
 		s.place[n.ID] = t[0]
+		first := s.nextReg // the register of t[1]'s copy, t[2]'s the next...
 		s.copies = append(s.copies, constCopy{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
 		for _, b := range t[1:] {
 			s.copies = append(s.copies, constCopy{id: int32(n.ID), block: b, reg: s.nextReg})
 			s.nextReg++
 		}
+		// One entry per block of a use: the uses in one block all
+		// target the same block, the search's for that block.
+		slices.SortFunc(uses, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+		for i, u := range uses {
+			if i > 0 && u[0] == uses[i-1][0] {
+				continue
+			}
+			reg := cfg.Reg(n.ID)
+			if k, _ := slices.BinarySearch(t, u[1]); k > 0 {
+				reg = first + cfg.Reg(k-1)
+			}
+			s.useRegs = append(s.useRegs, useReg{id: int32(n.ID), use: u[0], reg: reg})
+		}
 	}
 }
 
 // regAt is the register a use of x in block b reads: x's ID, or for a
-// constant with copies the register of the copy its use targets.
+// constant with copies the register of the copy its use targets, as
+// placeConstant noted it.
 func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
-	if x.Op != son.OpConstant || !s.copies.has(x.ID) {
+	if x.Op != son.OpConstant || len(s.useRegs) == 0 {
 		return cfg.Reg(x.ID)
 	}
-	t := s.shallowest(b, s.block(s.early[x.ID]))
-	if i := s.copies.find(x.ID, t.number()); i >= 0 {
-		return s.copies[i].reg
+	if i := s.useRegs.find(x.ID, b.number()); i >= 0 {
+		return s.useRegs[i].reg
 	}
 	return cfg.Reg(x.ID)
 }

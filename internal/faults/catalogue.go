@@ -430,8 +430,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-branch-succs-swapped", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "b.succs[idx] = get(p)",
-		New:  "b.succs[1-idx] = get(p)",
+		Old:  "sk.edges[b.s0+int32(idx)] = get(p)",
+		New:  "sk.edges[b.s0+int32(1-idx)] = get(p)",
 		What: "a branch's successors are in the wrong order: the false block first",
 	},
 	{
@@ -442,14 +442,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "args[i] = s.regAt(phi.In[1+k], b.preds[i])",
-		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], b.preds[i])",
+		Old:  "args[i] = s.regAt(phi.In[1+k], preds[i])",
+		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], preds[i])",
 		What: "a Phi's arguments are written in reverse order of its predecessors",
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], b.preds[i])",
-		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], b.preds[i])",
+		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], preds[i])",
+		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], preds[i])",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{

@@ -1,0 +1,53 @@
+package gcm
+
+import (
+	"math/rand"
+	"testing"
+
+	"son/internal/dom"
+)
+
+// TestIntervalsAgreeWithTree: on random graphs, some of whose vertices
+// are unreachable, intervals answers every strict-dominance query as
+// dom.Tree does.
+func TestIntervalsAgreeWithTree(t *testing.T) {
+	r := rand.New(rand.NewSource(9))
+	for iter := range 300 {
+		n := 1 + r.Intn(40)
+		start := make([]int32, n+1)
+		var succ []int32
+		for v := range n {
+			for range r.Intn(3) {
+				succ = append(succ, int32(r.Intn(n)))
+			}
+			start[v+1] = int32(len(succ))
+		}
+		idom := dom.CooperHarveyKennedyFlat(start, succ)
+		tree := dom.NewTree(append([]int(nil), idom...))
+		iv := newIntervals(idom)
+		for a := range n {
+			for b := range n {
+				if got, want := iv.strictlyDominates(a, b), tree.StrictlyDominates(a, b); got != want {
+					t.Fatalf("graph %d, %d vertices: strictlyDominates(%d, %d) = %v, dom.Tree says %v", iter, n, a, b, got, want)
+				}
+			}
+		}
+	}
+}
+
+// TestIntervalsBrokenTree: vertices on a cycle of idom not through 0 are
+// treated as unreachable, with no panic.
+func TestIntervalsBrokenTree(t *testing.T) {
+	iv := newIntervals([]int{0, 0, 3, 2, 1})
+	for _, c := range []struct {
+		a, b int
+		want bool
+	}{{0, 1, true}, {0, 4, true}, {1, 4, true}, {4, 1, false}, {1, 1, false}, {0, 2, false}, {2, 3, false}, {3, 2, false}} {
+		if got := iv.strictlyDominates(c.a, c.b); got != c.want {
+			t.Errorf("strictlyDominates(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		}
+	}
+	if got := newIntervals(nil); len(got.pre) != 0 {
+		t.Errorf("newIntervals(nil) has %d vertices", len(got.pre))
+	}
+}
