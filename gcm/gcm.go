@@ -110,11 +110,11 @@ type scheduler struct {
 	late  []int32
 	place []int32
 
-	copies  copies     // the constants placed in several blocks (remat.go)
+	copies  constRegs  // the constants placed in several blocks (remat.go)
 	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it
 	targets []int32    // scratch: the blocks a constant's uses target, as numbers
 	uses    [][2]int32 // scratch: a constant's uses' blocks and their targets, as numbers
-	useRegs useRegs    // the registers the uses of the constants with copies read, by block
+	useRegs constRegs  // the registers the uses of the constants with copies read, by block
 	nextReg cfg.Reg    // the register of the next copy
 }
 

@@ -12,7 +12,7 @@ import "son/son"
 type orderer struct {
 	g     *son.Graph
 	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
-	cps   copies    // the copies of constants placed in several blocks (the scheduler's)
+	cps   constRegs // the copies of constants placed in several blocks (the scheduler's)
 	sk    *skeleton // a control node's block (of), a block's checks
 	pos   []int32   // by node ID: its position in its block's list
 
@@ -25,7 +25,7 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(g *son.Graph, place []int32, sk *skeleton, cps copies) *orderer {
+func newOrderer(g *son.Graph, place []int32, sk *skeleton, cps constRegs) *orderer {
 	return &orderer{g: g, place: place, sk: sk, cps: cps, pos: make([]int32, g.MaxID())}
 }
 

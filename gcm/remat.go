@@ -26,80 +26,42 @@ import (
 // that emit needs no search, and the dominator tree is garbage before the
 // function is made.
 
-// constCopy is one copy of a constant placed in several blocks.
-type constCopy struct {
+// constReg is a register of a constant placed in several blocks, keyed
+// by the constant's ID and a block: in the scheduler's list of copies, the
+// block of a copy and the register it defines; in its list of uses, the
+// block of some uses and the register of the copy they read.
+type constReg struct {
 	id    int32   // the constant's node ID
-	block int32   // its block's number, 1 + index
-	reg   cfg.Reg // the register it defines
+	block int32   // the block's number, 1 + index
+	reg   cfg.Reg // the register
 }
 
-// copies lists the copies of the constants placed in several blocks,
-// sorted by node ID then block: found by binary search, with no map or
-// array by node ID (most programs have none).
-type copies []constCopy
+// constRegs is a list of constReg sorted by node ID then block, found by
+// binary search, with no map or array by node ID (most programs have no
+// constant with copies).
+type constRegs []constReg
 
-func (c copies) sort() {
-	slices.SortFunc(c, func(x, y constCopy) int {
-		if x.id != y.id {
-			return cmp.Compare(x.id, y.id)
-		}
-		return cmp.Compare(x.block, y.block)
-	})
+func compareConstRegs(x, y constReg) int {
+	if x.id != y.id {
+		return cmp.Compare(x.id, y.id)
+	}
+	return cmp.Compare(x.block, y.block)
 }
 
-// find is the position of the copy of constant id in block number b, or -1.
-func (c copies) find(id int, b int32) int {
-	i, ok := slices.BinarySearchFunc(c, constCopy{id: int32(id), block: b}, func(x, y constCopy) int {
-		if x.id != y.id {
-			return cmp.Compare(x.id, y.id)
-		}
-		return cmp.Compare(x.block, y.block)
-	})
+func (c constRegs) sort() { slices.SortFunc(c, compareConstRegs) }
+
+// find is the position of the entry of constant id for block number b, or -1.
+func (c constRegs) find(id int, b int32) int {
+	i, ok := slices.BinarySearchFunc(c, constReg{id: int32(id), block: b}, compareConstRegs)
 	if !ok {
 		return -1
 	}
 	return i
 }
 
-// useReg is the register the uses of a constant with copies read in one
-// block: the copy their search targets.
-type useReg struct {
-	id  int32   // the constant's node ID
-	use int32   // the block of the uses, 1 + index
-	reg cfg.Reg // the register of the copy they read
-}
-
-// useRegs lists the registers of the uses of the constants with copies,
-// sorted by node ID then block of the use, found by binary search.
-type useRegs []useReg
-
-func (u useRegs) sort() {
-	slices.SortFunc(u, func(x, y useReg) int {
-		if x.id != y.id {
-			return cmp.Compare(x.id, y.id)
-		}
-		return cmp.Compare(x.use, y.use)
-	})
-}
-
-// find is the position of the entry of constant id for uses in block
-// number b, or -1.
-func (u useRegs) find(id int, b int32) int {
-	i, ok := slices.BinarySearchFunc(u, useReg{id: int32(id), use: b}, func(x, y useReg) int {
-		if x.id != y.id {
-			return cmp.Compare(x.id, y.id)
-		}
-		return cmp.Compare(x.use, y.use)
-	})
-	if !ok {
-		return -1
-	}
-	return i
-}
-
-// has reports whether constant id has copies.
-func (c copies) has(id int) bool {
-	i, _ := slices.BinarySearchFunc(c, int32(id), func(x constCopy, id int32) int { return cmp.Compare(x.id, id) })
+// has reports whether constant id has an entry.
+func (c constRegs) has(id int) bool {
+	i, _ := slices.BinarySearchFunc(c, int32(id), func(x constReg, id int32) int { return cmp.Compare(x.id, id) })
 	return i < len(c) && c[i].id == int32(id)
 }
 
@@ -133,9 +95,9 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 		slices.Sort(t)
 		s.place[n.ID] = t[0]
 		first := s.nextReg // the register of t[1]'s copy, t[2]'s the next...
-		s.copies = append(s.copies, constCopy{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
+		s.copies = append(s.copies, constReg{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
 		for _, b := range t[1:] {
-			s.copies = append(s.copies, constCopy{id: int32(n.ID), block: b, reg: s.nextReg})
+			s.copies = append(s.copies, constReg{id: int32(n.ID), block: b, reg: s.nextReg})
 			s.nextReg++
 		}
 		// One entry per block of a use: the uses in one block all
@@ -149,7 +111,7 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 			if k, _ := slices.BinarySearch(t, u[1]); k > 0 {
 				reg = first + cfg.Reg(k-1)
 			}
-			s.useRegs = append(s.useRegs, useReg{id: int32(n.ID), use: u[0], reg: reg})
+			s.useRegs = append(s.useRegs, constReg{id: int32(n.ID), block: u[0], reg: reg})
 		}
 	}
 }

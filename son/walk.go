@@ -87,44 +87,41 @@ func (g *Graph) liveSet() []bool {
 // graph's scratch set if it is free and large enough, else a new one. The
 // walks of every pass take one (several per pass on a large graph, each
 // as long as the IDs); giveMarks hands it back.
-func (g *Graph) takeMarks() []bool {
-	n := g.MaxID()
-	if m := g.marks; cap(m) >= n {
-		g.marks = nil
-		return m[:n]
-	}
-	return make([]bool, n, n+n/8) // room for the nodes the next passes make
-}
+func (g *Graph) takeMarks() []bool { return takeScratch(&g.marks, g.MaxID()) }
 
 // giveMarks clears m, a set takeMarks returned that its taker no longer
 // reads, and keeps it as the graph's scratch set if it is the larger.
-func (g *Graph) giveMarks(m []bool) {
-	if cap(m) > cap(g.marks) {
-		clear(m)
-		g.marks = m
-	}
-}
+func (g *Graph) giveMarks(m []bool) { giveScratch(&g.marks, m) }
 
 // TakeIDs returns an array by node ID, all 0, of length MaxID, for a
 // pass's walk or analysis to number or count nodes in: the graph's
 // scratch array if it is free and large enough, else a new one. Passes
 // that each need one by ID (sccp's slots, the control trees of zerocheck
-// and reguard) share one so, rather than allocating 4 bytes an ID each. GiveIDs hands it back.
-func (g *Graph) TakeIDs() []int32 {
-	n := g.MaxID()
-	if a := g.ids; cap(a) >= n {
-		g.ids = nil
-		return a[:n]
-	}
-	return make([]int32, n, n+n/8) // room for the nodes the next passes make
-}
+// and reguard) share one so, rather than allocating 4 bytes an ID each.
+// GiveIDs hands it back.
+func (g *Graph) TakeIDs() []int32 { return takeScratch(&g.ids, g.MaxID()) }
 
 // GiveIDs clears a, an array TakeIDs returned that its taker no longer
 // reads, and keeps it as the graph's scratch array if it is the larger.
-func (g *Graph) GiveIDs(a []int32) {
-	if cap(a) > cap(g.ids) {
+func (g *Graph) GiveIDs(a []int32) { giveScratch(&g.ids, a) }
+
+// takeScratch returns *slot[:n] and leaves the slot empty if it holds room
+// for n, else a new zeroed array of n with room for the nodes the next
+// passes make.
+func takeScratch[T any](slot *[]T, n int) []T {
+	if a := *slot; cap(a) >= n {
+		*slot = nil
+		return a[:n]
+	}
+	return make([]T, n, n+n/8)
+}
+
+// giveScratch clears a and keeps it in the slot if it is larger than what
+// the slot holds.
+func giveScratch[T any](slot *[]T, a []T) {
+	if cap(a) > cap(*slot) {
 		clear(a)
-		g.ids = a
+		*slot = a
 	}
 }
 
