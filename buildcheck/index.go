@@ -124,7 +124,7 @@ func (x *index) cidBefore(y *son.Node, id int) int32 {
 // phiKeyed reports whether v is a Phi of a Region, whose key leaves out
 // (as 0) its values on dead paths.
 func phiKeyed(v *son.Node) bool {
-	return v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpRegion
+	return v.Op == son.OpPhi && len(v.In) > 0 && v.In[0] != nil && v.In[0].Op == son.OpRegion
 }
 
 // nodeKey lays out in dst the key classify enters v with: op, whether it
@@ -180,7 +180,7 @@ func (x *index) classify(v *son.Node) *son.Node {
 	switch {
 	case (v.Op == son.OpRegion || v.Op == son.OpLoop) && len(v.In) > 0 && v.In[0] != nil:
 		return v // not a merge: In[0] of a Region or Loop is nil
-	case v.Op == son.OpRegion:
+	case v.Op == son.OpRegion && len(v.In) > 0:
 		var live []*son.Node
 		for _, c := range v.In[1:] {
 			if !isDead(c) {
@@ -201,7 +201,7 @@ func (x *index) classify(v *son.Node) *son.Node {
 			x.claim(x.loopOf, x.c(v.In[1]).ID, v)
 		}
 		return v
-	case v.Op == son.OpPhi && v.In[0] != nil && v.In[0].Op == son.OpLoop:
+	case v.Op == son.OpPhi && len(v.In) > 0 && v.In[0] != nil && v.In[0].Op == son.OpLoop:
 		return v // found from its Loop: loopPhis
 	case phiKeyed(v):
 		r := v.In[0]

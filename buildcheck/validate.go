@@ -66,10 +66,6 @@ func (e *Error) Error() string {
 // Validate reports whether raw, built from f with son.BuildOptions{Raw:
 // true}, is a correct translation of f, or the first place it is not.
 func Validate(f *syntax.File, raw *son.Graph) (err error) {
-	v := &validator{x: newIndex(raw), file: f.Name, returned: map[int]bool{}}
-	v.env = make([]*son.Node, f.NumVars)
-	v.seq = make([]int, f.NumVars)
-	v.stamp = make([]int, f.NumVars)
 	defer func() {
 		if r := recover(); r != nil {
 			e, ok := r.(*Error)
@@ -80,6 +76,12 @@ func Validate(f *syntax.File, raw *son.Graph) (err error) {
 			err = e
 		}
 	}()
+	// The index too, under the recover: it reads every node, and nodes
+	// the builder never makes (a Region left with no inputs) are input.
+	v := &validator{x: newIndex(raw), file: f.Name, returned: map[int]bool{}}
+	v.env = make([]*son.Node, f.NumVars)
+	v.seq = make([]int, f.NumVars)
+	v.stamp = make([]int, f.NumVars)
 	v.program(f)
 	return nil
 }

@@ -335,3 +335,36 @@ func TestValidateGarbage(t *testing.T) {
 		t.Error("no mutant rejected")
 	}
 }
+
+// TestValidateOddNodes: nodes the builder never makes (a Region or a Phi
+// left with no inputs) are rejected or ignored by the index that Validate
+// builds first, with an error, never a panic.
+func TestValidateOddNodes(t *testing.T) {
+	for _, c := range []struct {
+		name string
+		make func(g *son.Graph)
+	}{
+		{"Region without inputs", func(g *son.Graph) { emptied(g, g.NewNode(son.OpRegion, 0, nil, g.Start)) }},
+		{"Phi without inputs", func(g *son.Graph) {
+			r := g.NewNode(son.OpRegion, 0, nil, g.Start)
+			emptied(g, g.NewNode(son.OpPhi, 0, r, g.Con(1)))
+		}},
+	} {
+		f, g := raw(t, "return arg + 1;")
+		c.make(g)
+		err := Validate(f, g)
+		if err == nil {
+			continue // the odd node is not one the program needs
+		}
+		if !strings.HasPrefix(err.Error(), "buildcheck: t.smp: ") || strings.Contains(err.Error(), "internal error") {
+			t.Errorf("%s: %v, want a buildcheck error of t.smp, not an internal one", c.name, err)
+		}
+	}
+}
+
+// emptied removes every input of n.
+func emptied(g *son.Graph, n *son.Node) {
+	for len(n.In) > 0 {
+		g.DelIn(n, len(n.In)-1)
+	}
+}

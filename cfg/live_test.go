@@ -70,4 +70,11 @@ b4:  ; preds b2 b3
 	if got := LiveIn(f); got != 3 {
 		t.Errorf("with a nil Phi too: LiveIn = %d, want 3", got)
 	}
+	// A nil block in the list, and as a predecessor of b4: skipped, the
+	// walk back from b4 still reaches b2 and b3.
+	f.Blocks = append(f.Blocks, nil)
+	f.Blocks[3].Preds = append(f.Blocks[3].Preds, nil)
+	if got := LiveIn(f); got != 3 {
+		t.Errorf("with a nil block too: LiveIn = %d, want 3", got)
+	}
 }

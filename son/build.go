@@ -83,7 +83,10 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		if order != nil && !added { // the sweep changes no node's inputs
 			g.walks.order, g.walks.orderAt = order, g.version()
 		}
-		b.foldOneSidedIfs() // the sweep may take an unreachable side's projection
+		// The sweep may take an unreachable side's projection.
+		if _, live := b.foldOneSidedIfs(); live != nil {
+			g.giveMarks(live)
+		}
 	}
 	g.edges.dropFree()
 	g.spare = nil

@@ -92,3 +92,27 @@ func TestScratchHandedBackClean(t *testing.T) {
 		}
 	}
 }
+
+// TestVerifyGivesScratchBack: Verify, with a division whose check a
+// branch's fact replaced (so that its zerocheck rule walks the dominator
+// tree, nonZeroBelow), gives back the array by ID and the set by ID it
+// takes, so that the pass after it (with checking on, Verify runs
+// between every two) reuses them rather than allocating its own.
+func TestVerifyGivesScratchBack(t *testing.T) {
+	g := buildSrc(t, `int d = arg - 3; int q = 0; if (d != 0) { q = 10 / d; } return q;`)
+	if err := optimize(g); err != nil {
+		t.Fatal(err)
+	}
+	ids, marks := g.TakeIDs(), g.takeMarks()
+	g.GiveIDs(ids)
+	g.giveMarks(marks)
+	if err := Verify(g); err != nil {
+		t.Fatal(err)
+	}
+	if a := g.TakeIDs(); &a[0] != &ids[0] {
+		t.Error("Verify kept the graph's array by ID")
+	}
+	if m := g.takeMarks(); &m[0] != &marks[0] {
+		t.Error("Verify kept the graph's set by ID")
+	}
+}

@@ -338,6 +338,10 @@ func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 			order, live = g.liveOrderSet()
 		}
 		if live[n.ID] {
+			g.giveMarks(live) // reguard walks anew
+			if reached != nil {
+				g.giveMarks(reached)
+			}
 			return true, nil, nil
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"son/syntax"
 )
 
 // returnLines lists the Returns of g's Stop as "line:value".
@@ -122,3 +124,24 @@ func TestReturnPositionOfPathLeft(t *testing.T) {
 
 // isRegion reports whether n is a Region that mergeReturns made.
 func isRegion(n *Node) bool { return n.Op == OpRegion && n.Aux == regionOfReturns }
+
+// TestReturnPosSwept: a Region with positions that the sweep kills (not
+// reached from Stop) loses its entry, as one that Kill kills does, and a clone
+// made after has none.
+func TestReturnPosSwept(t *testing.T) {
+	g := buildSrc(t, "if (arg < 3)\n\treturn arg / 5;\nreturn arg + 11;\n")
+	r := g.NewNode(OpRegion, 0, nil, g.Start, g.Start)
+	g.setReturnPos(r, make([]syntax.Pos, 3))
+	live := g.liveSet()
+	g.sweep(live)
+	g.giveMarks(live)
+	if !r.dead {
+		t.Fatalf("%v not swept", r)
+	}
+	if _, ok := g.rets[int32(r.ID)]; ok {
+		t.Errorf("the positions of %v outlive it", r)
+	}
+	if _, ok := g.Clone().rets[int32(r.ID)]; ok {
+		t.Errorf("a clone holds the positions of %v, swept", r)
+	}
+}

@@ -79,6 +79,7 @@ func verify(g *Graph) *verifier {
 	v.reachable()
 	v.zeroBranch()
 	v.strict()
+	v.ct.release(g) // the rules that read the tree are done
 	return v
 }
 
@@ -329,6 +330,7 @@ func (v *verifier) zeroBranch() {
 		return
 	}
 	safe := v.ct.nonZeroBelow(v.g)
+	defer v.g.giveMarks(safe)
 	for _, n := range v.unguarded {
 		if !safe[n.ID] {
 			v.bad(n, "zerocheck", "divisor %v may be 0 but the division is under %v, neither its ZeroCheck nor below a branch that proves it is not 0", n.In[2], n.In[0])

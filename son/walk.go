@@ -238,6 +238,9 @@ func (g *Graph) sweep(live []bool) {
 		n.In, n.Out, n.pos = nil, nil, nil
 		g.dropDeps(n)
 		g.dropLabel(n)
+		if g.hasReturnPos(n) {
+			delete(g.rets, int32(n.ID)) // as Kill: the entry goes with its Region
+		}
 		n.dead = true
 		g.nodes.set(n.ID, nil)
 	}
