@@ -431,7 +431,7 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g, s.place, s.sk, s.copies)
+	o := newOrderer(s.g, s.sk)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := &slab[b.index]

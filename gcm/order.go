@@ -4,17 +4,17 @@ import "son/son"
 
 // orderer makes the local schedule of each block in turn. Its arrays are
 // made once for the function and reused from block to block: by node ID,
-// a node's position in the list of the block it is in (which block, the
-// schedule's own arrays say: no stamp by node ID); by position in the
+// a node's position in the list of the block being ordered, which holds
+// only if the list has the node there (a sparse set: nothing by node ID is
+// cleared between blocks, and a constant with copies in several blocks
+// needs no search); by position in the
 // block, the dependences still to wait for and the users to release.
 // Nothing is allocated per block once the arrays have grown to the largest
 // block.
 type orderer struct {
-	g     *son.Graph
-	place []int32   // by node ID: a data node's block, 1 + index (the scheduler's)
-	cps   constRegs // the copies of constants placed in several blocks (the scheduler's)
-	sk    *skeleton // a control node's block (of), a block's checks
-	pos   []int32   // by node ID: its position in its block's list
+	g   *son.Graph
+	sk  *skeleton // a block's checks
+	pos []int32   // by node ID: its position in its block's list, if it is there
 
 	all   []*son.Node // the block's checks then data nodes
 	deps  [][2]int32  // (before, after) positions, one per dependence
@@ -25,8 +25,8 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(g *son.Graph, place []int32, sk *skeleton, cps constRegs) *orderer {
-	return &orderer{g: g, place: place, sk: sk, cps: cps, pos: make([]int32, g.MaxID())}
+func newOrderer(g *son.Graph, sk *skeleton) *orderer {
+	return &orderer{g: g, sk: sk, pos: make([]int32, g.MaxID())}
 }
 
 // order is the local schedule of block b, whose data nodes are given by
@@ -47,16 +47,16 @@ func (o *orderer) order(b *block, nodes []int32) []*son.Node {
 	for i, n := range all {
 		o.pos[n.ID] = int32(i)
 	}
-	// in says whether x is in all: one of b's checks, or a data node
-	// placed in b (a Phi's place is its block, but it is not in the list).
+	// in says whether x is in all (one of b's checks, a data node placed
+	// in b, a copy of a constant in b; not a Phi, which is not in the
+	// list): a sparse-set test, pos[x.ID] pointing back at x, so that
+	// nothing by node ID needs clearing between blocks.
 	in := func(x *son.Node) bool {
-		if x.Op == son.OpZeroCheck {
-			return x.ID < len(o.sk.of) && o.sk.of[x.ID] == b
+		if x.ID >= len(o.pos) {
+			return false
 		}
-		if x.Op == son.OpConstant && len(o.cps) > 0 && o.cps.has(x.ID) {
-			return o.cps.find(x.ID, b.number()) >= 0
-		}
-		return x.Op != son.OpPhi && x.ID < len(o.place) && o.place[x.ID] == b.number()
+		p := o.pos[x.ID]
+		return int(p) < len(all) && all[p] == x
 	}
 	deps := o.deps[:0]
 	for i, n := range all {
