@@ -115,6 +115,8 @@ type scheduler struct {
 	targets []int32    // scratch: the blocks a constant's uses target, as numbers
 	uses    [][2]int32 // scratch: a constant's uses' blocks and their targets, as numbers
 	useRegs constRegs  // the registers the uses of the constants with copies read, by block
+	runs    []constRun // by run number: where a constant with copies has its entries
+	runOf   []int32    // by node ID: 1 + a constant's run number, 0 if it has no copies (nil if none has)
 	nextReg cfg.Reg    // the register of the next copy
 }
 
@@ -337,8 +339,6 @@ func (s *scheduler) scheduleLate() {
 		}
 		s.place[n.ID] = s.shallowest(late, early).number()
 	}
-	s.copies.sort()
-	s.useRegs.sort()
 }
 
 // useBlock is the block where n's k-th use, by u, needs n's value: the

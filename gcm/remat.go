@@ -36,33 +36,32 @@ type constReg struct {
 	reg   cfg.Reg // the register
 }
 
-// constRegs is a list of constReg sorted by node ID then block, found by
-// binary search, with no map or array by node ID (most programs have no
-// constant with copies).
+// constRegs is a list of constReg, each constant's entries in one run
+// sorted by block.
 type constRegs []constReg
 
-func compareConstRegs(x, y constReg) int {
-	if x.id != y.id {
-		return cmp.Compare(x.id, y.id)
-	}
-	return cmp.Compare(x.block, y.block)
-}
+// constRun is where a constant with copies has its entries: its copies in
+// s.copies[copies[0]:copies[1]], its uses' registers in
+// s.useRegs[uses[0]:uses[1]].
+type constRun struct{ copies, uses [2]int32 }
 
-func (c constRegs) sort() { slices.SortFunc(c, compareConstRegs) }
-
-// find is the position of the entry of constant id for block number b, or -1.
-func (c constRegs) find(id int, b int32) int {
-	i, ok := slices.BinarySearchFunc(c, constReg{id: int32(id), block: b}, compareConstRegs)
+// find is the position in c of the entry for block number b in the run
+// c[r[0]:r[1]], or -1.
+func (c constRegs) find(r [2]int32, b int32) int {
+	run := c[r[0]:r[1]]
+	i, ok := slices.BinarySearchFunc(run, b, func(x constReg, b int32) int { return cmp.Compare(x.block, b) })
 	if !ok {
 		return -1
 	}
-	return i
+	return int(r[0]) + i
 }
 
-// has reports whether constant id has an entry.
-func (c constRegs) has(id int) bool {
-	i, _ := slices.BinarySearchFunc(c, int32(id), func(x constReg, id int32) int { return cmp.Compare(x.id, id) })
-	return i < len(c) && c[i].id == int32(id)
+// run returns the run of constant id, if it has copies.
+func (s *scheduler) run(id int) (constRun, bool) {
+	if id >= len(s.runOf) || s.runOf[id] == 0 {
+		return constRun{}, false
+	}
+	return s.runs[s.runOf[id]-1], true
 }
 
 // placeConstant places constant n, whose users are placed: one copy in
@@ -95,6 +94,10 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 		slices.Sort(t)
 		s.place[n.ID] = t[0]
 		first := s.nextReg // the register of t[1]'s copy, t[2]'s the next...
+		if s.runOf == nil {
+			s.runOf = make([]int32, s.g.MaxID())
+		}
+		r := constRun{copies: [2]int32{int32(len(s.copies)), 0}, uses: [2]int32{int32(len(s.useRegs)), 0}}
 		s.copies = append(s.copies, constReg{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
 		for _, b := range t[1:] {
 			s.copies = append(s.copies, constReg{id: int32(n.ID), block: b, reg: s.nextReg})
@@ -113,6 +116,9 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 			}
 			s.useRegs = append(s.useRegs, constReg{id: int32(n.ID), block: u[0], reg: reg})
 		}
+		r.copies[1], r.uses[1] = int32(len(s.copies)), int32(len(s.useRegs))
+		s.runs = append(s.runs, r)
+		s.runOf[n.ID] = int32(len(s.runs))
 	}
 }
 
@@ -120,11 +126,13 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 // constant with copies the register of the copy its use targets, as
 // placeConstant noted it.
 func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
-	if x.Op != son.OpConstant || len(s.useRegs) == 0 {
+	if x.Op != son.OpConstant {
 		return cfg.Reg(x.ID)
 	}
-	if i := s.useRegs.find(x.ID, b.number()); i >= 0 {
-		return s.useRegs[i].reg
+	if r, ok := s.run(x.ID); ok {
+		if i := s.useRegs.find(r.uses, b.number()); i >= 0 {
+			return s.useRegs[i].reg
+		}
 	}
 	return cfg.Reg(x.ID)
 }
@@ -132,9 +140,11 @@ func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
 // dstAt is the register n defines in block b: its ID, or the register of
 // a constant's copy there.
 func (s *scheduler) dstAt(n *son.Node, b *block) cfg.Reg {
-	if len(s.copies) > 0 && n.Op == son.OpConstant {
-		if i := s.copies.find(n.ID, b.number()); i >= 0 {
-			return s.copies[i].reg
+	if n.Op == son.OpConstant {
+		if r, ok := s.run(n.ID); ok {
+			if i := s.copies.find(r.copies, b.number()); i >= 0 {
+				return s.copies[i].reg
+			}
 		}
 	}
 	return cfg.Reg(n.ID)
@@ -142,5 +152,6 @@ func (s *scheduler) dstAt(n *son.Node, b *block) cfg.Reg {
 
 // hasCopies reports whether n is a constant placed in several blocks.
 func (s *scheduler) hasCopies(n *son.Node) bool {
-	return len(s.copies) > 0 && n.Op == son.OpConstant && s.copies.has(n.ID)
+	_, ok := s.run(n.ID)
+	return ok && n.Op == son.OpConstant
 }
