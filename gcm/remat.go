@@ -23,8 +23,8 @@ import (
 // register; the others get fresh registers from g.MaxID() up. Each use
 // reads the copy of its own target, which dominates it: the register is
 // noted by the block of the use when the constant is placed (useRegs), so
-// that emit needs no search, and the dominator tree is garbage before the
-// function is made.
+// that emit searches only the constant's own run, by block, not the
+// dominator tree, which is garbage before the function is made.
 
 // constReg is a register of a constant placed in several blocks, keyed
 // by the constant's ID and a block: in the scheduler's list of copies, the
