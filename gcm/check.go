@@ -520,7 +520,7 @@ func (c *checker) data() {
 		}
 		start[i+1] = int32(len(succ))
 	}
-	tree := newIntervals(dom.CooperHarveyKennedyFlat(start, succ))
+	tree := dom.NewIntervals(dom.CooperHarveyKennedyFlat(start, succ))
 
 	// By register, where it is defined and for which node: the
 	// registers are the nodes' IDs and, for the copies of constants, a
@@ -605,7 +605,7 @@ func (c *checker) data() {
 		if int(s.b-1) == bi {
 			return int(s.pos) < pos
 		}
-		return tree.strictlyDominates(int(s.b-1), bi)
+		return tree.StrictlyDominates(int(s.b-1), bi)
 	}
 	// checked reports whether the ZeroCheck n is passed before position
 	// pos of b: its check earlier in b, or in a block that strictly
@@ -618,7 +618,7 @@ func (c *checker) data() {
 		if int(s[0]-1) == bi {
 			return int(s[1]) < pos
 		}
-		return tree.strictlyDominates(int(s[0]-1), bi)
+		return tree.StrictlyDominates(int(s[0]-1), bi)
 	}
 	// reads checks that register r, read at position pos of b by what
 	// what says, holds the value of node x and is defined there.
@@ -720,7 +720,7 @@ func (c *checker) data() {
 			// 0, or a region below it: son.Verify's zerocheck rule) and in
 			// that block or below it.
 			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !checked(ctl, b, i) &&
-				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.strictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
+				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.StrictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}

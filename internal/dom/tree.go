@@ -7,11 +7,10 @@ import "fmt"
 // The arrays the queries alone read are of int32, half the memory of int:
 // trees of millions of vertices are built several times per compilation.
 type Tree struct {
+	Intervals  // preorder numbers (pre, -1 if unreachable) and subtree ends (last): Dominates
 	idom       []int
 	childStart []int32 // children of v are child[childStart[v]:childStart[v+1]]
 	child      []int
-	pre        []int32 // preorder number of v in the tree; -1 if unreachable
-	last       []int32 // greatest preorder number in the subtree of v
 	depth      []int32 // depth of v; 0 for the entry, -1 if unreachable
 	jump       []int32 // an ancestor of v, for O(log n) climbs (see Jump)
 	preorder   []int   // reachable vertices in preorder
@@ -24,9 +23,8 @@ func NewTree(idom []int) *Tree {
 	n := len(idom)
 	t := &Tree{
 		idom:       idom,
+		Intervals:  Intervals{pre: make([]int32, n), last: make([]int32, n)},
 		childStart: make([]int32, n+1),
-		pre:        make([]int32, n),
-		last:       make([]int32, n),
 		depth:      make([]int32, n),
 		jump:       make([]int32, n),
 	}
@@ -144,14 +142,6 @@ func (t *Tree) Depth(v int) int { return int(t.depth[v]) }
 // must not modify the slice.
 func (t *Tree) Preorder() []int { return t.preorder }
 
-// Dominates reports whether a dominates b. Every reachable vertex dominates
-// itself; an unreachable vertex dominates nothing and is dominated by
-// nothing.
-func (t *Tree) Dominates(a, b int) bool {
-	pa, pb := t.pre[a], t.pre[b]
-	return pa >= 0 && pb >= 0 && pa <= pb && pb <= t.last[a]
-}
-
 // Jump returns an ancestor of v, strictly above it except for the entry
 // (whose jump is itself), or -1 if v is unreachable. The jumps follow the
 // skew-binary scheme of Myers ("An applicative random-access stack",
@@ -172,9 +162,4 @@ func (t *Tree) LCA(a, b int) int {
 		}
 	}
 	return a
-}
-
-// StrictlyDominates reports whether a dominates b and a != b.
-func (t *Tree) StrictlyDominates(a, b int) bool {
-	return a != b && t.Dominates(a, b)
 }

@@ -1,15 +1,13 @@
-package gcm
+package dom
 
 import (
 	"math/rand"
 	"testing"
-
-	"son/internal/dom"
 )
 
 // TestIntervalsAgreeWithTree: on random graphs, some of whose vertices
-// are unreachable, intervals answers every strict-dominance query as
-// dom.Tree does.
+// are unreachable, Intervals answers every strict-dominance query as
+// Tree does.
 func TestIntervalsAgreeWithTree(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	for iter := range 300 {
@@ -22,13 +20,13 @@ func TestIntervalsAgreeWithTree(t *testing.T) {
 			}
 			start[v+1] = int32(len(succ))
 		}
-		idom := dom.CooperHarveyKennedyFlat(start, succ)
-		tree := dom.NewTree(append([]int(nil), idom...))
-		iv := newIntervals(idom)
+		idom := CooperHarveyKennedyFlat(start, succ)
+		tree := NewTree(append([]int(nil), idom...))
+		iv := NewIntervals(idom)
 		for a := range n {
 			for b := range n {
-				if got, want := iv.strictlyDominates(a, b), tree.StrictlyDominates(a, b); got != want {
-					t.Fatalf("graph %d, %d vertices: strictlyDominates(%d, %d) = %v, dom.Tree says %v", iter, n, a, b, got, want)
+				if got, want := iv.StrictlyDominates(a, b), tree.StrictlyDominates(a, b); got != want {
+					t.Fatalf("graph %d, %d vertices: StrictlyDominates(%d, %d) = %v, Tree says %v", iter, n, a, b, got, want)
 				}
 			}
 		}
@@ -38,16 +36,16 @@ func TestIntervalsAgreeWithTree(t *testing.T) {
 // TestIntervalsBrokenTree: vertices on a cycle of idom not through 0 are
 // treated as unreachable, with no panic.
 func TestIntervalsBrokenTree(t *testing.T) {
-	iv := newIntervals([]int{0, 0, 3, 2, 1})
+	iv := NewIntervals([]int{0, 0, 3, 2, 1})
 	for _, c := range []struct {
 		a, b int
 		want bool
 	}{{0, 1, true}, {0, 4, true}, {1, 4, true}, {4, 1, false}, {1, 1, false}, {0, 2, false}, {2, 3, false}, {3, 2, false}} {
-		if got := iv.strictlyDominates(c.a, c.b); got != c.want {
-			t.Errorf("strictlyDominates(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
+		if got := iv.StrictlyDominates(c.a, c.b); got != c.want {
+			t.Errorf("StrictlyDominates(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
-	if got := newIntervals(nil); len(got.pre) != 0 {
-		t.Errorf("newIntervals(nil) has %d vertices", len(got.pre))
+	if got := NewIntervals(nil); len(got.pre) != 0 {
+		t.Errorf("NewIntervals(nil) has %d vertices", len(got.pre))
 	}
 }
