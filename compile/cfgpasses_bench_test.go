@@ -2,7 +2,6 @@ package compile
 
 import (
 	"fmt"
-	"runtime"
 	"testing"
 
 	"son/gvn"
@@ -34,26 +33,17 @@ func BenchmarkCfgPasses(b *testing.B) {
 					b.Fatal(err)
 				}
 				f := u.Func
-				runtime.GC()
-				b.ReportAllocs()
-				c0, ok0 := cpuNow()
-				b.ResetTimer()
-				for range b.N {
-					if pass == "gvn" {
-						var p *gvn.Proposal
-						if p, err = gvn.Number(f); err == nil {
-							_, err = gvn.Validate(f, p)
-						}
-					} else {
-						_, err = outssa.Translate(f)
+				benchRepeated(b, n, func() error {
+					if pass == "outssa" {
+						_, err := outssa.Translate(f)
+						return err
 					}
-					if err != nil {
-						b.Fatal(err)
+					p, err := gvn.Number(f)
+					if err == nil {
+						_, err = gvn.Validate(f, p)
 					}
-				}
-				b.StopTimer()
-				c1, ok1 := cpuNow()
-				reportCPUPerNode(b, n, c1-c0, ok0 && ok1)
+					return err
+				})
 			})
 		}
 	}
