@@ -2,13 +2,9 @@ package cfg
 
 import "testing"
 
-// TestLiveIn counts the live-in sets of a diamond with a loop below it:
-// v2 is live into b2 (a Phi argument, used at its end) and b3; v1, read
-// in b3 and by the loop's compare, into both arms, the join and the loop;
-// v5 into the loop body and the exit; v4 and v7, Phi arguments from
-// their own blocks, nowhere.
-func TestLiveIn(t *testing.T) {
-	f := mustParse(t, `func t level SSA
+// liveDiamond begins the functions of the tests below: v1 and v2 on both
+// sides of a branch, v2 and v3 joined by a Phi in b4.
+const liveDiamond = `func t level SSA
 b1:  ; entry
 	v1 = Arg
 	v2 = Const 5
@@ -20,7 +16,15 @@ b3:  ; preds b1
 	jump b4
 b4:  ; preds b2 b3
 	v4 = Phi v2 v3
-	jump b5
+`
+
+// TestLiveIn counts the live-in sets of a diamond with a loop below it:
+// v2 is live into b2 (a Phi argument, used at its end) and b3; v1, read
+// in b3 and by the loop's compare, into both arms, the join and the loop;
+// v5 into the loop body and the exit; v4 and v7, Phi arguments from
+// their own blocks, nowhere.
+func TestLiveIn(t *testing.T) {
+	f := mustParse(t, liveDiamond+`	jump b5
 b5:  ; preds b4 b6
 	v5 = Phi v4 v7
 	v6 = Lt v5 v1
@@ -40,19 +44,7 @@ b7:  ; preds b5
 // TestLiveInBroken: a nil block, Phi or instruction is skipped, not a
 // panic, and what remains is counted.
 func TestLiveInBroken(t *testing.T) {
-	f := mustParse(t, `func t level SSA
-b1:  ; entry
-	v1 = Arg
-	v2 = Const 5
-	branch v1 b2 b3
-b2:  ; preds b1
-	jump b4
-b3:  ; preds b1
-	v3 = Add v1 v2
-	jump b4
-b4:  ; preds b2 b3
-	v4 = Phi v2 v3
-	v5 = Lt v4 v1
+	f := mustParse(t, liveDiamond+`	v5 = Lt v4 v1
 	return v5
 `)
 	// b2 {v1 v2}, b3 {v1 v2}, b4 {v1}.
