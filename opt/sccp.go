@@ -195,11 +195,11 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		// evaluations) changes nothing: its meet with the old value would
 		// be that value.
 		v := transfer(n, mode, val)
-		if v.Equal(old) {
+		if v.Same(&old) || v.Equal(old) { // Same: the words alone, inlined
 			continue
 		}
 		if keepFalling {
-			if v = types.Meet(old, v); v.Equal(old) {
+			if v = types.Meet(old, v); v.Same(&old) || v.Equal(old) {
 				continue
 			}
 		}
@@ -298,7 +298,7 @@ func Annotate(g *son.Graph, s *Solution) {
 		for i, n := range s.live {
 			// Most claims are the type itself (the peepholes typed the
 			// node alike), whose join with it is the type.
-			if t, v := n.Type(), s.values[i]; !v.Equal(t) {
+			if t, v := n.Type(), s.values[i]; !v.Same(&t) && !v.Equal(t) {
 				g.SetType(n, types.Join(t, v))
 			}
 		}
