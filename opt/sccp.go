@@ -88,6 +88,21 @@ func (s *Solution) Value(n *son.Node) types.Type {
 	return types.Top
 }
 
+// lookup is Value as a closure over s's arrays as they are now (Set may
+// grow them): the solver and the checker read an input's value through
+// it, one call with no method-value wrapper around Value.
+func (s *Solution) lookup() func(*son.Node) types.Type {
+	slot, values := s.slot, s.values
+	return func(n *son.Node) types.Type {
+		if uint(n.ID) < uint(len(slot)) {
+			if i := slot[n.ID]; i > 0 {
+				return values[i-1]
+			}
+		}
+		return types.Top
+	}
+}
+
 // Set changes the claim for n: for tests of the checker.
 func (s *Solution) Set(n *son.Node, t types.Type) {
 	for n.ID >= len(s.slot) {
@@ -179,7 +194,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	tr := newTracer(trace, g)
-	val := s.Value
+	val := s.lookup()
 	for work.len > 0 {
 		i := work.pop()
 		n := live[i]
