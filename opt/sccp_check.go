@@ -21,7 +21,9 @@ import (
 // transfer functions of son.Compute, which the solver uses too, for the
 // fixpoint rule; the type-sound rule checks each data claim apart from
 // them (son.CheckTransfer: the op's own semantics on sample points of its
-// inputs' claims), so a wrong fold there is seen where a sample shows it.
+// inputs' claims), so a wrong fold there is seen where a sample shows it;
+// the samples that passed are remembered (son.SoundMemo: the same
+// verdicts, and a node like one already checked is not sampled again).
 // The equations of each mode are
 // written out here again, apart from the solver's:
 //

@@ -14,21 +14,38 @@ import "son/types"
 // by CheckTransfer, whose message is the answer. The zero SoundMemo is
 // ready to use.
 type SoundMemo struct {
-	passed map[soundKey]struct{}
+	// slots is a direct-mapped cache by a hash of the key (64 KB, made
+	// at the first pass): a Go map of the keys grew to megabytes on a
+	// large graph, for about as many hits.
+	slots *[soundSlots]soundKey
 	// Hits counts the nodes answered from the memo alone.
 	Hits int
 }
 
 // soundKey is what a passing sample of a node reads: op, the node's
 // claim t, the claims a and b of its operands (a Phi: of one input).
+// A slot with op OpInvalid is empty.
 type soundKey struct {
 	op      Op
 	t, a, b types.Type
 }
 
-// maxSoundMemo bounds the remembered checks, so that a graph whose nodes
-// are all different costs no more than a map of this size.
-const maxSoundMemo = 4096
+// soundSlots is the size of the cache: a power of two.
+const soundSlots = 1 << soundBits
+
+const soundBits = 9
+
+// slot is k's place in the cache.
+func (k *soundKey) slot() uint64 {
+	const mul = 0x9e3779b97f4a7c15
+	h := uint64(k.op) * mul
+	for _, t := range [...]*types.Type{&k.t, &k.a, &k.b} {
+		h = (h ^ uint64(t.Kind())) * mul
+		h = (h ^ uint64(t.Lo())) * mul
+		h = (h ^ uint64(t.Hi())) * mul
+	}
+	return h >> (64 - soundBits)
+}
 
 // CheckTransfer is CheckTransfer(n, t, typ), the same verdict and the
 // same message: checkSound's cases, with the samples of a unary or binary
@@ -102,15 +119,12 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 }
 
 func (m *SoundMemo) known(k soundKey) bool {
-	_, ok := m.passed[k]
-	return ok
+	return m.slots != nil && m.slots[k.slot()] == k
 }
 
 func (m *SoundMemo) remember(k soundKey) {
-	if m.passed == nil {
-		m.passed = make(map[soundKey]struct{})
+	if m.slots == nil {
+		m.slots = new([soundSlots]soundKey)
 	}
-	if len(m.passed) < maxSoundMemo {
-		m.passed[k] = struct{}{}
-	}
+	m.slots[k.slot()] = k
 }
