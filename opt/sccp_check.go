@@ -79,7 +79,7 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	if !own {
 		live = in.Live()
 	}
-	var sound son.SoundMemo
+	sound := son.NewSoundMemo(len(live))
 	val := s.lookup()
 	for i, n := range live {
 		var claim types.Type

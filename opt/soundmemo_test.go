@@ -25,7 +25,7 @@ func TestSoundMemoAgrees(t *testing.T) {
 		}
 		return types.Const(c.Hi()), true
 	}
-	var m son.SoundMemo
+	m := son.NewSoundMemo(len(g.Live()))
 	wrong, refuted := 0, 0
 	for round := range 3 {
 		for _, n := range g.Live() {

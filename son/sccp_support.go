@@ -11,15 +11,27 @@ import "son/types"
 // sampling was the largest part of the checker's instructions (16% of the
 // sccp pass at 10k and 100k nodes), and most of it sampled the same few
 // ranges again. A failure is not remembered: the node is checked in full,
-// by CheckTransfer, whose message is the answer. The zero SoundMemo is
-// ready to use.
+// by CheckTransfer, whose message is the answer. The zero SoundMemo
+// remembers nothing.
 type SoundMemo struct {
-	// slots is a direct-mapped cache by a hash of the key (64 KB, made
-	// at the first pass): a Go map of the keys grew to megabytes on a
+	// slots is a direct-mapped cache by a hash of the key, of a size
+	// set by NewSoundMemo: a Go map of the keys grew to megabytes on a
 	// large graph, for about as many hits.
-	slots *[soundSlots]soundKey
+	slots []soundKey
+	shift uint // 64 - log2(len(slots))
 	// Hits counts the nodes answered from the memo alone.
 	Hits int
+}
+
+// NewSoundMemo returns a memo for checking a graph of about n nodes: a
+// slot for every 64 nodes (a power of two), from 64 to 1024 (8 to 128
+// KB), so that its bytes per node stay small on a small graph.
+func NewSoundMemo(n int) *SoundMemo {
+	bits := uint(6)
+	for bits < 10 && 64<<bits < n {
+		bits++
+	}
+	return &SoundMemo{slots: make([]soundKey, 1<<bits), shift: 64 - bits}
 }
 
 // soundKey is what a passing sample of a node reads: op, the node's
@@ -30,21 +42,17 @@ type soundKey struct {
 	t, a, b types.Type
 }
 
-// soundSlots is the size of the cache: a power of two.
-const soundSlots = 1 << soundBits
-
-const soundBits = 9
-
-// slot is k's place in the cache.
-func (k *soundKey) slot() uint64 {
+// slot is k's place in m.slots.
+func (m *SoundMemo) slot(k *soundKey) *soundKey {
 	const mul = 0x9e3779b97f4a7c15
 	h := uint64(k.op) * mul
-	for _, t := range [...]*types.Type{&k.t, &k.a, &k.b} {
-		h = (h ^ uint64(t.Kind())) * mul
-		h = (h ^ uint64(t.Lo())) * mul
-		h = (h ^ uint64(t.Hi())) * mul
-	}
-	return h >> (64 - soundBits)
+	h = (h ^ uint64(k.t.Lo()) ^ uint64(k.t.Kind())<<59) * mul
+	h = (h ^ uint64(k.t.Hi())) * mul
+	h = (h ^ uint64(k.a.Lo()) ^ uint64(k.a.Kind())<<59) * mul
+	h = (h ^ uint64(k.a.Hi())) * mul
+	h = (h ^ uint64(k.b.Lo()) ^ uint64(k.b.Kind())<<59) * mul
+	h = (h ^ uint64(k.b.Hi())) * mul
+	return &m.slots[h>>m.shift]
 }
 
 // CheckTransfer is CheckTransfer(n, t, typ), the same verdict and the
@@ -73,13 +81,13 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 	if n.Op.IsBinary() {
 		k.b = typ(n.In[2])
 	}
-	if m.known(k) {
+	if m.known(&k) {
 		m.Hits++
 		return ""
 	}
 	msg := checkSound(n, t, typ)
 	if msg == "" {
-		m.remember(k)
+		m.remember(&k)
 	}
 	return msg
 }
@@ -101,7 +109,7 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 			continue
 		}
 		k := soundKey{op: OpPhi, t: t, a: typ(x)}
-		if m.known(k) {
+		if m.known(&k) {
 			continue
 		}
 		hit = false
@@ -110,7 +118,7 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 				return checkSoundPhi(n, t, typ)
 			}
 		}
-		m.remember(k)
+		m.remember(&k)
 	}
 	if hit {
 		m.Hits++
@@ -118,13 +126,17 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 	return ""
 }
 
-func (m *SoundMemo) known(k soundKey) bool {
-	return m.slots != nil && m.slots[k.slot()] == k
+// known reports whether k's samples passed, as far as the memo remembers.
+func (m *SoundMemo) known(k *soundKey) bool {
+	if m.slots == nil { // the zero SoundMemo: remembers nothing
+		return false
+	}
+	e := m.slot(k)
+	return e.op == k.op && e.t.Same(&k.t) && e.a.Same(&k.a) && e.b.Same(&k.b)
 }
 
-func (m *SoundMemo) remember(k soundKey) {
-	if m.slots == nil {
-		m.slots = new([soundSlots]soundKey)
+func (m *SoundMemo) remember(k *soundKey) {
+	if m.slots != nil {
+		*m.slot(k) = *k
 	}
-	m.slots[k.slot()] = k
 }
