@@ -88,6 +88,21 @@ func (s *Solution) Value(n *son.Node) types.Type {
 	return types.Top
 }
 
+// lookup is Value as a closure over s's arrays as they are now (Set may
+// grow them): the solver and the checker read an input's value through
+// it, one call with no method-value wrapper around Value.
+func (s *Solution) lookup() func(*son.Node) types.Type {
+	slot, values := s.slot, s.values
+	return func(n *son.Node) types.Type {
+		if uint(n.ID) < uint(len(slot)) {
+			if i := slot[n.ID]; i > 0 {
+				return values[i-1]
+			}
+		}
+		return types.Top
+	}
+}
+
 // Set changes the claim for n: for tests of the checker.
 func (s *Solution) Set(n *son.Node, t types.Type) {
 	for n.ID >= len(s.slot) {
@@ -179,7 +194,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	tr := newTracer(trace, g)
-	val := s.Value
+	val := s.lookup()
 	for work.len > 0 {
 		i := work.pop()
 		n := live[i]
@@ -195,11 +210,11 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		// evaluations) changes nothing: its meet with the old value would
 		// be that value.
 		v := transfer(n, mode, val)
-		if v.Equal(old) {
+		if v.Same(&old) || v.Equal(old) { // Same: the words alone, inlined
 			continue
 		}
 		if keepFalling {
-			if v = types.Meet(old, v); v.Equal(old) {
+			if v = types.Meet(old, v); v.Same(&old) || v.Equal(old) {
 				continue
 			}
 		}
@@ -298,7 +313,7 @@ func Annotate(g *son.Graph, s *Solution) {
 		for i, n := range s.live {
 			// Most claims are the type itself (the peepholes typed the
 			// node alike), whose join with it is the type.
-			if t, v := n.Type(), s.values[i]; !v.Equal(t) {
+			if t, v := n.Type(), s.values[i]; !v.Same(&t) && !v.Equal(t) {
 				g.SetType(n, types.Join(t, v))
 			}
 		}

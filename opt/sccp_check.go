@@ -21,7 +21,9 @@ import (
 // transfer functions of son.Compute, which the solver uses too, for the
 // fixpoint rule; the type-sound rule checks each data claim apart from
 // them (son.CheckTransfer: the op's own semantics on sample points of its
-// inputs' claims), so a wrong fold there is seen where a sample shows it.
+// inputs' claims), so a wrong fold there is seen where a sample shows it;
+// the samples that passed are remembered (son.SoundMemo: the same
+// verdicts, and a node like one already checked is not sampled again).
 // The equations of each mode are
 // written out here again, apart from the solver's:
 //
@@ -77,6 +79,8 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	if !own {
 		live = in.Live()
 	}
+	sound := son.NewSoundMemo(len(live))
+	val := s.lookup()
 	for i, n := range live {
 		var claim types.Type
 		if own {
@@ -86,9 +90,9 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 		}
 		// An equation that gives the claim itself (every node but the
 		// widened ones) holds; the meet of IsA is for the others.
-		if eq := equation(n, mode, s.Value); !eq.Equal(claim) && !eq.IsA(claim) {
+		if eq := equation(n, mode, val); !eq.Same(&claim) && !eq.Equal(claim) && !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
-		} else if msg := son.CheckTransfer(n, claim, s.Value); msg != "" {
+		} else if msg := sound.CheckTransfer(n, claim, val); msg != "" {
 			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
 		}
 		if mode != ConstOnly {
