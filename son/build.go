@@ -535,8 +535,8 @@ func (b *builder) jump() *Node {
 // and false projections, held.
 func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	g := b.g
-	if t, f := g.deadBranch(b.ctrl(), cond, pos); t != nil {
-		return t, f // neither side reached: no If made; both held
+	if t, f := g.foldBranch(b.ctrl(), cond, pos); t != nil {
+		return t, f // at most one side reached: no If made; both held
 	}
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos

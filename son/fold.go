@@ -132,24 +132,33 @@ func (g *Graph) repeep(m *Node) *Node {
 	return m
 }
 
-// deadBranch is the builder's If on cond at ctrl and its two projections
-// when the If's type says that neither side is reached (its control is
-// dead, or its condition Top): the projections fold to XCtrl at once and
-// the If, left unused, dies. It makes none of the three, takes their IDs,
-// and does to the rest of the graph what making, peepholing and killing
-// them did: the If's peephole, whose rule looked at the condition (a
-// dependence); each projection's fold, which queued the If; the If's
-// kill, which queued its inputs and killed those it left unused. It
-// returns what the projections fold to, held (the XCtrl node; two of
-// them without value numbering), or nils if the If must be made:
-// idealize's rule for an If would rewrite it (a condition x != 0), or the
-// graph is raw. The checker, when on, checks the types of the three.
+// foldBranch is the builder's If on cond at ctrl and its two projections
+// when the If's type says that at most one side is reached: the If and
+// the projections die at once, so foldBranch makes none of the three,
+// takes their IDs, and does to the rest of the graph what making,
+// peepholing and killing them did. The If's peephole looked at the
+// condition (a dependence). A side not reached folds to XCtrl and queues
+// the If. The side reached, if one is (the control is live and the
+// condition's type is 0, or excludes 0), is replaced by the If's control
+// (idealCProj), whose own peephole runs again, as Peephole runs it on a
+// replacement; its kill queues the If. Then the If, left unused, dies: its
+// kill queues its inputs and kills those it left unused. It returns what
+// the projections fold to, held (the XCtrl node or the control), or nils
+// if the If must be made: it would live (both sides reached), idealize's
+// rule for an If would rewrite it (a condition x != 0), or the graph is
+// raw. With the rewrite checker on, a branch with a side reached is made
+// as before, so the checker sees every rewrite it saw (the projection
+// replaced by the control); for one with no side reached it checks the
+// types of the three.
 //
 // The If stands in the graph, for as long as it lived, as the graph's
 // one stand-in node (Graph.stand): Graph.nodes holds it at the If's ID,
 // so that the worklist, if it compacts meanwhile, keeps the If's entry
-// as it kept the If's.
-func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
+// as it kept the If's. It is never among its inputs' users: the If was
+// their last user, added and then taken off the end of their lists, with
+// no user added between (the control's peephole adds none), so their
+// orders of users are the same.
+func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
 		return nil, nil
 	}
@@ -160,11 +169,22 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
 	g.SetType(s, Compute(s, (*Node).Type))
-	if !sameType(s.Type(), tupleXX) {
+	live := int64(-1) // the side reached, if any
+	switch st := s.Type(); {
+	case sameType(st, tupleXX):
+	case noFoldLive || g.check != nil:
+		s.In[0], s.In[1] = nil, nil
+		return nil, nil
+	case sameType(st, tupleCX):
+		live = 0
+	case sameType(st, tupleXC):
+		live = 1
+	default:
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	}
 	g.takeID(s)
+	g.fresh = nil
 	var chk *Node
 	if g.check != nil {
 		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, typ: s.typ}
@@ -185,15 +205,27 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		g.Stats.Peepholes++
 		g.Stats.Rewrites++
 		g.Stats.Folded++
-		x := g.repeep(g.xctrl())
+		var x *Node
+		if side == live {
+			// Peephole of the projection: replaced by the control,
+			// whose peephole runs again; then the projection's kill.
+			ctrl.keep++
+			x = g.Peephole(ctrl)
+			ctrl.keep--
+			g.walks.edits++ // the kill's unlock
+		} else {
+			x = g.repeep(g.xctrl())
+		}
 		sides[side] = x
 		x.keep++  // held by the builder, as the projection's replacement was
+		g.fresh = nil
 		g.push(s) // the projection's kill
 		g.moveDeps(s)
 	}
 	// The If's kill: its inputs queued, then the If gone, then the
 	// inputs it left unused killed, the last first.
 	g.fresh = nil
+	g.walks.edits++
 	g.moveDeps(s)
 	var buf [2]*Node
 	dying := buf[:0]
@@ -212,3 +244,7 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	}
 	return sides[0], sides[1]
 }
+
+// noFoldLive turns off foldBranch for branches with a side reached, for
+// the tests that compare.
+var noFoldLive bool
