@@ -908,7 +908,30 @@ func (b *builder) chainLists(c, v *Node, exits []*Node) (ctrls, vals []*Node) {
 // the Phi of their values; held (projections still held by the caller)
 // are released once the Region uses them.
 func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node {
-	return b.joinAt(b.g.newNodeAfter(OpRegion, 0, nil, ctrls), vals, held, pos)
+	return b.joinAt(b.newJoin(ctrls), vals, held, pos)
+}
+
+// newJoin is the Region of ctrls for join and chain, not yet peepholed:
+// the graph's stand-in for it if every path is dead (deadRegion), else a
+// new node.
+func (b *builder) newJoin(ctrls []*Node) *Node {
+	if r := b.g.deadRegion(ctrls); r != nil {
+		return r
+	}
+	return b.g.newNodeAfter(OpRegion, 0, nil, ctrls)
+}
+
+// endJoin drops the Region r of a join once its peephole has run and
+// the current control is what it gave: killed if unused, and its memory
+// offered to the next node; a stand-in is dropped as the Region's kill
+// would have been (dropDeadRegion).
+func (b *builder) endJoin(r *Node) {
+	if r == b.g.deadJoin {
+		b.g.dropDeadRegion(r)
+		return
+	}
+	b.g.KillIfUnused(r)
+	b.g.recycle(r)
 }
 
 // joinAt is join at r, a Region of the paths made but not yet peepholed
@@ -924,8 +947,7 @@ func (b *builder) joinAt(r *Node, vals []*Node, held []*Node, pos syntax.Pos) *N
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
 	b.release(phi)
 	return phi
 }
@@ -1015,7 +1037,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	}
 	b.hold(cmp)
 	ctrls, vals := b.chainLists(b.ctrl(), cmp, exits)
-	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
+	r := b.newJoin(ctrls)
 	for _, f := range exits {
 		b.release(f)
 	}
@@ -1028,8 +1050,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
 	b.release(phi)
 	return phi
 }

@@ -1,6 +1,7 @@
 package son
 
 import (
+	"fmt"
 	"slices"
 
 	"son/syntax"
@@ -217,7 +218,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 			x = g.repeep(g.xctrl())
 		}
 		sides[side] = x
-		x.keep++  // held by the builder, as the projection's replacement was
+		x.keep++ // held by the builder, as the projection's replacement was
 		g.fresh = nil
 		g.push(s) // the projection's kill
 		g.moveDeps(s)
@@ -248,3 +249,61 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 // noFoldLive turns off foldBranch for branches with a side reached, for
 // the tests that compare.
 var noFoldLive bool
+
+// deadRegion returns the graph's stand-in for the Region of ctrls that
+// join or chain would make, when every one of ctrls is the XCtrl node at
+// hand (Graph.xc): such a Region is typed XCtrl, its Phi folds at once to
+// Top (foldAtOnce), its peephole replaces it by XCtrl, and it dies at
+// once, unused. The stand-in takes the Region's ID, inputs and type but
+// is no user of its inputs; the builder runs the Phi's fold and the
+// Region's peephole on it as on the Region (neither adds a user to it),
+// then drops it (dropDeadRegion). Its inputs' users are the same either
+// way: the Region was added last to the XCtrl node's users, once per
+// input, and taken off last, nothing added or taken off between. It
+// returns nil if the Region must be made: some path is live, the graph
+// is raw, folding is off, or the rewrite checker is on (which so sees
+// the Region made, typed and replaced, as before).
+func (g *Graph) deadRegion(ctrls []*Node) *Node {
+	x := g.xc
+	if g.raw || noFoldAtOnce || noFoldLive || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
+		return nil
+	}
+	for _, c := range ctrls {
+		if c != x {
+			return nil
+		}
+	}
+	r := g.deadJoin
+	if r == nil {
+		r = &Node{}
+		g.deadJoin = r
+	}
+	in := append(r.In[:0], nil)
+	in = append(in, ctrls...)
+	*r = Node{ID: g.nodes.len(), Op: OpRegion, In: in}
+	r.typ = g.types.intern(types.XCtrl)
+	g.takeID(r)
+	g.fresh = r // as NewNode leaves it
+	g.Stats.Folded++
+	return r
+}
+
+// dropDeadRegion does what killing the dead Region r stands for did, r
+// being unused: its inputs queued (the XCtrl node, still in use), and
+// its ID freed.
+func (g *Graph) dropDeadRegion(r *Node) {
+	if !r.Unused() || r.dead {
+		panic(fmt.Sprintf("son: drop of the dead Region %v which is in use", r))
+	}
+	g.fresh = nil // the kill's unlock
+	g.walks.edits++
+	g.moveDeps(r)
+	for _, c := range r.In[1:] {
+		g.push(c)
+		g.moveDeps(c)
+	}
+	g.nodes.set(r.ID, nil)
+	clear(r.In)
+	r.In = r.In[:0]
+	r.dead = true
+}
