@@ -173,7 +173,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
 	case sameType(st, tupleXX):
-	case noFoldLive || g.check != nil:
+	case noFoldMore || g.check != nil:
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	case sameType(st, tupleCX):
@@ -246,9 +246,9 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	return sides[0], sides[1]
 }
 
-// noFoldLive turns off foldBranch for branches with a side reached, for
-// the tests that compare.
-var noFoldLive bool
+// noFoldMore turns off foldBranch for a branch with a side reached, and
+// deadRegion, for the tests that compare.
+var noFoldMore bool
 
 // deadRegion returns the graph's stand-in for the Region of ctrls that
 // join or chain would make, when every one of ctrls is the XCtrl node at
@@ -265,7 +265,7 @@ var noFoldLive bool
 // the Region made, typed and replaced, as before).
 func (g *Graph) deadRegion(ctrls []*Node) *Node {
 	x := g.xc
-	if g.raw || noFoldAtOnce || noFoldLive || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
+	if g.raw || noFoldAtOnce || noFoldMore || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
 		return nil
 	}
 	for _, c := range ctrls {

@@ -75,6 +75,10 @@ type Graph struct {
 		Refines   int // Refines the builder made (refine.go), folded or not
 		Recycled  int // nodes made in the memory of a killed one (recycle)
 		Folded    int // nodes that would have died at once, not made (foldAtOnce, foldBranch)
+		// Made counts the nodes NewNode made: MaxID less the IDs of nodes
+		// folded at once (Folded) and of Start's ID 0. A measure per node
+		// made divides by it, not by the IDs given out.
+		Made int
 	}
 }
 
@@ -127,6 +131,7 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 	}
 	n.Out, n.pos = g.edges.nodes(2)[:0], g.edges.positions(len(in)+2)
 	g.takeID(n)
+	g.Stats.Made++
 	for i, x := range in {
 		n.In[i] = x
 		if x != nil {
