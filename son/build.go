@@ -250,7 +250,14 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	for _, s := range ss {
 		args = append(args, s.In[0])
 	}
-	r := b.hold(g.NewNode(OpRegion, 0, args...))
+	var r *Node
+	if g.allDead(args[1:]) && samePerVar(ss, len(vars)) {
+		r = g.deadRegion(args[1:]) // no path live, and no Phi to make
+	}
+	if r == nil {
+		r = g.NewNode(OpRegion, 0, args...)
+	}
+	b.hold(r)
 	r.Pos = pos
 	var phis []*Node
 	for i, v := range vars {
@@ -284,8 +291,20 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
+}
+
+// samePerVar reports whether the saved scopes ss hold the same value for
+// each of their n variables: merging them makes no Phi.
+func samePerVar(ss []*Node, n int) bool {
+	for i := 1; i <= n; i++ {
+		for _, s := range ss[1:] {
+			if s.In[i] != ss[0].In[i] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ---- statements ----
@@ -921,7 +940,7 @@ func (b *builder) newJoin(ctrls []*Node) *Node {
 	return b.g.newNodeAfter(OpRegion, 0, nil, ctrls)
 }
 
-// endJoin drops the Region r of a join once its peephole has run and
+// endJoin drops the Region r of a join or merge once its peephole has run and
 // the current control is what it gave: killed if unused, and its memory
 // offered to the next node; a stand-in is dropped as the Region's kill
 // would have been (dropDeadRegion).

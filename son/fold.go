@@ -251,27 +251,30 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 var noFoldMore bool
 
 // deadRegion returns the graph's stand-in for the Region of ctrls that
-// join or chain would make, when every one of ctrls is the XCtrl node at
-// hand (Graph.xc): such a Region is typed XCtrl, its Phi folds at once to
-// Top (foldAtOnce), its peephole replaces it by XCtrl, and it dies at
-// once, unused. The stand-in takes the Region's ID, inputs and type but
-// is no user of its inputs; the builder runs the Phi's fold and the
-// Region's peephole on it as on the Region (neither adds a user to it),
-// then drops it (dropDeadRegion). Its inputs' users are the same either
-// way: the Region was added last to the XCtrl node's users, once per
-// input, and taken off last, nothing added or taken off between. It
-// returns nil if the Region must be made: some path is live, the graph
-// is raw, folding is off, or the rewrite checker is on (which so sees
-// the Region made, typed and replaced, as before).
+// join, chain or mergeOne would make, when allDead(ctrls) and no Phi will
+// have it as input but the one join and chain make, which folds at once:
+// such a Region is typed XCtrl, its Phi folds to Top (foldAtOnce), its
+// peephole replaces it by XCtrl, and it dies at once, unused. The
+// stand-in takes the Region's ID, inputs and type but is no user of its
+// inputs; the builder runs the Phi's fold and the Region's peephole on it
+// as on the Region (neither adds a user to it), then drops it
+// (dropDeadRegion). It returns nil if the Region must be made: some path
+// is live, the graph is raw, folding is off, or the rewrite checker is on
+// (which so sees the Region made, typed and replaced, as before).
+//
+// What differs is the order of the XCtrl node's users: the Region was
+// added to them, once per path, and taken off when it died; when
+// mergeOne drops its saved scopes between, each of them the XCtrl node's
+// user too, the Region's entries fill their holes, and the users left
+// may end in another order (in join and chain nothing is taken off
+// between, and the order is the same). No code reads that order: the
+// XCtrl node's type never changes and no rule replaces it (which would
+// queue or move its users in order), no walk reaches it (it has no
+// inputs, and no live node uses it once Build ends), and removing a
+// user reads only that user's own slot.
 func (g *Graph) deadRegion(ctrls []*Node) *Node {
-	x := g.xc
-	if g.raw || noFoldAtOnce || noFoldMore || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
+	if !g.allDead(ctrls) {
 		return nil
-	}
-	for _, c := range ctrls {
-		if c != x {
-			return nil
-		}
 	}
 	r := g.deadJoin
 	if r == nil {
@@ -288,9 +291,24 @@ func (g *Graph) deadRegion(ctrls []*Node) *Node {
 	return r
 }
 
-// dropDeadRegion does what killing the dead Region r stands for did, r
-// being unused: its inputs queued (the XCtrl node, still in use), and
-// its ID freed.
+// allDead reports whether every one of ctrls is the XCtrl node at hand
+// (Graph.xc), and deadRegion may stand in for their Region.
+func (g *Graph) allDead(ctrls []*Node) bool {
+	x := g.xc
+	if g.raw || noFoldAtOnce || noFoldMore || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
+		return false
+	}
+	for _, c := range ctrls {
+		if c != x {
+			return false
+		}
+	}
+	return true
+}
+
+// dropDeadRegion does what killing the dead Region r stood for did, r
+// being unused: its inputs queued, its ID freed, then the XCtrl node
+// killed if r was its last user.
 func (g *Graph) dropDeadRegion(r *Node) {
 	if !r.Unused() || r.dead {
 		panic(fmt.Sprintf("son: drop of the dead Region %v which is in use", r))
@@ -302,8 +320,10 @@ func (g *Graph) dropDeadRegion(r *Node) {
 		g.push(c)
 		g.moveDeps(c)
 	}
+	x := r.In[1] // every input: allDead
 	g.nodes.set(r.ID, nil)
 	clear(r.In)
 	r.In = r.In[:0]
 	r.dead = true
+	g.KillIfUnused(x)
 }
