@@ -186,6 +186,8 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	}
 	g.takeID(s)
 	g.fresh = nil
+	ctrl.keep++ // as the If's use did: neither may die before it
+	cond.keep++
 	var chk *Node
 	if g.check != nil {
 		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, typ: s.typ}
@@ -225,6 +227,8 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	}
 	// The If's kill: its inputs queued, then the If gone, then the
 	// inputs it left unused killed, the last first.
+	ctrl.keep--
+	cond.keep--
 	g.fresh = nil
 	g.walks.edits++
 	g.moveDeps(s)
@@ -286,6 +290,7 @@ func (g *Graph) deadRegion(ctrls []*Node) *Node {
 	*r = Node{ID: g.nodes.len(), Op: OpRegion, In: in}
 	r.typ = g.types.intern(types.XCtrl)
 	g.takeID(r)
+	g.xc.keep++ // as the Region's uses did: the XCtrl node lives until it dies
 	g.fresh = r // as NewNode leaves it
 	g.Stats.Folded++
 	return r
@@ -307,8 +312,9 @@ func (g *Graph) allDead(ctrls []*Node) bool {
 }
 
 // dropDeadRegion does what killing the dead Region r stood for did, r
-// being unused: its inputs queued, its ID freed, then the XCtrl node
-// killed if r was its last user.
+// being unused: its inputs queued, its ID freed, then the XCtrl node,
+// which deadRegion held as the Region's uses did, killed if r was its
+// last user.
 func (g *Graph) dropDeadRegion(r *Node) {
 	if !r.Unused() || r.dead {
 		panic(fmt.Sprintf("son: drop of the dead Region %v which is in use", r))
@@ -321,6 +327,7 @@ func (g *Graph) dropDeadRegion(r *Node) {
 		g.moveDeps(c)
 	}
 	x := r.In[1] // every input: allDead
+	x.keep--
 	g.nodes.set(r.ID, nil)
 	clear(r.In)
 	r.In = r.In[:0]
