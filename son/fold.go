@@ -157,8 +157,13 @@ func (g *Graph) repeep(m *Node) *Node {
 // so that the worklist, if it compacts meanwhile, keeps the If's entry
 // as it kept the If's. It is never among its inputs' users: the If was
 // their last user, added and then taken off the end of their lists, with
-// no user added between (the control's peephole adds none), so their
-// orders of users are the same.
+// no user added or taken off between, so their orders of users are the
+// same. (The control's peephole, run again for the side taken, adds no
+// user; it would take one off only by rewriting the control in place,
+// and the builder's current control was peepholed when it became
+// current, with nothing the builder does since to rewrite it: that
+// peephole finds nothing to do, TestFoldAtOnceChangesNothing checks the
+// graphs and worklists that follow.)
 func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
 		return nil, nil
