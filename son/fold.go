@@ -157,13 +157,13 @@ func (g *Graph) repeep(m *Node) *Node {
 // so that the worklist, if it compacts meanwhile, keeps the If's entry
 // as it kept the If's. It is never among its inputs' users: the If was
 // their last user, added and then taken off the end of their lists, with
-// no user added or taken off between, so their orders of users are the
-// same. (The control's peephole, run again for the side taken, adds no
-// user; it would take one off only by rewriting the control in place,
-// and the builder's current control was peepholed when it became
-// current, with nothing the builder does since to rewrite it: that
-// peephole finds nothing to do, TestFoldAtOnceChangesNothing checks the
-// graphs and worklists that follow.)
+// no user added between, so their orders of users are the same. The
+// control's peephole, run again for the side taken, adds it no user, but
+// may take users off: a Region that a later rewrite left with one way in
+// (or a dead one) replaces its Phis by their values. One user taken off
+// before the If leaves the same order as without the If (the If, moved
+// into its hole, then gives that hole to the same last user); two may
+// not, so a control with more than one Phi makes the If (phisOver).
 func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
 		return nil, nil
@@ -178,7 +178,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
 	case sameType(st, tupleXX):
-	case noFoldMore || g.check != nil:
+	case noFoldMore || g.check != nil || phisOver(ctrl, 1):
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	case sameType(st, tupleCX):
@@ -253,6 +253,23 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		g.KillIfUnused(dying[j])
 	}
 	return sides[0], sides[1]
+}
+
+// phisOver reports whether more than k Phis use region n (false for
+// another op): it stops at the (k+1)-th, so that it costs no more than
+// the users it passes.
+func phisOver(n *Node, k int) bool {
+	if !n.Op.IsRegion() {
+		return false
+	}
+	for _, u := range n.Out {
+		if u.Op == OpPhi && u.In[0] == n {
+			if k--; k < 0 {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // noFoldMore turns off foldBranch for a branch with a side reached, and
