@@ -945,7 +945,7 @@ func (b *builder) newJoin(ctrls []*Node) *Node {
 // offered to the next node; a stand-in is dropped as the Region's kill
 // would have been (dropDeadRegion).
 func (b *builder) endJoin(r *Node) {
-	if r == b.g.deadJoin {
+	if r == b.g.xjoin {
 		b.g.dropDeadRegion(r)
 		return
 	}

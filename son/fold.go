@@ -19,7 +19,9 @@ import (
 // found or made and peepholed again as Peephole does, and the inputs are
 // queued and, if nothing else uses them, killed, in Kill's order, so that
 // the worklist and the IDs the fixpoint gives out are the same
-// (TestFoldAtOnceChangesNothing).
+// (TestFoldAtOnceChangesNothing). foldBranch does the same for an If that
+// its condition's type decides, and deadRegion for a Region of dead
+// paths, whose stand-ins go through the rest of the builder's steps.
 
 // peepNew is Peephole(NewNode(op, aux, in...)) with the node at pos, but
 // it makes no node that the peephole would replace at once because of
@@ -256,8 +258,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 }
 
 // phisOver reports whether more than k Phis use region n (false for
-// another op): it stops at the (k+1)-th, so that it costs no more than
-// the users it passes.
+// another op), looking no further than the (k+1)-th.
 func phisOver(n *Node, k int) bool {
 	if !n.Op.IsRegion() {
 		return false
@@ -302,10 +303,10 @@ func (g *Graph) deadRegion(ctrls []*Node) *Node {
 	if !g.allDead(ctrls) {
 		return nil
 	}
-	r := g.deadJoin
+	r := g.xjoin
 	if r == nil {
 		r = &Node{}
-		g.deadJoin = r
+		g.xjoin = r
 	}
 	in := append(r.In[:0], nil)
 	in = append(in, ctrls...)

@@ -16,20 +16,20 @@ type Graph struct {
 	Start *Node
 	Stop  *Node
 
-	nodes    nodeTable // by ID; nil for killed nodes and for ID 0
-	gvn      gvnTable
-	edges    edgeArena
-	work     worklist
-	args     []*Node             // newNodeAfter's list of inputs, reused
-	ids      []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
-	marks    []bool              // a set by ID, all false, for the walks to share (takeMarks)
-	spare    []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
-	deps     []depList           // the rest of the chunk newDeps cuts dependence lists from
-	xc       *Node               // the XCtrl node xctrl found last, if still in the table
-	top      *Node               // the Top constant topCon found last, if still in the table
-	stand    *Node               // the If foldBranch does not make, while it would have lived
-	deadJoin *Node               // the dead Region join does not make (deadRegion), while it would have lived
-	small    [2 * smallCon]*Node // the constants Con found last, if still in the table
+	nodes nodeTable // by ID; nil for killed nodes and for ID 0
+	gvn   gvnTable
+	edges edgeArena
+	work  worklist
+	args  []*Node             // newNodeAfter's list of inputs, reused
+	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
+	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
+	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
+	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
+	xc    *Node               // the XCtrl node xctrl found last, if still in the table
+	top   *Node               // the Top constant topCon found last, if still in the table
+	stand *Node               // the If foldBranch does not make, while it would have lived
+	xjoin *Node               // the Region of dead paths deadRegion does not make, while it would have lived
+	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
 	// at that node beyond one edge (addDep); nil until one does.
 	depsOf map[int32]*[]int32
@@ -74,7 +74,7 @@ type Graph struct {
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
 		Recycled  int // nodes made in the memory of a killed one (recycle)
-		Folded    int // nodes that would have died at once, not made (foldAtOnce, foldBranch)
+		Folded    int // nodes that would have died at once, not made (foldAtOnce, foldBranch, deadRegion)
 		// Made counts the nodes NewNode made: MaxID less the IDs of nodes
 		// folded at once (Folded) and of Start's ID 0. A measure per node
 		// made divides by it, not by the IDs given out.
