@@ -250,7 +250,14 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	for _, s := range ss {
 		args = append(args, s.In[0])
 	}
-	r := b.hold(g.NewNode(OpRegion, 0, args...))
+	var r *Node
+	if g.allDead(args[1:]) && samePerVar(ss, len(vars)) {
+		r = g.deadRegion(args[1:]) // no path live, and no Phi to make
+	}
+	if r == nil {
+		r = g.NewNode(OpRegion, 0, args...)
+	}
+	b.hold(r)
 	r.Pos = pos
 	var phis []*Node
 	for i, v := range vars {
@@ -284,8 +291,20 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
+}
+
+// samePerVar reports whether the saved scopes ss hold the same value for
+// each of their n variables: merging them makes no Phi.
+func samePerVar(ss []*Node, n int) bool {
+	for i := 1; i <= n; i++ {
+		for _, s := range ss[1:] {
+			if s.In[i] != ss[0].In[i] {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // ---- statements ----
@@ -535,8 +554,8 @@ func (b *builder) jump() *Node {
 // and false projections, held.
 func (b *builder) branch(cond *Node, pos syntax.Pos) (t, f *Node) {
 	g := b.g
-	if t, f := g.deadBranch(b.ctrl(), cond, pos); t != nil {
-		return t, f // neither side reached: no If made; both held
+	if t, f := g.foldBranch(b.ctrl(), cond, pos); t != nil {
+		return t, f // at most one side reached: no If made; both held
 	}
 	iff := g.NewNode(OpIf, 0, b.ctrl(), cond)
 	iff.Pos = pos
@@ -908,7 +927,30 @@ func (b *builder) chainLists(c, v *Node, exits []*Node) (ctrls, vals []*Node) {
 // the Phi of their values; held (projections still held by the caller)
 // are released once the Region uses them.
 func (b *builder) join(ctrls, vals []*Node, held []*Node, pos syntax.Pos) *Node {
-	return b.joinAt(b.g.newNodeAfter(OpRegion, 0, nil, ctrls), vals, held, pos)
+	return b.joinAt(b.newJoin(ctrls), vals, held, pos)
+}
+
+// newJoin is the Region of ctrls for join and chain, not yet peepholed:
+// the graph's stand-in for it if every path is dead (deadRegion), else a
+// new node.
+func (b *builder) newJoin(ctrls []*Node) *Node {
+	if r := b.g.deadRegion(ctrls); r != nil {
+		return r
+	}
+	return b.g.newNodeAfter(OpRegion, 0, nil, ctrls)
+}
+
+// endJoin drops the Region r of a join or merge once its peephole has run and
+// the current control is what it gave: killed if unused, and its memory
+// offered to the next node; a stand-in is dropped as the Region's kill
+// would have been (dropDeadRegion).
+func (b *builder) endJoin(r *Node) {
+	if r == b.g.xjoin {
+		b.g.dropDeadRegion(r)
+		return
+	}
+	b.g.KillIfUnused(r)
+	b.g.recycle(r)
 }
 
 // joinAt is join at r, a Region of the paths made but not yet peepholed
@@ -924,8 +966,7 @@ func (b *builder) joinAt(r *Node, vals []*Node, held []*Node, pos syntax.Pos) *N
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
 	b.release(phi)
 	return phi
 }
@@ -1015,7 +1056,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	}
 	b.hold(cmp)
 	ctrls, vals := b.chainLists(b.ctrl(), cmp, exits)
-	r := g.newNodeAfter(OpRegion, 0, nil, ctrls)
+	r := b.newJoin(ctrls)
 	for _, f := range exits {
 		b.release(f)
 	}
@@ -1028,8 +1069,7 @@ func (b *builder) chain(e *syntax.ChainExpr) *Node {
 	c := g.Peephole(r)
 	b.release(r)
 	b.setCtrl(c)
-	g.KillIfUnused(r)
-	g.recycle(r)
+	b.endJoin(r)
 	b.release(phi)
 	return phi
 }

@@ -1,6 +1,7 @@
 package son
 
 import (
+	"fmt"
 	"slices"
 
 	"son/syntax"
@@ -18,7 +19,9 @@ import (
 // found or made and peepholed again as Peephole does, and the inputs are
 // queued and, if nothing else uses them, killed, in Kill's order, so that
 // the worklist and the IDs the fixpoint gives out are the same
-// (TestFoldAtOnceChangesNothing).
+// (TestFoldAtOnceChangesNothing). foldBranch does the same for an If that
+// its condition's type decides, and deadRegion for a Region of dead
+// paths, whose stand-ins go through the rest of the builder's steps.
 
 // peepNew is Peephole(NewNode(op, aux, in...)) with the node at pos, but
 // it makes no node that the peephole would replace at once because of
@@ -132,24 +135,38 @@ func (g *Graph) repeep(m *Node) *Node {
 	return m
 }
 
-// deadBranch is the builder's If on cond at ctrl and its two projections
-// when the If's type says that neither side is reached (its control is
-// dead, or its condition Top): the projections fold to XCtrl at once and
-// the If, left unused, dies. It makes none of the three, takes their IDs,
-// and does to the rest of the graph what making, peepholing and killing
-// them did: the If's peephole, whose rule looked at the condition (a
-// dependence); each projection's fold, which queued the If; the If's
-// kill, which queued its inputs and killed those it left unused. It
-// returns what the projections fold to, held (the XCtrl node; two of
-// them without value numbering), or nils if the If must be made:
-// idealize's rule for an If would rewrite it (a condition x != 0), or the
-// graph is raw. The checker, when on, checks the types of the three.
+// foldBranch is the builder's If on cond at ctrl and its two projections
+// when the If's type says that at most one side is reached: the If and
+// the projections die at once, so foldBranch makes none of the three,
+// takes their IDs, and does to the rest of the graph what making,
+// peepholing and killing them did. The If's peephole looked at the
+// condition (a dependence). A side not reached folds to XCtrl and queues
+// the If. The side reached, if one is (the control is live and the
+// condition's type is 0, or excludes 0), is replaced by the If's control
+// (idealCProj), whose own peephole runs again, as Peephole runs it on a
+// replacement; its kill queues the If. Then the If, left unused, dies: its
+// kill queues its inputs and kills those it left unused. It returns what
+// the projections fold to, held (the XCtrl node or the control), or nils
+// if the If must be made: it would live (both sides reached), idealize's
+// rule for an If would rewrite it (a condition x != 0), or the graph is
+// raw. With the rewrite checker on, a branch with a side reached is made
+// as before, so the checker sees every rewrite it saw (the projection
+// replaced by the control); for one with no side reached it checks the
+// types of the three.
 //
 // The If stands in the graph, for as long as it lived, as the graph's
 // one stand-in node (Graph.stand): Graph.nodes holds it at the If's ID,
 // so that the worklist, if it compacts meanwhile, keeps the If's entry
-// as it kept the If's.
-func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
+// as it kept the If's. It is never among its inputs' users: the If was
+// their last user, added and then taken off the end of their lists, with
+// no user added between, so their orders of users are the same. The
+// control's peephole, run again for the side taken, adds it no user, but
+// may take users off: a Region that a later rewrite left with one way in
+// (or a dead one) replaces its Phis by their values. One user taken off
+// before the If leaves the same order as without the If (the If, moved
+// into its hole, then gives that hole to the same last user); two may
+// not, so a control with more than one Phi makes the If (phisOver).
+func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
 		return nil, nil
 	}
@@ -160,11 +177,24 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
 	g.SetType(s, Compute(s, (*Node).Type))
-	if !sameType(s.Type(), tupleXX) {
+	live := int64(-1) // the side reached, if any
+	switch st := s.Type(); {
+	case sameType(st, tupleXX):
+	case noFoldMore || g.check != nil || phisOver(ctrl, 1):
+		s.In[0], s.In[1] = nil, nil
+		return nil, nil
+	case sameType(st, tupleCX):
+		live = 0
+	case sameType(st, tupleXC):
+		live = 1
+	default:
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	}
 	g.takeID(s)
+	g.fresh = nil
+	ctrl.keep++ // as the If's use did: neither may die before it
+	cond.keep++
 	var chk *Node
 	if g.check != nil {
 		chk = &Node{ID: s.ID, Op: OpIf, Pos: pos, In: []*Node{ctrl, cond}, typ: s.typ}
@@ -185,15 +215,29 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		g.Stats.Peepholes++
 		g.Stats.Rewrites++
 		g.Stats.Folded++
-		x := g.repeep(g.xctrl())
+		var x *Node
+		if side == live {
+			// Peephole of the projection: replaced by the control,
+			// whose peephole runs again; then the projection's kill.
+			ctrl.keep++
+			x = g.Peephole(ctrl)
+			ctrl.keep--
+			g.walks.edits++ // the kill's unlock
+		} else {
+			x = g.repeep(g.xctrl())
+		}
 		sides[side] = x
-		x.keep++  // held by the builder, as the projection's replacement was
+		x.keep++ // held by the builder, as the projection's replacement was
+		g.fresh = nil
 		g.push(s) // the projection's kill
 		g.moveDeps(s)
 	}
 	// The If's kill: its inputs queued, then the If gone, then the
 	// inputs it left unused killed, the last first.
+	ctrl.keep--
+	cond.keep--
 	g.fresh = nil
+	g.walks.edits++
 	g.moveDeps(s)
 	var buf [2]*Node
 	dying := buf[:0]
@@ -211,4 +255,105 @@ func (g *Graph) deadBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		g.KillIfUnused(dying[j])
 	}
 	return sides[0], sides[1]
+}
+
+// phisOver reports whether more than k Phis use region n (false for
+// another op), looking no further than the (k+1)-th.
+func phisOver(n *Node, k int) bool {
+	if !n.Op.IsRegion() {
+		return false
+	}
+	for _, u := range n.Out {
+		if u.Op == OpPhi && u.In[0] == n {
+			if k--; k < 0 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noFoldMore turns off foldBranch for a branch with a side reached, and
+// deadRegion, for the tests that compare.
+var noFoldMore bool
+
+// deadRegion returns the graph's stand-in for the Region of ctrls that
+// join, chain or mergeOne would make, when allDead(ctrls) and no Phi will
+// have it as input but the one join and chain make, which folds at once:
+// such a Region is typed XCtrl, its Phi folds to Top (foldAtOnce), its
+// peephole replaces it by XCtrl, and it dies at once, unused. The
+// stand-in takes the Region's ID, inputs and type but is no user of its
+// inputs; the builder runs the Phi's fold and the Region's peephole on it
+// as on the Region (neither adds a user to it), then drops it
+// (dropDeadRegion). It returns nil if the Region must be made: some path
+// is live, the graph is raw, folding is off, or the rewrite checker is on
+// (which so sees the Region made, typed and replaced, as before).
+//
+// What differs is the order of the XCtrl node's users: the Region was
+// added to them, once per path, and taken off when it died; when
+// mergeOne drops its saved scopes between, each of them the XCtrl node's
+// user too, the Region's entries fill their holes, and the users left
+// may end in another order (in join and chain nothing is taken off
+// between, and the order is the same). No code reads that order: the
+// XCtrl node's type never changes and no rule replaces it (which would
+// queue or move its users in order), no walk reaches it (it has no
+// inputs, and no live node uses it once Build ends), and removing a
+// user reads only that user's own slot.
+func (g *Graph) deadRegion(ctrls []*Node) *Node {
+	if !g.allDead(ctrls) {
+		return nil
+	}
+	r := g.xjoin
+	if r == nil {
+		r = &Node{}
+		g.xjoin = r
+	}
+	in := append(r.In[:0], nil)
+	in = append(in, ctrls...)
+	*r = Node{ID: g.nodes.len(), Op: OpRegion, In: in}
+	r.typ = g.types.intern(types.XCtrl)
+	g.takeID(r)
+	g.xc.keep++ // as the Region's uses did: the XCtrl node lives until it dies
+	g.fresh = r // as NewNode leaves it
+	g.Stats.Folded++
+	return r
+}
+
+// allDead reports whether every one of ctrls is the XCtrl node at hand
+// (Graph.xc), and deadRegion may stand in for their Region.
+func (g *Graph) allDead(ctrls []*Node) bool {
+	x := g.xc
+	if g.raw || noFoldAtOnce || noFoldMore || g.check != nil || x == nil || x.flags&inGVN == 0 || x.Op != OpXCtrl {
+		return false
+	}
+	for _, c := range ctrls {
+		if c != x {
+			return false
+		}
+	}
+	return true
+}
+
+// dropDeadRegion does what killing the dead Region r stood for did, r
+// being unused: its inputs queued, its ID freed, then the XCtrl node,
+// which deadRegion held as the Region's uses did, killed if r was its
+// last user.
+func (g *Graph) dropDeadRegion(r *Node) {
+	if !r.Unused() || r.dead {
+		panic(fmt.Sprintf("son: drop of the dead Region %v which is in use", r))
+	}
+	g.fresh = nil // the kill's unlock
+	g.walks.edits++
+	g.moveDeps(r)
+	for _, c := range r.In[1:] {
+		g.push(c)
+		g.moveDeps(c)
+	}
+	x := r.In[1] // every input: allDead
+	x.keep--
+	g.nodes.set(r.ID, nil)
+	clear(r.In)
+	r.In = r.In[:0]
+	r.dead = true
+	g.KillIfUnused(x)
 }

@@ -27,7 +27,8 @@ type Graph struct {
 	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
 	top   *Node               // the Top constant topCon found last, if still in the table
-	stand *Node               // the If deadBranch does not make, while it would have lived
+	stand *Node               // the If foldBranch does not make, while it would have lived
+	xjoin *Node               // the Region of dead paths deadRegion does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
 	// at that node beyond one edge (addDep); nil until one does.
@@ -73,7 +74,11 @@ type Graph struct {
 		Walks     int // walks of the whole graph to find what Stop reaches (build, Iterate)
 		Refines   int // Refines the builder made (refine.go), folded or not
 		Recycled  int // nodes made in the memory of a killed one (recycle)
-		Folded    int // nodes that would have died at once, not made (foldAtOnce, deadBranch)
+		Folded    int // nodes that would have died at once, not made (foldAtOnce, foldBranch, deadRegion)
+		// Made counts the nodes NewNode made: MaxID less the IDs of nodes
+		// folded at once (Folded) and of Start's ID 0. A measure per node
+		// made divides by it, not by the IDs given out.
+		Made int
 	}
 }
 
@@ -126,6 +131,7 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 	}
 	n.Out, n.pos = g.edges.nodes(2)[:0], g.edges.positions(len(in)+2)
 	g.takeID(n)
+	g.Stats.Made++
 	for i, x := range in {
 		n.In[i] = x
 		if x != nil {
