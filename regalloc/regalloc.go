@@ -271,7 +271,7 @@ type alloc struct {
 	// per round
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
-	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start
+	fixed      [][][3]int32 // fixed[p]: the live segments of physical register p, by start: start, end and their block
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
 	hints      []Reg // the hints of register r are hints[hoff[r]:hoff[r+1]]
@@ -304,6 +304,7 @@ type alloc struct {
 	oldNregs  int
 	oldBstart []int32
 	oldBend   []int32
+	cmOff     []int32 // relive's map of the changed blocks' positions (newPos)
 }
 
 // mention is a block that mentions a register, in the register's list.
@@ -726,7 +727,7 @@ func (a *alloc) liveness() {
 	}
 	a.physLive = true
 	if a.fixed == nil {
-		a.fixed = make([][][2]int32, np)
+		a.fixed = make([][][3]int32, np)
 	}
 	for p := range a.fixed {
 		a.fixed[p] = a.fixed[p][:0]
@@ -783,7 +784,7 @@ func (a *alloc) liveness() {
 				if e < 0 {
 					e = defPos
 				}
-				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
+				a.fixed[d] = append(a.fixed[d], [3]int32{defPos, e, int32(b)})
 				segEnd[d] = -1
 			}
 			for _, u := range a.uses(w) {
@@ -799,7 +800,7 @@ func (a *alloc) liveness() {
 		}
 		for _, r := range live {
 			if segEnd[r] >= 0 {
-				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
+				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
 				segEnd[r] = -1
 			}
 		}
@@ -811,14 +812,14 @@ func (a *alloc) liveness() {
 		if falling(segs) {
 			slices.Reverse(segs)
 		} else {
-			slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
+			slices.SortFunc(segs, func(x, y [3]int32) int { return cmp.Compare(x[0], y[0]) })
 		}
 	}
 	a.widen(bstart, bend)
 }
 
 // falling reports whether the segments' starts strictly fall.
-func falling(segs [][2]int32) bool {
+func falling(segs [][3]int32) bool {
 	for k := 1; k < len(segs); k++ {
 		if segs[k][0] >= segs[k-1][0] {
 			return false
@@ -1004,36 +1005,65 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 }
 
 // countingOrder lists the registers with an interval by start, then by
-// number: a counting sort over the positions, linear where a comparison
-// sort took a third of the scan. The first round's order; dst is reused.
+// number: a radix sort of the starts (least significant digit first, each
+// pass stable), on the registers in order of number. Linear in the
+// intervals and a few passes of at most 2,048 counts, where a counting
+// sort over the positions was linear in the code (30,000 positions for
+// 1,400 intervals at 10k). The first round's order; dst is reused.
 func (a *alloc) countingOrder(dst []int32) []int32 {
 	np := a.f.NumPhys
-	npos := 1
-	if nb := len(a.bend); nb > 0 {
-		npos = int(a.bend[nb-1]) + 2
-	}
-	a.first = resize(a.first, npos+1) // first[p+1]: how many intervals start before p, once summed
-	first := a.first
-	clear(first)
-	nord := 0
+	n, last := 0, int32(0)
 	for r := np; r < a.nregs; r++ {
 		if s := a.start[r]; s >= 0 {
-			first[s+1]++
-			nord++
+			n++
+			last = max(last, s)
 		}
 	}
-	for p := 1; p <= npos; p++ {
-		first[p] += first[p-1]
-	}
-	order := resize(dst, nord)
+	order := resize(dst, n)
+	k := 0
 	for r := np; r < a.nregs; r++ {
-		if s := a.start[r]; s >= 0 {
-			order[first[s]] = int32(r)
-			first[s]++
+		if a.start[r] >= 0 {
+			order[k] = int32(r)
+			k++
 		}
+	}
+	nbits := bits.Len32(uint32(last))
+	if nbits == 0 {
+		return order
+	}
+	passes := (nbits + radixBits - 1) / radixBits
+	width := (nbits + passes - 1) / passes
+	mask := int32(1)<<width - 1
+	a.first = resize(a.first, n) // the passes' other array
+	from, to := order, a.first
+	var count [1 << radixBits]int32
+	odd := false // the order is in a.first's array
+	for shift := 0; shift < nbits; shift += width {
+		c := count[:mask+1]
+		clear(c)
+		for _, r := range from {
+			c[a.start[r]>>shift&mask]++
+		}
+		sum := int32(0)
+		for d, m := range c {
+			c[d], sum = sum, sum+m
+		}
+		for _, r := range from {
+			d := a.start[r] >> shift & mask
+			to[c[d]] = r
+			c[d]++
+		}
+		from, to = to, from
+		odd = !odd
+	}
+	if odd {
+		copy(order, from)
 	}
 	return order
 }
+
+// radixBits is the widest digit of countingOrder's passes.
+const radixBits = 11
 
 // mergedOrder is the order of a round after the first, in dst: the
 // order before, whose registers keep their order as relive maps their
