@@ -149,7 +149,11 @@ type Result struct {
 	// different registers; Coalesced, those that became no-ops.
 	Moves, Coalesced int
 	Spilled          int // virtual registers spilled
-	Rounds           int // scans run (one more per round of spilling)
+	Rounds           int // rounds of allocation: one, and one more per round of spilling
+	// Folded counts the rounds (0 or 1, the last) whose scan ran on the
+	// round before's positions, without a liveness of their own
+	// (foldLast).
+	Folded int
 	// Split counts the loops a spilled register is reloaded before,
 	// once, instead of at each of its reads inside (splitting).
 	Split int
@@ -305,6 +309,9 @@ type alloc struct {
 	oldBstart []int32
 	oldBend   []int32
 	cmOff     []int32 // relive's map of the changed blocks' positions (newPos)
+
+	noFold bool    // foldLast is off (compareUnfolded)
+	ckpt   []int32 // the scan's state at each loop's copy (scanFrom)
 }
 
 // mention is a block that mentions a register, in the register's list.
@@ -349,7 +356,20 @@ var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
 func Allocate(f *Func) (*Result, error) {
-	a := &alloc{f: f}
+	res, err := allocate(f, true)
+	if err == nil && checkRelive && res.Folded > 0 {
+		err = compareUnfolded(f, res)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return res, nil
+}
+
+// allocate is Allocate, folding the last round's liveness into its scan
+// (foldLast) where it can when fold is set.
+func allocate(f *Func, fold bool) (*Result, error) {
+	a := &alloc{f: f, noFold: !fold}
 	if err := a.init(); err != nil {
 		return nil, err
 	}
@@ -377,7 +397,13 @@ func Allocate(f *Func) (*Result, error) {
 				return nil, err
 			}
 		}
+		last := a.onlyCopies()
 		a.rewrite()
+		if last && a.foldLast() {
+			res := a.result(round + 1)
+			res.Folded = 1
+			return res, nil
+		}
 	}
 }
 
@@ -1098,7 +1124,6 @@ func (a *alloc) mergedOrder(dst []int32) []int32 {
 // scan assigns a register to each virtual register's interval, in order of
 // start, or spills one. It reports whether any register was spilled.
 func (a *alloc) scan() (bool, error) {
-	np := a.f.NumPhys
 	var order []int32
 	if a.newFrom > 0 {
 		order = a.mergedOrder(a.spare)
@@ -1109,6 +1134,12 @@ func (a *alloc) scan() (bool, error) {
 		order = a.countingOrder(a.spare)
 	}
 	a.spare, a.order = a.order, order
+	return a.scanOrder(order)
+}
+
+// scanOrder is scan's walk of the intervals in order.
+func (a *alloc) scanOrder(order []int32) (bool, error) {
+	np := a.f.NumPhys
 	a.assign = make([]int32, a.nregs)
 	for i := range a.assign {
 		a.assign[i] = -1
@@ -1120,8 +1151,22 @@ func (a *alloc) scan() (bool, error) {
 	for i := range occ {
 		occ[i] = -1
 	}
+	a.ckpt = a.ckpt[:0]
+	return a.scanFrom(order, 0, occ, a.newFrom > 0 && !a.noFold)
+}
+
+// scanFrom is scanOrder from order[from] on, with occ and the state made
+// by the intervals before. Where save is set, the state at each loop's
+// copy is kept in a.ckpt for foldLast: the copy's index in order, then
+// occ (segCur, a cursor, finds the same segments from 0).
+func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool, error) {
+	np := a.f.NumPhys
 	any := false
-	for _, v := range order {
+	for i := from; i < len(order); i++ {
+		v := order[i]
+		if save && a.split[v] {
+			a.ckpt = append(append(a.ckpt, int32(i)), occ...)
+		}
 		s, e := a.start[v], a.end[v]
 		pick := -1
 		free := func(p int) bool {
