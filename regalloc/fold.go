@@ -94,8 +94,9 @@ func (a *alloc) foldLast() bool {
 	if ck == nil {
 		return false
 	}
-	order := make([]int32, from, len(a.order)+len(fresh))
-	copy(order, a.order[:from])
+	// In the array of the order before the last, which the next round,
+	// if it comes, makes again (mergedOrder).
+	order := append(a.spare[:0], a.order[:from]...)
 	k := 0
 	for _, v := range a.order[from:] {
 		if a.spill[v] {
@@ -109,14 +110,15 @@ func (a *alloc) foldLast() bool {
 	}
 	order = append(order, fresh[k:]...)
 	a.moveHints() // as relive would make them: the Moves reading a copy read its temporary
-	spill, assign := a.spill, a.assign
-	a.assign = make([]int32, a.nregs)
-	for i := range a.assign {
-		a.assign[i] = -1
+	// The registers before the first copy spilled keep their registers;
+	// the others, and the temporaries, have none yet.
+	for _, v := range a.order[from:] {
+		a.assign[v] = -1
 	}
-	for _, v := range order[:from] {
-		a.assign[v] = assign[v]
+	for range a.nregs - len(a.assign) {
+		a.assign = append(a.assign, -1)
 	}
+	spill := a.spill
 	a.spill = make([]bool, a.nregs)
 	occ := slices.Clone(ck)
 	clear(a.segCur)
