@@ -12,8 +12,9 @@
 // spilling to stack slots: a spilled register lives in its slot, reloaded
 // into a short-lived register before each instruction that reads it and
 // stored after each that writes it, and the scan runs again on the
-// rewritten code. Check, in check.go, proves a result right without
-// trusting the allocator.
+// rewritten code (the last time on the positions of the round before,
+// fold.go). Check, in check.go, proves a result right without trusting
+// the allocator.
 package regalloc
 
 import (
@@ -286,7 +287,7 @@ type alloc struct {
 	entered    []bool   // the loops entered other than through their header
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
-	first      []int32  // scan's counting sort, kept from round to round
+	first      []int32  // scratch kept from round to round: the radix sort's, relive's map of the changed blocks, moveHints' counts
 	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
 	defStamp   []int32  // liveness's arrays, kept from round to round
 	// liveIn holds the physical registers live into each block, made in
@@ -350,8 +351,10 @@ func (a *alloc) mentionedIn(r Reg, dst []int32) []int32 {
 }
 
 // checkRelive, set by tests, makes every round after the first run the
-// whole liveness after relive and compare their results, and every
-// rewrite check first the blocks listed for each register (checkMentions).
+// whole liveness after relive and compare their results, every rewrite
+// check first the blocks listed for each register (checkMentions), and
+// every allocation whose last round was folded compare its result with
+// the unfolded one's (compareUnfolded).
 var checkRelive bool
 
 // Allocate assigns registers to f's virtual registers.
