@@ -44,6 +44,15 @@ type Asm struct {
 	dataBytes [][]byte
 	err       error  // the first misuse (a label bound twice, an instruction with no encoding)
 	align     []bool // align[k]: instruction k starts on a 16-byte boundary (AlignNext); assemble grows it to the instructions' count
+	// The events of the layout: the instructions whose offsets assembly
+	// needs (a pending one, one aligned, one a label is bound to; the
+	// instructions' count for a label bound at the end), in order, made
+	// as they come; runs[e] counts the bytes encoded at Emit between
+	// event e and the one before, tail those after the last. Assembly's
+	// passes and its output walk the events, not every instruction.
+	evs  []int32
+	runs []int32
+	tail int32
 }
 
 // item is an instruction emitted: encoded, its bytes body[off:off+size];
@@ -68,10 +77,11 @@ type branch struct {
 
 func (b branch) inst() Inst { return Inst{Op: b.op, Cond: b.cond, Dst: To(b.label)} }
 
-// labelDef is where a label is: 12 bytes (a label per block), the bytes
+// labelDef is where a label is: 16 bytes (a label per block), the bytes
 // of a data label kept apart in Asm.dataBytes.
 type labelDef struct {
 	inst int32 // the instruction the label precedes; -1 while unbound
+	ev   int32 // the event of that instruction (Asm.evs), once bound
 	off  int32 // offset in the assembled bytes
 	dat  int32 // of a data label, 1 + its index in data and dataBytes; else 0
 }
@@ -91,8 +101,21 @@ func (a *Asm) Bind(l Label) {
 	case d.inst >= 0 || d.dat > 0:
 		a.fail(fmt.Errorf("amd64: label %s bound twice", l))
 	default:
-		d.inst = int32(len(a.items))
+		d.inst, d.ev = int32(len(a.items)), a.event()
 	}
+}
+
+// event makes the next instruction an event of the layout, if it is not
+// one yet, and returns its index in evs.
+func (a *Asm) event() int32 {
+	k := int32(len(a.items))
+	if n := len(a.evs); n > 0 && a.evs[n-1] == k {
+		return int32(n - 1)
+	}
+	a.evs = append(a.evs, k)
+	a.runs = append(a.runs, a.tail)
+	a.tail = 0
+	return int32(len(a.evs) - 1)
 }
 
 // AlignNext pads the code before the next instruction emitted with no-ops
@@ -105,6 +128,7 @@ func (a *Asm) AlignNext() {
 		a.align = append(a.align, make([]bool, n+1-len(a.align))...)
 	}
 	a.align[n] = true
+	a.event()
 }
 
 // maxPad is the most padding AlignNext inserts.
@@ -135,6 +159,7 @@ func (a *Asm) emit(i *Inst) {
 		a.insts = append(a.insts, *i)
 	}
 	if a.pending(i) {
+		a.event()
 		if b := (branch{i.Op, i.Cond, i.Dst.Label}); *i == b.inst() {
 			a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
 			a.br = append(a.br, b)
@@ -149,6 +174,9 @@ func (a *Asm) emit(i *Inst) {
 	if a.body, err = i.encode(a.body); err != nil {
 		a.fail(err)
 	}
+	if n := len(a.evs); n == 0 || a.evs[n-1] != int32(len(a.items)) {
+		a.tail += int32(len(a.body) - off) // in the run before the next event
+	}
 	a.items = append(a.items, item{off: int32(off), size: int8(len(a.body) - off)})
 }
 
@@ -158,6 +186,7 @@ func (a *Asm) emitBranch(op Op, cond Cond, l Label) {
 	if !a.Lean {
 		a.insts = append(a.insts, Inst{Op: op, Cond: cond, Dst: To(l)})
 	}
+	a.event()
 	a.items = append(a.items, item{off: int32(len(a.br)), size: itemBranch})
 	a.br = append(a.br, branch{op, cond, l})
 }
@@ -237,6 +266,8 @@ func (a *Asm) Reserve(insts, labels int) {
 	a.br = slices.Grow(a.br, insts/3) // about one in three is a branch in generated code
 	a.body = slices.Grow(a.body, 4*insts)
 	a.labels = slices.Grow(a.labels, labels)
+	a.evs = slices.Grow(a.evs, insts/2) // the branches and their targets: about half in generated code
+	a.runs = slices.Grow(a.runs, insts/2)
 }
 
 // appendAsm appends what t holds to a, which holds nothing yet, so that
@@ -254,6 +285,9 @@ func (a *Asm) appendAsm(t *Asm) {
 	a.data = append(a.data, t.data...)
 	a.dataBytes = append(a.dataBytes, t.dataBytes...)
 	a.align = append(a.align, t.align...)
+	a.evs = append(a.evs, t.evs...)
+	a.runs = append(a.runs, t.runs...)
+	a.tail = t.tail
 	if a.err == nil {
 		a.err = t.err
 	}
@@ -267,9 +301,9 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if len(a.align) < n {
 		a.align = append(a.align, make([]bool, n-len(a.align))...)
 	}
-	// Where each branch goes (the instruction index), whether it is long,
-	// and the size of each other pending instruction; the branches among
-	// pend (a branch to a label with other operands, which Encode
+	// Where each branch goes (the event of its target), whether it is
+	// long, and the size of each other pending instruction; the branches
+	// among pend (a branch to a label with other operands, which Encode
 	// rejects at the end) go somewhere too.
 	btarget := make([]int32, len(a.br))
 	blong := make([]bool, len(a.br))
@@ -279,7 +313,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			_, err := a.branchTarget(b.inst()) // says which
 			return nil, nil, err
 		}
-		btarget[k], blong[k] = d.inst, b.op == CALL
+		btarget[k], blong[k] = d.ev, b.op == CALL
 	}
 	ptarget := make([]int32, len(a.pend))
 	plong := make([]bool, len(a.pend))
@@ -295,11 +329,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 		}
 		if in.Op < NumOps && opTable[in.Op].branch && in.Dst.Kind == KindLabel {
-			t, err := a.branchTarget(in)
-			if err != nil {
+			if _, err := a.branchTarget(in); err != nil {
 				return nil, nil, err
 			}
-			ptarget[k], plong[k] = t, in.Op == CALL
+			ptarget[k], plong[k] = a.def(in.Dst.Label).ev, in.Op == CALL
 			continue
 		}
 		enc, err := a.resolve(in, 0, 0).Encode(scratch[:0])
@@ -308,8 +341,8 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		psize[k], scratch = int8(len(enc)), enc
 	}
-	// size is the size of item k, and for a branch its target and
-	// whether it is long (a pointer to its flag).
+	// size is the size of item k, and for a branch the event of its
+	// target and whether it is long (a pointer to its flag).
 	size := func(it item) (int, int32, *bool) {
 		switch it.size {
 		case itemBranch:
@@ -322,36 +355,44 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		return int(it.size), -1, nil
 	}
-	// sz is each item's size, fixed but for the branches, which only
-	// grow; short lists the branches still short, with their targets.
-	// Each pass lays the code out from sz and then looks at those
+	// sz is each event's size, fixed but for the branches, which only
+	// grow; short lists the branches still short, with their targets
+	// (events both). Each pass lays the events out, each after the
+	// bytes of the run before it, and then looks at those branches
 	// alone, dropping each that becomes long.
-	sz := make([]int8, n)
+	evs := a.evs
+	ne := len(evs)
+	sz := make([]int8, ne)
 	short := make([]jump, 0, len(a.br)+len(a.pend))
-	for k, it := range a.items {
-		if it.size >= 0 { // encoded at Emit: most
-			sz[k] = it.size
+	for e, k := range evs {
+		if int(k) == n {
+			continue // a label at the end
+		}
+		it := a.items[k]
+		if it.size >= 0 { // encoded at Emit: aligned, or a label's target
+			sz[e] = it.size
 			continue
 		}
 		s, t, long := size(it)
-		sz[k] = int8(s)
+		sz[e] = int8(s)
 		if t >= 0 && !*long {
-			short = append(short, jump{int32(k), t})
+			short = append(short, jump{int32(e), t})
 		}
 	}
-	off := make([]int32, n+1) // where each instruction starts, after its padding
+	off := make([]int32, ne+1) // where each event starts, after its padding; off[ne], the code's end
 	for {
 		pos := int32(0)
-		for k, s := range sz {
-			if a.align[k] {
+		for e, k := range evs {
+			pos += a.runs[e]
+			if int(k) < n && a.align[k] {
 				if pad := -pos & 15; pad <= maxPad {
 					pos += pad
 				}
 			}
-			off[k] = pos
-			pos += int32(s)
+			off[e] = pos
+			pos += int32(sz[e])
 		}
-		off[n] = pos
+		off[ne] = pos + a.tail
 		changed := false
 		keep := short[:0]
 		for _, j := range short {
@@ -359,9 +400,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 				keep = append(keep, j)
 				continue
 			}
-			_, _, long := size(a.items[j.k])
+			it := a.items[evs[j.k]]
+			_, _, long := size(it)
 			*long, changed = true, true
-			s, _, _ := size(a.items[j.k])
+			s, _, _ := size(it)
 			sz[j.k] = int8(s)
 		}
 		short = keep
@@ -369,7 +411,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			break
 		}
 	}
-	codeLen := int(off[n])
+	codeLen := int(off[ne])
 	dataOff := codeLen
 	for k, l := range a.data {
 		a.def(l).off = int32(dataOff)
@@ -377,7 +419,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	}
 	for k := range a.labels {
 		if d := &a.labels[k]; d.dat == 0 && d.inst >= 0 {
-			d.off = off[d.inst]
+			d.off = off[d.ev]
 		}
 	}
 	out := make([]byte, 0, dataOff)
@@ -385,35 +427,42 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if keep && a.kept() {
 		final = make([]Inst, n)
 	}
-	// The instructions encoded at Emit follow one another in a.body:
-	// those between two branches (or paddings) are copied as one run,
-	// body[from:to], appended before anything else is.
-	var from, to int32
-	for k, it := range a.items {
-		if pad := int(off[k]) - len(out) - int(to-from); pad > 0 {
-			out, from, to = append(out, a.body[from:to]...), 0, 0
+	// The instructions encoded at Emit follow one another in a.body: the
+	// run before each event is copied as one, body[from:from+runs[e]],
+	// then the event's padding and bytes.
+	from := int32(0)
+	next := 0 // the instructions before next are in final, if it is made
+	for e, k := range evs {
+		to := from + a.runs[e]
+		out = append(out, a.body[from:to]...)
+		from = to
+		if final != nil {
+			copy(final[next:k], a.insts[next:k])
+			next = int(k) + 1
+		}
+		if int(k) == n {
+			break
+		}
+		if pad := int(off[e]) - len(out); pad > 0 {
 			for ; pad > 0; pad -= min(pad, 9) {
 				out = append(out, nops[min(pad, 9)]...)
 			}
 		}
+		it := a.items[k]
 		if it.size >= 0 {
-			if to != it.off || to == from {
-				out = append(out, a.body[from:to]...)
-				from, to = it.off, it.off
-			}
-			to += int32(it.size)
+			from = it.off + int32(it.size)
+			out = append(out, a.body[it.off:from]...)
 			if final != nil {
 				final[k] = a.insts[k]
 			}
 			continue
 		}
-		out, from, to = append(out, a.body[from:to]...), 0, 0
 		sz, t, long := size(it)
 		if it.size == itemBranch && final == nil {
 			// Most of what is left to encode: its bytes directly, as
 			// Encode writes them, with no Inst made and checked.
 			if b := a.br[it.off]; b.op != JCC || b.cond < NumConds {
-				out = appendBranch(out, b.op, b.cond, off[t]-(off[k]+int32(sz)), *long)
+				out = appendBranch(out, b.op, b.cond, off[t]-(off[e]+int32(sz)), *long)
 				continue
 			}
 		}
@@ -424,14 +473,14 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			in = a.pend[it.off]
 		}
 		if t >= 0 {
-			disp := int64(off[t] - (off[k] + int32(sz)))
+			disp := int64(off[t] - (off[e] + int32(sz)))
 			if *long {
 				in.Dst = Rel32(disp)
 			} else {
 				in.Dst = Rel8(disp)
 			}
 		} else {
-			in = a.resolve(in, int(off[k])+sz, 1)
+			in = a.resolve(in, int(off[e])+sz, 1)
 		}
 		var err error
 		before := len(out)
@@ -445,7 +494,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			final[k] = in
 		}
 	}
-	out = append(out, a.body[from:to]...)
+	out = append(out, a.body[from:from+a.tail]...)
+	if final != nil && next < n {
+		copy(final[next:], a.insts[next:])
+	}
 	for _, b := range a.dataBytes {
 		out = append(out, b...)
 	}

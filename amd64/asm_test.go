@@ -276,3 +276,69 @@ func TestAsmRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestAsmEvents: random code of branches, calls, RIP-relative reads of
+// data, fillers and aligned loop heads, with labels bound anywhere (the
+// end too), assembled from the layout's events (the instructions whose
+// offsets assembly needs, and the runs of encoded bytes between them):
+// every instruction and branch checks out against a walk of all of them
+// (assemble), and a Lean assembler, which keeps no instruction, gives
+// the same bytes and label offsets.
+func TestAsmEvents(t *testing.T) {
+	for seed := range uint64(200) {
+		var kept, lean Asm
+		lean.Lean = true
+		for _, a := range []*Asm{&kept, &lean} {
+			rng := rand.New(rand.NewPCG(seed, 5))
+			msg := a.Data([]byte("message"))
+			labels := make([]Label, 1+rng.IntN(20))
+			for k := range labels {
+				labels[k] = a.NewLabel()
+			}
+			bound := 0
+			for range 20 + rng.IntN(200) {
+				switch rng.IntN(8) {
+				case 0:
+					if bound < len(labels) {
+						a.Bind(labels[bound])
+						bound++
+					}
+				case 1:
+					a.Emit(Jcc(Cond(rng.IntN(int(NumConds))), To(labels[rng.IntN(len(labels))])))
+				case 2:
+					a.Emit(I1(JMP, To(labels[rng.IntN(len(labels))])))
+				case 3:
+					a.Emit(I1(CALL, To(labels[rng.IntN(len(labels))])))
+				case 4:
+					a.AlignNext()
+				case 5:
+					a.Emit(I2(LEA, R(Reg(rng.IntN(16))), RIPLabel(msg)))
+				default:
+					fill(a, rng.IntN(60))
+					a.Emit(I2(MOVABS, R(Reg(rng.IntN(16))), Imm(rng.Int64())))
+				}
+			}
+			if rng.IntN(2) == 0 {
+				a.Emit(I0(RET))
+			}
+			for ; bound < len(labels); bound++ {
+				a.Bind(labels[bound]) // at the end: no instruction after
+			}
+		}
+		code, _ := assemble(t, &kept)
+		leanCode, err := lean.Code()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !bytes.Equal(code, leanCode) {
+			t.Fatalf("seed %d: the Lean assembler's %d bytes differ from the kept one's %d", seed, len(leanCode), len(code))
+		}
+		for k := range kept.labels {
+			l := Label(k + 1)
+			want, _ := kept.Offset(l)
+			if got, _ := lean.Offset(l); got != want {
+				t.Fatalf("seed %d: %s at %d in the Lean code, %d in the other", seed, l, got, want)
+			}
+		}
+	}
+}

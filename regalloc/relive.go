@@ -47,22 +47,23 @@ func (a *alloc) relive() {
 	for r := oldN; r < a.nregs; r++ {
 		a.start[r], a.end[r] = -1, -1
 	}
-	// remap[p] is the new position of position p of the round before,
-	// in the counting sort's array, which the later rounds do not use
-	// (mergedOrder).
-	remap := resize(a.first, int(oe[nb-1])+1)
-	a.first = remap
+	// A position of the round before in a block the rewrite did not
+	// change moves by the block's shift (newPos); those of a changed
+	// block are mapped one by one, in cm[cmOff[b]:] (from ob[b] on; -1
+	// for an unchanged block), so the work is the changed blocks', not
+	// every position's.
+	a.cmOff = resize(a.cmOff, nb)
+	cm := a.first[:0] // in the radix sort's array, which the later rounds do not use (mergedOrder)
 	for b := range nb {
 		if !a.changed[b] {
-			// Shifted by d: one slice, no bounds check per position.
-			rm, p := remap[ob[b]:oe[b]+1], bstart[b]
-			for k := range rm {
-				rm[k] = p + int32(k)
-			}
+			a.cmOff[b] = -1
 			continue
 		}
 		a.changed[b] = false
-		remap[ob[b]], remap[oe[b]] = bstart[b], bend[b]
+		o := int32(len(cm))
+		a.cmOff[b] = o
+		cm = slices.Grow(cm, int(oe[b]-ob[b]+1))[:int(o+oe[b]-ob[b]+1)]
+		cm[o], cm[o+oe[b]-ob[b]] = bstart[b], bend[b]
 		rel := int32(0)
 		for _, wi := range a.blocks[b] {
 			w := &a.w[wi]
@@ -74,8 +75,8 @@ func (a *alloc) relive() {
 			// reload or store of a register made before it (a reload
 			// dropped by the rewrite was a spilled register's alone).
 			if w.orig >= 0 || int(a.regs[w.off]) < oldN {
-				remap[ob[b]+w.rel-1] = bstart[b] + rel - 1
-				remap[ob[b]+w.rel] = bstart[b] + rel
+				cm[o+w.rel-1] = bstart[b] + rel - 1
+				cm[o+w.rel] = bstart[b] + rel
 			}
 			w.rel = rel
 			for _, u := range a.uses(w) {
@@ -90,18 +91,22 @@ func (a *alloc) relive() {
 			}
 		}
 	}
+	a.first = cm
 	for r := np; r < oldN; r++ {
 		switch {
 		case a.start[r] < 0:
 		case a.spill[r]: // renamed everywhere by the rewrite
 			a.start[r], a.end[r] = -1, -1
 		default:
-			a.start[r], a.end[r] = remap[a.start[r]], remap[a.end[r]]
+			a.start[r], a.end[r] = a.newPos(a.start[r], a.sblk[r]), a.newPos(a.end[r], a.eblk[r])
 		}
 	}
+	// A physical register's segments each lie in one block, kept beside
+	// them.
 	for _, segs := range a.fixed {
 		for k := range segs {
-			segs[k] = [2]int32{remap[segs[k][0]], remap[segs[k][1]]}
+			b := segs[k][2]
+			segs[k][0], segs[k][1] = a.newPos(segs[k][0], b), a.newPos(segs[k][1], b)
 		}
 	}
 	for k := range a.loops {
@@ -115,6 +120,15 @@ func (a *alloc) relive() {
 	}
 	a.moveHints()
 	a.newFrom, a.oldNregs = oldN, a.nregs
+}
+
+// newPos is the position in this round of position p of the round
+// before, in block b (relive).
+func (a *alloc) newPos(p, b int32) int32 {
+	if o := a.cmOff[b]; o >= 0 {
+		return a.first[o+p-a.oldBstart[b]]
+	}
+	return p + a.bstart[b] - a.oldBstart[b]
 }
 
 // moveHints makes the hints from the Moves of the first round's walk
@@ -151,7 +165,7 @@ func (a *alloc) compareLiveness() error {
 	sblk, eblk := slices.Clone(a.sblk), slices.Clone(a.eblk)
 	bstart, bend := slices.Clone(a.bstart), slices.Clone(a.bend)
 	hints, hoff := slices.Clone(a.hints), slices.Clone(a.hoff)
-	fixed := make([][][2]int32, len(a.fixed))
+	fixed := make([][][3]int32, len(a.fixed))
 	for p, segs := range a.fixed {
 		fixed[p] = slices.Clone(segs)
 	}

@@ -14,7 +14,8 @@ import (
 // TestRelive allocates the test programs, the examples and generated
 // programs that spill for several rounds, with each round after the
 // first comparing relive's intervals, segments and hints with those of
-// the whole liveness (Allocate fails on a difference).
+// the whole liveness, and each allocation whose last round was folded
+// with the unfolded one (Allocate fails on a difference).
 func TestRelive(t *testing.T) {
 	*regalloc.CheckRelive = true
 	defer func() { *regalloc.CheckRelive = false }()
@@ -39,7 +40,8 @@ func TestRelive(t *testing.T) {
 	for seed := int64(1); seed <= 6; seed++ {
 		progs = append(progs, program{"gen.smp", []byte(gen.Program(gen.Config{Seed: seed, Size: 400 * int(seed), KeepLive: true}))})
 	}
-	later := 0 // allocations that ran a round after the first
+	later := 0  // allocations that ran a round after the first
+	folded := 0 // and those whose last round was folded, each compared with the unfolded allocation
 	for _, p := range progs {
 		u, err := compile.Compile(p.name, p.src, compile.Options{})
 		if err != nil {
@@ -56,9 +58,13 @@ func TestRelive(t *testing.T) {
 		if res.Rounds > 1 {
 			later++
 		}
+		folded += res.Folded
 	}
 	if later < 3 {
 		t.Errorf("%d allocations ran more than one round: relive is barely tested", later)
 	}
-	t.Logf("%d programs, %d with more than one round", len(progs), later)
+	if folded < 2 {
+		t.Errorf("%d allocations folded their last round: foldLast is barely tested", folded)
+	}
+	t.Logf("%d programs, %d with more than one round, %d folded", len(progs), later, folded)
 }
