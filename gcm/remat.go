@@ -1,7 +1,6 @@
 package gcm
 
 import (
-	"cmp"
 	"slices"
 
 	"son/cfg"
@@ -16,44 +15,26 @@ import (
 // A constant is cheaper to compute again than to keep in a register, so
 // each use targets the block schedule late's search picks for that use
 // alone — the block of least loop depth on the dominator path from the
-// use up to the constant's early block, the latest among equals — and
-// the constant gets one Const per distinct target: a loop-invariant
+// use up to the entry (a constant's early block), the latest among equals
+// — and the constant gets one Const per distinct target: a loop-invariant
 // constant still leaves its loop, and no copy enters a loop its use is
-// not in. The first copy, in block order, keeps the node's ID as its
-// register; the others get fresh registers from g.MaxID() up. Each use
-// reads the copy of its own target, which dominates it: the register is
-// noted by the block of the use when the constant is placed (useRegs), so
-// that emit searches only the constant's own run, by block, not the
-// dominator tree, which is garbage before the function is made.
+// not in. That block depends on the block of the use only: it is
+// computed once per block (target), so that a use costs O(1), and emit
+// finds the copy a use in block b reads as the one in target[b]. The
+// first copy, in block order, keeps the node's ID as its register; the
+// others get fresh registers from g.MaxID() up, in block order.
 
-// constReg is a register of a constant placed in several blocks, keyed
-// by the constant's ID and a block: in the scheduler's list of copies, the
-// block of a copy and the register it defines; in its list of uses, the
-// block of some uses and the register of the copy they read.
-type constReg struct {
-	id    int32   // the constant's node ID
-	block int32   // the block's number, 1 + index
-	reg   cfg.Reg // the register
-}
-
-// constRegs is a list of constReg, each constant's entries in one run
-// sorted by block.
-type constRegs []constReg
-
-// constRun is where a constant with copies has its entries: its copies in
-// s.copies[copies[0]:copies[1]], its uses' registers in
-// s.useRegs[uses[0]:uses[1]].
-type constRun struct{ copies, uses [2]int32 }
-
-// find is the position in c of the entry for block number b in the run
-// c[r[0]:r[1]], or -1.
-func (c constRegs) find(r [2]int32, b int32) int {
-	run := c[r[0]:r[1]]
-	i, ok := slices.BinarySearchFunc(run, b, func(x constReg, b int32) int { return cmp.Compare(x.block, b) })
-	if !ok {
-		return -1
-	}
-	return int(r[0]) + i
+// constRun is where a constant with copies has its entries: the blocks of
+// its copies, in order, are s.copies[at:at+n]; the first copy's register
+// is the node's ID, the k-th's (k ≥ 1) reg + k - 1.
+type constRun struct {
+	id  int32   // the constant's node ID
+	at  int32   // where its copies begin in s.copies
+	n   int32   // how many copies
+	reg cfg.Reg // the register of its second copy
+	// The targets that read the copy in block via rather than their own
+	// (joinDominator), in order: s.aliases[aliasAt:aliasAt+aliases].
+	aliasAt, aliases, via int32
 }
 
 // run returns the run of constant id, if it has copies.
@@ -64,75 +45,163 @@ func (s *scheduler) run(id int) (constRun, bool) {
 	return s.runs[s.runOf[id]-1], true
 }
 
-// placeConstant places constant n, whose users are placed: one copy in
-// each block a use targets (see above), the first in block order being
-// its place. Cost: O(log n) per use, plus sorting its targets.
+// placeConstant places constant n, whose users are placed, and sets its
+// late block (the common dominator of its uses): one copy in each block
+// a use targets (see above), the first in block order being its place;
+// but the targets that serve only Phis of one join may share one copy
+// (joinDominator). Cost: O(log n) per use for its late block, plus
+// sorting its targets.
 func (s *scheduler) placeConstant(n *son.Node, early *block) {
 	if s.stamp == nil {
 		s.stamp = make([]int32, s.n)
+		s.slot = make([]int32, s.n)
 		s.nextReg = cfg.Reg(s.g.MaxID())
 	}
 	mark := int32(n.ID) + 1
-	t, uses := s.targets[:0], s.uses[:0]
+	t, phiOnly := s.targets[:0], s.phiOnly[:0]
+	var late *block
 	for k, u := range n.Out {
-		if b := s.useBlock(n, k, u); b != nil {
-			x := s.shallowest(b, early)
-			uses = append(uses, [2]int32{b.number(), x.number()})
-			if s.stamp[x.index] != mark {
-				s.stamp[x.index] = mark
-				t = append(t, x.number())
-			}
+		b := s.useBlock(n, k, u)
+		if b == nil {
+			continue
+		}
+		late = s.lca(late, b)
+		x := s.target[b.index]
+		if s.stamp[x] != mark {
+			s.stamp[x], s.slot[x] = mark, int32(len(t))
+			t, phiOnly = append(t, x+1), append(phiOnly, true)
+		}
+		if u.Op != son.OpPhi {
+			phiOnly[s.slot[x]] = false
 		}
 	}
-	s.targets, s.uses = t, uses
+	s.targets, s.phiOnly = t, phiOnly
+	if late == nil {
+		late = early // used only where control never goes (a Never's exit)
+	}
+	s.late[n.ID] = late.number()
 	switch len(t) {
-	case 0: // used only where control never goes
+	case 0:
 		s.place[n.ID] = early.number()
+		return
 	case 1:
 		s.place[n.ID] = t[0]
-	default:
-		slices.Sort(t)
-		s.place[n.ID] = t[0]
-		first := s.nextReg // the register of t[1]'s copy, t[2]'s the next...
-		if s.runOf == nil {
-			s.runOf = make([]int32, s.g.MaxID())
-		}
-		r := constRun{copies: [2]int32{int32(len(s.copies)), 0}, uses: [2]int32{int32(len(s.useRegs)), 0}}
-		s.copies = append(s.copies, constReg{id: int32(n.ID), block: t[0], reg: cfg.Reg(n.ID)})
-		for _, b := range t[1:] {
-			s.copies = append(s.copies, constReg{id: int32(n.ID), block: b, reg: s.nextReg})
-			s.nextReg++
-		}
-		// One entry per block of a use: the uses in one block all
-		// target the same block, the search's for that block.
-		slices.SortFunc(uses, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
-		for i, u := range uses {
-			if i > 0 && u[0] == uses[i-1][0] {
-				continue
-			}
-			reg := cfg.Reg(n.ID)
-			if k, _ := slices.BinarySearch(t, u[1]); k > 0 {
-				reg = first + cfg.Reg(k-1)
-			}
-			s.useRegs = append(s.useRegs, constReg{id: int32(n.ID), block: u[0], reg: reg})
-		}
-		r.copies[1], r.uses[1] = int32(len(s.copies)), int32(len(s.useRegs))
-		s.runs = append(s.runs, r)
-		s.runOf[n.ID] = int32(len(s.runs))
+		return
 	}
+	// The targets that share the copy in d, if any, move to the end of t
+	// as aliases: no copy of their own.
+	aliases, via := 0, int32(0)
+	if d, group, ok := s.joinDominator(t, phiOnly, mark); ok {
+		rest := t[:0]
+		for i, x := range t {
+			if i < len(group) && group[i] {
+				s.aliases = append(s.aliases, x)
+				aliases++
+			} else {
+				rest = append(rest, x)
+			}
+		}
+		t = rest
+		if s.stamp[d-1] != mark {
+			t = append(t, d)
+		}
+		if len(t) == 1 {
+			s.aliases = s.aliases[:len(s.aliases)-aliases]
+			s.place[n.ID] = d
+			return
+		}
+		slices.Sort(s.aliases[len(s.aliases)-aliases:])
+		via = d
+	}
+	slices.Sort(t)
+	s.place[n.ID] = t[0]
+	if s.runOf == nil {
+		s.runOf = make([]int32, s.g.MaxID())
+	}
+	s.runs = append(s.runs, constRun{id: int32(n.ID), at: int32(len(s.copies)), n: int32(len(t)), reg: s.nextReg,
+		aliasAt: int32(len(s.aliases) - aliases), aliases: int32(aliases), via: via})
+	s.copies = append(s.copies, t...)
+	s.nextReg += cfg.Reg(len(t) - 1)
+	s.runOf[n.ID] = int32(len(s.runs))
+}
+
+// joinDominator is where one copy of a constant may serve several of its
+// targets t (as numbers; s.stamp[x] is mark for each): those whose uses
+// are all Phis' (phiOnly) and that end in a jump to one Region J, as the
+// arms of a chain of && or || do, each giving J's Phi the constant. The
+// copy goes to their common dominator d, if there are two or more, if d's
+// loop depth is theirs, and if the blocks on the dominator paths from d
+// down to them (d excluded) are each entered from their parent only and
+// number at most 2k+2 for k targets: then those paths are exactly the
+// blocks the one copy is live in, no more than twice the copies it
+// replaces, so no long range through blocks that do not use it (the
+// `cond` shape's constants are compared in the blocks that branch, and
+// each returned once: never merged). It returns d as a number and, by
+// position in t, the targets that share it.
+func (s *scheduler) joinDominator(t []int32, phiOnly []bool, mark int32) (int32, []bool, bool) {
+	var join *block
+	d, k := -1, 0
+	group := s.group[:0]
+	for i, x := range t {
+		in := false
+		if phiOnly[i] {
+			b := s.sk.blocks[x-1]
+			succs := s.sk.succsOf(b)
+			if len(succs) == 1 && succs[0].head.Op == son.OpRegion && (join == nil || succs[0] == join) {
+				in, join = true, succs[0]
+				if d < 0 {
+					d = int(b.index)
+				} else {
+					d = s.tree.LCA(d, int(b.index))
+				}
+				k++
+			}
+		}
+		group = append(group, in)
+	}
+	s.group = group
+	if k < 2 {
+		return 0, nil, false
+	}
+	budget := 2*k + 2
+	for i, x := range t {
+		if !group[i] {
+			continue
+		}
+		if s.loop[x-1] != s.loop[d] {
+			return 0, nil, false
+		}
+		// Up from x to d or to a block already walked (marked -mark).
+		for v := int(x - 1); v != d && s.stamp[v] != -mark; v = s.tree.Idom(v) {
+			b := s.sk.blocks[v]
+			if budget--; budget < 0 || b.r1-b.r0 != 1 {
+				return 0, nil, false
+			}
+			s.stamp[v] = -mark
+		}
+	}
+	return int32(d) + 1, group, true
+}
+
+// copyIn is the register of constant run r's copy in block number b, or
+// false if it has none there.
+func (s *scheduler) copyIn(r constRun, b int32) (cfg.Reg, bool) {
+	k, ok := slices.BinarySearch(s.copies[r.at:r.at+r.n], b)
+	switch {
+	case !ok:
+		return 0, false
+	case k == 0:
+		return cfg.Reg(r.id), true
+	}
+	return r.reg + cfg.Reg(k-1), true
 }
 
 // regAt is the register a use of x in block b reads: x's ID, or for a
-// constant with copies the register of the copy its use targets, as
-// placeConstant noted it.
+// constant with copies the register of the copy in the block its use
+// targets. Small enough to be inlined: most arguments are not constants.
 func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
-	if x.Op != son.OpConstant {
-		return cfg.Reg(x.ID)
-	}
-	if r, ok := s.run(x.ID); ok {
-		if i := s.useRegs.find(r.uses, b.number()); i >= 0 {
-			return s.useRegs[i].reg
-		}
+	if x.Op == son.OpConstant {
+		return s.copyAt(x, s.target[b.index]+1)
 	}
 	return cfg.Reg(x.ID)
 }
@@ -141,17 +210,31 @@ func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
 // a constant's copy there.
 func (s *scheduler) dstAt(n *son.Node, b *block) cfg.Reg {
 	if n.Op == son.OpConstant {
-		if r, ok := s.run(n.ID); ok {
-			if i := s.copies.find(r.copies, b.number()); i >= 0 {
-				return s.copies[i].reg
-			}
-		}
+		return s.copyAt(n, b.number())
 	}
 	return cfg.Reg(n.ID)
 }
 
+// copyAt is the register of constant x's copy in block number b: x's ID
+// if x has no copies, or none there.
+func (s *scheduler) copyAt(x *son.Node, b int32) cfg.Reg {
+	if r, ok := s.run(x.ID); ok {
+		if reg, ok := s.copyIn(r, b); ok {
+			return reg
+		}
+		if _, ok := slices.BinarySearch(s.aliases[r.aliasAt:r.aliasAt+r.aliases], b); ok {
+			reg, _ := s.copyIn(r, r.via)
+			return reg
+		}
+	}
+	return cfg.Reg(x.ID)
+}
+
 // hasCopies reports whether n is a constant placed in several blocks.
 func (s *scheduler) hasCopies(n *son.Node) bool {
+	if n.Op != son.OpConstant || s.runOf == nil {
+		return false
+	}
 	_, ok := s.run(n.ID)
-	return ok && n.Op == son.OpConstant
+	return ok
 }
