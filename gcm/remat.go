@@ -37,14 +37,6 @@ type constRun struct {
 	aliasAt, aliases, via int32
 }
 
-// run returns the run of constant id, if it has copies.
-func (s *scheduler) run(id int) (constRun, bool) {
-	if id >= len(s.runOf) || s.runOf[id] == 0 {
-		return constRun{}, false
-	}
-	return s.runs[s.runOf[id]-1], true
-}
-
 // placeConstant places constant n, whose users are placed, and sets its
 // late block (the common dominator of its uses): one copy in each block
 // a use targets (see above), the first in block order being its place;
@@ -185,15 +177,33 @@ func (s *scheduler) joinDominator(t []int32, phiOnly []bool, mark int32) (int32,
 
 // copyIn is the register of constant run r's copy in block number b, or
 // false if it has none there.
-func (s *scheduler) copyIn(r constRun, b int32) (cfg.Reg, bool) {
-	k, ok := slices.BinarySearch(s.copies[r.at:r.at+r.n], b)
-	switch {
-	case !ok:
-		return 0, false
-	case k == 0:
-		return cfg.Reg(r.id), true
+func (s *scheduler) copyIn(r *constRun, b int32) (cfg.Reg, bool) {
+	if k := search(s.copies[r.at:r.at+r.n], b); k >= 0 {
+		if k == 0 {
+			return cfg.Reg(r.id), true
+		}
+		return r.reg + cfg.Reg(k-1), true
 	}
-	return r.reg + cfg.Reg(k-1), true
+	return 0, false
+}
+
+// search is the position of b in the sorted list l, or -1: a plain
+// binary search, inlined (slices.BinarySearch cost 140 instructions a
+// call here, on lists of a few blocks).
+func search(l []int32, b int32) int {
+	lo, hi := 0, len(l)
+	for lo < hi {
+		m := int(uint(lo+hi) >> 1)
+		if l[m] < b {
+			lo = m + 1
+		} else {
+			hi = m
+		}
+	}
+	if lo < len(l) && l[lo] == b {
+		return lo
+	}
+	return -1
 }
 
 // regAt is the register a use of x in block b reads: x's ID, or for a
@@ -218,23 +228,21 @@ func (s *scheduler) dstAt(n *son.Node, b *block) cfg.Reg {
 // copyAt is the register of constant x's copy in block number b: x's ID
 // if x has no copies, or none there.
 func (s *scheduler) copyAt(x *son.Node, b int32) cfg.Reg {
-	if r, ok := s.run(x.ID); ok {
-		if reg, ok := s.copyIn(r, b); ok {
-			return reg
-		}
-		if _, ok := slices.BinarySearch(s.aliases[r.aliasAt:r.aliasAt+r.aliases], b); ok {
-			reg, _ := s.copyIn(r, r.via)
-			return reg
-		}
+	if x.ID >= len(s.runOf) || s.runOf[x.ID] == 0 {
+		return cfg.Reg(x.ID)
+	}
+	r := &s.runs[s.runOf[x.ID]-1]
+	if reg, ok := s.copyIn(r, b); ok {
+		return reg
+	}
+	if r.aliases > 0 && search(s.aliases[r.aliasAt:r.aliasAt+r.aliases], b) >= 0 {
+		reg, _ := s.copyIn(r, r.via)
+		return reg
 	}
 	return cfg.Reg(x.ID)
 }
 
 // hasCopies reports whether n is a constant placed in several blocks.
 func (s *scheduler) hasCopies(n *son.Node) bool {
-	if n.Op != son.OpConstant || s.runOf == nil {
-		return false
-	}
-	_, ok := s.run(n.ID)
-	return ok
+	return n.Op == son.OpConstant && n.ID < len(s.runOf) && s.runOf[n.ID] != 0
 }
