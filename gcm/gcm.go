@@ -8,9 +8,11 @@
 // the two in the block of the smallest loop depth, the latest among equals:
 // loop-invariant work leaves loops, and nothing is computed on a path that
 // does not need it. Constants are rematerialized (remat.go): one Const in
-// each block a use needs it in, found by the same search for each use
-// alone, so that a constant shared by distant uses is not live across the
-// blocks between. Every node's register is its ID, but for those copies.
+// each block a use needs it in, the block the same search would pick for
+// that use alone (remembered per block), so that a constant shared by
+// distant uses is not live across the blocks between; the arms that only
+// give a join's Phi the constant share one copy where that is short.
+// Every node's register is its ID, but for those copies.
 // A list scheduler orders each block. Check verifies a schedule
 // independently of the pass. Cost: O(n log n) in the nodes and
 // blocks. Where Click walks up the dominator tree one block at a time (for

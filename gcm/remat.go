@@ -19,10 +19,14 @@ import (
 // — and the constant gets one Const per distinct target: a loop-invariant
 // constant still leaves its loop, and no copy enters a loop its use is
 // not in. That block depends on the block of the use only: it is
-// computed once per block (target), so that a use costs O(1), and emit
-// finds the copy a use in block b reads as the one in target[b]. The
-// first copy, in block order, keeps the node's ID as its register; the
-// others get fresh registers from g.MaxID() up, in block order.
+// computed once per block in one walk of the dominator tree (target), so
+// that a use costs O(1) rather than a search, and emit finds the copy a
+// use in block b reads as the one in target[b], in the constant's run,
+// rather than noting a register per use. The first copy, in block order,
+// keeps the node's ID as its register; the others get fresh registers
+// from g.MaxID() up, in block order. The targets whose only uses are a
+// join's Phis may share one copy in their common dominator
+// (joinDominator): a chain of && gives its join a 0 from every arm.
 
 // constRun is where a constant with copies has its entries: the blocks of
 // its copies, in order, are s.copies[at:at+n]; the first copy's register
@@ -42,7 +46,8 @@ type constRun struct {
 // a use targets (see above), the first in block order being its place;
 // but the targets that serve only Phis of one join may share one copy
 // (joinDominator). Cost: O(log n) per use for its late block, plus
-// sorting its targets.
+// sorting its targets and, for those that end in a jump, O(log n) each
+// for their common dominator.
 func (s *scheduler) placeConstant(n *son.Node, early *block) {
 	if s.stamp == nil {
 		s.stamp = make([]int32, s.n)
