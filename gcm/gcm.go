@@ -89,7 +89,7 @@ func Schedule(g *son.Graph) (*Result, error) {
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
 	// constant's copies read the registers placeConstant noted.
-	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.group = nil, nil, nil, nil, nil, nil, nil
+	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
 	return s.emit()
 }
 
@@ -121,8 +121,10 @@ type scheduler struct {
 	slot    []int32    // by block index: the position of a constant's target in targets
 	targets []int32    // scratch: the blocks a constant's uses target, as numbers
 	phiOnly []bool     // scratch, by position in targets: whether only Phis use the copy there
-	group   []bool     // scratch, by position in targets: whether it shares a copy (joinDominator)
-	aliases []int32    // the targets that share a copy, run by run, as numbers (remat.go)
+	keep    []bool     // scratch, by position in targets: whether it keeps a copy of its own (shareAtJoins)
+	cand    [][3]int32 // scratch: the targets that may share a copy (shareAtJoins)
+	walk    int32      // the mark of shareAtJoins' last walk in stamp, negative
+	aliases [][2]int32 // the targets that share a copy, with its block, as numbers, run by run (remat.go)
 	runs    []constRun // by run number: where a constant with copies has its entries
 	runOf   []int32    // by node ID: 1 + a constant's run number, 0 if it has no copies (nil if none has)
 	nextReg cfg.Reg    // the register of the next copy

@@ -1,6 +1,7 @@
 package gcm
 
 import (
+	"cmp"
 	"slices"
 
 	"son/cfg"
@@ -26,7 +27,7 @@ import (
 // keeps the node's ID as its register; the others get fresh registers
 // from g.MaxID() up, in block order. The targets whose only uses are a
 // join's Phis may share one copy in their common dominator
-// (joinDominator): a chain of && gives its join a 0 from every arm.
+// (shareAtJoins): a chain of && gives its join a 0 from every arm.
 
 // constRun is where a constant with copies has its entries: the blocks of
 // its copies, in order, are s.copies[at:at+n]; the first copy's register
@@ -36,16 +37,17 @@ type constRun struct {
 	at  int32   // where its copies begin in s.copies
 	n   int32   // how many copies
 	reg cfg.Reg // the register of its second copy
-	// The targets that read the copy in block via rather than their own
-	// (joinDominator), in order: s.aliases[aliasAt:aliasAt+aliases].
-	aliasAt, aliases, via int32
+	// The targets that read a copy in another block rather than their
+	// own, with that block, by target (shareAtJoins):
+	// s.aliases[aliasAt:aliasAt+aliases].
+	aliasAt, aliases int32
 }
 
 // placeConstant places constant n, whose users are placed, and sets its
 // late block (the common dominator of its uses): one copy in each block
 // a use targets (see above), the first in block order being its place;
 // but the targets that serve only Phis of one join may share one copy
-// (joinDominator). Cost: O(log n) per use for its late block, plus
+// (shareAtJoins). Cost: O(log n) per use for its late block, plus
 // sorting its targets and, for those that end in a jump, O(log n) each
 // for their common dominator.
 func (s *scheduler) placeConstant(n *son.Node, early *block) {
@@ -85,30 +87,13 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 		s.place[n.ID] = t[0]
 		return
 	}
-	// The targets that share the copy in d, if any, move to the end of t
-	// as aliases: no copy of their own.
-	aliases, via := 0, int32(0)
-	if d, group, ok := s.joinDominator(t, phiOnly, mark); ok {
-		rest := t[:0]
-		for i, x := range t {
-			if i < len(group) && group[i] {
-				s.aliases = append(s.aliases, x)
-				aliases++
-			} else {
-				rest = append(rest, x)
-			}
-		}
-		t = rest
-		if s.stamp[d-1] != mark {
-			t = append(t, d)
-		}
-		if len(t) == 1 {
-			s.aliases = s.aliases[:len(s.aliases)-aliases]
-			s.place[n.ID] = d
-			return
-		}
-		slices.Sort(s.aliases[len(s.aliases)-aliases:])
-		via = d
+	at := len(s.aliases)
+	t = s.shareAtJoins(t, phiOnly)
+	aliases := len(s.aliases) - at
+	if len(t) == 1 {
+		s.aliases = s.aliases[:at] // all read the one copy, by the node's ID
+		s.place[n.ID] = t[0]
+		return
 	}
 	slices.Sort(t)
 	s.place[n.ID] = t[0]
@@ -116,68 +101,120 @@ func (s *scheduler) placeConstant(n *son.Node, early *block) {
 		s.runOf = make([]int32, s.g.MaxID())
 	}
 	s.runs = append(s.runs, constRun{id: int32(n.ID), at: int32(len(s.copies)), n: int32(len(t)), reg: s.nextReg,
-		aliasAt: int32(len(s.aliases) - aliases), aliases: int32(aliases), via: via})
+		aliasAt: int32(at), aliases: int32(aliases)})
 	s.copies = append(s.copies, t...)
 	s.nextReg += cfg.Reg(len(t) - 1)
 	s.runOf[n.ID] = int32(len(s.runs))
 }
 
-// joinDominator is where one copy of a constant may serve several of its
-// targets t (as numbers; s.stamp[x] is mark for each): those whose uses
-// are all Phis' (phiOnly) and that end in a jump to one Region J, as the
-// arms of a chain of && or || do, each giving J's Phi the constant. The
-// copy goes to their common dominator d, if there are two or more, if d's
-// loop depth is theirs, and if the blocks on the dominator paths from d
-// down to them (d excluded) are each entered from their parent only and
-// number at most 2k+2 for k targets: then those paths are exactly the
-// blocks the one copy is live in, no more than twice the copies it
-// replaces, so no long range through blocks that do not use it (the
-// `cond` shape's constants are compared in the blocks that branch, and
-// each returned once: never merged). It returns d as a number and, by
-// position in t, the targets that share it.
-func (s *scheduler) joinDominator(t []int32, phiOnly []bool, mark int32) (int32, []bool, bool) {
-	var join *block
-	d, k := -1, 0
-	group := s.group[:0]
+// shareAtJoins returns the blocks of a constant's copies, as numbers,
+// deduplicated but not sorted, given its targets t (at least two): the
+// targets, but for those whose uses are all Phis' (phiOnly, by position)
+// and that end in a jump to a Region J, as the arms of a chain of && or
+// || do, each giving J's Phi the constant. Those of one J share one copy
+// in their common dominator d, if there are two or more, if d's loop depth
+// is theirs, and if the blocks on the dominator paths from d down to them
+// (d excluded) are each entered from their parent only and number at most
+// 2k+2 for k targets: then those paths are exactly the blocks the one copy
+// is live in, no more than twice the copies it replaces, so no long range
+// through blocks that do not use it (the `cond` shape's constants are
+// compared in the blocks that branch, and each returned once: never
+// shared). The targets that share a copy are appended to s.aliases with
+// its block, sorted by target.
+func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
+	cand := s.cand[:0] // (J's index, target, position in t)
 	for i, x := range t {
-		in := false
-		if phiOnly[i] {
-			b := s.sk.blocks[x-1]
-			succs := s.sk.succsOf(b)
-			if len(succs) == 1 && succs[0].head.Op == son.OpRegion && (join == nil || succs[0] == join) {
-				in, join = true, succs[0]
-				if d < 0 {
-					d = int(b.index)
-				} else {
-					d = s.tree.LCA(d, int(b.index))
-				}
-				k++
-			}
-		}
-		group = append(group, in)
-	}
-	s.group = group
-	if k < 2 {
-		return 0, nil, false
-	}
-	budget := 2*k + 2
-	for i, x := range t {
-		if !group[i] {
+		if !phiOnly[i] {
 			continue
 		}
-		if s.loop[x-1] != s.loop[d] {
-			return 0, nil, false
-		}
-		// Up from x to d or to a block already walked (marked -mark).
-		for v := int(x - 1); v != d && s.stamp[v] != -mark; v = s.tree.Idom(v) {
-			b := s.sk.blocks[v]
-			if budget--; budget < 0 || b.r1-b.r0 != 1 {
-				return 0, nil, false
-			}
-			s.stamp[v] = -mark
+		if succs := s.sk.succsOf(s.sk.blocks[x-1]); len(succs) == 1 && succs[0].head.Op == son.OpRegion {
+			cand = append(cand, [3]int32{succs[0].index, x, int32(i)})
 		}
 	}
-	return int32(d) + 1, group, true
+	s.cand = cand
+	if len(cand) < 2 {
+		return t
+	}
+	slices.SortFunc(cand, func(a, b [3]int32) int {
+		if a[0] != b[0] {
+			return cmp.Compare(a[0], b[0])
+		}
+		return cmp.Compare(a[1], b[1])
+	})
+	keep := s.keep[:0]
+	for range t {
+		keep = append(keep, true)
+	}
+	s.keep = keep
+	var shared []int32 // the blocks of the shared copies, as numbers
+	for i := 0; i < len(cand); {
+		j := i + 1
+		for j < len(cand) && cand[j][0] == cand[i][0] {
+			j++
+		}
+		if d, ok := s.joinCopy(cand[i:j]); ok {
+			for _, c := range cand[i:j] {
+				keep[c[2]] = false
+				s.aliases = append(s.aliases, [2]int32{c[1], d})
+			}
+			shared = append(shared, d)
+		}
+		i = j
+	}
+	if len(shared) == 0 {
+		return t
+	}
+	slices.SortFunc(s.aliases[len(s.aliases)-countAliases(keep):], func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+	rest := t[:0]
+	for i, x := range t {
+		if keep[i] {
+			rest = append(rest, x)
+		}
+	}
+	rest = append(rest, shared...)
+	slices.Sort(rest)
+	return slices.Compact(rest)
+}
+
+// countAliases counts the targets keep says no longer have a copy.
+func countAliases(keep []bool) int {
+	k := 0
+	for _, b := range keep {
+		if !b {
+			k++
+		}
+	}
+	return k
+}
+
+// joinCopy is the block, as a number, where the targets of group (each
+// a Region's predecessor: J's index, target number, position) may share
+// a copy, as shareAtJoins says.
+func (s *scheduler) joinCopy(group [][3]int32) (int32, bool) {
+	if len(group) < 2 {
+		return 0, false
+	}
+	d := int(group[0][1] - 1)
+	for _, c := range group[1:] {
+		d = s.tree.LCA(d, int(c[1]-1))
+	}
+	s.walk-- // a mark of its own, below every constant's (positive) one
+	budget := 2*len(group) + 2
+	for _, c := range group {
+		x := int(c[1] - 1)
+		if s.loop[x] != s.loop[d] {
+			return 0, false
+		}
+		// Up from x to d or to a block this group's walk has passed.
+		for v := x; v != d && s.stamp[v] != s.walk; v = s.tree.Idom(v) {
+			b := s.sk.blocks[v]
+			if budget--; budget < 0 || b.r1-b.r0 != 1 {
+				return 0, false
+			}
+			s.stamp[v] = s.walk
+		}
+	}
+	return int32(d) + 1, true
 }
 
 // copyIn is the register of constant run r's copy in block number b, or
@@ -240,9 +277,11 @@ func (s *scheduler) copyAt(x *son.Node, b int32) cfg.Reg {
 	if reg, ok := s.copyIn(r, b); ok {
 		return reg
 	}
-	if r.aliases > 0 && search(s.aliases[r.aliasAt:r.aliasAt+r.aliases], b) >= 0 {
-		reg, _ := s.copyIn(r, r.via)
-		return reg
+	if a := s.aliases[r.aliasAt : r.aliasAt+r.aliases]; len(a) > 0 {
+		if k, ok := slices.BinarySearchFunc(a, b, func(x [2]int32, b int32) int { return cmp.Compare(x[0], b) }); ok {
+			reg, _ := s.copyIn(r, a[k][1])
+			return reg
+		}
 	}
 	return cfg.Reg(x.ID)
 }
