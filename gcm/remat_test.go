@@ -314,3 +314,72 @@ b9:  ; preds b5 b7 b8, depth 0
 	}
 	wantRuns(t, r.Func, map[int64]int64{0: 9, -3: 18, 5: 5, 11: 9})
 }
+
+// TestConstantSharedPerJoin: the 0 that two joins' Phis take from their
+// arms is shared once per join, each copy in its own arms' dominator, and
+// the uses that are not a Phi's keep their own copies.
+func TestConstantSharedPerJoin(t *testing.T) {
+	g := optimized(t, `
+		int x = arg && arg && arg;
+		int y = arg || arg || arg;
+		if (arg < 5) return x + y + 1;
+		return x && (arg + 1) && y;`)
+	r := schedule(t, g)
+	want := `func t.smp level SSA
+b1:  ; entry, depth 0
+	v4 = Arg
+	v12 = Const 0
+	v13 = Ne v4 v12
+	branch v4 b2 b5          ; line 2
+b2:  ; preds b1, depth 0
+	branch v4 b3 b4          ; line 2
+b3:  ; preds b2, depth 0
+	jump b6
+b4:  ; preds b2, depth 0
+	jump b6
+b5:  ; preds b1, depth 0
+	jump b6
+b6:  ; preds b3 b4 b5, depth 0
+	v15 = Phi v13 v12 v12    ; line 2
+	v23 = Const 1
+	branch v4 b7 b8          ; line 3
+b7:  ; preds b6, depth 0
+	jump b11
+b8:  ; preds b6, depth 0
+	branch v4 b9 b10         ; line 3
+b9:  ; preds b8, depth 0
+	jump b11
+b10:  ; preds b8, depth 0
+	jump b11
+b11:  ; preds b7 b9 b10, depth 0
+	v25 = Phi v23 v23 v13    ; line 3
+	v26 = Const 5
+	v27 = Lt v4 v26          ; line 4
+	branch v27 b12 b13       ; line 4
+b12:  ; preds b11, depth 0
+	v56 = Const 1
+	v33 = Add v15 v25        ; line 4
+	v34 = Add v33 v56        ; line 4
+	jump b18
+b13:  ; preds b11, depth 0
+	v58 = Const 0
+	branch v15 b14 b17       ; line 5
+b14:  ; preds b13, depth 0
+	v57 = Const 1
+	v44 = Add v4 v57         ; line 5
+	branch v44 b15 b16       ; line 5
+b15:  ; preds b14, depth 0
+	jump b18
+b16:  ; preds b14, depth 0
+	jump b18
+b17:  ; preds b13, depth 0
+	jump b18
+b18:  ; preds b12 b15 b16 b17, depth 0
+	v53 = Phi v34 v25 v58 v58 ; line 4
+	return v53               ; line 4
+`
+	if got := cfg.Print(r.Func); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	wantRuns(t, r.Func, map[int64]int64{0: 1, 1: 3, 7: 1, -1: 3})
+}
