@@ -88,7 +88,7 @@ func Schedule(g *son.Graph) (*Result, error) {
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
-	// constant's copies read the registers placeConstant noted.
+	// constant's copies find theirs through target, which stays.
 	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
 	return s.emit()
 }
@@ -117,7 +117,7 @@ type scheduler struct {
 	// up to the entry, the deepest among equals (remat.go).
 	target  []int32
 	copies  []int32    // the blocks of the copies of the constants placed in several blocks, as numbers, run by run (remat.go)
-	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it
+	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it, or a walk's mark (negative)
 	slot    []int32    // by block index: the position of a constant's target in targets
 	targets []int32    // scratch: the blocks a constant's uses target, as numbers
 	phiOnly []bool     // scratch, by position in targets: whether only Phis use the copy there

@@ -141,7 +141,7 @@ func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
 		}
 		return cmp.Compare(a[1], b[1])
 	})
-	keep := s.keep[:0]
+	at, keep := len(s.aliases), s.keep[:0]
 	for range t {
 		keep = append(keep, true)
 	}
@@ -164,7 +164,7 @@ func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
 	if len(shared) == 0 {
 		return t
 	}
-	slices.SortFunc(s.aliases[len(s.aliases)-countAliases(keep):], func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
+	slices.SortFunc(s.aliases[at:], func(a, b [2]int32) int { return cmp.Compare(a[0], b[0]) })
 	rest := t[:0]
 	for i, x := range t {
 		if keep[i] {
@@ -174,17 +174,6 @@ func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
 	rest = append(rest, shared...)
 	slices.Sort(rest)
 	return slices.Compact(rest)
-}
-
-// countAliases counts the targets keep says no longer have a copy.
-func countAliases(keep []bool) int {
-	k := 0
-	for _, b := range keep {
-		if !b {
-			k++
-		}
-	}
-	return k
 }
 
 // joinCopy is the block, as a number, where the targets of group (each
