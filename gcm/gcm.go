@@ -8,9 +8,11 @@
 // the two in the block of the smallest loop depth, the latest among equals:
 // loop-invariant work leaves loops, and nothing is computed on a path that
 // does not need it. Constants are rematerialized (remat.go): one Const in
-// each block a use needs it in, found by the same search for each use
-// alone, so that a constant shared by distant uses is not live across the
-// blocks between. Every node's register is its ID, but for those copies.
+// each block a use needs it in, the block the same search would pick for
+// that use alone (remembered per block), so that a constant shared by
+// distant uses is not live across the blocks between; the arms that only
+// give a join's Phi the constant share one copy where that is short.
+// Every node's register is its ID, but for those copies.
 // A list scheduler orders each block. Check verifies a schedule
 // independently of the pass. Cost: O(n log n) in the nodes and
 // blocks. Where Click walks up the dominator tree one block at a time (for
@@ -86,8 +88,8 @@ func Schedule(g *son.Graph) (*Result, error) {
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
-	// constant's copies read the registers placeConstant noted.
-	s.tree, s.shallow, s.stamp, s.targets, s.uses = nil, nil, nil, nil, nil
+	// constant's copies find theirs through target, which stays.
+	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
 	return s.emit()
 }
 
@@ -110,11 +112,19 @@ type scheduler struct {
 	late  []int32
 	place []int32
 
-	copies  constRegs  // the constants placed in several blocks (remat.go)
-	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it
+	// target[b] is the block a constant's use in block b targets (by
+	// index): the block of least loop depth on the dominator path from b
+	// up to the entry, the deepest among equals (remat.go).
+	target  []int32
+	copies  []int32    // the blocks of the copies of the constants placed in several blocks, as numbers, run by run (remat.go)
+	stamp   []int32    // by block index: 1 + the ID of the last constant that targeted it, or a walk's mark (negative)
+	slot    []int32    // by block index: the position of a constant's target in targets
 	targets []int32    // scratch: the blocks a constant's uses target, as numbers
-	uses    [][2]int32 // scratch: a constant's uses' blocks and their targets, as numbers
-	useRegs constRegs  // the registers the uses of the constants with copies read, by block
+	phiOnly []bool     // scratch, by position in targets: whether only Phis use the copy there
+	keep    []bool     // scratch, by position in targets: whether it keeps a copy of its own (shareAtJoins)
+	cand    [][3]int32 // scratch: the targets that may share a copy (shareAtJoins)
+	walk    int32      // the mark of shareAtJoins' last walk in stamp, negative
+	aliases [][2]int32 // the targets that share a copy, with its block, as numbers, run by run (remat.go)
 	runs    []constRun // by run number: where a constant with copies has its entries
 	runOf   []int32    // by node ID: 1 + a constant's run number, 0 if it has no copies (nil if none has)
 	nextReg cfg.Reg    // the register of the next copy
@@ -282,11 +292,16 @@ func (s *scheduler) shallower(a, b int) int {
 	return a
 }
 
-// shallowSegments computes shallow, dominators first.
+// shallowSegments computes shallow, and target for the constants,
+// dominators first.
 func (s *scheduler) shallowSegments() {
 	s.shallow = make([]int32, s.n)
+	s.target = make([]int32, s.n)
 	for _, b := range s.tree.Preorder() {
 		p, j := s.tree.Idom(b), s.tree.Jump(b)
+		if b != 0 {
+			s.target[b] = int32(s.shallower(b, int(s.target[p])))
+		}
 		switch {
 		case b == 0 || j == p:
 			s.shallow[b] = int32(b)
@@ -322,21 +337,21 @@ func (s *scheduler) scheduleLate() {
 			s.late[n.ID], s.place[n.ID] = s.early[n.ID], s.early[n.ID]
 			continue
 		}
+		early := s.block(s.early[n.ID])
+		if n.Op == son.OpConstant {
+			s.placeConstant(n, early)
+			continue
+		}
 		var late *block
 		for k, u := range n.Out {
 			if b := s.useBlock(n, k, u); b != nil {
 				late = s.lca(late, b)
 			}
 		}
-		early := s.block(s.early[n.ID])
 		if late == nil {
 			late = early // used only where control never goes (a Never's exit)
 		}
 		s.late[n.ID] = late.number()
-		if n.Op == son.OpConstant {
-			s.placeConstant(n, early)
-			continue
-		}
 		s.place[n.ID] = s.shallowest(late, early).number()
 	}
 }
@@ -393,8 +408,8 @@ func (s *scheduler) emit() (*Result, error) {
 			count[s.place[n.ID]]++ // 1 + index
 		}
 	}
-	for _, c := range s.copies {
-		count[c.block]++
+	for _, b := range s.copies {
+		count[b]++
 	}
 	for i := range s.n {
 		count[i+1] += count[i]
@@ -408,10 +423,11 @@ func (s *scheduler) emit() (*Result, error) {
 			fill[p]++
 		}
 	}
-	for _, c := range s.copies {
-		p := c.block - 1
-		placed[fill[p]] = c.id
-		fill[p]++
+	for _, r := range s.runs {
+		for _, b := range s.copies[r.at : r.at+r.n] {
+			placed[fill[b-1]] = r.id
+			fill[b-1]++
+		}
 	}
 	s.data = nil // in placed now, block by block
 	// fill[i] is now where block i's nodes end, and block i-1's too start
