@@ -19,6 +19,41 @@ func buildFoldMore(f *syntax.File, opt BuildOptions, fold bool) *Graph {
 	return Build(f, opt)
 }
 
+// foldMorePair builds src with foldBranch's live side and deadRegion on
+// and off, and fails t unless the graphs are the same, ID for ID, with
+// the same users and dependences, worklist and peepholes.
+func foldMorePair(t *testing.T, src string) (on, off *Graph) {
+	t.Helper()
+	f, err := syntax.Parse("t.smp", []byte(src))
+	if err != nil {
+		t.Fatal(err)
+	}
+	on, off = buildFoldMore(f, BuildOptions{}, true), buildFoldMore(f, BuildOptions{}, false)
+	if msg := foldMoreDiff(on, off); msg != "" {
+		t.Fatalf("%q: %s", src, msg)
+	}
+	return on, off
+}
+
+// foldMoreDiff is what differs between graphs built with foldBranch's
+// live side and deadRegion (on) and without (off), or "".
+func foldMoreDiff(on, off *Graph) string {
+	if a, b := Listing(on), Listing(off); a != b {
+		return fmt.Sprintf("the graph differs with foldBranch and deadRegion:\n%s\nwithout:\n%s", a, b)
+	}
+	if a, b := usersAndDeps(on), usersAndDeps(off); a != b {
+		return fmt.Sprintf("the users or dependences differ with foldBranch and deadRegion:\n%s\nwithout:\n%s", a, b)
+	}
+	if !slices.Equal(on.work.list, off.work.list) {
+		return fmt.Sprintf("the worklist differs with foldBranch and deadRegion:\n%v\nwithout:\n%v", on.work.list, off.work.list)
+	}
+	if a, b := on.Stats, off.Stats; a.Peepholes != b.Peepholes || a.Rewrites != b.Rewrites || on.MaxID() != off.MaxID() ||
+		a.Made+a.Folded != b.Made+b.Folded {
+		return fmt.Sprintf("the counts differ: %+v with foldBranch and deadRegion, %+v without", a, b)
+	}
+	return ""
+}
+
 // usersAndDeps lists, for every live node by ID, its users in their
 // order and the nodes its dependence list names: what Listing leaves out
 // and the docs of foldBranch and deadRegion say they keep.
@@ -84,18 +119,8 @@ func TestFoldMoreKeepsOrder(t *testing.T) {
 		f := files[name]
 		for _, opt := range []BuildOptions{{}, {NoGVN: true}} {
 			on, off := buildFoldMore(f, opt, true), buildFoldMore(f, opt, false)
-			if a, b := Listing(on), Listing(off); a != b {
-				t.Fatalf("%s %+v: the graph after Build differs with foldBranch and deadRegion:\n%s\nwithout:\n%s", name, opt, a, b)
-			}
-			if a, b := usersAndDeps(on), usersAndDeps(off); a != b {
-				t.Fatalf("%s %+v: the users or dependences after Build differ with foldBranch and deadRegion:\n%s\nwithout:\n%s", name, opt, a, b)
-			}
-			if !slices.Equal(on.work.list, off.work.list) {
-				t.Fatalf("%s %+v: the worklist after Build differs:\n%v\nwithout:\n%v", name, opt, on.work.list, off.work.list)
-			}
-			if a, b := on.Stats, off.Stats; a.Peepholes != b.Peepholes || a.Rewrites != b.Rewrites || on.MaxID() != off.MaxID() ||
-				a.Made+a.Folded != b.Made+b.Folded {
-				t.Fatalf("%s %+v: the counts differ: %+v with, %+v without", name, opt, a, b)
+			if msg := foldMoreDiff(on, off); msg != "" {
+				t.Fatalf("%s %+v, after Build: %s", name, opt, msg)
 			}
 			saved += off.Stats.Made - on.Stats.Made
 			if errOn, errOff := optimize(on), optimize(off); (errOn == nil) != (errOff == nil) {
