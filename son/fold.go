@@ -160,12 +160,13 @@ func (g *Graph) repeep(m *Node) *Node {
 // as it kept the If's. It is never among its inputs' users: the If was
 // their last user, added and then taken off the end of their lists, with
 // no user added between, so their orders of users are the same. The
-// control's peephole, run again for the side taken, adds it no user, but
-// may take users off: a Region that a later rewrite left with one way in
-// (or a dead one) replaces its Phis by their values. One user taken off
-// before the If leaves the same order as without the If (the If, moved
-// into its hole, then gives that hole to the same last user); two may
-// not, so a control with more than one Phi makes the If (phisOver).
+// control's peephole, run again for the side taken, may move its Phis
+// among its users: a Region that a later rewrite left with one way in
+// replaces them by their values, and one that flattens an input Region
+// gives each Phi its inputs anew, which takes the Phi off the Region's
+// users and adds it at the end. With the If among those users the order
+// that leaves differs from the order without it, so a control that a Phi
+// uses makes the If (phisOver; TestFoldMoreKeepsOrder).
 func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	if g.raw || noFoldAtOnce || cond.Op == OpNe && cond.In[2].IsConst() && cond.In[2].Aux == 0 {
 		return nil, nil
@@ -180,7 +181,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
 	case sameType(st, tupleXX):
-	case noFoldMore || g.check != nil || phisOver(ctrl, 1):
+	case noFoldMore || g.check != nil || phisOver(ctrl, 0):
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
 	case sameType(st, tupleCX):

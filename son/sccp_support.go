@@ -56,8 +56,9 @@ func (m *SoundMemo) slot(k *soundKey) *soundKey {
 }
 
 // CheckTransfer is CheckTransfer(n, t, typ), the same verdict and the
-// same message: checkSound's cases, with the samples of a unary or binary
-// node, or of a Phi's input, looked up before they are taken.
+// same message: checkSound's cases (unsampled, phiUnjudged, phiArrives
+// shared with it), with the samples of a unary or binary node, or of a
+// Phi's input, looked up before they are taken.
 func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	switch {
 	case n.Op == OpPhi:
@@ -65,16 +66,7 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 	case !n.Op.IsBinary() && !n.Op.IsUnary():
 		return checkSound(n, t, typ)
 	}
-	// checkSound's cases that take no sample.
-	for _, x := range n.In[1:] {
-		if x == nil || x.dead {
-			return ""
-		}
-	}
-	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ(c).IsCtrl() {
-		return ""
-	}
-	if allResults(n.Op, t) {
+	if unsampled(n, t, typ) {
 		return ""
 	}
 	k := soundKey{op: n.Op, t: t, a: typ(n.In[1])}
@@ -94,18 +86,15 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 
 // checkPhi is checkSoundPhi with each input's samples remembered.
 func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	if phiUnjudged(n, typ) {
+		return ""
+	}
 	r := n.In[0]
-	if r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ(r).IsCtrl() {
-		return ""
-	}
-	if r.Op == OpLoop && !typ(r.In[1]).IsCtrl() {
-		return ""
-	}
 	hit := true
 	var buf [maxSamples]int64
 	for i := 1; i < len(n.In) && i < len(r.In); i++ {
 		c, x := r.In[i], n.In[i]
-		if c == nil || x == nil || x.dead || !typ(c).IsCtrl() {
+		if !phiArrives(c, x, typ) {
 			continue
 		}
 		k := soundKey{op: OpPhi, t: t, a: typ(x)}

@@ -210,15 +210,7 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	case !n.Op.IsBinary() && !n.Op.IsUnary():
 		return ""
 	}
-	for _, x := range n.In[1:] {
-		if x == nil || x.dead {
-			return ""
-		}
-	}
-	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ(c).IsCtrl() {
-		return ""
-	}
-	if allResults(n.Op, t) {
+	if unsampled(n, t, typ) {
 		return ""
 	}
 	if n.Op.IsUnary() {
@@ -247,21 +239,48 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	return ""
 }
 
+// unsampled reports whether checkSound passes the unary or binary node n
+// claimed t without a sample: an operand missing or dead, a division
+// under control not reached, or t holding every result of the op.
+func unsampled(n *Node, t types.Type, typ func(*Node) types.Type) bool {
+	for _, x := range n.In[1:] {
+		if x == nil || x.dead {
+			return true
+		}
+	}
+	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ(c).IsCtrl() {
+		return true
+	}
+	return allResults(n.Op, t)
+}
+
+// phiUnjudged reports whether checkSoundPhi passes Phi n without looking
+// at its inputs: its Region is not one, is being built or not reached, or
+// is a Loop not entered (or n is being built).
+func phiUnjudged(n *Node, typ func(*Node) types.Type) bool {
+	r := n.In[0]
+	return r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ(r).IsCtrl() ||
+		r.Op == OpLoop && !typ(r.In[1]).IsCtrl()
+}
+
+// phiArrives reports whether Phi input x arrives through region input c,
+// which control may take: checkSoundPhi judges its value.
+func phiArrives(c, x *Node, typ func(*Node) types.Type) bool {
+	return c != nil && x != nil && !x.dead && typ(c).IsCtrl()
+}
+
 // checkSoundPhi: a value arriving through a predecessor that control may
 // take lies within the Phi's type. Which predecessors control takes is
 // read from their types (reachability, not arithmetic, is trusted here).
 func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
+	if phiUnjudged(n, typ) {
+		return ""
+	}
 	r := n.In[0]
-	if r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ(r).IsCtrl() {
-		return ""
-	}
-	if r.Op == OpLoop && !typ(r.In[1]).IsCtrl() {
-		return ""
-	}
 	var buf [maxSamples]int64
 	for i := 1; i < len(n.In) && i < len(r.In); i++ {
 		c, x := r.In[i], n.In[i]
-		if c == nil || x == nil || x.dead || !typ(c).IsCtrl() {
+		if !phiArrives(c, x, typ) {
 			continue
 		}
 		for _, v := range samplePoints(buf[:], typ(x), false) {
