@@ -607,7 +607,13 @@ func outOfSSA(u *Unit) error {
 		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: fmt.Errorf("outssa: no function at the cfg level")}
 	}
 	u.SSA = u.Func
-	r, err := outssa.Translate(u.SSA)
+	translate := outssa.Translate
+	if u.Opt.DropGraph {
+		// Nothing after the pass reads the SSA function (below): it
+		// becomes the RTL one, not copied.
+		translate = outssa.TranslateInPlace
+	}
+	r, err := translate(u.SSA)
 	if err != nil {
 		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: err}
 	}

@@ -117,15 +117,17 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	// stack for the whole walk, each frame holding where its own entries
 	// start.
 	var provedX, provedBefore []int32
+	// A frame is 16 bytes, its children read from the tree when needed
+	// (a slice of them kept in each made it 56, on a stack as deep as the
+	// dominator tree).
 	type frame struct {
-		v      int
-		kids   []int
-		i      int
+		v      int32
+		i      int32 // the next child to visit
 		x      int32 // 1 + the value this node's check made non-zero, to forget on the way back
-		proved int   // the frame's start in provedX and provedBefore
+		proved int32 // the frame's start in provedX and provedBefore
 	}
 	enter := func(v int) frame {
-		f := frame{v: v, kids: tree.Children(v), proved: len(provedX)}
+		f := frame{v: int32(v), proved: int32(len(provedX))}
 		n := c.nodes[v]
 		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
 			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
@@ -161,8 +163,8 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	stack := []frame{enter(0)}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.i < len(f.kids) {
-			k := f.kids[f.i]
+		if kids := tree.Children(int(f.v)); int(f.i) < len(kids) {
+			k := kids[f.i]
 			f.i++
 			stack = append(stack, enter(k))
 			continue
@@ -170,7 +172,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		if f.x != 0 {
 			checking[f.x-1] = 0
 		}
-		for i := len(provedX) - 1; i >= f.proved; i-- {
+		for i := len(provedX) - 1; i >= int(f.proved); i-- {
 			proving[provedX[i]] = provedBefore[i]
 		}
 		provedX, provedBefore = provedX[:f.proved], provedBefore[:f.proved]
