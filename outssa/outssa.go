@@ -542,7 +542,13 @@ func (t *translation) coalesce() {
 		dst, arg int32
 		depth    int
 	}
-	var pairs []pair
+	// At most one pair per Phi argument: the array made once (appends
+	// that doubled it were a fifth of the pass's bytes).
+	n := 0
+	for _, b := range t.f.Blocks {
+		n += len(b.Phis) * len(b.Preds)
+	}
+	pairs := make([]pair, 0, n)
 	for i, b := range t.f.Blocks {
 		r := t.readStart[i]
 		for j, p := range b.Phis {
