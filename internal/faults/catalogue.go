@@ -536,14 +536,14 @@ var Catalogue = []Fault{
 	// ---- gvn (gvn/number.go, gvn/rewrite.go) ----
 	{
 		Name: "gvn-label-ignores-op", Pass: "gvn", File: "gvn/number.go",
-		Old:  "l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}",
-		New:  "l = label{kind: 1, aux: val.aux, n: len(val.args)}",
+		Old:  "l = label{kind: 1, op: val.op, aux: val.aux, n: n}",
+		New:  "l = label{kind: 1, aux: val.aux, n: n}",
 		What: "the initial partition forgets the op: two different ops with congruent arguments share a class",
 	},
 	{
 		Name: "gvn-label-ignores-phi-block", Pass: "gvn", File: "gvn/number.go",
-		Old:  "l = label{kind: 2, block: val.block, n: len(val.args)}",
-		New:  "l = label{kind: 2, n: len(val.args)}",
+		Old:  "l = label{kind: 2, block: val.block, n: n}",
+		New:  "l = label{kind: 2, n: n}",
 		What: "the initial partition forgets a Phi's block: Phis of different blocks are merged",
 	},
 	{
