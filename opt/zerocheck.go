@@ -39,9 +39,12 @@ type Removal struct {
 // ctrlGraph numbers the control nodes that control reaches from Start
 // (Start is 0) and lists each one's control successors: the graph of
 // section 3.2's dominance, at the grain of control nodes. The lists share
-// one array, and the numbers are by node ID: no allocation per node.
+// one array, and the numbers are by node ID: no allocation per node. The
+// nodes are kept by ID (4 bytes each, not a pointer's 8), found again
+// through the graph's table; ZeroCheckElim kills none while it reads them.
 type ctrlGraph struct {
-	nodes []*son.Node
+	g     *son.Graph
+	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
 	start []int32 // node i's successors are succ[start[i]:start[i+1]]
 	succ  []int32
@@ -50,17 +53,17 @@ type ctrlGraph struct {
 // newCtrlGraph numbers the control nodes of g. Its index is g's scratch
 // array by ID (son.Graph.TakeIDs), for the caller to give back.
 func newCtrlGraph(g *son.Graph) *ctrlGraph {
-	c := &ctrlGraph{index: g.TakeIDs()}
+	c := &ctrlGraph{g: g, index: g.TakeIDs()}
 	add := func(n *son.Node) {
-		c.index[n.ID] = int32(len(c.nodes)) + 1
-		c.nodes = append(c.nodes, n)
+		c.index[n.ID] = int32(len(c.ids)) + 1
+		c.ids = append(c.ids, int32(n.ID))
 	}
 	add(g.Start)
 	// Breadth first: the successors of node i are found while numbering
 	// it, so they are contiguous in succ, from start[i] to start[i+1].
 	c.start = append(c.start, 0)
-	for i := 0; i < len(c.nodes); i++ {
-		for _, u := range c.nodes[i].Out {
+	for i := 0; i < len(c.ids); i++ {
+		for _, u := range c.node(i).Out {
 			if !u.IsControl() || u.Op == son.OpStop {
 				continue
 			}
@@ -73,6 +76,9 @@ func newCtrlGraph(g *son.Graph) *ctrlGraph {
 	}
 	return c
 }
+
+// node returns the control node numbered v.
+func (c *ctrlGraph) node(v int) *son.Node { return c.g.Node(int(c.ids[v])) }
 
 // ZeroCheckElim removes the redundant ZeroChecks of g and returns what it
 // removed, for people reading: the checker does not trust it.
@@ -128,7 +134,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	}
 	enter := func(v int) frame {
 		f := frame{v: int32(v), proved: int32(len(provedX))}
-		n := c.nodes[v]
+		n := c.node(v)
 		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
 			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
 				k := number(x)
@@ -145,7 +151,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		}
 		x := n.In[1]
 		if s := lookup(proving, son.NonZeroKey(x)); s != 0 && lookup(checking, x) == 0 {
-			found = append(found, Removal{Check: n, Value: x, Side: c.nodes[s-1]})
+			found = append(found, Removal{Check: n, Value: x, Side: c.node(int(s - 1))})
 			return f
 		}
 		k := number(x)
@@ -153,7 +159,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			return f
 		}
 		if w := checking[k]; w != 0 {
-			found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})
+			found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})
 		} else {
 			checking[k] = int32(v) + 1
 			f.x = k + 1

@@ -374,8 +374,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-any-witness-misreported", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[k]; w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})",
-		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: c.nodes[w-1].In[1], Witness: c.nodes[w-1]})",
+		Old:  "if w := checking[k]; w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})",
+		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: c.node(int(w - 1)).In[1], Witness: c.node(int(w - 1))})",
 		What: "the wrong witness, and the removal reports the witness's value as the check's (issue 11's example)",
 	},
 	{
@@ -386,8 +386,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-removed-as-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t} else {",
-		New:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t\tchecking[k] = int32(v) + 1\n\t\t} else {",
+		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})\n\t\t} else {",
+		New:  "found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})\n\t\t\tchecking[k] = int32(v) + 1\n\t\t} else {",
 		What: "a removed check becomes the witness of the checks below it",
 	},
 	{
