@@ -69,7 +69,8 @@ type Options struct {
 	// DropGraph lets each level go as soon as no later pass or checker
 	// reads it: the graph and gcm's schedule once gcm is checked (the
 	// Stats of the later passes repeat gcm's counts, which they do not
-	// change), the SSA function once outssa is checked. son check, build,
+	// change), the SSA function once outssa is checked (outssa then makes
+	// the RTL function of the SSA one in place). son check, build,
 	// asm and run -level native set it, so that the peak of the cfg passes
 	// and the backend does not hold the levels before (docs/PERFORMANCE.md,
 	// "Peak memory").
@@ -607,7 +608,13 @@ func outOfSSA(u *Unit) error {
 		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: fmt.Errorf("outssa: no function at the cfg level")}
 	}
 	u.SSA = u.Func
-	r, err := outssa.Translate(u.SSA)
+	translate := outssa.Translate
+	if u.Opt.DropGraph {
+		// Nothing after the pass reads the SSA function (below): it
+		// becomes the RTL one, not copied.
+		translate = outssa.TranslateInPlace
+	}
+	r, err := translate(u.SSA)
 	if err != nil {
 		return &CheckError{Pass: "outssa", Guard: GuardPass, Err: err}
 	}

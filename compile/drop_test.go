@@ -12,7 +12,7 @@ import (
 // TestDropGraph: with Options.DropGraph the graph and gcm's schedule are
 // gone after gcm and the SSA function after outssa, with checking on or
 // off, and nothing else changes: the statistics of every pass (those
-// after gcm repeat its counts) and the function's results.
+// after gcm repeat its counts), the RTL function and its results.
 func TestDropGraph(t *testing.T) {
 	files, _ := filepath.Glob("../examples/*.smp")
 	if len(files) == 0 {
@@ -48,6 +48,11 @@ func TestDropGraph(t *testing.T) {
 				if !reflect.DeepEqual(k, d) {
 					t.Errorf("%s: stats of %s: %+v with the graph kept, %+v dropped", file, k.Name, k, d)
 				}
+			}
+			// outssa made the RTL function of the SSA one in place
+			// (outssa.TranslateInPlace): the same as its copy.
+			if k, d := cfg.Print(keep.Func), cfg.Print(drop.Func); k != d {
+				t.Errorf("%s: RTL function with the graph kept:\n%s\ndropped:\n%s", file, k, d)
 			}
 			for _, arg := range []int64{0, 1, 5, -2} {
 				v1, err1 := cfg.Run(keep.Func, arg, cfg.Limits{Steps: limitSteps})

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"son/cfg"
+	"son/internal/numbering"
 )
 
 // parse reads a function in cfg's text form and requires it well formed.
@@ -444,6 +445,57 @@ func TestNumberRefusesBrokenInput(t *testing.T) {
 		b := &cfg.Block{ID: 1, Instrs: arg, Succs: []*cfg.Block{s}, Term: cfg.Term{Kind: cfg.TermJump}}
 		if _, err := Number(&cfg.Func{Name: "s", Level: cfg.SSA, Blocks: []*cfg.Block{b}}); err == nil || err.Error() != "gvn: b1 has a successor that is not a block of the function" {
 			t.Errorf("successor %v: got %v", s, err)
+		}
+	}
+}
+
+// TestRemoveDeadTable: removeDead with a table that numbers every
+// definition (Apply's, the validator's) removes what RemoveDead does; with
+// one that misses a definition, or numbers two alike, it makes its own
+// and still does.
+func TestRemoveDeadTable(t *testing.T) {
+	const text = `func dead level SSA
+b1:  ; entry, depth 0
+	v1 = Arg
+	v2 = Const 3
+	v3 = Add v1 v2
+	v4 = Mul v3 v3
+	v5 = Sub v1 v2
+	return v5
+`
+	const want = `func dead level SSA
+b1:  ; entry, depth 0
+	v1 = Arg
+	v2 = Const 3
+	v5 = Sub v1 v2
+	return v5
+`
+	for _, c := range []struct {
+		name string
+		regs []int64 // numbered 0, 1, … in this order
+	}{
+		{"every definition", []int64{5, 4, 3, 2, 1}},
+		{"one missing", []int64{1, 3, 4, 5}}, // v2, which v5 reads
+		{"two alike", nil},
+		{"none", []int64{}},
+	} {
+		f := parse(t, text)
+		index := numbering.New(5, 5)
+		n := len(c.regs)
+		for i, r := range c.regs {
+			index.Set(r, int32(i))
+		}
+		if c.regs == nil {
+			for r := int64(1); r <= 5; r++ {
+				index.Set(r, int32(r%2)) // v1, v3, v5 all 1
+			}
+			n = 5
+		}
+		if got := removeDead(f, index, n); got != 2 {
+			t.Errorf("%s: removed %d, want 2", c.name, got)
+		}
+		if got := cfg.Print(f); got != want {
+			t.Errorf("%s: got\n%s\nwant\n%s", c.name, got, want)
 		}
 	}
 }

@@ -7,7 +7,7 @@ import "math/bits"
 
 // labelTable numbers labels in the order they are first met, by open
 // addressing with a hash of the label's fields: a Go map hashed the
-// 32-byte label through the runtime's generic hash, and was a tenth of
+// label (32 bytes then, 24 now) through the runtime's generic hash, and was a tenth of
 // Number. It grows as the distinct labels do, which are far fewer than
 // the values (an op and arity, a constant, a block's Phis).
 type labelTable struct {

@@ -16,7 +16,7 @@ func TestLabelTable(t *testing.T) {
 		// fields could collide in the hash.
 		ls = append(ls,
 			label{kind: 1, op: cfg.OpConst, aux: int64(i)},
-			label{kind: 1, op: cfg.OpAdd, n: i},
+			label{kind: 1, op: cfg.OpAdd, n: int32(i)},
 			label{kind: 2, block: int32(i), n: 2},
 			label{kind: 1, op: cfg.OpConst, aux: int64(i)<<24 | 1<<50})
 	}

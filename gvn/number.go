@@ -44,35 +44,53 @@ type Proposal struct {
 }
 
 // value is one register of the function being numbered: defined by a Phi
-// or an instruction of block, or by nothing (a parameter, block -1).
+// or an instruction of block, or by nothing (a parameter, block -1). Its
+// arguments are in the numberer's flat array (24 bytes a value, not 48).
 type value struct {
 	reg   cfg.Reg
 	block int32
 	phi   bool
 	op    cfg.Op
 	aux   int64 // the constant of a Const
-	args  []cfg.Reg
 }
 
 // label is what puts values in one class before any splitting.
 type label struct {
-	kind  uint8 // 1 instruction, 2 Phi, 3 parameter
-	op    cfg.Op
 	aux   int64
 	block int32 // the Phi's block; the parameter's value index
-	n     int   // number of arguments
+	n     int32 // number of arguments
+	kind  uint8 // 1 instruction, 2 Phi, 3 parameter
+	op    cfg.Op
 }
 
 // numberer holds the values of a function, their arguments and uses.
 type numberer struct {
-	f      *cfg.Func
-	pos    *numbering.Table // block ID -> position in f.Blocks
-	vals   []value
-	first  []int32          // first[b]: the first value of block b; first[len(Blocks)] ends the last
-	byReg  *numbering.Table // register -> value
-	args   [][]int32        // args[v]: the values of v's arguments
-	useOf  [][]int32        // useOf[v]: pairs (user, position)
-	maxArg int
+	f     *cfg.Func
+	pos   *numbering.Table // block ID -> position in f.Blocks
+	vals  []value
+	first []int32          // first[b]: the first value of block b; first[len(Blocks)] ends the last
+	byReg *numbering.Table // register -> value
+	// The values of the arguments of definition v are
+	// argv[argStart[v]:argStart[v+1]]; the uses of value w, pairs (user,
+	// position), are usePairs[2*useStart[w]:2*useStart[w+1]]. Flat arrays,
+	// not a slice per value (48 bytes a value for the two).
+	argStart, argv     []int32
+	useStart, usePairs []int32
+	maxArg             int
+}
+
+// args returns the values of the arguments of value v (none for a
+// parameter).
+func (x *numberer) args(v int32) []int32 {
+	if int(v)+1 >= len(x.argStart) {
+		return nil
+	}
+	return x.argv[x.argStart[v]:x.argStart[v+1]]
+}
+
+// useOf returns the uses of value w: pairs (user, position).
+func (x *numberer) useOf(w int32) []int32 {
+	return x.usePairs[2*x.useStart[w] : 2*x.useStart[w+1]]
 }
 
 // Number computes the optimistic congruence partition of the registers of
@@ -86,9 +104,7 @@ func Number(f *cfg.Func) (*Proposal, error) {
 	p, work := x.refine()
 	pr := x.propose(p)
 	pr.Work = work
-	for _, as := range x.args {
-		pr.Uses += len(as)
-	}
+	pr.Uses = len(x.argv)
 	return pr, nil
 }
 
@@ -104,7 +120,7 @@ func collect(f *cfg.Func) (*numberer, error) {
 	// The tables by block ID and by register (Go maps were a fifth of
 	// the pass), sized once.
 	x := &numberer{f: f}
-	defs, maxID := 0, 0
+	defs, maxID, nArgs := 0, 0, 0
 	var maxReg cfg.Reg
 	for i, b := range f.Blocks {
 		if b == nil {
@@ -115,11 +131,15 @@ func collect(f *cfg.Func) (*numberer, error) {
 		for _, ph := range b.Phis {
 			if ph != nil {
 				maxReg = max(maxReg, ph.Dst)
+				nArgs += len(ph.Args)
 			}
 		}
 		for _, in := range b.Instrs {
 			if in != nil {
 				maxReg = max(maxReg, in.Dst)
+				if in.Op.HasDst() {
+					nArgs += len(in.Args)
+				}
 			}
 		}
 	}
@@ -158,7 +178,7 @@ func collect(f *cfg.Func) (*numberer, error) {
 			if ph == nil {
 				return nil, fmt.Errorf("gvn: %v has a nil Phi", b)
 			}
-			if err := def(value{reg: ph.Dst, block: int32(i), phi: true, args: ph.Args}); err != nil {
+			if err := def(value{reg: ph.Dst, block: int32(i), phi: true}); err != nil {
 				return nil, err
 			}
 		}
@@ -169,7 +189,7 @@ func collect(f *cfg.Func) (*numberer, error) {
 			if !in.Op.HasDst() {
 				continue
 			}
-			v := value{reg: in.Dst, block: int32(i), op: in.Op, args: in.Args}
+			v := value{reg: in.Dst, block: int32(i), op: in.Op}
 			if in.Op == cfg.OpConst {
 				v.aux = in.Aux
 			}
@@ -180,44 +200,57 @@ func collect(f *cfg.Func) (*numberer, error) {
 	}
 	x.first = append(x.first, int32(len(x.vals)))
 	nDefs := len(x.vals)
-	// The argument lists, and below the use lists, are cut from one array
-	// each: an allocation per value was most of the pass's.
-	nArgs := 0
-	for v := range nDefs {
-		nArgs += len(x.vals[v].args)
-	}
-	flat := make([]int32, nArgs)
-	x.args = make([][]int32, nDefs)
-	for v := range nDefs {
-		k := len(x.vals[v].args)
-		x.maxArg = max(x.maxArg, k)
-		x.args[v], flat = flat[:k:k], flat[k:]
-		for k, a := range x.vals[v].args {
+	// The argument lists, and below the use lists, are laid out flat: an
+	// allocation per value was most of the pass's. A register used but
+	// defined nowhere becomes a parameter when first met, in the order of
+	// the definitions and their arguments.
+	x.argStart = make([]int32, 0, nDefs+1)
+	x.argv = make([]int32, 0, nArgs)
+	arg := func(regs []cfg.Reg) {
+		x.argStart = append(x.argStart, int32(len(x.argv)))
+		x.maxArg = max(x.maxArg, len(regs))
+		for _, a := range regs {
 			w := x.byReg.Lookup(int64(a))
 			if w < 0 {
 				w = int32(len(x.vals))
 				x.byReg.Set(int64(a), w)
 				x.vals = append(x.vals, value{reg: a, block: -1})
 			}
-			x.args[v][k] = w
+			x.argv = append(x.argv, w)
 		}
 	}
-	x.useOf = make([][]int32, len(x.vals))
-	uses := make([]int32, len(x.vals)) // uses of each value, then the next free pair
-	for _, as := range x.args {
-		for _, w := range as {
-			uses[w]++
+	for _, b := range f.Blocks {
+		for _, ph := range b.Phis {
+			arg(ph.Args)
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				arg(in.Args)
+			}
 		}
 	}
-	pairs := make([]int32, 2*nArgs)
-	for w, u := range uses {
-		x.useOf[w], pairs = pairs[:0:2*u], pairs[2*u:]
+	x.argStart = append(x.argStart, int32(len(x.argv)))
+	// The uses by counting: useStart[w+1] counts w's, summed into the
+	// starts, then each is filled from its start, which ends up at the
+	// next one's and is shifted back.
+	start := make([]int32, len(x.vals)+1)
+	for _, w := range x.argv {
+		start[w+1]++
 	}
-	for v, as := range x.args {
-		for k, w := range as {
-			x.useOf[w] = append(x.useOf[w], int32(v), int32(k))
+	for w := 1; w < len(start); w++ {
+		start[w] += start[w-1]
+	}
+	pairs := make([]int32, 2*len(x.argv))
+	for v := range nDefs {
+		for k, w := range x.argv[x.argStart[v]:x.argStart[v+1]] {
+			at := start[w]
+			pairs[2*at], pairs[2*at+1] = int32(v), int32(k)
+			start[w]++
 		}
 	}
+	copy(start[1:], start)
+	start[0] = 0
+	x.useStart, x.usePairs = start, pairs
 	return x, nil
 }
 
@@ -241,14 +274,15 @@ func (x *numberer) labels() ([]int32, int) {
 	ids := newLabelTable()
 	lab := make([]int32, len(x.vals))
 	for v, val := range x.vals {
+		n := int32(len(x.args(int32(v))))
 		var l label
 		switch {
 		case val.block < 0:
 			l = label{kind: 3, block: int32(v)}
 		case val.phi:
-			l = label{kind: 2, block: val.block, n: len(val.args)}
+			l = label{kind: 2, block: val.block, n: n}
 		default:
-			l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}
+			l = label{kind: 1, op: val.op, aux: val.aux, n: n}
 		}
 		lab[v] = ids.number(l)
 	}
@@ -272,7 +306,7 @@ func (x *numberer) refine() (*partition, int) {
 	for c := p.pop(); c >= 0; c = p.pop() {
 		splitter = append(splitter[:0], p.members(c)...)
 		for _, r := range splitter {
-			uses := x.useOf[r]
+			uses := x.useOf(r)
 			work += len(uses) / 2
 			for i := 0; i < len(uses); i += 2 {
 				v, k := uses[i], int(uses[i+1])

@@ -22,12 +22,13 @@ type partition struct {
 
 // newPartition makes the partition whose class c holds the values v with
 // label[v] == c, for labels 0..nClasses-1, every class on the worklist.
+// The partition keeps label as its array of classes, which it changes.
 func newPartition(label []int32, nClasses int) *partition {
 	n := len(label)
 	p := &partition{
 		elems:  make([]int32, n),
 		loc:    make([]int32, n),
-		class:  make([]int32, n),
+		class:  label,
 		start:  make([]int32, nClasses, nClasses+n/4+1),
 		end:    make([]int32, nClasses, nClasses+n/4+1),
 		marked: make([]int32, nClasses, nClasses+n/4+1),
@@ -46,7 +47,7 @@ func newPartition(label []int32, nClasses int) *partition {
 	for v, c := range label {
 		i := p.end[c]
 		p.end[c]++
-		p.elems[i], p.loc[v], p.class[v] = int32(v), i, c
+		p.elems[i], p.loc[v] = int32(v), i
 	}
 	for c := nClasses - 1; c >= 0; c-- {
 		p.inWork[c] = true

@@ -52,7 +52,10 @@ func (v *Valid) Apply() Stats {
 		b.Instrs = append(copies, b.Instrs...)
 	}
 	st.Copies = PropagateCopies(v.f)
-	st.Removed = RemoveDead(v.f)
+	// The validator's table numbers the same definitions: the rewrite
+	// made some copies, of the same registers, and none new (if it did,
+	// removeDead makes a table of its own).
+	st.Removed = removeDead(v.f, v.sites, len(v.places))
 	return st
 }
 
@@ -115,35 +118,71 @@ func PropagateCopies(f *cfg.Func) int {
 // division with no use goes but its Check stays (a division that has
 // passed its Check is pure). Cycles of Phis that only feed each other go
 // too. It returns the number of definitions removed, in O(n).
-func RemoveDead(f *cfg.Func) int {
+func RemoveDead(f *cfg.Func) int { return removeDead(f, nil, 0) }
+
+// removeDead is RemoveDead with, if index is not nil, a table that gives
+// the register of each definition of f a number of its own below n, which
+// it then need not make (Apply passes the validator's). A definition the
+// table does not number, or numbers as another's, makes it drop the table
+// and make its own.
+func removeDead(f *cfg.Func, index *numbering.Table, n int) int {
 	// The definitions by register through internal/numbering's table and
 	// their marks in an array (were two Go maps).
 	type def struct {
 		ph *cfg.Phi
 		in *cfg.Instr
 	}
-	n := 0
-	var maxReg cfg.Reg
-	for _, b := range f.Blocks {
-		n += len(b.Phis) + len(b.Instrs)
-		for _, ph := range b.Phis {
-			maxReg = max(maxReg, ph.Dst)
+	var defs []def
+	if index != nil {
+		defs = make([]def, n)
+		put := func(r cfg.Reg, d def) bool {
+			i := index.Lookup(int64(r))
+			if i < 0 || int(i) >= n || defs[i] != (def{}) {
+				return false
+			}
+			defs[i] = d
+			return true
 		}
-		for _, in := range b.Instrs {
-			maxReg = max(maxReg, in.Dst)
+	fill:
+		for _, b := range f.Blocks {
+			for _, ph := range b.Phis {
+				if !put(ph.Dst, def{ph: ph}) {
+					index = nil
+					break fill
+				}
+			}
+			for _, in := range b.Instrs {
+				if in.Op.HasDst() && !put(in.Dst, def{in: in}) {
+					index = nil
+					break fill
+				}
+			}
 		}
 	}
-	index := numbering.New(n, int64(maxReg))
-	defs := make([]def, 0, n)
-	for _, b := range f.Blocks {
-		for _, ph := range b.Phis {
-			index.Set(int64(ph.Dst), int32(len(defs)))
-			defs = append(defs, def{ph: ph})
+	if index == nil {
+		n = 0
+		var maxReg cfg.Reg
+		for _, b := range f.Blocks {
+			n += len(b.Phis) + len(b.Instrs)
+			for _, ph := range b.Phis {
+				maxReg = max(maxReg, ph.Dst)
+			}
+			for _, in := range b.Instrs {
+				maxReg = max(maxReg, in.Dst)
+			}
 		}
-		for _, in := range b.Instrs {
-			if in.Op.HasDst() {
-				index.Set(int64(in.Dst), int32(len(defs)))
-				defs = append(defs, def{in: in})
+		index = numbering.New(n, int64(maxReg))
+		defs = make([]def, 0, n)
+		for _, b := range f.Blocks {
+			for _, ph := range b.Phis {
+				index.Set(int64(ph.Dst), int32(len(defs)))
+				defs = append(defs, def{ph: ph})
+			}
+			for _, in := range b.Instrs {
+				if in.Op.HasDst() {
+					index.Set(int64(in.Dst), int32(len(defs)))
+					defs = append(defs, def{in: in})
+				}
 			}
 		}
 	}

@@ -39,9 +39,12 @@ type Removal struct {
 // ctrlGraph numbers the control nodes that control reaches from Start
 // (Start is 0) and lists each one's control successors: the graph of
 // section 3.2's dominance, at the grain of control nodes. The lists share
-// one array, and the numbers are by node ID: no allocation per node.
+// one array, and the numbers are by node ID: no allocation per node. The
+// nodes are kept by ID (4 bytes each, not a pointer's 8), found again
+// through the graph's table; ZeroCheckElim kills none while it reads them.
 type ctrlGraph struct {
-	nodes []*son.Node
+	g     *son.Graph
+	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
 	start []int32 // node i's successors are succ[start[i]:start[i+1]]
 	succ  []int32
@@ -50,17 +53,17 @@ type ctrlGraph struct {
 // newCtrlGraph numbers the control nodes of g. Its index is g's scratch
 // array by ID (son.Graph.TakeIDs), for the caller to give back.
 func newCtrlGraph(g *son.Graph) *ctrlGraph {
-	c := &ctrlGraph{index: g.TakeIDs()}
+	c := &ctrlGraph{g: g, index: g.TakeIDs()}
 	add := func(n *son.Node) {
-		c.index[n.ID] = int32(len(c.nodes)) + 1
-		c.nodes = append(c.nodes, n)
+		c.index[n.ID] = int32(len(c.ids)) + 1
+		c.ids = append(c.ids, int32(n.ID))
 	}
 	add(g.Start)
 	// Breadth first: the successors of node i are found while numbering
 	// it, so they are contiguous in succ, from start[i] to start[i+1].
 	c.start = append(c.start, 0)
-	for i := 0; i < len(c.nodes); i++ {
-		for _, u := range c.nodes[i].Out {
+	for i := 0; i < len(c.ids); i++ {
+		for _, u := range c.node(i).Out {
 			if !u.IsControl() || u.Op == son.OpStop {
 				continue
 			}
@@ -73,6 +76,9 @@ func newCtrlGraph(g *son.Graph) *ctrlGraph {
 	}
 	return c
 }
+
+// node returns the control node numbered v.
+func (c *ctrlGraph) node(v int) *son.Node { return c.g.Node(int(c.ids[v])) }
 
 // ZeroCheckElim removes the redundant ZeroChecks of g and returns what it
 // removed, for people reading: the checker does not trust it.
@@ -117,16 +123,18 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	// stack for the whole walk, each frame holding where its own entries
 	// start.
 	var provedX, provedBefore []int32
+	// A frame is 16 bytes, its children read from the tree when needed
+	// (a slice of them kept in each made it 56, on a stack as deep as the
+	// dominator tree).
 	type frame struct {
-		v      int
-		kids   []int
-		i      int
+		v      int32
+		i      int32 // the next child to visit
 		x      int32 // 1 + the value this node's check made non-zero, to forget on the way back
-		proved int   // the frame's start in provedX and provedBefore
+		proved int32 // the frame's start in provedX and provedBefore
 	}
 	enter := func(v int) frame {
-		f := frame{v: v, kids: tree.Children(v), proved: len(provedX)}
-		n := c.nodes[v]
+		f := frame{v: int32(v), proved: int32(len(provedX))}
+		n := c.node(v)
 		if n.Op == son.OpCProj && n.In[0] != nil && n.In[0].Op == son.OpIf {
 			son.ProvedNonZero(n.In[0].In[1], n.Aux, func(x *son.Node) {
 				k := number(x)
@@ -143,7 +151,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		}
 		x := n.In[1]
 		if s := lookup(proving, son.NonZeroKey(x)); s != 0 && lookup(checking, x) == 0 {
-			found = append(found, Removal{Check: n, Value: x, Side: c.nodes[s-1]})
+			found = append(found, Removal{Check: n, Value: x, Side: c.node(int(s - 1))})
 			return f
 		}
 		k := number(x)
@@ -151,7 +159,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 			return f
 		}
 		if w := checking[k]; w != 0 {
-			found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})
+			found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})
 		} else {
 			checking[k] = int32(v) + 1
 			f.x = k + 1
@@ -161,8 +169,8 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	stack := []frame{enter(0)}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if f.i < len(f.kids) {
-			k := f.kids[f.i]
+		if kids := tree.Children(int(f.v)); int(f.i) < len(kids) {
+			k := kids[f.i]
 			f.i++
 			stack = append(stack, enter(k))
 			continue
@@ -170,7 +178,7 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 		if f.x != 0 {
 			checking[f.x-1] = 0
 		}
-		for i := len(provedX) - 1; i >= f.proved; i-- {
+		for i := len(provedX) - 1; i >= int(f.proved); i-- {
 			proving[provedX[i]] = provedBefore[i]
 		}
 		provedX, provedBefore = provedX[:f.proved], provedBefore[:f.proved]

@@ -72,7 +72,19 @@ type Result struct {
 // predecessors; here it is required of a block with a single one too, so
 // that its moves have a place); otherwise the error names the block and
 // the rule.
-func Translate(f *cfg.Func) (*Result, error) {
+func Translate(f *cfg.Func) (*Result, error) { return translate(f, false) }
+
+// TranslateInPlace is Translate making the RTL function of f's own
+// blocks, instructions and lists, renamed where they stand, rather than a
+// copy (a fifth of the pass's bytes): Result.Func is f, at the RTL level.
+// For a caller that needs f no more (the pipeline when it drops each
+// level; its checker, when on, reads a copy it made before the pass). An
+// error found before the moves leaves f as it was; one of Sequentialize
+// (two moves to one register, which a well-formed input cannot give) may
+// leave it partly translated.
+func TranslateInPlace(f *cfg.Func) (*Result, error) { return translate(f, true) }
+
+func translate(f *cfg.Func, inPlace bool) (*Result, error) {
 	if f.Level != cfg.SSA {
 		return nil, fmt.Errorf("outssa: function %s is at the %v level, not SSA", f.Name, f.Level)
 	}
@@ -92,7 +104,7 @@ func Translate(f *cfg.Func) (*Result, error) {
 	t := newTranslation(f)
 	t.liveness()
 	t.coalesce()
-	return t.emit()
+	return t.emit(inPlace)
 }
 
 // defPoint is where a register is defined: a block by position and the
@@ -530,7 +542,13 @@ func (t *translation) coalesce() {
 		dst, arg int32
 		depth    int
 	}
-	var pairs []pair
+	// At most one pair per Phi argument: the array made once (appends
+	// that doubled it were a fifth of the pass's bytes).
+	n := 0
+	for _, b := range t.f.Blocks {
+		n += len(b.Phis) * len(b.Preds)
+	}
+	pairs := make([]pair, 0, n)
 	for i, b := range t.f.Blocks {
 		r := t.readStart[i]
 		for j, p := range b.Phis {
@@ -586,8 +604,8 @@ func (t *translation) coalesce() {
 
 // emit builds the RTL function: each class of registers is named by its
 // smallest register, and the Phis of each block become moves at the end
-// of its predecessors.
-func (t *translation) emit() (*Result, error) {
+// of its predecessors. In place, the function is t.f itself.
+func (t *translation) emit(inPlace bool) (*Result, error) {
 	f := t.f
 	name := make([]cfg.Reg, len(t.regs)) // by root slot
 	var maxReg cfg.Reg
@@ -608,6 +626,9 @@ func (t *translation) emit() (*Result, error) {
 		named[x] = name[t.find(int32(x))]
 	}
 
+	if inPlace {
+		return t.emitInPlace(named, tmp)
+	}
 	res := &Result{Func: &cfg.Func{Name: f.Name, Level: cfg.RTL}}
 	// The blocks, instructions, argument lists, block lists and
 	// instruction lists are cut from one array each, a few allocations
@@ -683,6 +704,79 @@ func (t *translation) emit() (*Result, error) {
 			nb.Term.Reg = named[t.reads[r]]
 		}
 	}
+	if err := t.moves(res, named, tmp, out); err != nil {
+		return nil, err
+	}
+	for _, nb := range out {
+		if len(nb.Instrs) == 0 {
+			nb.Instrs = nil
+		} else {
+			nb.Instrs = nb.Instrs[:len(nb.Instrs):len(nb.Instrs)]
+		}
+	}
+	res.Func.Blocks = out
+	return res, nil
+}
+
+// emitInPlace is emit renaming t.f's own instructions and terminators,
+// the Phis dropped: only the instruction lists of the blocks that get
+// moves are made again, with room for them.
+func (t *translation) emitInPlace(named []cfg.Reg, tmp cfg.Reg) (*Result, error) {
+	f := t.f
+	res := &Result{Func: f}
+	nroom := 0
+	for _, b := range f.Blocks {
+		if len(b.Succs) == 1 && len(b.Succs[0].Phis) > 0 {
+			nroom += len(b.Instrs) + len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+		}
+	}
+	ilists := make([]*cfg.Instr, nroom)
+	for i, b := range f.Blocks {
+		d := t.first[i] + int32(len(b.Phis)) // the next instruction's slot
+		r := t.readStart[i]
+		for _, p := range b.Phis {
+			r += int32(len(p.Args))
+		}
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				in.Dst = named[d]
+				d++
+			}
+			for k := range in.Args {
+				in.Args[k] = named[t.reads[r]]
+				r++
+			}
+		}
+		if b.Term.Kind != cfg.TermJump {
+			b.Term.Reg = named[t.reads[r]]
+		}
+		if len(b.Succs) == 1 && len(b.Succs[0].Phis) > 0 {
+			n := len(b.Instrs) + len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+			l := append(ilists[:0:n], b.Instrs...)
+			ilists = ilists[n:]
+			b.Instrs = l
+		}
+	}
+	if err := t.moves(res, named, tmp, f.Blocks); err != nil {
+		return nil, err
+	}
+	for _, b := range f.Blocks {
+		b.Phis = nil
+		if len(b.Instrs) == 0 {
+			b.Instrs = nil
+		} else {
+			b.Instrs = b.Instrs[:len(b.Instrs):len(b.Instrs)]
+		}
+	}
+	f.Level = cfg.RTL
+	return res, nil
+}
+
+// moves appends to the instruction lists of out (the blocks of the RTL
+// function, by position) the moves of the Phis of each block, at the end
+// of each of its predecessors, and counts them in res.
+func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cfg.Block) error {
+	f := t.f
 	// The moves' instructions and their argument lists, from chunks.
 	var moveInstrs []cfg.Instr
 	var moveArgs []cfg.Reg
@@ -724,7 +818,7 @@ func (t *translation) emit() (*Result, error) {
 			}
 			seq, cycles, err := Sequentialize(moves, tmp)
 			if err != nil {
-				return nil, fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
+				return fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
 			}
 			res.Copies += len(seq)
 			res.Cycles += cycles
@@ -745,13 +839,5 @@ func (t *translation) emit() (*Result, error) {
 			}
 		}
 	}
-	for _, nb := range out {
-		if len(nb.Instrs) == 0 {
-			nb.Instrs = nil
-		} else {
-			nb.Instrs = nb.Instrs[:len(nb.Instrs):len(nb.Instrs)]
-		}
-	}
-	res.Func.Blocks = out
-	return res, nil
+	return nil
 }

@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
@@ -147,5 +148,72 @@ b3:
 		if _, err := outssa.Translate(f); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v, want %q", c.name, err, c.want)
 		}
+		// In place, the same error, and f as it was.
+		before := cfg.Print(f)
+		if _, err := outssa.TranslateInPlace(f); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: in place: got %v, want %q", c.name, err, c.want)
+		}
+		if after := cfg.Print(f); after != before {
+			t.Errorf("%s: in place, the refused function changed:\n%s\nwas:\n%s", c.name, after, before)
+		}
+	}
+}
+
+// TestTranslateInPlace: on every program of the archive, of examples and
+// of testdata that compiles, TranslateInPlace returns the SSA function
+// itself made the function Translate returns (a copy, the input left as
+// it was), with the same counts of moves.
+func TestTranslateInPlace(t *testing.T) {
+	a := readArchive(t, "testdata/programs.txt")
+	srcs := map[string]string{}
+	for _, name := range a.names {
+		if strings.HasSuffix(name, ".smp") {
+			srcs[name] = a.text[name]
+		}
+	}
+	files, _ := filepath.Glob("../examples/*.smp")
+	more, _ := filepath.Glob("../testdata/*.smp")
+	for _, file := range append(files, more...) {
+		b, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[file] = string(b)
+	}
+	n := 0
+	for name, src := range srcs {
+		u, err := compile.Compile(name, []byte(src), compile.Options{})
+		if err != nil {
+			continue // a program the front end refuses: no SSA function
+		}
+		ssa := cfg.Print(u.SSA)
+		r1, err := outssa.Translate(u.SSA)
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if got := cfg.Print(u.SSA); got != ssa {
+			t.Fatalf("%s: Translate changed its input:\n%s\nwas:\n%s", name, got, ssa)
+		}
+		f := u.SSA
+		r2, err := outssa.TranslateInPlace(f)
+		if err != nil {
+			t.Fatalf("%s: in place: %v", name, err)
+		}
+		if r2.Func != f || f.Level != cfg.RTL {
+			t.Errorf("%s: in place, the result is %p at the %v level, not the input %p", name, r2.Func, r2.Func.Level, f)
+		}
+		if got, want := cfg.Print(r2.Func), cfg.Print(r1.Func); got != want {
+			t.Errorf("%s: in place:\n%s\ncopied:\n%s", name, got, want)
+		}
+		if r1.Naive != r2.Naive || r1.Copies != r2.Copies || r1.Cycles != r2.Cycles {
+			t.Errorf("%s: moves %+v in place, %+v copied", name, *r2, *r1)
+		}
+		if err := cfg.Verify(r2.Func); err != nil {
+			t.Errorf("%s: in place: %v", name, err)
+		}
+		n++
+	}
+	if n < len(a.names)/3+len(files) {
+		t.Fatalf("only %d programs compiled", n)
 	}
 }

@@ -374,8 +374,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-any-witness-misreported", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "if w := checking[k]; w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})",
-		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: c.nodes[w-1].In[1], Witness: c.nodes[w-1]})",
+		Old:  "if w := checking[k]; w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})",
+		New:  "w := checking[k]\n\t\tfor _, cw := range checking {\n\t\t\tif w == 0 {\n\t\t\t\tw = cw\n\t\t\t}\n\t\t}\n\t\tif w != 0 {\n\t\t\tfound = append(found, Removal{Check: n, Value: c.node(int(w - 1)).In[1], Witness: c.node(int(w - 1))})",
 		What: "the wrong witness, and the removal reports the witness's value as the check's (issue 11's example)",
 	},
 	{
@@ -386,8 +386,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "zc-removed-as-witness", Pass: "zerocheck", File: "opt/zerocheck.go",
-		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t} else {",
-		New:  "found = append(found, Removal{Check: n, Value: x, Witness: c.nodes[w-1]})\n\t\t\tchecking[k] = int32(v) + 1\n\t\t} else {",
+		Old:  "found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})\n\t\t} else {",
+		New:  "found = append(found, Removal{Check: n, Value: x, Witness: c.node(int(w - 1))})\n\t\t\tchecking[k] = int32(v) + 1\n\t\t} else {",
 		What: "a removed check becomes the witness of the checks below it",
 	},
 	{
@@ -536,14 +536,14 @@ var Catalogue = []Fault{
 	// ---- gvn (gvn/number.go, gvn/rewrite.go) ----
 	{
 		Name: "gvn-label-ignores-op", Pass: "gvn", File: "gvn/number.go",
-		Old:  "l = label{kind: 1, op: val.op, aux: val.aux, n: len(val.args)}",
-		New:  "l = label{kind: 1, aux: val.aux, n: len(val.args)}",
+		Old:  "l = label{kind: 1, op: val.op, aux: val.aux, n: n}",
+		New:  "l = label{kind: 1, aux: val.aux, n: n}",
 		What: "the initial partition forgets the op: two different ops with congruent arguments share a class",
 	},
 	{
 		Name: "gvn-label-ignores-phi-block", Pass: "gvn", File: "gvn/number.go",
-		Old:  "l = label{kind: 2, block: val.block, n: len(val.args)}",
-		New:  "l = label{kind: 2, n: len(val.args)}",
+		Old:  "l = label{kind: 2, block: val.block, n: n}",
+		New:  "l = label{kind: 2, n: n}",
 		What: "the initial partition forgets a Phi's block: Phis of different blocks are merged",
 	},
 	{
