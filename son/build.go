@@ -71,13 +71,27 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		order, live, _ := b.foldOneSidedIfs() // nils, or the live nodes it found
+		order, live, folded := b.foldOneSidedIfs() // nils, or the live nodes it found
 		if live == nil {
 			// Live's walk rather than the set's alone: the order is the
 			// one the peephole pass's PushAll walks for (liveOrder).
 			order, live = g.liveOrderSet()
 		}
 		added, live := g.keepInfiniteLoops(live)
+		if added && folded {
+			// A loop that now lives by its Never may hold a division
+			// that foldOneSidedIfs left unguarded when it was garbage
+			// (someUnguarded counts only the live ones).
+			some, _, found := g.someUnguarded()
+			if found != nil {
+				g.giveMarks(found)
+			}
+			if some {
+				g.giveMarks(live)
+				g.reguard()
+				_, live = g.liveOrderSet()
+			}
+		}
 		g.sweep(live)
 		g.giveMarks(live)
 		if order != nil && !added { // the sweep changes no node's inputs
