@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"testing"
 
 	"son/cfg"
@@ -17,9 +18,12 @@ import (
 // FuzzCompile: any program that parses goes through the whole pipeline
 // with every check on, and runs after every pass to the value or the
 // runtime error (at the same position) of the reference semantics,
-// ref.Run: levelsFailure's rule; and on Linux x86-64 its executable
-// (allocation checked) prints that value or that error, with the exit
-// status. Seeded with testdata and the examples.
+// ref.Run: levelsFailure's rule; compiled with the checks off (as son run
+// and son build compile, folding more in the builder), every pass leaves
+// the program it leaves with them on (TestUncheckedMatchesChecked's rule);
+// and on Linux x86-64 its executable (allocation checked) prints that
+// value or that error, with the exit status. Seeded with testdata and the
+// examples.
 func FuzzCompile(f *testing.F) {
 	for _, pat := range []string{"../testdata/*.smp", "../examples/*.smp"} {
 		files, _ := filepath.Glob(pat)
@@ -34,6 +38,17 @@ func FuzzCompile(f *testing.F) {
 	f.Fuzz(func(t *testing.T, src []byte, arg int64) {
 		if f := levelsFailure(src, []int64{arg}, 10_000); f != nil {
 			t.Fatalf("%s\n%s", f.Msg, src)
+		}
+		if _, err := syntax.Parse("fuzz.smp", src); err == nil {
+			off, _ := passListings("fuzz.smp", src, Options{})
+			on, _ := passListings("fuzz.smp", src, Options{Check: true})
+			if !slices.Equal(off, on) {
+				i := 0
+				for i < min(len(off), len(on))-1 && off[i] == on[i] {
+					i++
+				}
+				t.Fatalf("with the checkers off, after %s\nwith them on, after %s\n%s", off[i], on[i], src)
+			}
 		}
 		// The executable too, where it runs and the reference ends.
 		if runtime.GOOS != "linux" || runtime.GOARCH != "amd64" {

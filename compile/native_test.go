@@ -32,16 +32,23 @@ func needNative(t *testing.T) {
 // and writes the executable to dir.
 func buildNative(t *testing.T, dir, file string, src []byte) (string, error) {
 	t.Helper()
+	path, _, err := buildNativeProgram(t, dir, file, src)
+	return path, err
+}
+
+// buildNativeProgram is buildNative, returning the Program too.
+func buildNativeProgram(t *testing.T, dir, file string, src []byte) (string, *amd64.Program, error) {
+	t.Helper()
 	u, err := compileWithin(t, file, src, Options{Check: true})
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	p, err := amd64.Compile(u.Func, file, src, true)
 	if err != nil {
-		return "", err
+		return "", nil, err
 	}
 	path := filepath.Join(dir, strings.ReplaceAll(filepath.Base(file), ".smp", ""))
-	return path, (&elf.Exec{Text: p.Code, Entry: p.Entry}).WriteFile(path)
+	return path, p, (&elf.Exec{Text: p.Code, Entry: p.Entry}).WriteFile(path)
 }
 
 // runNative runs an executable with one argument: its standard output,
@@ -122,20 +129,37 @@ func checkNative(t *testing.T, file, path string, arg int64, ref string) {
 
 // TestNativeRandom: generated programs, native against the reference,
 // stopping after 20 seconds unless SON_NATIVE_RANDOM sets the number (a
-// campaign then runs them all).
+// campaign then runs them all). It logs how many allocations spilled (ran
+// more than one round) and how many folded their last round
+// (regalloc.Result.Folded).
+//
+// Environment knobs, for a campaign:
+//
+//	SON_NATIVE_RANDOM=n  run n programs (default 500 or 20 seconds)
+//	SON_NATIVE_SEED=k    seeds k to k+n-1 (default 0)
+//	SON_NATIVE_SIZE=s    programs of about s statements (default 10 to 49)
+//	SON_NATIVE_KEEPLIVE=1  guard every early return (gen.Config.KeepLive),
+//	                     so that large programs stay large and spill
 func TestNativeRandom(t *testing.T) {
 	needNative(t)
 	n := envInt(t, "SON_NATIVE_RANDOM", 500, "a number of programs")
 	if testing.Short() {
 		n = 30
 	}
+	first := envInt(t, "SON_NATIVE_SEED", 0, "a seed")
+	size := envInt(t, "SON_NATIVE_SIZE", 0, "a number of statements")
+	keepLive := envInt(t, "SON_NATIVE_KEEPLIVE", 0, "0 or 1") != 0
 	dir := t.TempDir()
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	deadline := time.Now().Add(20 * time.Second)
 	_, campaign := os.LookupEnv("SON_NATIVE_RANDOM")
-	ran := 0
-	for seed := int64(0); seed < n && (campaign || time.Now().Before(deadline)); seed++ {
-		c := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: shapes[seed%4]}
+	ran, spilled, folded := 0, 0, 0
+	for seed := first; seed < first+n && (campaign || time.Now().Before(deadline)); seed++ {
+		m := ((seed % 40) + 40) % 40
+		c := gen.Config{Seed: seed, Size: 10 + int(m), Shape: shapes[m%4], KeepLive: keepLive}
+		if size > 0 {
+			c.Size = int(size)
+		}
 		src := gen.Program(c)
 		args := randomArgs(seed)
 		want, err := referenceResults(src, args)
@@ -143,10 +167,14 @@ func TestNativeRandom(t *testing.T) {
 			t.Fatalf("seed %d: reference: %v", seed, err)
 		}
 		name := fmt.Sprintf("gen%d.smp", seed)
-		path, err := buildNative(t, dir, name, []byte(src))
+		path, p, err := buildNativeProgram(t, dir, name, []byte(src))
 		if err != nil {
 			t.Fatalf("seed %d: %v\n%s", seed, err, src)
 		}
+		if p.Alloc.Rounds > 1 {
+			spilled++
+		}
+		folded += p.Alloc.Folded
 		for k, arg := range args {
 			if want[k] == "" {
 				continue // the reference hit its step limit
@@ -158,7 +186,7 @@ func TestNativeRandom(t *testing.T) {
 		}
 		ran++
 	}
-	t.Logf("%d programs", ran)
+	t.Logf("%d programs, %d allocations with more than one round, %d folded", ran, spilled, folded)
 }
 
 // TestGoldenAsm: the code of a few programs, read by hand to be what a

@@ -7,13 +7,16 @@ import (
 
 	"son/cfg"
 	"son/internal/gen"
+	"son/ref"
 	"son/son"
+	"son/syntax"
 )
 
 // passListings compiles src with o and lists the program after each
 // pass: the graph ID by ID (son.Listing) before gcm, the blocks from gcm
-// on; and the compile error, if any.
-func passListings(name string, src []byte, o Options) []string {
+// on; and the compile error, if any. It returns the Unit compiled too (nil
+// on an error).
+func passListings(name string, src []byte, o Options) ([]string, *Unit) {
 	var out []string
 	o.AfterPass = func(u *Unit, pass string) error {
 		if u.Func != nil {
@@ -23,10 +26,11 @@ func passListings(name string, src []byte, o Options) []string {
 		}
 		return nil
 	}
-	if _, err := Compile(name, src, o); err != nil {
+	u, err := Compile(name, src, o)
+	if err != nil {
 		out = append(out, "error: "+err.Error())
 	}
-	return out
+	return out, u
 }
 
 // TestUncheckedMatchesChecked: with the checkers off, as son run and son
@@ -35,31 +39,50 @@ func passListings(name string, src []byte, o Options) []string {
 // a branch with one side reached, deadRegion leaves out a Region of dead
 // paths), and the tests of results (TestPrograms, TestRandomPrograms)
 // compile with them on. On the programs of testdata, examples and bench,
-// and generated programs of every shape.
+// and generated programs of every shape, whose results compiled with the
+// checkers off (cfg.Run, as son run runs them) must also be those of the
+// reference semantics (ref.Run).
+//
+// Environment knobs, for a campaign:
+//
+//	SON_UNCHECKED=n       n generated programs (default 120, 20 with -short)
+//	SON_UNCHECKED_SEED=k  seeds k to k+n-1 (default 0)
+//	SON_UNCHECKED_SIZE=s  programs of about s statements (default 10 to 49)
 func TestUncheckedMatchesChecked(t *testing.T) {
 	type prog struct {
 		name string
 		src  []byte
+		seed int64 // of a generated program, whose results are compared too
+		gen  bool
 	}
 	var progs []prog
-	for _, file := range programFiles(t, "../testdata", "../examples", "../bench") {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		progs = append(progs, prog{file, src})
-	}
-	n := 120
+	n := int64(120)
 	if testing.Short() {
 		n = 20
 	}
-	for seed := range int64(n) {
-		cfg := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: gen.Shape(seed % 4)}
-		progs = append(progs, prog{fmt.Sprintf("generated, seed %d", seed), []byte(gen.Program(cfg))})
+	n = envInt(t, "SON_UNCHECKED", n, "a number of programs")
+	first := envInt(t, "SON_UNCHECKED_SEED", 0, "a seed")
+	size := envInt(t, "SON_UNCHECKED_SIZE", 0, "a number of statements")
+	if _, campaign := os.LookupEnv("SON_UNCHECKED"); !campaign {
+		for _, file := range programFiles(t, "../testdata", "../examples", "../bench") {
+			src, err := os.ReadFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			progs = append(progs, prog{name: file, src: src})
+		}
+	}
+	for seed := first; seed < first+n; seed++ {
+		m := ((seed % 40) + 40) % 40
+		cfg := gen.Config{Seed: seed, Size: 10 + int(m), Shape: gen.Shape(m % 4)}
+		if size > 0 {
+			cfg.Size = int(size)
+		}
+		progs = append(progs, prog{fmt.Sprintf("generated, seed %d", seed), []byte(gen.Program(cfg)), seed, true})
 	}
 	for _, p := range progs {
-		off := passListings(p.name, p.src, Options{})
-		on := passListings(p.name, p.src, Options{Check: true})
+		off, u := passListings(p.name, p.src, Options{})
+		on, _ := passListings(p.name, p.src, Options{Check: true})
 		if len(off) != len(on) {
 			t.Fatalf("%s: %d passes listed with the checkers off, %d with them on:\n%v\n%v", p.name, len(off), len(on), off[len(off)-1], on[len(on)-1])
 		}
@@ -68,5 +91,28 @@ func TestUncheckedMatchesChecked(t *testing.T) {
 				t.Fatalf("%s: with the checkers off, after %s\nwith them on, after %s", p.name, off[i], on[i])
 			}
 		}
+		if !p.gen || u == nil {
+			continue
+		}
+		file, err := syntax.Parse("random.smp", p.src)
+		if err != nil {
+			t.Fatalf("%s: %v", p.name, err)
+		}
+		for _, arg := range randomArgs(p.seed) {
+			v, err := ref.Run(file, arg, ref.Limits{Steps: randomSteps})
+			msg, ok := runtimeMsg(err)
+			switch {
+			case err != nil && !ok:
+				t.Fatalf("%s, arg %d: ref.Run: %v", p.name, arg, err)
+			case err != nil && msg != "division by zero":
+				continue // the reference hit its step limit
+			}
+			want := resultText(v, err)
+			v, err = cfg.Run(u.Func, arg, cfg.Limits{Steps: randomSteps * levelStepFactor})
+			if got := resultText(v, err); got != want {
+				t.Fatalf("%s, arg %d: compiled with the checkers off, cfg.Run %s; ref.Run %s\n%s", p.name, arg, got, want, p.src)
+			}
+		}
 	}
+	t.Logf("%d programs", len(progs))
 }

@@ -20,8 +20,8 @@ import (
 // others. foldLast runs that scan on the round before's positions, from
 // the state the round before's scan had at the first copy spilled (the
 // intervals before it are the same), and the allocation ends if it
-// spills nothing; else the round runs as before. Under checkRelive, Allocate compares every folded result with
-// the unfolded one's (compareUnfolded).
+// spills nothing; else the round runs as before. Under checkRelive, Allocate compares every result of more
+// than one round, folded or not, with the unfolded one's (compareUnfolded).
 
 // onlyCopies reports whether the round just scanned spilled loops'
 // copies only, so that the next round may be folded.
@@ -130,7 +130,8 @@ func (a *alloc) foldLast() bool {
 }
 
 // compareUnfolded allocates f again without folding and reports whether
-// the results differ (checkRelive).
+// the results differ (checkRelive): res's last round folded, or a fold
+// tried and given up, or none tried.
 func compareUnfolded(f *Func, res *Result) error {
 	ref, err := allocate(f, false)
 	if err != nil {

@@ -1,8 +1,10 @@
 package regalloc_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strconv"
 	"testing"
 
 	"son/amd64"
@@ -14,8 +16,14 @@ import (
 // TestRelive allocates the test programs, the examples and generated
 // programs that spill for several rounds, with each round after the
 // first comparing relive's intervals, segments and hints with those of
-// the whole liveness, and each allocation whose last round was folded
-// with the unfolded one (Allocate fails on a difference).
+// the whole liveness, and each allocation of more than one round (its
+// last round folded, or a fold tried and given up) with the unfolded one
+// (Allocate fails on a difference).
+//
+// For a campaign, SON_RELIVE=n allocates n more generated programs,
+// seeds SON_RELIVE_SEED (default 1000) on, of every shape, with every
+// early return guarded (gen.Config.KeepLive), of SON_RELIVE_SIZE
+// statements (default 100 to 1000, varying with the seed).
 func TestRelive(t *testing.T) {
 	*regalloc.CheckRelive = true
 	defer func() { *regalloc.CheckRelive = false }()
@@ -39,6 +47,16 @@ func TestRelive(t *testing.T) {
 	}
 	for seed := int64(1); seed <= 6; seed++ {
 		progs = append(progs, program{"gen.smp", []byte(gen.Program(gen.Config{Seed: seed, Size: 400 * int(seed), KeepLive: true}))})
+	}
+	more := envInt(t, "SON_RELIVE", 0)
+	first := envInt(t, "SON_RELIVE_SEED", 1000)
+	size := envInt(t, "SON_RELIVE_SIZE", 0)
+	for seed := first; seed < first+more; seed++ {
+		c := gen.Config{Seed: seed, Size: int(size), Shape: gen.Shape((seed%4 + 4) % 4), KeepLive: true}
+		if size == 0 {
+			c.Size = 100 + int((seed%10+10)%10)*100
+		}
+		progs = append(progs, program{fmt.Sprintf("gen%d.smp", seed), []byte(gen.Program(c))})
 	}
 	later := 0  // allocations that ran a round after the first
 	folded := 0 // and those whose last round was folded, each compared with the unfolded allocation
@@ -67,4 +85,18 @@ func TestRelive(t *testing.T) {
 		t.Errorf("%d allocations folded their last round: foldLast is barely tested", folded)
 	}
 	t.Logf("%d programs, %d with more than one round, %d folded", len(progs), later, folded)
+}
+
+// envInt reads the integer environment variable name, or returns def.
+func envInt(t *testing.T, name string, def int64) int64 {
+	t.Helper()
+	s := os.Getenv(name)
+	if s == "" {
+		return def
+	}
+	v, err := strconv.ParseInt(s, 10, 64)
+	if err != nil {
+		t.Fatalf("%s=%q: want an integer", name, s)
+	}
+	return v
 }

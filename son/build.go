@@ -71,20 +71,45 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		order, live := b.foldOneSidedIfs() // nils, or the live nodes it found
+		order, live, folded := b.foldOneSidedIfs() // nils, or the live nodes it found
 		if live == nil {
 			// Live's walk rather than the set's alone: the order is the
 			// one the peephole pass's PushAll walks for (liveOrder).
 			order, live = g.liveOrderSet()
 		}
 		added, live := g.keepInfiniteLoops(live)
+		if added && folded {
+			// A loop that now lives by its Never may hold a division
+			// that foldOneSidedIfs left unguarded when it was garbage
+			// (someUnguarded counts only the live ones).
+			some, _, found := g.someUnguarded()
+			if found != nil {
+				g.giveMarks(found)
+			}
+			if some {
+				g.giveMarks(live)
+				g.reguard()
+				_, live = g.liveOrderSet()
+			}
+		}
 		g.sweep(live)
 		g.giveMarks(live)
 		if order != nil && !added { // the sweep changes no node's inputs
 			g.walks.order, g.walks.orderAt = order, g.version()
 		}
-		// The sweep may take an unreachable side's projection.
-		if _, live := b.foldOneSidedIfs(); live != nil {
+		// The sweep may take an unreachable side's projection. Its If
+		// folded, what only that side used may be a cycle that nothing
+		// live uses (a loop's Phi and its increment, when the side was
+		// the loop's exit): swept again, until nothing folds.
+		for {
+			_, live, folded := b.foldOneSidedIfs()
+			if !folded {
+				break
+			}
+			if live == nil {
+				_, live = g.liveOrderSet()
+			}
+			g.sweep(live)
 			g.giveMarks(live)
 		}
 	}
@@ -403,8 +428,9 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 //
 // It returns the live nodes of the graph it leaves, in Live's order and
 // as a set, if someUnguarded found them and no division needed a check
-// (for keepInfiniteLoops and the next PushAll), else nils.
-func (b *builder) foldOneSidedIfs() ([]*Node, []bool) {
+// (for keepInfiniteLoops and the next PushAll), else nils; and whether it
+// folded an If.
+func (b *builder) foldOneSidedIfs() ([]*Node, []bool, bool) {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
 	folded := false
@@ -426,7 +452,7 @@ func (b *builder) foldOneSidedIfs() ([]*Node, []bool) {
 		folded = true
 	}
 	if !folded {
-		return nil, nil
+		return nil, nil, false
 	}
 	g.relax(work) // types only: the live set stays
 	if reguardHook != nil {
@@ -434,10 +460,10 @@ func (b *builder) foldOneSidedIfs() ([]*Node, []bool) {
 	}
 	some, order, live := g.someUnguarded()
 	if !some {
-		return order, live
+		return order, live, true
 	}
 	g.reguard()
-	return nil, nil
+	return nil, nil, true
 }
 
 // mergeReturns leaves the program one Return: the paths that return join

@@ -37,8 +37,10 @@ import (
 // son.Verify's rules after each pass): leaves take values only within
 // their types, and a point where an inner node computes a value outside
 // its type is not a run; and, for Phi values, which predecessors control
-// takes. It does not check the rewrites of control nodes and Phis, whose
-// faults break the graph's shape and are son.Verify's. Cost: a constant
+// takes (a node computed from a Phi whose region died is in no run, and
+// its rewrites are not checked: deadPhi). It does not check the rewrites
+// of control nodes and Phis, whose faults break the graph's shape and are
+// son.Verify's. Cost: a constant
 // per peephole step — at most maxTerms nodes per side (a second look, 8
 // times that, only before reporting) and at most maxAll evaluations — and
 // one nil check per step when checking is off.
@@ -375,6 +377,11 @@ func (p *evalProgram) layout(old, m *Node, maxTerms, maxDepth int) *evalProgram 
 	p.queue = queue[:0]
 	p.roots = [2]*Node{old, m}
 	p.old = p.lay(old)
+	for _, i := range p.leaves {
+		if deadPhi(p.terms[i].n) {
+			return nil // the old side is dead code: nothing to check
+		}
+	}
 	p.new = p.lay(m)
 	if p.cyclic {
 		return nil
@@ -384,6 +391,16 @@ func (p *evalProgram) layout(old, m *Node, maxTerms, maxDepth int) *evalProgram 
 	}
 	p.vals = p.vals[:len(p.terms)]
 	return p
+}
+
+// deadPhi reports whether x is a Phi whose region died (replaced by the
+// XCtrl node): no run reaches it or any node computed from it, and
+// idealPhi replaces it by any of its inputs (a loop that the code before
+// it never enters, its Phi then standing for the value on entry, for
+// one). A rewrite of a node computed from it is not checked: its sides
+// need not agree where no run goes.
+func deadPhi(x *Node) bool {
+	return x.Op == OpPhi && len(x.In) > 0 && x.In[0] != nil && x.In[0].Type().IsXCtrl()
 }
 
 // computable reports whether x is a data op whose value the program can
