@@ -214,6 +214,45 @@ func TestAsmErrors(t *testing.T) {
 	}
 }
 
+// randomCode emits 20 to 219 random instructions into a around 1 to 20
+// new labels: branches and calls to them, the labels bound in order, and
+// fillers of every size; with msg, also aligned instructions and
+// RIP-relative reads of msg. It returns the labels and how many it bound.
+func randomCode(a *Asm, rng *rand.Rand, msg *Label) ([]Label, int) {
+	kinds := 6
+	if msg != nil {
+		kinds = 8
+	}
+	labels := make([]Label, 1+rng.IntN(20))
+	for k := range labels {
+		labels[k] = a.NewLabel()
+	}
+	bound := 0
+	for range 20 + rng.IntN(200) {
+		switch k := rng.IntN(kinds); {
+		case k == 0:
+			if bound < len(labels) {
+				a.Bind(labels[bound])
+				bound++
+			}
+		case k == 1:
+			a.Emit(Jcc(Cond(rng.IntN(int(NumConds))), To(labels[rng.IntN(len(labels))])))
+		case k == 2:
+			a.Emit(I1(JMP, To(labels[rng.IntN(len(labels))])))
+		case k == 3:
+			a.Emit(I1(CALL, To(labels[rng.IntN(len(labels))])))
+		case k == 4 && msg != nil:
+			a.AlignNext()
+		case k == 5 && msg != nil:
+			a.Emit(I2(LEA, R(Reg(rng.IntN(16))), RIPLabel(*msg)))
+		default:
+			fill(a, rng.IntN(60))
+			a.Emit(I2(MOVABS, R(Reg(rng.IntN(16))), Imm(rng.Int64())))
+		}
+	}
+	return labels, bound
+}
+
 // TestAsmRandom assembles random code of branches, calls and fillers of
 // every size around many labels, and checks every branch with x86asm and
 // against its label's offset (assemble), and that a branch is long only
@@ -222,29 +261,7 @@ func TestAsmRandom(t *testing.T) {
 	rng := rand.New(rand.NewPCG(3, 4))
 	for range 200 {
 		var a Asm
-		labels := make([]Label, 1+rng.IntN(20))
-		for k := range labels {
-			labels[k] = a.NewLabel()
-		}
-		bound := 0
-		for range 20 + rng.IntN(200) {
-			switch rng.IntN(6) {
-			case 0:
-				if bound < len(labels) {
-					a.Bind(labels[bound])
-					bound++
-				}
-			case 1:
-				a.Emit(Jcc(Cond(rng.IntN(int(NumConds))), To(labels[rng.IntN(len(labels))])))
-			case 2:
-				a.Emit(I1(JMP, To(labels[rng.IntN(len(labels))])))
-			case 3:
-				a.Emit(I1(CALL, To(labels[rng.IntN(len(labels))])))
-			default:
-				fill(&a, rng.IntN(60))
-				a.Emit(I2(MOVABS, R(Reg(rng.IntN(16))), Imm(rng.Int64())))
-			}
-		}
+		labels, bound := randomCode(&a, rng, nil)
 		for ; bound < len(labels); bound++ {
 			a.Bind(labels[bound])
 		}
@@ -291,33 +308,7 @@ func TestAsmEvents(t *testing.T) {
 		for _, a := range []*Asm{&kept, &lean} {
 			rng := rand.New(rand.NewPCG(seed, 5))
 			msg := a.Data([]byte("message"))
-			labels := make([]Label, 1+rng.IntN(20))
-			for k := range labels {
-				labels[k] = a.NewLabel()
-			}
-			bound := 0
-			for range 20 + rng.IntN(200) {
-				switch rng.IntN(8) {
-				case 0:
-					if bound < len(labels) {
-						a.Bind(labels[bound])
-						bound++
-					}
-				case 1:
-					a.Emit(Jcc(Cond(rng.IntN(int(NumConds))), To(labels[rng.IntN(len(labels))])))
-				case 2:
-					a.Emit(I1(JMP, To(labels[rng.IntN(len(labels))])))
-				case 3:
-					a.Emit(I1(CALL, To(labels[rng.IntN(len(labels))])))
-				case 4:
-					a.AlignNext()
-				case 5:
-					a.Emit(I2(LEA, R(Reg(rng.IntN(16))), RIPLabel(msg)))
-				default:
-					fill(a, rng.IntN(60))
-					a.Emit(I2(MOVABS, R(Reg(rng.IntN(16))), Imm(rng.Int64())))
-				}
-			}
+			labels, bound := randomCode(a, rng, &msg)
 			if rng.IntN(2) == 0 {
 				a.Emit(I0(RET))
 			}
