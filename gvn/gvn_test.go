@@ -450,7 +450,7 @@ func TestNumberRefusesBrokenInput(t *testing.T) {
 }
 
 // TestRemoveDeadTable: removeDead with a table that numbers every
-// definition (Apply's, the validator's) removes what RemoveDead does; with
+// definition (Apply's, the validator's) removes what it does without one; with
 // one that misses a definition, or numbers two alike, it makes its own
 // and still does.
 func TestRemoveDeadTable(t *testing.T) {

@@ -18,7 +18,7 @@ type Stats struct {
 // Apply rewrites the function as the validated proposal says: each
 // replaced instruction becomes a Copy of its replacement and each
 // replaced Phi a Copy at the start of its block; then PropagateCopies and
-// RemoveDead.
+// removeDead.
 func (v *Valid) Apply() Stats {
 	var st Stats
 	var phis map[*cfg.Block]map[*cfg.Phi]cfg.Reg // replaced Phis, and by what
@@ -112,19 +112,16 @@ func PropagateCopies(f *cfg.Func) int {
 	return len(src)
 }
 
-// RemoveDead removes the Phis and instructions whose register nothing
+// removeDead removes the Phis and instructions whose register nothing
 // live uses: live are the registers of terminators and Checks, and the
 // arguments of the definitions of live registers. Checks stay; so a
 // division with no use goes but its Check stays (a division that has
 // passed its Check is pure). Cycles of Phis that only feed each other go
-// too. It returns the number of definitions removed, in O(n).
-func RemoveDead(f *cfg.Func) int { return removeDead(f, nil, 0) }
-
-// removeDead is RemoveDead with, if index is not nil, a table that gives
-// the register of each definition of f a number of its own below n, which
-// it then need not make (Apply passes the validator's). A definition the
-// table does not number, or numbers as another's, makes it drop the table
-// and make its own.
+// too. It returns the number of definitions removed, in O(n). If index is
+// not nil, it gives the register of each definition of f a number of its
+// own below n, which removeDead then need not make (Apply passes the
+// validator's); a definition the table does not number, or numbers as
+// another's, makes it drop the table and make its own.
 func removeDead(f *cfg.Func, index *numbering.Table, n int) int {
 	// The definitions by register through internal/numbering's table and
 	// their marks in an array (were two Go maps).
