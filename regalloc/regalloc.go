@@ -1556,14 +1556,19 @@ func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg
 // the same in every round, as the loops are (findLoops).
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
-	for x := range a.blocks {
+	loops, blocks := a.loops, a.f.Blocks
+	for x, l0 := range a.inner[:len(a.blocks)] {
+		if l0 < 0 {
+			continue // in no loop: enters none
+		}
 		for _, p := range a.preds(x) {
-			if a.f.Blocks[p].Cold {
+			if blocks[p].Cold {
 				continue
 			}
-			for l := a.inner[x]; l >= 0; l = a.loops[l].parent {
-				g := a.loops[l]
-				if g.s <= a.bstart[p] && a.bstart[p] <= g.e {
+			ps := a.bstart[p]
+			for l := l0; l >= 0; l = loops[l].parent {
+				g := &loops[l]
+				if g.s <= ps && ps <= g.e {
 					break // p is in l, and in the loops around it
 				}
 				if x != g.head {
