@@ -576,7 +576,9 @@ func (a *alloc) dropDead() {
 	}
 	var work []int32
 	for i := range a.w {
-		if deadable(&a.w[i]) {
+		// deadable, its first test inline: most are not Pure or write
+		// a register something reads.
+		if w := &a.w[i]; w.pure && w.nd != 0 && deadable(w) {
 			work = append(work, int32(i))
 		}
 	}
@@ -777,6 +779,9 @@ func (a *alloc) liveness() {
 	for b := nb - 1; b >= 0; b-- {
 		live = live[:0]
 		for _, s := range a.f.Blocks[b].Succs {
+			if nw == 1 && liveIn[s] == 0 {
+				continue // nothing live into s (most blocks)
+			}
 			for k, word := range liveIn[s*nw : (s+1)*nw] {
 				for ; word != 0; word &= word - 1 {
 					r := Reg(64*k + bits.TrailingZeros64(word))
