@@ -671,7 +671,8 @@ func (a *alloc) liveness() {
 	// physical register the blocks that read it before writing it (ues)
 	// and those that write it (defsIn), and notes the blocks that mention
 	// one (physIn): the walk back, for the physical registers' segments,
-	// skips the others when no physical register is live out of them.
+	// looks at the instructions of those alone (through the others, what
+	// is live out is live in).
 	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
 	bstart, bend := a.bstart, a.bend
 	var ues, defsIn [][]int32
