@@ -576,9 +576,7 @@ func (a *alloc) dropDead() {
 	}
 	var work []int32
 	for i := range a.w {
-		// deadable, its first test inline: most are not Pure or write
-		// a register something reads.
-		if w := &a.w[i]; w.pure && w.nd != 0 && deadable(w) {
+		if deadable(&a.w[i]) {
 			work = append(work, int32(i))
 		}
 	}
