@@ -334,18 +334,8 @@ func (vi *VInst) resolve(locs []regalloc.Loc, stub func(int32) Label, labels []L
 		err := vi.resolveInto(&in, nil, locs, stub, labels)
 		return in, err
 	}
-	var regs [5]regalloc.Reg
 	o := vi.operands()
-	n := 0
-	for _, u := range o.Uses() {
-		regs[n] = regalloc.Reg(u)
-		n++
-	}
-	for _, d := range o.Defs() {
-		regs[n] = regalloc.Reg(d)
-		n++
-	}
-	err := vi.resolveInto(&in, regs[:n], locs, stub, labels)
+	err := vi.resolveInto(&in, o.regs[:o.n], locs, stub, labels)
 	return in, err
 }
 

@@ -77,21 +77,22 @@ type VFunc struct {
 // opnds is what an instruction reads and writes: at most three registers
 // read (idiv's rax, rdx and divisor; an add's destination and the base
 // and index of its memory source) and two written, held in place so that
-// listing them allocates nothing.
+// listing them allocates nothing, the uses then the defs in one array (as
+// regalloc.Func.Regs holds them: RegallocFunc copies them in one loop).
+// listOperands lists every use before any def.
 type opnds struct {
-	uses   [3]VReg
-	defs   [2]VReg
-	nu, nd uint8
-	move   bool // a copy defs[0] = uses[0]
-	pure   bool // no effect but its defs
+	regs  [5]regalloc.Reg
+	nu, n uint8
+	move  bool // a copy defs[0] = uses[0]
+	pure  bool // no effect but its defs
 }
 
-func (o *opnds) use(r VReg) { o.uses[o.nu] = r; o.nu++ }
-func (o *opnds) def(r VReg) { o.defs[o.nd] = r; o.nd++ }
+func (o *opnds) use(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++; o.nu++ }
+func (o *opnds) def(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++ }
 
 // Uses and Defs are the registers read and written.
-func (o *opnds) Uses() []VReg { return o.uses[:o.nu] }
-func (o *opnds) Defs() []VReg { return o.defs[:o.nd] }
+func (o *opnds) Uses() []regalloc.Reg { return o.regs[:o.nu] }
+func (o *opnds) Defs() []regalloc.Reg { return o.regs[o.nu:o.n] }
 
 // useArg adds the registers operand a reads: a register, or the base
 // and index of a memory operand.
@@ -201,13 +202,10 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		for i := range blk.Insts {
 			blk.Insts[i].listOperands(&o)
 			op := blk.Insts[i].Op
-			rb.Instrs[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.nd), Move: o.move, Pure: o.pure,
+			rb.Instrs[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure,
 				Branch: op == JCC || op == JMP || op == RET}
-			for _, r := range o.Uses() {
-				regs = append(regs, regalloc.Reg(r))
-			}
-			for _, r := range o.Defs() {
-				regs = append(regs, regalloc.Reg(r))
+			for _, r := range o.regs[:o.n] {
+				regs = append(regs, r)
 			}
 		}
 	}

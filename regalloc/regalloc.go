@@ -664,18 +664,21 @@ func (a *alloc) liveness() {
 		clear(a.defStamp)
 	}
 	liveIn, defStamp := a.liveIn, a.defStamp
-	// One pass gives each block and instruction its positions, finds for
-	// each physical register the blocks that read it before writing it
-	// (ues) and those that write it (defsIn), and counts the hints.
+	// One pass gives each block and instruction its positions, makes the
+	// virtual registers' hulls (positions grow along it), finds for each
+	// physical register the blocks that read it before writing it (ues)
+	// and those that write it (defsIn), and notes the blocks that mention
+	// one (physIn): the walk back, for the physical registers' segments,
+	// looks at the instructions of those alone (through the others, what
+	// is live out is live in).
 	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
 	bstart, bend := a.bstart, a.bend
-	a.hoff = resize(a.hoff, a.nregs+1)
-	clear(a.hoff)
 	var ues, defsIn [][]int32
 	var wrote []int32 // b+1 once block b has written the register
 	if phys {
 		ues, defsIn, wrote = make([][]int32, np), make([][]int32, np), make([]int32, np)
 	}
+	physIn := make([]bool, nb)
 	a.nlive = resize(a.nlive, nb)
 	a.moves = a.moves[:0]
 	a.mhead = resize(a.mhead, a.nregs)
@@ -687,42 +690,43 @@ func (a *alloc) liveness() {
 	for b, ws := range a.blocks {
 		bstart[b] = pos
 		pos++
+		mentioned := false
 		for _, wi := range ws {
 			w := &a.w[wi]
 			if w.dead {
 				continue
 			}
 			pos += 2
-			w.rel = pos - 1 - bstart[b]
+			usePos, defPos := pos-2, pos-1
+			w.rel = defPos - bstart[b]
 			if w.move {
 				a.moves = append(a.moves, wi)
-				a.hoff[a.regs[w.off+int32(w.nu)]+1]++
-				a.hoff[a.regs[w.off]+1]++
-			}
-			if !phys {
-				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
-					if int(r) >= np {
-						a.mention(r, b)
-					}
-				}
-				continue
 			}
 			for _, u := range a.uses(w) {
 				if int(u) >= np {
 					a.mention(u, b)
-				} else if wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
+					a.hull(u, usePos, b)
+					continue
+				}
+				mentioned = true
+				if phys && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
 					ues[u] = append(ues[u], int32(b))
 				}
 			}
 			for _, d := range a.defs(w) {
 				if int(d) >= np {
 					a.mention(d, b)
-				} else if wrote[d] != int32(b+1) {
+					a.hull(d, defPos, b)
+					continue
+				}
+				mentioned = true
+				if phys && wrote[d] != int32(b+1) {
 					wrote[d] = int32(b + 1)
 					defsIn[d] = append(defsIn[d], int32(b))
 				}
 			}
 		}
+		physIn[b] = mentioned
 		bend[b] = pos
 		a.nlive[b] = (pos - bstart[b] - 1) / 2
 		pos++
@@ -762,15 +766,10 @@ func (a *alloc) liveness() {
 	for p := range a.fixed {
 		a.fixed[p] = a.fixed[p][:0]
 	}
-	// The hints of the Moves, in one slice: those of register r are
-	// hints[hoff[r]:hoff[r+1]], in the order of the code (counted above),
-	// filled from the end by the walk back below (hend[r]: where the
-	// last one not yet filled goes, plus one).
-	for r := 1; r <= a.nregs; r++ {
-		a.hoff[r] += a.hoff[r-1]
-	}
-	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
-	hend := slices.Clone(a.hoff[1:])
+	// The hints of the Moves, in the order of the code.
+	a.moveHints()
+	// The physical registers' segments, by a walk back through the
+	// blocks that mention one or have one live out.
 	segEnd := make([]int32, np) // -1: not live at this point
 	for r := range segEnd {
 		segEnd[r] = -1
@@ -779,6 +778,9 @@ func (a *alloc) liveness() {
 	for b := nb - 1; b >= 0; b-- {
 		live = live[:0]
 		for _, s := range a.f.Blocks[b].Succs {
+			if nw == 1 && liveIn[s] == 0 {
+				continue // nothing live into s (most blocks)
+			}
 			for k, word := range liveIn[s*nw : (s+1)*nw] {
 				for ; word != 0; word &= word - 1 {
 					r := Reg(64*k + bits.TrailingZeros64(word))
@@ -789,6 +791,15 @@ func (a *alloc) liveness() {
 				}
 			}
 		}
+		if !physIn[b] {
+			// Nothing in the block changes what is live: every register
+			// live out is live through it.
+			for _, r := range live {
+				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
+				segEnd[r] = -1
+			}
+			continue
+		}
 		p := bend[b] - 1
 		ws := a.blocks[b]
 		for k := len(ws) - 1; k >= 0; k-- {
@@ -798,16 +809,8 @@ func (a *alloc) liveness() {
 			}
 			usePos, defPos := p-1, p
 			p -= 2
-			if w.move {
-				d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
-				hend[u]--
-				a.hints[hend[u]] = d
-				hend[d]--
-				a.hints[hend[d]] = u
-			}
 			for _, d := range a.defs(w) {
 				if int(d) >= np {
-					a.hull(d, defPos, b)
 					continue
 				}
 				e := segEnd[d]
@@ -818,11 +821,7 @@ func (a *alloc) liveness() {
 				segEnd[d] = -1
 			}
 			for _, u := range a.uses(w) {
-				if int(u) >= np {
-					a.hull(u, usePos, b)
-					continue
-				}
-				if segEnd[u] < 0 {
+				if int(u) < np && segEnd[u] < 0 {
 					segEnd[u] = usePos
 					live = append(live, u)
 				}
@@ -1561,14 +1560,19 @@ func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg
 // the same in every round, as the loops are (findLoops).
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
-	for x := range a.blocks {
+	loops, blocks := a.loops, a.f.Blocks
+	for x, l0 := range a.inner[:len(a.blocks)] {
+		if l0 < 0 {
+			continue // in no loop: enters none
+		}
 		for _, p := range a.preds(x) {
-			if a.f.Blocks[p].Cold {
+			if blocks[p].Cold {
 				continue
 			}
-			for l := a.inner[x]; l >= 0; l = a.loops[l].parent {
-				g := a.loops[l]
-				if g.s <= a.bstart[p] && a.bstart[p] <= g.e {
+			ps := a.bstart[p]
+			for l := l0; l >= 0; l = loops[l].parent {
+				g := &loops[l]
+				if g.s <= ps && ps <= g.e {
 					break // p is in l, and in the loops around it
 				}
 				if x != g.head {
