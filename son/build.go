@@ -85,7 +85,7 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		}
 		g.sweep(live)
 		g.giveMarks(live)
-		if order != nil && !added { // the sweep changes no node's inputs
+		if !added { // the sweep changes no node's inputs
 			g.walks.order, g.walks.orderAt = order, g.version()
 		}
 		// The sweep may take an unreachable side's projection. Its If
@@ -93,9 +93,9 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		// live uses (a loop's Phi and its increment, when the side was
 		// the loop's exit): swept again, until nothing folds.
 		for b.foldOneSidedIfs() {
-			_, live := g.liveOrderSet()
+			live := g.liveSet()
 			if !g.guardFolded(live) {
-				_, live = g.liveOrderSet()
+				live = g.liveSet()
 			}
 			g.sweep(live)
 			g.giveMarks(live)
