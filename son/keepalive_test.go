@@ -47,11 +47,14 @@ func TestBuildGuardsRevivedLoop(t *testing.T) {
 		g := Build(f, opt)
 		revived := 0
 		for _, d := range unguardedAtFold {
+			if d.dead {
+				continue // swept
+			}
 			c := d.In[0]
 			for c.Op == OpZeroCheck {
 				c = c.In[0]
 			}
-			if d.dead || c.Op != OpLoop || c.In[2].Op != OpCProj || c.In[2].In[0].Op != OpNever {
+			if c.Op != OpLoop || c.In[2].Op != OpCProj || c.In[2].In[0].Op != OpNever {
 				continue // not in a loop kept by its Never
 			}
 			revived++
