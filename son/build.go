@@ -71,43 +71,31 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 	b.scope.keep--
 	g.Kill(b.scope)
 	if !opt.Raw {
-		order, live, folded := b.foldOneSidedIfs() // nils, or the live nodes it found
-		if live == nil {
-			// Live's walk rather than the set's alone: the order is the
-			// one the peephole pass's PushAll walks for (liveOrder).
-			order, live = g.liveOrderSet()
-		}
+		// What lives is decided before the folds' divisions are counted:
+		// a division that a folded side's fact guarded must get its check
+		// back if it stays, and a loop with no exit (garbage until
+		// keepInfiniteLoops gives it a Never) stays.
+		folded := b.foldOneSidedIfs()
+		// Live's walk rather than the set's alone: the order is the one
+		// the peephole pass's PushAll walks for (liveOrder).
+		order, live := g.liveOrderSet()
 		added, live := g.keepInfiniteLoops(live)
-		if added && folded {
-			// A loop that now lives by its Never may hold a division
-			// that foldOneSidedIfs left unguarded when it was garbage
-			// (someUnguarded counts only the live ones).
-			some, _, found := g.someUnguarded()
-			if found != nil {
-				g.giveMarks(found)
-			}
-			if some {
-				g.giveMarks(live)
-				g.reguard()
-				_, live = g.liveOrderSet()
-			}
+		if folded && !g.guardFolded(live) {
+			order, live = g.liveOrderSet() // the checks' nodes are new
 		}
 		g.sweep(live)
 		g.giveMarks(live)
-		if order != nil && !added { // the sweep changes no node's inputs
+		if !added { // the sweep changes no node's inputs
 			g.walks.order, g.walks.orderAt = order, g.version()
 		}
 		// The sweep may take an unreachable side's projection. Its If
 		// folded, what only that side used may be a cycle that nothing
 		// live uses (a loop's Phi and its increment, when the side was
 		// the loop's exit): swept again, until nothing folds.
-		for {
-			_, live, folded := b.foldOneSidedIfs()
-			if !folded {
-				break
-			}
-			if live == nil {
-				_, live = g.liveOrderSet()
+		for b.foldOneSidedIfs() {
+			live := g.liveSet()
+			if !g.guardFolded(live) {
+				live = g.liveSet()
 			}
 			g.sweep(live)
 			g.giveMarks(live)
@@ -426,11 +414,9 @@ func (b *builder) ret(x *Node, pos syntax.Pos) {
 // types that rested on its fact are lowered to what the inputs give, and
 // a division whose check went on the side's fact gets it back.
 //
-// It returns the live nodes of the graph it leaves, in Live's order and
-// as a set, if someUnguarded found them and no division needed a check
-// (for keepInfiniteLoops and the next PushAll), else nils; and whether it
-// folded an If.
-func (b *builder) foldOneSidedIfs() ([]*Node, []bool, bool) {
+// It reports whether it folded an If; guardFolded then gives the checks
+// back, once Build knows what lives.
+func (b *builder) foldOneSidedIfs() bool {
 	g := b.g
 	var work []*Node // users of the Refines replaced, whose types may fall
 	folded := false
@@ -451,19 +437,28 @@ func (b *builder) foldOneSidedIfs() ([]*Node, []bool, bool) {
 		g.KillIfUnused(p)
 		folded = true
 	}
-	if !folded {
-		return nil, nil, false
+	if folded {
+		g.relax(work) // types only: the live set stays
 	}
-	g.relax(work) // types only: the live set stays
+	return folded
+}
+
+// guardFolded gives its check back to each division whose check went on
+// the fact of a side that foldOneSidedIfs folded (reguard), and reports
+// whether live, the live set, still holds; if not, it has given live back.
+// live must include the loops that keepInfiniteLoops keeps alive: a
+// division that only such a loop's Never keeps is one that stays, and
+// someUnguarded counts only the live ones.
+func (g *Graph) guardFolded(live []bool) bool {
 	if reguardHook != nil {
 		reguardHook(g)
 	}
-	some, order, live := g.someUnguarded()
-	if !some {
-		return order, live, true
+	if !g.someUnguarded(live) {
+		return true
 	}
+	g.giveMarks(live) // reguard walks anew
 	g.reguard()
-	return nil, nil, true
+	return false
 }
 
 // mergeReturns leaves the program one Return: the paths that return join

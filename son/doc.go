@@ -50,7 +50,9 @@
 // A loop without an exit would not be reachable from Stop: like Simple,
 // the builder and the peephole fixpoint give it a Never — an If that
 // always goes around at run time — whose other side returns the Top value
-// (keepalive.go).
+// (keepalive.go). Build gives such loops their Never before it counts the
+// divisions that need their check back after it folded the Ifs left with
+// one side (guardFolded): a division that only a Never keeps alive counts.
 //
 // # Peepholes
 //

@@ -302,26 +302,26 @@ func walkShowsSafe(n *Node) bool {
 var reguardHook func(*Graph)
 
 // someUnguarded reports whether reguard might guard a division, for the
-// builder, whose graph has just been peepholed: whether
-// some live node is unguarded and not shown safe by the walk up from its
-// control input that the peephole's dominatedNonZero makes (sideAbove),
-// counting the sides never taken too. A control node that Start
-// reaches is dominated by every node of that walk, so nonZeroBelow finds
-// the same side above it and marks it safe too. Usually every division is
-// so (813 of them after building the 100k-node scaling program, and none
-// to guard), and reguard need not list the graph in order nor build the
-// dominator tree: a scan of the nodes by ID, a walk of the control nodes
-// from Start and, if a division not shown safe may be garbage (before the
-// build's sweep), the live nodes, which it returns in Live's order and as
-// a set if it found them (the set for keepInfiniteLoops, the order for
-// the next PushAll). Anything else goes the exact way. (After the
-// zerocheck pass, which removes checks on branches further up than the
-// walk goes, the walk rarely shows a division safe: StripRefines calls
-// reguard directly.)
-func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
+// builder, whose graph has just been peepholed: whether some node that
+// live (a set by ID) holds is unguarded and not shown safe by the walk up
+// from its control input that the peephole's dominatedNonZero makes
+// (sideAbove), counting the sides never taken too. A control node that
+// Start reaches is dominated by every node of that walk, so nonZeroBelow
+// finds the same side above it and marks it safe too. Usually every
+// division is so (813 of them after building the 100k-node scaling
+// program, and none to guard), and reguard need not list the graph in
+// order nor build the dominator tree: a scan of the nodes by ID and, if an
+// unguarded division is live, a walk of the control nodes from Start.
+// Anything else goes the exact way. (After the zerocheck pass, which
+// removes checks on branches further up than the walk goes, the walk
+// rarely shows a division safe: StripRefines calls reguard directly.)
+func (g *Graph) someUnguarded(live []bool) bool {
 	var reached []bool
+	some := false
 	for _, n := range g.nodes.all() {
-		if n == nil || !unguarded(n) {
+		// Before the build's sweep, garbage that Stop does not reach
+		// has divisions too: they do not count.
+		if n == nil || !live[n.ID] || !unguarded(n) {
 			continue
 		}
 		if walkShowsSafe(n) {
@@ -332,23 +332,13 @@ func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 				continue
 			}
 		}
-		// Not shown safe: it counts if it is live (before the sweep,
-		// garbage that Stop does not reach has divisions too).
-		if live == nil {
-			order, live = g.liveOrderSet()
-		}
-		if live[n.ID] {
-			g.giveMarks(live) // reguard walks anew
-			if reached != nil {
-				g.giveMarks(reached)
-			}
-			return true, nil, nil
-		}
+		some = true
+		break
 	}
 	if reached != nil {
 		g.giveMarks(reached)
 	}
-	return false, order, live
+	return some
 }
 
 // ctrlReached reports, by node ID, the control nodes that control reaches
