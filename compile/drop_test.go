@@ -87,7 +87,7 @@ func TestDropGraphFreesGraph(t *testing.T) {
 				// A cleanup, not a finalizer: the graph is a cycle.
 				runtime.AddCleanup(u.Graph.Start, func(f *atomic.Bool) { f.Store(true) }, &freed)
 			case "gvn":
-				for i := 0; i < 20 && !freed.Load(); i++ {
+				for i := 0; i < 100 && !freed.Load(); i++ {
 					runtime.GC()
 					time.Sleep(time.Millisecond)
 				}
