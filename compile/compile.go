@@ -67,13 +67,14 @@ type Options struct {
 	// that nothing else needs and that stays until the end.
 	BlockStats bool
 	// DropGraph lets each level go as soon as no later pass or checker
-	// reads it: the graph and gcm's schedule once gcm is checked (the
-	// Stats of the later passes repeat gcm's counts, which they do not
-	// change), the SSA function once outssa is checked (outssa then makes
-	// the RTL function of the SSA one in place). son check, build,
-	// asm and run -level native set it, so that the peak of the cfg passes
-	// and the backend does not hold the levels before (docs/PERFORMANCE.md,
-	// "Peak memory").
+	// reads it: gcm's schedule as soon as it is made (Unit.GCM stays
+	// nil), the graph and the zerocheck pass's report once gcm is checked
+	// (the Stats of the later passes repeat gcm's counts, which they do
+	// not change), gvn's numbering once gvn is checked, the SSA function
+	// once outssa is checked (outssa then makes the RTL function of the
+	// SSA one in place). son check, build, asm and run -level native set
+	// it, so that the peak of the cfg passes and the backend does not
+	// hold the levels before (docs/PERFORMANCE.md, "Peak memory").
 	DropGraph bool
 }
 
@@ -153,21 +154,24 @@ type Unit struct {
 	Stats []PassStats // one entry per pass run, in order
 
 	// ZeroChecks lists what the zerocheck pass removed, with witnesses,
-	// as the pass reports it (no checker reads it).
+	// as the pass reports it (no checker reads it). Its nodes reach the
+	// whole graph: DropGraph lets it go with the graph.
 	ZeroChecks []opt.Removal
 	// Input is the record of the graph as it was before the pass being
 	// checked, when that pass's checker needs it (the zerocheck pass's:
 	// opt.RecordZeroCheck, each live node by ID, not a Graph.Clone): what
 	// the pipeline records, not what the pass reports.
 	Input *opt.ZeroCheckRecord
-	// GCM is the schedule of the gcm pass, and SSA the function it made:
-	// from then on the program is at the cfg level.
+	// GCM is the schedule of the gcm pass (nil under DropGraph, where
+	// nothing reads it), and SSA the function it made: from then on the
+	// program is at the cfg level.
 	GCM *gcm.Result
 	SSA *cfg.Func
 	// OutSSA is the result of the outssa pass, at the RTL level.
 	OutSSA *outssa.Result
 	// Numbering is the numbering of the gvn pass that gvn.Validate
-	// accepted, which the pass's checker trusts.
+	// accepted, which the pass's checker trusts (gone after the pass
+	// under DropGraph).
 	Numbering gvn.Numbering
 	// Func is the latest function at the cfg level: SSA after gcm, RTL
 	// after outssa. The verifier and the tests' interpreters run on it.
@@ -365,14 +369,17 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 }
 
 // dropLevels lets go of what no pass after the one named pass reads
-// (Options.DropGraph): the graph and the schedule after gcm, the SSA
-// function after outssa.
+// (Options.DropGraph): the graph after gcm, with the zerocheck pass's
+// report, whose nodes reach the whole graph by their edges; gvn's
+// numbering after gvn; the SSA function after outssa.
 func dropLevels(u *Unit, pass string) {
 	switch pass {
 	case "gcm":
 		if u.Func != nil {
-			u.Graph, u.GCM = nil, nil
+			u.Graph, u.GCM, u.ZeroChecks = nil, nil, nil
 		}
+	case "gvn":
+		u.Numbering = nil
 	case "outssa":
 		u.SSA = nil
 	}
@@ -570,7 +577,12 @@ func schedule(u *Unit) error {
 	if err != nil {
 		return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
 	}
-	u.GCM, u.SSA, u.Func = r, r.Func, r.Func
+	u.SSA, u.Func = r.Func, r.Func
+	if !u.Opt.DropGraph {
+		// Nothing reads the schedule under DropGraph (gcm's checker reads
+		// the function): its arrays by node ID go before the checker runs.
+		u.GCM = r
+	}
 	return nil
 }
 

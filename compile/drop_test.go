@@ -4,7 +4,10 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"son/cfg"
 )
@@ -61,6 +64,44 @@ func TestDropGraph(t *testing.T) {
 					t.Errorf("%s(%d): %d, %v kept; %d, %v dropped", file, arg, v1, err1, v2, err2)
 				}
 			}
+		}
+	}
+}
+
+// TestDropGraphFreesGraph: with Options.DropGraph nothing the unit keeps
+// after gcm reaches the graph, not even the zerocheck pass's report,
+// whose nodes reach every other node by their edges: the graph's Start
+// node is collected before gvn ends.
+func TestDropGraphFreesGraph(t *testing.T) {
+	// The second division's ZeroCheck of arg is removed, dominated by the
+	// first: the report names nodes of the graph.
+	src := []byte("int y = 100 / arg;\nint z = 200 / arg;\nreturn y + z;\n")
+	for _, check := range []bool{false, true} {
+		var freed atomic.Bool
+		removed := 0
+		_, err := Compile("div.smp", src, Options{Check: check, DropGraph: true, AfterPass: func(u *Unit, pass string) error {
+			switch pass {
+			case "zerocheck":
+				removed = len(u.ZeroChecks)
+			case "cleanup":
+				// A cleanup, not a finalizer: the graph is a cycle.
+				runtime.AddCleanup(u.Graph.Start, func(f *atomic.Bool) { f.Store(true) }, &freed)
+			case "gvn":
+				for i := 0; i < 100 && !freed.Load(); i++ {
+					runtime.GC()
+					time.Sleep(time.Millisecond)
+				}
+			}
+			return nil
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if removed != 1 {
+			t.Fatalf("check %v: the zerocheck pass removed %d ZeroChecks, want 1", check, removed)
+		}
+		if !freed.Load() {
+			t.Errorf("check %v: the graph is still reachable after gcm", check)
 		}
 	}
 }
