@@ -124,14 +124,11 @@ func (g *Graph) addDep(n, d *Node) {
 	}
 	var deps *[]int32
 	if n.flags&hasDeps == 0 {
-		if g.depsOf == nil {
-			g.depsOf = map[int32]*[]int32{}
-		}
 		deps = g.newDeps()
-		g.depsOf[int32(n.ID)] = deps
+		g.depsOf.set(n.ID, deps)
 		n.flags |= hasDeps
 	} else {
-		deps = g.depsOf[int32(n.ID)]
+		deps = g.depsOf.at(n.ID)
 	}
 	id := int32(d.ID)
 	if ds := *deps; len(ds) > 0 && ds[len(ds)-1] == id {
@@ -144,9 +141,45 @@ func (g *Graph) addDep(n, d *Node) {
 // dropDeps forgets the dependence list of n, which is dead.
 func (g *Graph) dropDeps(n *Node) {
 	if n.flags&hasDeps != 0 {
-		delete(g.depsOf, int32(n.ID))
+		g.depsOf.set(n.ID, nil)
 		n.flags &^= hasDeps | depsQueued
 	}
+}
+
+// depTable holds the dependence lists by node ID, in chunks of
+// depTableChunk entries made when an ID in them first gets a list: a read
+// is two indexings where a lookup in a map by ID (a hash, a probe) and an
+// insertion (growth) were 3% of Build's instructions.
+type depTable struct {
+	chunks [][]*[]int32
+}
+
+const (
+	depTableBits  = 10
+	depTableChunk = 1 << depTableBits
+)
+
+// at returns the list of the node with ID id, which has one (hasDeps).
+func (t *depTable) at(id int) *[]int32 {
+	return t.chunks[id>>depTableBits][id&(depTableChunk-1)]
+}
+
+// set makes l the list of the node with ID id (nil: none).
+func (t *depTable) set(id int, l *[]int32) {
+	c := id >> depTableBits
+	if c >= len(t.chunks) {
+		if l == nil {
+			return
+		}
+		t.chunks = append(t.chunks, make([][]*[]int32, c+1-len(t.chunks))...)
+	}
+	if t.chunks[c] == nil {
+		if l == nil {
+			return
+		}
+		t.chunks[c] = make([]*[]int32, depTableChunk)
+	}
+	t.chunks[c][id&(depTableChunk-1)] = l
 }
 
 // depList is a dependence list with room for its first four entries:
