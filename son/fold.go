@@ -56,7 +56,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 		return nil, types.Top, false
 	}
 	s := Node{ID: g.nodes.len(), Op: op, Aux: aux, In: in}
-	t = Compute(&s, (*Node).Type)
+	t = Compute(&s, nil)
 	if foldHook != nil {
 		t = foldHook(op, t)
 	}
@@ -177,7 +177,7 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	s := g.stand
 	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
-	g.SetType(s, Compute(s, (*Node).Type))
+	g.SetType(s, Compute(s, nil))
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
 	case sameType(st, tupleXX):
