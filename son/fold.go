@@ -100,7 +100,9 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 		if x == nil {
 			continue
 		}
-		g.push(x)
+		if g.unqueued(x) {
+			g.enqueue(x) // push(x), inlined
+		}
 		g.moveDeps(x)
 		if x.Unused() && !slices.Contains(in[i+1:], x) {
 			dying = append(dying, x)
@@ -230,7 +232,9 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		sides[side] = x
 		x.keep++ // held by the builder, as the projection's replacement was
 		g.fresh = nil
-		g.push(s) // the projection's kill
+		if g.unqueued(s) {
+			g.enqueue(s) // the projection's kill: push(s), inlined
+		}
 		g.moveDeps(s)
 	}
 	// The If's kill: its inputs queued, then the If gone, then the
