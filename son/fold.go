@@ -357,7 +357,7 @@ func (g *Graph) dropDeadRegion(r *Node) {
 	x := r.In[1] // every input: allDead
 	x.keep--
 	g.nodes.set(r.ID, nil)
-	clear(r.In)
+	clearEdges(r.In)
 	r.In = r.In[:0]
 	r.dead = true
 	g.KillIfUnused(x)

@@ -165,7 +165,7 @@ func (g *Graph) takeID(n *Node) {
 func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node {
 	args := append(append(g.args[:0], first), rest...)
 	n := g.NewNode(op, aux, args...)
-	clear(args)
+	clearEdges(args)
 	g.args = args[:0]
 	return n
 }
@@ -334,7 +334,7 @@ func (g *Graph) delIns(n *Node, del []bool) {
 		}
 		w++
 	}
-	clear(n.In[w:])
+	clearEdges(n.In[w:])
 	n.In = n.In[:w]
 	if g.hasReturnPos(n) {
 		g.rets.delAll(n, del)
@@ -581,7 +581,7 @@ func (a *edgeArena) dropFree() {
 func (a *edgeArena) free(in []*Node, pos []int32) {
 	if c := cap(in); c > 0 && c <= maxCut {
 		in = in[:c]
-		clear(in)
+		clearEdges(in)
 		if len(a.freeIn[c]) < maxFree {
 			a.freeIn[c] = append(a.freeIn[c], in)
 		}
