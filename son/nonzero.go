@@ -320,29 +320,34 @@ var reguardHook func(*Graph)
 // reguard directly.)
 func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 	var reached []bool
-	for _, n := range g.nodes.all() {
-		if n == nil || !unguarded(n) {
-			continue
-		}
-		if walkShowsSafe(n) {
-			if reached == nil {
-				reached = g.ctrlReached()
-			}
-			if c := n.In[0]; c.ID < len(reached) && reached[c.ID] {
+	// The chunks of the node table, not its iterator (nodes.all), whose
+	// state kept in memory across each call of the loop's body cost 50
+	// instructions an ID; the op tested before the call of unguarded.
+	for _, chunk := range g.nodes.chunks {
+		for _, n := range chunk {
+			if n == nil || n.Op != OpDiv && n.Op != OpMod || !unguarded(n) {
 				continue
 			}
-		}
-		// Not shown safe: it counts if it is live (before the sweep,
-		// garbage that Stop does not reach has divisions too).
-		if live == nil {
-			order, live = g.liveOrderSet()
-		}
-		if live[n.ID] {
-			g.giveMarks(live) // reguard walks anew
-			if reached != nil {
-				g.giveMarks(reached)
+			if walkShowsSafe(n) {
+				if reached == nil {
+					reached = g.ctrlReached()
+				}
+				if c := n.In[0]; c.ID < len(reached) && reached[c.ID] {
+					continue
+				}
 			}
-			return true, nil, nil
+			// Not shown safe: it counts if it is live (before the sweep,
+			// garbage that Stop does not reach has divisions too).
+			if live == nil {
+				order, live = g.liveOrderSet()
+			}
+			if live[n.ID] {
+				g.giveMarks(live) // reguard walks anew
+				if reached != nil {
+					g.giveMarks(reached)
+				}
+				return true, nil, nil
+			}
 		}
 	}
 	if reached != nil {
