@@ -179,16 +179,19 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	s := g.stand
 	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
+	// An If's type is one of ifType's four tuples, itself, so the
+	// comparisons are of the words (Same), not of the elements
+	// (sameType, which for two tuples calls Equal).
 	g.SetType(s, Compute(s, nil))
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
-	case sameType(st, tupleXX):
+	case st.Same(&tupleXX):
 	case noFoldMore || g.check != nil || phisOver(ctrl, 0):
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
-	case sameType(st, tupleCX):
+	case st.Same(&tupleCX):
 		live = 0
-	case sameType(st, tupleXC):
+	case st.Same(&tupleXC):
 		live = 1
 	default:
 		s.In[0], s.In[1] = nil, nil
