@@ -24,7 +24,6 @@ type Graph struct {
 	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
 	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
-	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
 	top   *Node               // the Top constant topCon found last, if still in the table
 	stand *Node               // the If foldBranch does not make, while it would have lived
