@@ -320,34 +320,32 @@ var reguardHook func(*Graph)
 // reguard directly.)
 func (g *Graph) someUnguarded() (some bool, order []*Node, live []bool) {
 	var reached []bool
-	// The chunks of the node table, not its iterator (nodes.all), whose
-	// state kept in memory across each call of the loop's body cost 50
-	// instructions an ID; the op tested before the call of unguarded.
-	for _, chunk := range g.nodes.chunks {
-		for _, n := range chunk {
-			if n == nil || n.Op != OpDiv && n.Op != OpMod || !unguarded(n) {
+	// The divisions found by a loop of their own (nextDiv), not the
+	// table's iterator (nodes.all), whose state and this loop's kept in
+	// memory across each call of the body cost 50 instructions an ID.
+	for id, n := g.nodes.nextDiv(0); n != nil; id, n = g.nodes.nextDiv(id + 1) {
+		if !unguarded(n) {
+			continue
+		}
+		if walkShowsSafe(n) {
+			if reached == nil {
+				reached = g.ctrlReached()
+			}
+			if c := n.In[0]; c.ID < len(reached) && reached[c.ID] {
 				continue
 			}
-			if walkShowsSafe(n) {
-				if reached == nil {
-					reached = g.ctrlReached()
-				}
-				if c := n.In[0]; c.ID < len(reached) && reached[c.ID] {
-					continue
-				}
+		}
+		// Not shown safe: it counts if it is live (before the sweep,
+		// garbage that Stop does not reach has divisions too).
+		if live == nil {
+			order, live = g.liveOrderSet()
+		}
+		if live[n.ID] {
+			g.giveMarks(live) // reguard walks anew
+			if reached != nil {
+				g.giveMarks(reached)
 			}
-			// Not shown safe: it counts if it is live (before the sweep,
-			// garbage that Stop does not reach has divisions too).
-			if live == nil {
-				order, live = g.liveOrderSet()
-			}
-			if live[n.ID] {
-				g.giveMarks(live) // reguard walks anew
-				if reached != nil {
-					g.giveMarks(reached)
-				}
-				return true, nil, nil
-			}
+			return true, nil, nil
 		}
 	}
 	if reached != nil {
