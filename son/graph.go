@@ -632,9 +632,8 @@ func (g *Graph) push(n *Node) {
 // unqueued reports whether push(n) has work to do: n is a live node, not
 // a Scope, and not on the list. It inlines, where push, with a call in
 // it, does not: the hot callers (changed, Kill, foldAtOnce, foldBranch)
-// test it themselves and call enqueue, since three pushes in four, about
-// a million a build of the 10k-node scaling program, find the node
-// queued already or not to be queued.
+// test it themselves and call enqueue, since three pushes in four find
+// the node queued already or not to be queued.
 func (g *Graph) unqueued(n *Node) bool {
 	return n != nil && !n.dead && n.Op != OpScope && !g.work.has(n.ID)
 }
