@@ -186,7 +186,7 @@ func (b *builder) save(vars []*syntax.Var) *Node {
 		b.saved = append(b.saved, savedScope{})
 	}
 	s := b.g.NewNode(OpScope, slot, in...)
-	clear(in)
+	clearEdges(in)
 	b.in = in[:0]
 	s.keep++
 	b.saved[slot] = savedScope{s, vars}
@@ -290,7 +290,7 @@ func (b *builder) mergeOne(ss []*Node, vars []*syntax.Var, pos syntax.Pos) {
 		}
 		g.SetIn(b.scope, 1+v.Slot, x)
 	}
-	clear(args)
+	clearEdges(args)
 	b.args = args[:0]
 	for _, s := range ss {
 		b.drop(s)
@@ -997,7 +997,7 @@ func (b *builder) joinAt(r *Node, vals []*Node, held []*Node, pos syntax.Pos) *N
 func (b *builder) newPhi(r *Node, vals []*Node, pos syntax.Pos) *Node {
 	args := append(append(b.args[:0], r), vals...)
 	phi := b.g.peepNew(OpPhi, 0, pos, args...)
-	clear(args)
+	clearEdges(args)
 	b.args = args[:0]
 	return phi
 }

@@ -21,6 +21,24 @@ func (g *Graph) addOut(n, u *Node, i int) {
 	n.setSlot(len(n.Out)-1, int32(i))
 }
 
+// clearEdges sets every entry of s to nil, and copyEdges copies src to
+// the start of dst: loops, for the short lists of edges, where clear and
+// copy of pointers are calls of the runtime (memclrHasPointers,
+// typedslicecopy), each calling in turn for the write barrier, about 40
+// instructions a list: 1.4% of Build's. (A range loop that stores nil is
+// compiled as clear.)
+func clearEdges(s []*Node) {
+	for i := 0; i < len(s); i++ {
+		s[i] = nil
+	}
+}
+
+func copyEdges(dst, src []*Node) {
+	for i := 0; i < len(src); i++ {
+		dst[i] = src[i]
+	}
+}
+
 // growOut gives n's users and their slots lists of twice the capacity
 // (two at first), cut from chunks like the input lists (edgeArena): most
 // nodes have one to four users, and growing two slices by append cost
@@ -30,7 +48,7 @@ func (g *Graph) growOut(n *Node) {
 	k := max(2, 2*cap(n.Out))
 	out := g.edges.nodes(k)
 	pos := g.edges.positions(cap(n.In) + k)
-	copy(out, n.Out)
+	copyEdges(out, n.Out)
 	copy(pos, n.pos[:cap(n.In)+len(n.Out)])
 	g.edges.free(n.Out, n.pos)
 	n.Out, n.pos = out[:len(n.Out)], pos

@@ -56,7 +56,7 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 		return nil, types.Top, false
 	}
 	s := Node{ID: g.nodes.len(), Op: op, Aux: aux, In: in}
-	t = Compute(&s, (*Node).Type)
+	t = Compute(&s, nil)
 	if foldHook != nil {
 		t = foldHook(op, t)
 	}
@@ -100,7 +100,9 @@ func (g *Graph) foldAtOnce(op Op, aux int64, pos syntax.Pos, in []*Node) (m *Nod
 		if x == nil {
 			continue
 		}
-		g.push(x)
+		if g.unqueued(x) {
+			g.enqueue(x) // push(x), inlined
+		}
 		g.moveDeps(x)
 		if x.Unused() && !slices.Contains(in[i+1:], x) {
 			dying = append(dying, x)
@@ -177,16 +179,19 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 	s := g.stand
 	*s = Node{ID: g.nodes.len(), Op: OpIf, In: s.In[:2], keep: 1}
 	s.In[0], s.In[1] = ctrl, cond
-	g.SetType(s, Compute(s, (*Node).Type))
+	// An If's type is one of ifType's four tuples, itself, so the
+	// comparisons are of the words (Same), not of the elements
+	// (sameType, which for two tuples calls Equal).
+	g.SetType(s, Compute(s, nil))
 	live := int64(-1) // the side reached, if any
 	switch st := s.Type(); {
-	case sameType(st, tupleXX):
+	case st.Same(&tupleXX):
 	case noFoldMore || g.check != nil || phisOver(ctrl, 0):
 		s.In[0], s.In[1] = nil, nil
 		return nil, nil
-	case sameType(st, tupleCX):
+	case st.Same(&tupleCX):
 		live = 0
-	case sameType(st, tupleXC):
+	case st.Same(&tupleXC):
 		live = 1
 	default:
 		s.In[0], s.In[1] = nil, nil
@@ -230,7 +235,9 @@ func (g *Graph) foldBranch(ctrl, cond *Node, pos syntax.Pos) (t, f *Node) {
 		sides[side] = x
 		x.keep++ // held by the builder, as the projection's replacement was
 		g.fresh = nil
-		g.push(s) // the projection's kill
+		if g.unqueued(s) {
+			g.enqueue(s) // the projection's kill: push(s), inlined
+		}
 		g.moveDeps(s)
 	}
 	// The If's kill: its inputs queued, then the If gone, then the
@@ -353,7 +360,7 @@ func (g *Graph) dropDeadRegion(r *Node) {
 	x := r.In[1] // every input: allDead
 	x.keep--
 	g.nodes.set(r.ID, nil)
-	clear(r.In)
+	clearEdges(r.In)
 	r.In = r.In[:0]
 	r.dead = true
 	g.KillIfUnused(x)

@@ -66,8 +66,8 @@ func usersAndDeps(g *Graph) string {
 		for _, u := range n.Out {
 			fmt.Fprintf(&b, " %d", u.ID)
 		}
-		if d := g.depsOf[int32(n.ID)]; d != nil {
-			fmt.Fprintf(&b, " deps %v", *d)
+		if n.flags&hasDeps != 0 {
+			fmt.Fprintf(&b, " deps %v", *g.depsOf.at(n.ID))
 		}
 		b.WriteByte('\n')
 	}

@@ -24,15 +24,14 @@ type Graph struct {
 	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
 	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
-	deps  []depList           // the rest of the chunk newDeps cuts dependence lists from
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
 	top   *Node               // the Top constant topCon found last, if still in the table
 	stand *Node               // the If foldBranch does not make, while it would have lived
 	xjoin *Node               // the Region of dead paths deadRegion does not make, while it would have lived
 	small [2 * smallCon]*Node // the constants Con found last, if still in the table
 	// depsOf is, by node ID, the IDs of the nodes whose peephole looked
-	// at that node beyond one edge (addDep); nil until one does.
-	depsOf map[int32]*[]int32
+	// at that node beyond one edge (addDep).
+	depsOf depTable
 	labels map[int32]string // by node ID, the variable names of Phis (label.go)
 	types  typeTable        // the distinct types the nodes hold (typetable.go)
 	// rets is, by the ID of each Region of returns, where the return
@@ -165,7 +164,7 @@ func (g *Graph) takeID(n *Node) {
 func (g *Graph) newNodeAfter(op Op, aux int64, first *Node, rest []*Node) *Node {
 	args := append(append(g.args[:0], first), rest...)
 	n := g.NewNode(op, aux, args...)
-	clear(args)
+	clearEdges(args)
 	g.args = args[:0]
 	return n
 }
@@ -334,7 +333,7 @@ func (g *Graph) delIns(n *Node, del []bool) {
 		}
 		w++
 	}
-	clear(n.In[w:])
+	clearEdges(n.In[w:])
 	n.In = n.In[:w]
 	if g.hasReturnPos(n) {
 		g.rets.delAll(n, del)
@@ -399,7 +398,9 @@ func (g *Graph) Kill(n *Node) {
 			}
 			in.delOut(x, i)
 			x.In[i] = nil
-			g.push(in)
+			if g.unqueued(in) {
+				g.enqueue(in) // push(in), inlined
+			}
 			g.moveDeps(in)
 			if in.Unused() {
 				stack = append(stack, in)
@@ -476,19 +477,26 @@ func sameType(t, u types.Type) bool { return t.Same(&u) || t.IsTuple() && t.Equa
 // changed queues n and whatever looked at it from further away.
 func (g *Graph) changed(n *Node) {
 	g.fresh = nil
-	g.push(n)
+	if g.unqueued(n) {
+		g.enqueue(n) // push(n), inlined
+	}
 	g.moveDeps(n)
 }
 
 // moveDeps queues the nodes that looked at n from further away, and
-// empties n's list of them. The flag answers for the many nodes that have
-// none, where a lookup in depsOf cost 5% of son build.
+// empties n's list of them. The flag answers, inlined, for the many nodes
+// that have none, where a lookup in depsOf (then a map) cost 5% of son
+// build.
 func (g *Graph) moveDeps(n *Node) {
-	if n.flags&depsQueued == 0 {
-		return
+	if n.flags&depsQueued != 0 {
+		g.queueDeps(n)
 	}
+}
+
+// queueDeps is moveDeps for n, whose list is not empty.
+func (g *Graph) queueDeps(n *Node) {
 	n.flags &^= depsQueued
-	deps := g.depsOf[int32(n.ID)]
+	deps := g.depsOf.at(n.ID)
 	for _, d := range *deps {
 		g.push(g.nodes.at(int(d))) // nil if it was killed
 	}
@@ -572,7 +580,7 @@ func (a *edgeArena) dropFree() {
 func (a *edgeArena) free(in []*Node, pos []int32) {
 	if c := cap(in); c > 0 && c <= maxCut {
 		in = in[:c]
-		clear(in)
+		clearEdges(in)
 		if len(a.freeIn[c]) < maxFree {
 			a.freeIn[c] = append(a.freeIn[c], in)
 		}
@@ -613,20 +621,38 @@ type worklist struct {
 // minCompact is the shortest list push compacts.
 const minCompact = 1024
 
+// push queues n, unless it is nil, dead, a Scope or queued already
+// (unqueued).
 func (g *Graph) push(n *Node) {
-	if n == nil || n.dead || n.Op == OpScope {
-		return
+	if g.unqueued(n) {
+		g.enqueue(n)
 	}
+}
+
+// unqueued reports whether push(n) has work to do: n is a live node, not
+// a Scope, and not on the list. It inlines, where push, with a call in
+// it, does not: the hot callers (changed, Kill, foldAtOnce, foldBranch)
+// test it themselves and call enqueue, since three pushes in four find
+// the node queued already or not to be queued.
+func (g *Graph) unqueued(n *Node) bool {
+	return n != nil && !n.dead && n.Op != OpScope && !g.work.has(n.ID)
+}
+
+// has reports whether the node with ID id is on the list.
+func (w *worklist) has(id int) bool {
+	u := uint(id) // unsigned: ID/64 is a shift, not a signed division
+	return u/64 < uint(len(w.on)) && w.on[u/64]&(1<<(u%64)) != 0
+}
+
+// enqueue puts n, which is not on the list, at its end.
+func (g *Graph) enqueue(n *Node) {
 	w := &g.work
-	id := uint(n.ID) // unsigned: ID/64 is a shift, not a signed division
-	word, bit := id/64, uint64(1)<<(id%64)
+	id := uint(n.ID)
+	word := id / 64
 	if word >= uint(len(w.on)) {
 		w.on = append(w.on, make([]uint64, word+1-uint(len(w.on)))...)
 	}
-	if w.on[word]&bit != 0 {
-		return
-	}
-	w.on[word] |= bit
+	w.on[word] |= 1 << (id % 64)
 	w.list = append(w.list, int32(n.ID))
 	if len(w.list) >= w.compactAt {
 		g.compactWork()

@@ -64,3 +64,14 @@ func (t *nodeTable) all() iter.Seq2[int, *Node] {
 		}
 	}
 }
+
+// nextDiv returns the first division or remainder (Div, Mod) with an ID
+// from id on, and its ID; nil if there is none.
+func (t *nodeTable) nextDiv(id int) (int, *Node) {
+	for ; id < t.n; id++ {
+		if n := t.at(id); n != nil && (n.Op == OpDiv || n.Op == OpMod) {
+			return id, n
+		}
+	}
+	return id, nil
+}

@@ -318,10 +318,13 @@ var reguardHook func(*Graph)
 func (g *Graph) someUnguarded(live []bool) bool {
 	var reached []bool
 	some := false
-	for _, n := range g.nodes.all() {
+	// The divisions found by a loop of their own (nextDiv), not the
+	// table's iterator (nodes.all), whose state and this loop's kept in
+	// memory across each call of the body cost 50 instructions an ID.
+	for id, n := g.nodes.nextDiv(0); n != nil; id, n = g.nodes.nextDiv(id + 1) {
 		// Before the build's sweep, garbage that Stop does not reach
 		// has divisions too: they do not count.
-		if n == nil || !live[n.ID] || !unguarded(n) {
+		if !live[n.ID] || !unguarded(n) {
 			continue
 		}
 		if walkShowsSafe(n) {

@@ -241,9 +241,14 @@ func hashable(n *Node) bool {
 func (g *Graph) unlock(n *Node) {
 	g.fresh = nil
 	g.walks.edits++
-	if n.flags&inGVN == 0 {
-		return
+	if n.flags&inGVN != 0 {
+		g.unlockGVN(n)
 	}
+}
+
+// unlockGVN is unlock's removal from the table, apart so that unlock
+// inlines.
+func (g *Graph) unlockGVN(n *Node) {
 	g.gvn.remove(n)
 	n.flags &^= inGVN
 }

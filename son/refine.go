@@ -90,10 +90,10 @@ func pick(r rel, side int64) rel {
 // fact of its branch about it whose other side is n's y or a constant.
 // Monotone: higher types of x and y give a higher result.
 func refineType(n *Node, typ func(*Node) types.Type) types.Type {
-	if c := n.In[0]; c == nil || !typ(c).IsCtrl() {
+	if c := n.In[0]; c == nil || !typeIn(c, typ).IsCtrl() {
 		return types.Top // never reached
 	}
-	t := typ(n.In[1])
+	t := typeIn(n.In[1], typ)
 	p := n.In[0]
 	if t.IsTop() || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
 		return t
@@ -114,7 +114,7 @@ func refineType(n *Node, typ func(*Node) types.Type) types.Type {
 			if y != n.In[2] && !y.IsConst() {
 				return
 			}
-			yt = typ(y)
+			yt = typeIn(y, typ)
 		}
 		t = narrow(r, t, yt)
 	})

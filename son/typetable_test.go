@@ -32,14 +32,14 @@ func TestTypesInterned(t *testing.T) {
 	if a.typ == c.typ || !c.Type().Equal(types.Const(8)) {
 		t.Errorf("Constant 8 reads %v, want 8 in a slot of its own", c.Type())
 	}
-	slots := len(g.types.slot)
+	slots := g.types.count
 	g.SetType(a, types.Range(1, 9))
 	if !a.Type().Equal(types.Range(1, 9)) || !b.Type().Equal(types.Const(7)) {
 		t.Errorf("after SetType: a %v, b %v; want [1..9] and 7", a.Type(), b.Type())
 	}
 	g.SetType(b, types.Range(1, 9))
-	if a.typ != b.typ || len(g.types.slot) != slots+1 {
-		t.Errorf("[1..9] given twice: shared %v, %d new slots; want shared, 1", a.typ == b.typ, len(g.types.slot)-slots)
+	if a.typ != b.typ || g.types.count != slots+1 {
+		t.Errorf("[1..9] given twice: shared %v, %d new slots; want shared, 1", a.typ == b.typ, g.types.count-slots)
 	}
 	for _, ct := range commonTypes {
 		g.SetType(c, ct)
@@ -47,8 +47,8 @@ func TestTypesInterned(t *testing.T) {
 			t.Errorf("SetType %v reads %v", ct, c.Type())
 		}
 	}
-	if len(g.types.slot) != slots+1 {
-		t.Errorf("the common types took %d new slots, want none", len(g.types.slot)-slots-1)
+	if g.types.count != slots+1 {
+		t.Errorf("the common types took %d new slots, want none", g.types.count-slots-1)
 	}
 	cl := g.Clone()
 	for _, n := range []*Node{a, b, c, g.Start} {

@@ -392,7 +392,7 @@ func (v *verifier) typ(n *Node) {
 			return // reported by edges
 		}
 	}
-	if t := Compute(n, (*Node).Type); !t.IsA(n.Type()) {
+	if t := Compute(n, nil); !t.IsA(n.Type()) {
 		v.bad(n, "type", "stored type %v, but the inputs give %v, which is not within it", n.Type(), t)
 	}
 }

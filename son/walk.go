@@ -55,9 +55,11 @@ func (g *Graph) liveBound() int {
 		return c.n + g.nodes.len() - c.counted.max
 	}
 	n := 0
-	for _, x := range g.nodes.all() {
-		if x != nil {
-			n++
+	for _, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
+		for _, x := range chunk {
+			if x != nil {
+				n++
+			}
 		}
 	}
 	return n
@@ -218,9 +220,11 @@ func (g *Graph) liveOrder() []*Node {
 // no live node: on a large graph each is a cache miss.
 func (g *Graph) sweep(live []bool) {
 	var garbage []*Node
-	for id, n := range g.nodes.all() {
-		if n != nil && !live[id] && !n.dead {
-			garbage = append(garbage, n)
+	for c, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
+		for i, n := range chunk {
+			if n != nil && !live[c<<nodeChunkBits+i] && !n.dead {
+				garbage = append(garbage, n)
+			}
 		}
 	}
 	for _, n := range garbage {
