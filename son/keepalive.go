@@ -78,6 +78,9 @@ func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpSto
 // fixpoint's first round at 100k nodes found 159 to 212, and never a
 // Loop among them), Loops among them are not.
 func (g *Graph) someCtrlNotLive(live []bool) bool {
+	if g.allLive() { // no node is not live: no scan
+		return false
+	}
 	for id, n := range g.nodes.all() {
 		if n != nil && !live[id] && isLoopHead(n) {
 			return true
