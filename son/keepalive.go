@@ -76,16 +76,22 @@ func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpSto
 // every user of every control node, data users and all: before the sweep
 // that follows, control nodes that Stop does not reach are common (a
 // fixpoint's first round at 100k nodes found 159 to 212, and never a
-// Loop among them), Loops among them are not.
+// Loop among them), Loops among them are not. A scan that finds none
+// keeps the nodes not live for the sweep that follows (noteGarbage).
 func (g *Graph) someCtrlNotLive(live []bool) bool {
 	if g.allLive() { // no node is not live: no scan
 		return false
 	}
+	var garbage []*Node
 	for id, n := range g.nodes.all() {
-		if n != nil && !live[id] && isLoopHead(n) {
-			return true
+		if n != nil && !live[id] {
+			if isLoopHead(n) {
+				return true
+			}
+			garbage = append(garbage, n)
 		}
 	}
+	g.noteGarbage(garbage)
 	return false
 }
 

@@ -155,6 +155,9 @@ type walkCache struct {
 
 	full   version // when a walk found every node the table holds live; valid only if fullOK
 	fullOK bool
+
+	garbage   []*Node // the nodes not live, by ID, as someCtrlNotLive found them, for the sweep
+	garbageAt version
 }
 
 // LiveOps returns the number of live nodes (those of Live) and how many
@@ -225,10 +228,12 @@ func (g *Graph) sweep(live []bool) {
 		g.walks.swept, g.walks.clean = g.version(), true
 		return
 	}
-	var garbage []*Node
-	for id, n := range g.nodes.all() {
-		if n != nil && !live[id] && !n.dead {
-			garbage = append(garbage, n)
+	garbage := g.takeGarbage()
+	if garbage == nil {
+		for id, n := range g.nodes.all() {
+			if n != nil && !live[id] && !n.dead {
+				garbage = append(garbage, n)
+			}
 		}
 	}
 	for _, n := range garbage {

@@ -28,3 +28,34 @@ func (g *Graph) allLive() bool {
 	v := g.version()
 	return c.fullOK && c.full == v || c.clean && c.swept == v
 }
+
+// noteGarbage keeps the nodes a scan found not live (in the order of
+// their IDs), for the sweep that follows while the graph's edges stay as
+// they are: keepInfiniteLoops's scan for a Loop not live and the sweep's
+// for the garbage are one scan.
+func (g *Graph) noteGarbage(garbage []*Node) {
+	if garbage == nil {
+		garbage = []*Node{} // found none: not nil, which takeGarbage gives for "not known"
+	}
+	g.walks.garbage, g.walks.garbageAt = garbage, g.version()
+}
+
+// takeGarbage returns the nodes not live that noteGarbage kept, but dead
+// ones, if the graph's edges did not change since (empty, not nil, if
+// none), else nil: the sweep then scans for them. The graph keeps none
+// after.
+func (g *Graph) takeGarbage() []*Node {
+	c := &g.walks
+	garbage := c.garbage
+	c.garbage = nil
+	if garbage == nil || c.garbageAt != g.version() {
+		return nil
+	}
+	kept := garbage[:0]
+	for _, n := range garbage {
+		if !n.dead {
+			kept = append(kept, n)
+		}
+	}
+	return kept
+}
