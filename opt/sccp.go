@@ -210,11 +210,11 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		// evaluations) changes nothing: its meet with the old value would
 		// be that value.
 		v := transfer(n, mode, val)
-		if v.Same(&old) || v.Equal(old) { // Same: the words alone, inlined
+		if v.Same(&old) || equalKinds(&v, &old) {
 			continue
 		}
-		if keepFalling {
-			if v = types.Meet(old, v); v.Same(&old) || v.Equal(old) {
+		if keepFalling && !old.IsTop() { // the meet with Top is v, which differs
+			if v = types.Meet(old, v); v.Same(&old) || equalKinds(&v, &old) {
 				continue
 			}
 		}
@@ -240,6 +240,34 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	return s, nil
+}
+
+// equalKinds is t.Equal(*u) for values whose words differ (t.Same(u),
+// inlined, is tested first where it is called: Same || equalKinds is
+// Equal): values of two kinds differ, and so do two integers (Equal
+// compares the four words Same does besides the kind); only tuples and
+// the other kinds call Equal. The solver compares about two values an
+// evaluation, most of them integers or of two kinds, where Equal was a
+// call of about a hundred instructions.
+func equalKinds(t, u *types.Type) bool {
+	k := t.Kind()
+	switch {
+	case k != u.Kind() || k == types.KInt:
+		return false
+	case k == types.KTuple:
+		// Tuples (an If's sides) are made anew, but their elements are
+		// control values, whose words decide.
+		if t.Len() != u.Len() {
+			return false
+		}
+		for i := range t.Len() {
+			if e, f := t.Elem(i), u.Elem(i); !e.Same(&f) && !e.Equal(f) {
+				return false
+			}
+		}
+		return true
+	}
+	return t.Equal(*u)
 }
 
 // ring is a first-in first-out queue of at most len(buf) dense numbers.
@@ -313,7 +341,7 @@ func Annotate(g *son.Graph, s *Solution) {
 		for i, n := range s.live {
 			// Most claims are the type itself (the peepholes typed the
 			// node alike), whose join with it is the type.
-			if t, v := n.Type(), s.values[i]; !v.Same(&t) && !v.Equal(t) {
+			if t, v := n.Type(), s.values[i]; !v.Same(&t) && !equalKinds(&v, &t) {
 				g.SetType(n, types.Join(t, v))
 			}
 		}
