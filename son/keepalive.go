@@ -82,13 +82,10 @@ func (g *Graph) someCtrlNotLive(live []bool) bool {
 	if g.allLive() { // no node is not live: no scan
 		return false
 	}
-	var garbage []*Node
-	for id, n := range g.nodes.all() {
-		if n != nil && !live[id] {
-			if isLoopHead(n) {
-				return true
-			}
-			garbage = append(garbage, n)
+	garbage := g.nodes.notIn(live)
+	for _, n := range garbage {
+		if isLoopHead(n) {
+			return true
 		}
 	}
 	g.noteGarbage(garbage)
