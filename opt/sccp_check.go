@@ -101,7 +101,7 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 		} else if msg := sound.CheckTransfer(n, claim, val); msg != "" {
 			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
 		}
-		if mode != ConstOnly {
+		if mode != ConstOnly && n.IsControl() { // checkReason's first test, without the call for data
 			checkReason(n, claim, s, bad)
 		}
 	}
