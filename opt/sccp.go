@@ -219,7 +219,12 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 			continue
 		}
 		if keepFalling && !old.IsTop() { // the meet with Top is v, which differs
-			if v = meet(old, v); v.Same(&old) || equalKinds(&v, &old) {
+			if old.IsTuple() {
+				v = meetTuple(&old, &v)
+			} else {
+				v = types.Meet(old, v)
+			}
+			if v.Same(&old) || equalKinds(&v, &old) {
 				continue
 			}
 		}
@@ -247,22 +252,23 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	return s, nil
 }
 
-// meet is types.Meet(old, v), but that the meet of two tuples of control
-// values (an If's or a Never's sides) in which each element of v is at or
-// below old's (Ctrl below XCtrl) is v, found without Meet's elementwise
-// walk (which gives v too, by a call per element and two Equals).
-func meet(old, v types.Type) types.Type {
-	if old.IsTuple() && v.IsTuple() && old.Len() == v.Len() {
+// meetTuple is types.Meet(*old, *v) for a tuple old, but that the meet of
+// two tuples of control values (an If's or a Never's sides) in which each
+// element of v is at or below old's (Ctrl below XCtrl) is v, found
+// without Meet's elementwise walk (which gives v too, by a call per
+// element and two Equals).
+func meetTuple(old, v *types.Type) types.Type {
+	if v.IsTuple() && old.Len() == v.Len() {
 		below := true
 		for i := range v.Len() {
 			e, f := v.Elem(i), old.Elem(i)
 			below = below && (e.IsCtrl() && (f.IsCtrl() || f.IsXCtrl()) || e.IsXCtrl() && f.IsXCtrl())
 		}
 		if below {
-			return v
+			return *v
 		}
 	}
-	return types.Meet(old, v)
+	return types.Meet(*old, *v)
 }
 
 // equalKinds is t.Equal(*u) for values whose words differ (t.Same(u),
