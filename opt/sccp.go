@@ -233,7 +233,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 				v = widen(old, v)
 			}
 		}
-		tr.change(n, old, v)
+		if tr != nil { // no call, with two values of 40 bytes, when not tracing
+			tr.change(n, old, v)
+		}
 		s.values[i] = v
 		ctrl := n.IsControl()
 		for _, u := range n.Out {
