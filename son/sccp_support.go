@@ -63,8 +63,10 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 	switch {
 	case n.Op == OpPhi:
 		return m.checkPhi(n, t, typ)
-	case !n.Op.IsBinary() && !n.Op.IsUnary():
+	case n.Op == OpRefine:
 		return checkSound(n, t, typ)
+	case !n.Op.IsBinary() && !n.Op.IsUnary():
+		return "" // checkSound judges no other op: no call (control nodes, constants)
 	}
 	if unsampled(n, t, typ) {
 		return ""
