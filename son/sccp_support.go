@@ -99,7 +99,11 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 		if !phiArrives(c, x, typ) {
 			continue
 		}
-		k := soundKey{op: OpPhi, t: t, a: typ(x)}
+		a := typ(x)
+		if a.Same(&t) {
+			continue // every sample of the claim itself lies within it
+		}
+		k := soundKey{op: OpPhi, t: t, a: a}
 		if m.known(&k) {
 			continue
 		}
