@@ -90,12 +90,18 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 		}
 		// An equation that gives the claim itself (every node but the
 		// widened ones) holds; the meet of IsA is for the others.
-		if eq := equation(n, mode, val); !eq.Same(&claim) && !eq.Equal(claim) && !eq.IsA(claim) {
+		var eq types.Type
+		if mode == Combined { // equation's own case, without its call
+			eq = son.Compute(n, val)
+		} else {
+			eq = equation(n, mode, val)
+		}
+		if !eq.Same(&claim) && !equalKinds(&eq, &claim) && !eq.IsA(claim) {
 			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
 		} else if msg := sound.CheckTransfer(n, claim, val); msg != "" {
 			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
 		}
-		if mode != ConstOnly {
+		if mode != ConstOnly && n.IsControl() { // checkReason's first test, without the call for data
 			checkReason(n, claim, s, bad)
 		}
 	}

@@ -76,13 +76,19 @@ func isCtrlSucc(u *Node) bool { return u.IsControl() && !u.dead && u.Op != OpSto
 // every user of every control node, data users and all: before the sweep
 // that follows, control nodes that Stop does not reach are common (a
 // fixpoint's first round at 100k nodes found 159 to 212, and never a
-// Loop among them), Loops among them are not.
+// Loop among them), Loops among them are not. A scan that finds none
+// keeps the nodes not live for the sweep that follows (noteGarbage).
 func (g *Graph) someCtrlNotLive(live []bool) bool {
-	for id, n := range g.nodes.all() {
-		if n != nil && !live[id] && isLoopHead(n) {
+	if g.allLive() { // no node is not live: no scan
+		return false
+	}
+	garbage := g.nodes.notIn(live)
+	for _, n := range garbage {
+		if isLoopHead(n) {
 			return true
 		}
 	}
+	g.noteGarbage(garbage)
 	return false
 }
 

@@ -10,6 +10,7 @@ import "iter"
 type nodeTable struct {
 	chunks [][]*Node
 	n      int
+	held   int // the IDs that hold a node (not nil): see count
 }
 
 const (
@@ -38,7 +39,22 @@ func (t *nodeTable) len() int { return t.n }
 func (t *nodeTable) at(id int) *Node { return t.chunks[id>>nodeChunkBits][id&(nodeChunk-1)] }
 
 // set makes n the node with ID id; 0 <= id < t.len().
-func (t *nodeTable) set(id int, n *Node) { t.chunks[id>>nodeChunkBits][id&(nodeChunk-1)] = n }
+func (t *nodeTable) set(id int, n *Node) {
+	e := &t.chunks[id>>nodeChunkBits][id&(nodeChunk-1)]
+	if (*e == nil) != (n == nil) {
+		if n == nil {
+			t.held--
+		} else {
+			t.held++
+		}
+	}
+	*e = n
+}
+
+// count is the number of IDs that hold a node (killed nodes and IDs taken
+// for nodes not made hold none), kept as nodes come and go: what a scan
+// of every ID would count.
+func (t *nodeTable) count() int { return t.held }
 
 // add gives the next ID to n.
 func (t *nodeTable) add(n *Node) {
@@ -49,6 +65,9 @@ func (t *nodeTable) add(n *Node) {
 	}
 	*last = append(*last, n) // the first chunk doubles until nodeChunk
 	t.n++
+	if n != nil {
+		t.held++
+	}
 }
 
 // all yields every ID with its node, nil ones included, in order.

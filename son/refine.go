@@ -302,11 +302,11 @@ func (g *Graph) relax(work []*Node) {
 		if n.dead || n.Op == OpScope {
 			continue
 		}
-		t := g.Compute(n)
-		if t.IsA(n.Type()) {
+		t, old := g.Compute(n), n.Type()
+		if t.Same(&old) || t.IsA(old) { // Same: most types hold again as they were, with no meet
 			continue
 		}
-		t = types.Meet(n.Type(), t)
+		t = types.Meet(old, t)
 		if n.Op == OpPhi && t.IsInt() {
 			if falls[n]++; falls[n] > maxRelax {
 				t = types.Int

@@ -63,8 +63,10 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 	switch {
 	case n.Op == OpPhi:
 		return m.checkPhi(n, t, typ)
-	case !n.Op.IsBinary() && !n.Op.IsUnary():
+	case n.Op == OpRefine:
 		return checkSound(n, t, typ)
+	case !n.Op.IsBinary() && !n.Op.IsUnary():
+		return "" // checkSound judges no other op: no call (control nodes, constants)
 	}
 	if unsampled(n, t, typ) {
 		return ""
@@ -97,7 +99,11 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 		if !phiArrives(c, x, typ) {
 			continue
 		}
-		k := soundKey{op: OpPhi, t: t, a: typ(x)}
+		a := typ(x)
+		if a.Same(&t) {
+			continue // every sample of the claim itself lies within it
+		}
+		k := soundKey{op: OpPhi, t: t, a: a}
 		if m.known(&k) {
 			continue
 		}

@@ -131,55 +131,75 @@ func samplePoints(buf []int64, t types.Type, shift bool, near ...types.Type) []i
 		return nil
 	}
 	pts := buf[:0]
-	zeros, ones := t.Zeros(), t.Ones()
-	put := func(v int64) {
-		if v < lo || v > hi || !t.Contains(v) || len(pts) == maxSamples {
-			return
-		}
-		for _, p := range pts {
-			if p == v {
-				return
-			}
-		}
-		pts = append(pts, v)
-	}
-	// add takes v, and v with the type's known bits set as they must be,
-	// so that a point is a value of t (in its range and with its bits).
-	add := func(v int64) {
-		put(v)
-		put(int64(uint64(v)&^zeros | ones))
+	s := sampler{lo: lo, hi: hi}
+	if t.IsInt() { // else Bottom: every integer, no known bits
+		s.zeros, s.ones = t.Zeros(), t.Ones()
 	}
 	// The ends and their neighbours first, as the cap may cut the rest.
-	add(lo)
-	add(hi)
+	pts = s.add(pts, lo)
+	pts = s.add(pts, hi)
 	if lo < hi {
-		add(lo + 1)
-		add(hi - 1)
+		pts = s.add(pts, lo+1)
+		pts = s.add(pts, hi-1)
 	}
-	add(lo + int64((uint64(hi)-uint64(lo))/2))
+	pts = s.add(pts, lo+int64((uint64(hi)-uint64(lo))/2))
 	for _, u := range near {
 		if ulo, uhi, ok := intRange(u); ok {
-			add(ulo)
-			add(uhi)
+			pts = s.add(pts, ulo)
+			pts = s.add(pts, uhi)
 			if ulo > math.MinInt64 {
-				add(ulo - 1)
+				pts = s.add(pts, ulo-1)
 			}
 			if uhi < math.MaxInt64 {
-				add(uhi + 1)
+				pts = s.add(pts, uhi+1)
 			}
 			if ulo < uhi {
-				add(ulo + 1)
-				add(uhi - 1)
+				pts = s.add(pts, ulo+1)
+				pts = s.add(pts, uhi-1)
 			}
 		}
 	}
-	for _, v := range []int64{0, 1, -1, 2, -2, math.MinInt64, math.MaxInt64} {
-		add(v)
+	for _, v := range [...]int64{0, 1, -1, 2, -2, math.MinInt64, math.MaxInt64} {
+		pts = s.add(pts, v)
 	}
 	if shift {
-		for _, v := range []int64{31, 32, 33, 63, 64} {
-			add(v)
+		for _, v := range [...]int64{31, 32, 33, 63, 64} {
+			pts = s.add(pts, v)
 		}
+	}
+	return pts
+}
+
+// sampler gathers the sample points of a type: its range lo..hi and its
+// known bits, read once (t.Contains on each point, through a closure over
+// the 40-byte type, made samplePoints the checker's largest cost).
+type sampler struct {
+	lo, hi      int64
+	zeros, ones uint64
+}
+
+// put adds v to pts if it is a value of the type, new, and the cap not
+// reached. The points go in and out as a value: a slice stored through
+// the pointer would make the caller's buffer escape.
+func (s *sampler) put(pts []int64, v int64) []int64 {
+	if v < s.lo || v > s.hi || uint64(v)&s.zeros != 0 || ^uint64(v)&s.ones != 0 || len(pts) == maxSamples {
+		return pts
+	}
+	for _, p := range pts {
+		if p == v {
+			return pts
+		}
+	}
+	return append(pts, v)
+}
+
+// add takes v, and v with the type's known bits set as they must be, so
+// that a point is a value of t (in its range and with its bits); the
+// second only if it differs (put would find it taken, or refuse it alike).
+func (s *sampler) add(pts []int64, v int64) []int64 {
+	pts = s.put(pts, v)
+	if w := int64(uint64(v)&^s.zeros | s.ones); w != v {
+		pts = s.put(pts, w)
 	}
 	return pts
 }

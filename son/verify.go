@@ -40,8 +40,10 @@ import (
 //   - type-sound: the same claim checked apart from Compute: the op,
 //     evaluated by its own semantics on sample points of its inputs'
 //     types, gives only values within the stored type (soundness.go).
-//   - live-counts: if the graph's edges have not changed since its last
-//     sweep, every node not killed is live; the live nodes by op it keeps
+//   - live-counts: the node table's count of its nodes is right; if the
+//     graph's edges have not changed since its last sweep, or since a
+//     walk that found every node live (allLive), every node not killed is
+//     live; the live nodes by op it keeps
 //     from its last count (LiveOps), if they have not changed since, are
 //     those of the verifier's own walk, and so is the order it keeps for
 //     the next PushAll.
@@ -57,12 +59,13 @@ func Verify(g *Graph) error {
 // verify runs every rule on g; the verifier holds the problems found and
 // the work done.
 func verify(g *Graph) *verifier {
+	allLive := g.allLive() // the claim, before the verifier's own walk notes what it finds
 	v := &verifier{g: g, live: g.Live()}
 	v.isLive = make([]bool, g.MaxID())
 	for _, n := range v.live {
 		v.isLive[n.ID] = true
 	}
-	v.liveOps()
+	v.liveOps(allLive)
 	for _, n := range v.live {
 		v.edges(n)
 		if n.dead {
@@ -134,17 +137,23 @@ type verifier struct {
 // edges have not changed since, against the verifier's own walk: after a
 // sweep every node not killed is live; the counts by op LiveOps keeps are
 // the live nodes'; the order kept for the next PushAll is Live's.
-func (v *verifier) liveOps() {
+func (v *verifier) liveOps(allLive bool) {
 	c, now := &v.g.walks, v.g.version()
 	if c.order != nil && c.orderAt == now && !slices.Equal(c.order, v.live) {
 		v.bad(v.g.Stop, "live-counts", "the order the graph keeps for PushAll (%d nodes) is not the walk's (%d)", len(c.order), len(v.live))
 	}
-	if c.clean && c.swept == now {
-		for id, n := range v.g.nodes.all() {
-			if n != nil && !v.isLive[id] {
-				v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep")
-			}
+	held := 0
+	for id, n := range v.g.nodes.all() {
+		if n == nil {
+			continue
 		}
+		held++
+		if allLive && !v.isLive[id] {
+			v.bad(n, "live-counts", "not live, though the graph has not changed since its last sweep or a walk that found every node live")
+		}
+	}
+	if held != v.g.nodes.count() {
+		v.bad(v.g.Stop, "live-counts", "the node table counts %d nodes, holds %d", v.g.nodes.count(), held)
 	}
 	if !c.ok || c.counted != now {
 		return

@@ -41,6 +41,7 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 		}
 		stack = stack[:len(stack)-1]
 	}
+	g.noteLive(len(order))
 	return order, seen
 }
 
@@ -48,21 +49,14 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 // that the order is not copied as it grows (Live runs in every pass and
 // in every checker): the live nodes the graph last counted and the nodes
 // made since (a node not live then rarely is again), else the nodes not
-// killed, counted by a scan of every ID (made five to one of the live
-// nodes on a large program).
+// killed (the node table's count: a scan of every ID cost as much as a
+// third of the walk, made five to one of the live nodes on a large
+// program).
 func (g *Graph) liveBound() int {
 	if c := &g.walks; c.ok {
 		return c.n + g.nodes.len() - c.counted.max
 	}
-	n := 0
-	for _, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
-		for _, x := range chunk {
-			if x != nil {
-				n++
-			}
-		}
-	}
-	return n
+	return g.nodes.count()
 }
 
 // liveSet reports, for every ID, whether the node is in Live(): the same
@@ -72,16 +66,19 @@ func (g *Graph) liveSet() []bool {
 	live := g.takeMarks()
 	live[g.Start.ID], live[g.Stop.ID] = true, true
 	stack := []*Node{g.Stop}
+	marked := 2
 	for len(stack) > 0 {
 		n := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
 		for _, x := range n.In {
 			if x != nil && !live[x.ID] {
 				live[x.ID] = true
+				marked++
 				stack = append(stack, x)
 			}
 		}
 	}
+	g.noteLive(marked)
 	return live
 }
 
@@ -155,6 +152,12 @@ type walkCache struct {
 
 	order   []*Node // Live() as LiveOps or Build found it, for the next PushAll
 	orderAt version
+
+	full   version // when a walk found every node the table holds live; valid only if fullOK
+	fullOK bool
+
+	garbage   []*Node // the nodes not live, by ID, as someCtrlNotLive found them, for the sweep
+	garbageAt version
 }
 
 // LiveOps returns the number of live nodes (those of Live) and how many
@@ -217,13 +220,21 @@ func (g *Graph) liveOrder() []*Node {
 // builder holds nothing.
 //
 // The nodes it leaves are the live ones, as LiveOps takes note. It reads
-// no live node: on a large graph each is a cache miss.
+// no live node: on a large graph each is a cache miss. When the walk
+// that found live found every node the table holds (allLive), there is
+// no garbage, and it scans no ID.
 func (g *Graph) sweep(live []bool) {
-	var garbage []*Node
-	for c, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
-		for i, n := range chunk {
-			if n != nil && !live[c<<nodeChunkBits+i] && !n.dead {
-				garbage = append(garbage, n)
+	if g.allLive() {
+		g.walks.swept, g.walks.clean = g.version(), true
+		return
+	}
+	garbage := g.takeGarbage()
+	if garbage == nil {
+		for c, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
+			for i, n := range chunk {
+				if n != nil && !live[c<<nodeChunkBits+i] && !n.dead {
+					garbage = append(garbage, n)
+				}
 			}
 		}
 	}

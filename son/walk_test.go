@@ -137,6 +137,19 @@ func TestVerifyChecksLiveOps(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), x.String()+": live-counts: not live") {
 		t.Fatalf("Verify with %v not live after a sweep: %v, want a live-counts problem", x, err)
 	}
+	g.walks.clean = false
+	// The same node, and a graph that claims a walk found every node live.
+	g.walks.full, g.walks.fullOK = g.version(), true
+	err = Verify(g)
+	if err == nil || !strings.Contains(err.Error(), x.String()+": live-counts: not live") {
+		t.Fatalf("Verify with %v not live after a walk found all live: %v, want a live-counts problem", x, err)
+	}
+	g.walks.fullOK = false
+	g.nodes.held++
+	err = Verify(g)
+	if err == nil || !strings.Contains(err.Error(), "live-counts: the node table counts") {
+		t.Fatalf("Verify with the node count off by one: %v, want a live-counts problem", err)
+	}
 }
 
 // TestLoopSearchNeedsALoop: control that Stop does not reach (a Region
