@@ -331,8 +331,9 @@ func (v *verifier) sound(n *Node) {
 // x's type, if some sample b of the other operand of the If's condition
 // makes the condition take the Refine's side, a must lie within the type.
 // The condition is evaluated by this file's own semantics, not by the
-// tables of relations refine.go narrows with; a condition of another form
-// proves nothing, so the type must then hold all of x's.
+// tables of relations refine.go narrows with; x compared with itself is
+// evaluated on a alone; a condition of another form proves nothing, so
+// the type must then hold all of x's.
 func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string {
 	if len(n.In) < 2 {
 		return ""
@@ -360,6 +361,12 @@ func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string 
 		eval = func(a, _ int64) (int64, bool) { return truth(a != 0), true }
 	case cond.Op == OpNot && len(cond.In) > 1 && cond.In[1] == x:
 		eval = func(a, _ int64) (int64, bool) { return truth(a == 0), true }
+	case cond.Op.IsCompare() && len(cond.In) > 2 && cond.In[1] == x && cond.In[2] == x:
+		// x REL x: one value on both sides, not two samples (if (v - z <
+		// v) once z folded to 0: random seed 9303152). Its Refine may
+		// take both facts, x < x and x > x: a side never reached.
+		op := cond.Op
+		eval = func(a, _ int64) (int64, bool) { return semBinary(op, a, a) }
 	case cond.Op.IsCompare() && len(cond.In) > 2 && cond.In[1] == x:
 		op := cond.Op
 		other, eval = cond.In[2], func(a, b int64) (int64, bool) { return semBinary(op, a, b) }
