@@ -83,16 +83,12 @@ type VFunc struct {
 type opnds struct {
 	regs  [5]regalloc.Reg
 	nu, n uint8
-	move  bool // a copy defs[0] = uses[0]
+	move  bool // a copy regs[nu] = regs[0]
 	pure  bool // no effect but its defs
 }
 
 func (o *opnds) use(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++; o.nu++ }
 func (o *opnds) def(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++ }
-
-// Uses and Defs are the registers read and written.
-func (o *opnds) Uses() []regalloc.Reg { return o.regs[:o.nu] }
-func (o *opnds) Defs() []regalloc.Reg { return o.regs[o.nu:o.n] }
 
 // useArg adds the registers operand a reads: a register, or the base
 // and index of a memory operand.

@@ -310,8 +310,9 @@ var reguardHook func(*Graph)
 // finds the same side above it and marks it safe too. Usually every
 // division is so (813 of them after building the 100k-node scaling
 // program, and none to guard), and reguard need not list the graph in
-// order nor build the dominator tree: a scan of the nodes by ID and, if an
-// unguarded division is live, a walk of the control nodes from Start.
+// order nor build the dominator tree: a scan of the divisions by ID and,
+// if the walk up shows a live unguarded one safe, a walk of the control
+// nodes from Start (ctrlReached), made once.
 // Anything else goes the exact way. (After the zerocheck pass, which
 // removes checks on branches further up than the walk goes, the walk
 // rarely shows a division safe: StripRefines calls reguard directly.)

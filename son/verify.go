@@ -134,9 +134,11 @@ type verifier struct {
 }
 
 // liveOps checks what the graph keeps from its last sweep or walk, if its
-// edges have not changed since, against the verifier's own walk: after a
-// sweep every node not killed is live; the counts by op LiveOps keeps are
-// the live nodes'; the order kept for the next PushAll is Live's.
+// edges have not changed since, against the verifier's own walk and a
+// scan of the node table: the table's count is the nodes it holds; if
+// allLive (the graph's claim, read before the walk) every node not killed
+// is live; the counts by op LiveOps keeps are the live nodes'; the order
+// kept for the next PushAll is Live's.
 func (v *verifier) liveOps(allLive bool) {
 	c, now := &v.g.walks, v.g.version()
 	if c.order != nil && c.orderAt == now && !slices.Equal(c.order, v.live) {

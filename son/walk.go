@@ -230,13 +230,8 @@ func (g *Graph) sweep(live []bool) {
 	}
 	garbage := g.takeGarbage()
 	if garbage == nil {
-		for c, chunk := range g.nodes.chunks { // not nodes.all: see someUnguarded
-			for i, n := range chunk {
-				if n != nil && !live[c<<nodeChunkBits+i] && !n.dead {
-					garbage = append(garbage, n)
-				}
-			}
-		}
+		// The table holds no killed node: each kill clears its entry.
+		garbage = g.nodes.notIn(live)
 	}
 	for _, n := range garbage {
 		g.unlock(n)
