@@ -433,14 +433,14 @@ func (s *scheduler) emit() (*Result, error) {
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
 	lists := make([]*cfg.Block, edges)
-	cfgBlocks := func(bs []*block) []*cfg.Block {
+	cfgBlocks := func(bs []int32) []*cfg.Block {
 		if len(bs) == 0 {
 			return nil
 		}
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = &slab[b.index]
+			l[i] = &slab[b]
 		}
 		return l
 	}
@@ -461,7 +461,7 @@ func (s *scheduler) emit() (*Result, error) {
 			}
 			args := a.regs(len(preds))
 			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
-				args[i] = s.regAt(phi.In[1+k], preds[i])
+				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -498,9 +498,9 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	// where is place with the control nodes' blocks added: no ID has both.
 	where := s.place
-	for id, b := range s.sk.of {
-		if b != nil {
-			where[id] = b.number()
+	for id, k := range s.sk.of {
+		if k != 0 {
+			where[id] = k
 		}
 	}
 	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil

@@ -127,8 +127,8 @@ func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
 		if !phiOnly[i] {
 			continue
 		}
-		if succs := s.sk.succsOf(s.sk.blocks[x-1]); len(succs) == 1 && succs[0].head.Op == son.OpRegion {
-			cand = append(cand, [3]int32{succs[0].index, x, int32(i)})
+		if succs := s.sk.succsOf(s.sk.blocks[x-1]); len(succs) == 1 && s.sk.blocks[succs[0]].head.Op == son.OpRegion {
+			cand = append(cand, [3]int32{succs[0], x, int32(i)})
 		}
 	}
 	s.cand = cand
