@@ -18,16 +18,42 @@ import (
 
 // block is a basic block being built. Its ZeroChecks, Phis, predecessors
 // and successors are ranges of lists the skeleton holds for all blocks,
-// not lists of their own (56 bytes a block, not 136: a program of && has
-// a block per operand); its cfg.Block is emit's, by index.
+// not lists of their own, and the lengths of the edge lists follow from
+// its head and last node: 40 bytes a block, not 136 (a program of && has
+// a block per operand, and the blocks are live beside the function emit
+// makes); its cfg.Block is emit's, by index.
 type block struct {
 	head   *son.Node // the node control enters it by
 	last   *son.Node // the control node it ends with (If, Never, Return, or the last of the chain)
 	index  int32     // position in the function, and vertex number for dominators; -1 until reversePostorder's walk reaches it
 	c0, c1 int32     // its ZeroChecks, down its chain in order: skeleton.checks[c0:c1]
-	p0, p1 int32     // a region's Phis, by ID: skeleton.phis[p0:p1] (findPhis)
-	s0, s1 int32     // its successors: skeleton.edges[s0:s1]
-	r0, r1 int32     // its predecessors, in the order of the head region's inputs: skeleton.edges[r0:r1]
+	s0     int32     // its successors: skeleton.edges[s0:s0+numSuccs()]
+	r0     int32     // its predecessors, in the order of the head region's inputs: skeleton.edges[r0:r0+numPreds()]
+}
+
+// numSuccs is the number of b's successors: two for a branch, none for a
+// return, one for a jump.
+func (b *block) numSuccs() int32 {
+	switch {
+	case b.last == nil || b.last.Op == son.OpReturn:
+		return 0
+	case b.last.Op == son.OpIf:
+		return 2
+	}
+	return 1
+}
+
+// numPreds is the number of b's predecessors: a region's inputs, none for
+// the entry (Start's control), else the one block that branches or jumps
+// to b.
+func (b *block) numPreds() int32 {
+	switch {
+	case b.head.Op.IsRegion():
+		return int32(len(b.head.In) - 1)
+	case b.head.In[0] != nil && b.head.In[0].Op == son.OpStart:
+		return 0
+	}
+	return 1
 }
 
 // number is b's number in the by-ID arrays of blocks: 1 + its index.
@@ -45,27 +71,39 @@ type skeleton struct {
 	edges  []int32     // the successors, then the predecessors, of every block, block by block, by index
 	checks []*son.Node // the ZeroChecks of every block, block by block
 	phis   []*son.Node // the Phis of every region block, block by block
+	phiAt  []int32     // by block index: where its Phis begin in phis (findPhis)
 }
 
 // checksOf lists the ZeroChecks down b's chain, in order.
 func (sk *skeleton) checksOf(b *block) []*son.Node { return sk.checks[b.c0:b.c1:b.c1] }
 
 // succsOf lists b's successors, by index.
-func (sk *skeleton) succsOf(b *block) []int32 { return sk.edges[b.s0:b.s1:b.s1] }
+func (sk *skeleton) succsOf(b *block) []int32 {
+	s1 := b.s0 + b.numSuccs()
+	return sk.edges[b.s0:s1:s1]
+}
 
 // predsOf lists b's predecessors, by index.
-func (sk *skeleton) predsOf(b *block) []int32 { return sk.edges[b.r0:b.r1:b.r1] }
+func (sk *skeleton) predsOf(b *block) []int32 {
+	r1 := b.r0 + b.numPreds()
+	return sk.edges[b.r0:r1:r1]
+}
 
-// edgeList reserves k entries of sk.edges and returns where they begin
-// and end.
-func (sk *skeleton) edgeList(k int) (int32, int32) {
+// edgeList reserves k entries of sk.edges and returns where they begin.
+func (sk *skeleton) edgeList(k int) int32 {
 	start := len(sk.edges)
 	sk.edges = slices.Grow(sk.edges, k)[:start+k]
-	return int32(start), int32(start + k)
+	return int32(start)
 }
 
 // phisOf lists the Phis of b's region, by ID.
-func (sk *skeleton) phisOf(b *block) []*son.Node { return sk.phis[b.p0:b.p1:b.p1] }
+func (sk *skeleton) phisOf(b *block) []*son.Node {
+	if sk.phiAt == nil {
+		return nil
+	}
+	p0, p1 := sk.phiAt[b.index], sk.phiAt[b.index+1]
+	return sk.phis[p0:p1:p1]
+}
 
 // blockOf is the block of control node n, nil if it has none.
 func (sk *skeleton) blockOf(n *son.Node) *block {
@@ -164,7 +202,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			case son.OpIf:
 				sk.of[s.ID] = bk
 				b.last = s
-				b.s0, b.s1 = sk.edgeList(2)
+				b.s0 = sk.edgeList(2)
 				for idx := int64(0); idx < 2; idx++ {
 					p := s.Proj(idx)
 					if p == nil {
@@ -179,14 +217,14 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 				if p == nil {
 					return nil, fmt.Errorf("%v has no projection 0", s)
 				}
-				b.s0, b.s1 = sk.edgeList(1)
+				b.s0 = sk.edgeList(1)
 				sk.edges[b.s0] = get(p)
 			case son.OpReturn:
 				sk.of[s.ID] = bk
 				b.last = s
 			case son.OpRegion, son.OpLoop:
 				b.last = cur
-				b.s0, b.s1 = sk.edgeList(1)
+				b.s0 = sk.edgeList(1)
 				sk.edges[b.s0] = get(s)
 			default:
 				return nil, fmt.Errorf("control reaches %v after %v", s, cur)
@@ -209,7 +247,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	sk.edges = append(make([]int32, 0, len(sk.edges)+preds), sk.edges...)
 	for _, b := range found {
 		if b.head.Op.IsRegion() {
-			b.r0, b.r1 = sk.edgeList(len(b.head.In) - 1)
+			b.r0 = sk.edgeList(len(b.head.In) - 1)
 			preds := sk.predsOf(b)
 			for k, c := range b.head.In[1:] {
 				if p := foundOf(c); p == nil || p.last != c {
@@ -218,7 +256,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 				preds[k] = sk.of[c.ID] - 1
 			}
 		} else if b.head != entry {
-			b.r0, b.r1 = sk.edgeList(1)
+			b.r0 = sk.edgeList(1)
 			sk.edges[b.r0] = sk.of[b.head.In[0].ID] - 1
 		}
 	}
@@ -279,7 +317,7 @@ func (sk *skeleton) reversePostorder(found []*block) []*block {
 func (sk *skeleton) succIndex() (start, succ []int32) {
 	start = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		start[i+1] = start[i] + b.s1 - b.s0
+		start[i+1] = start[i] + b.numSuccs()
 	}
 	succ = make([]int32, 0, start[len(sk.blocks)])
 	for _, b := range sk.blocks {
@@ -360,7 +398,7 @@ func (sk *skeleton) loopDepths() []int32 {
 func (sk *skeleton) sortPreds() (perm, at []int32) {
 	at = make([]int32, len(sk.blocks)+1)
 	for i, b := range sk.blocks {
-		at[i+1] = at[i] + b.r1 - b.r0
+		at[i+1] = at[i] + b.numPreds()
 	}
 	perm = make([]int32, at[len(sk.blocks)])
 	var buf []int32

@@ -213,7 +213,9 @@ func (s *scheduler) findPhis() {
 		}
 	}
 	all := make([]*son.Node, 0, total)
-	for _, b := range s.sk.blocks {
+	at := make([]int32, len(s.sk.blocks)+1)
+	for i, b := range s.sk.blocks {
+		at[i+1] = int32(len(all))
 		if !b.head.Op.IsRegion() {
 			continue
 		}
@@ -223,10 +225,10 @@ func (s *scheduler) findPhis() {
 				all = append(all, u)
 			}
 		}
-		b.p0, b.p1 = int32(start), int32(len(all))
+		at[i+1] = int32(len(all))
 		slices.SortFunc(all[start:], func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
 	}
-	s.sk.phis = all
+	s.sk.phis, s.sk.phiAt = all, at
 }
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
@@ -389,7 +391,7 @@ func (s *scheduler) emit() (*Result, error) {
 	for i, b := range s.sk.blocks {
 		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
 		f.Blocks = append(f.Blocks, &slab[i])
-		edges += int(b.r1 - b.r0 + b.s1 - b.s0)
+		edges += int(b.numPreds() + b.numSuccs())
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
