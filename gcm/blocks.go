@@ -391,28 +391,25 @@ func (sk *skeleton) loopDepths() []int32 {
 }
 
 // sortPreds puts each block's predecessors in block order, as cfg.Parse
-// reads them back, and returns the permutations applied, flat: block b's
-// (by index) is perm[at[b]:at[b+1]], whose i-th entry is the old position
-// of the new i-th predecessor (4 bytes a predecessor, where a list per
-// block cost a 24-byte header and 8 bytes an entry).
-func (sk *skeleton) sortPreds() (perm, at []int32) {
-	at = make([]int32, len(sk.blocks)+1)
-	for i, b := range sk.blocks {
-		at[i+1] = at[i] + b.numPreds()
+// reads them back. The order a Phi's arguments follow, that of the head
+// region's inputs, is found again for the blocks with Phis (predOrder),
+// rather than kept for every block (on the `and` shape at 1 MB, 2.9 MB
+// live beside the function emit makes, for 4,465 Phis).
+func (sk *skeleton) sortPreds() {
+	for _, b := range sk.blocks {
+		slices.Sort(sk.predsOf(b))
 	}
-	perm = make([]int32, at[len(sk.blocks)])
-	var buf []int32
-	for i, b := range sk.blocks {
-		preds := sk.predsOf(b)
-		idx := perm[at[i]:at[i+1]]
-		for k := range idx {
-			idx[k] = int32(k)
-		}
-		slices.SortStableFunc(idx, func(x, y int32) int { return cmp.Compare(preds[x], preds[y]) })
-		buf = append(buf[:0], preds...) // sorted in place, not into a new list
-		for k, old := range idx {
-			preds[k] = buf[old]
-		}
+}
+
+// predOrder returns, in perm's array, the permutation sortPreds applied to
+// the predecessors of region block b: its i-th entry is the position among
+// the region's inputs of the i-th predecessor.
+func (sk *skeleton) predOrder(b *block, perm []int32) []int32 {
+	perm = perm[:0]
+	for k := range b.numPreds() {
+		perm = append(perm, k)
 	}
-	return perm, at
+	in := b.head.In[1:]
+	slices.SortStableFunc(perm, func(x, y int32) int { return cmp.Compare(sk.of[in[x].ID], sk.of[in[y].ID]) })
+	return perm
 }

@@ -400,7 +400,8 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	var a arena
 	s.loop = nil
-	perm, permAt := s.sk.sortPreds()
+	s.sk.sortPreds()
+	var perm []int32 // the order of the Phis' arguments, block by block
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
 	// A constant with copies is in the list of each of their blocks.
@@ -461,8 +462,11 @@ func (s *scheduler) emit() (*Result, error) {
 			if !s.need[phi.ID] {
 				continue
 			}
+			if np == 0 {
+				perm = s.sk.predOrder(b, perm)
+			}
 			args := a.regs(len(preds))
-			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
+			for i, k := range perm {
 				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
