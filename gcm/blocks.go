@@ -18,8 +18,8 @@ import (
 
 // block is a basic block being built. Its ZeroChecks, Phis, predecessors
 // and successors are ranges of lists the skeleton holds for all blocks,
-// not lists of their own, and the lengths of the edge lists follow from
-// its head and last node: 40 bytes a block, not 136 (a program of && has
+// not lists of their own, and the number of predecessors follows from its
+// head: 40 bytes a block, not 136 (a program of && has
 // a block per operand, and the blocks are live beside the function emit
 // makes); its cfg.Block is emit's, by index.
 type block struct {
@@ -27,30 +27,22 @@ type block struct {
 	last   *son.Node // the control node it ends with (If, Never, Return, or the last of the chain)
 	index  int32     // position in the function, and vertex number for dominators; -1 until reversePostorder's walk reaches it
 	c0, c1 int32     // its ZeroChecks, down its chain in order: skeleton.checks[c0:c1]
-	s0     int32     // its successors: skeleton.edges[s0:s0+numSuccs()]
+	s0     int32     // its successors: skeleton.edges[s0:s0+ns]
 	r0     int32     // its predecessors, in the order of the head region's inputs: skeleton.edges[r0:r0+numPreds()]
+	ns     uint8     // the number of its successors: two for a branch, none for a return, one for a jump
 }
 
-// numSuccs is the number of b's successors: two for a branch, none for a
-// return, one for a jump.
-func (b *block) numSuccs() int32 {
-	switch {
-	case b.last == nil || b.last.Op == son.OpReturn:
-		return 0
-	case b.last.Op == son.OpIf:
-		return 2
-	}
-	return 1
-}
+// numSuccs is the number of b's successors.
+func (b *block) numSuccs() int32 { return int32(b.ns) }
 
 // numPreds is the number of b's predecessors: a region's inputs, none for
-// the entry (Start's control), else the one block that branches or jumps
-// to b.
+// the entry (index 0 once the blocks are in order; a region's list is the
+// only one read before), else the one block that branches or jumps to b.
 func (b *block) numPreds() int32 {
 	switch {
 	case b.head.Op.IsRegion():
 		return int32(len(b.head.In) - 1)
-	case b.head.In[0] != nil && b.head.In[0].Op == son.OpStart:
+	case b.index == 0:
 		return 0
 	}
 	return 1
@@ -97,8 +89,9 @@ func (sk *skeleton) edgeList(k int) int32 {
 }
 
 // phisOf lists the Phis of b's region, by ID.
+// It is empty until findPhis has run.
 func (sk *skeleton) phisOf(b *block) []*son.Node {
-	if sk.phiAt == nil {
+	if int(b.index) >= len(sk.phiAt)-1 {
 		return nil
 	}
 	p0, p1 := sk.phiAt[b.index], sk.phiAt[b.index+1]
@@ -202,7 +195,7 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 			case son.OpIf:
 				sk.of[s.ID] = bk
 				b.last = s
-				b.s0 = sk.edgeList(2)
+				b.s0, b.ns = sk.edgeList(2), 2
 				for idx := int64(0); idx < 2; idx++ {
 					p := s.Proj(idx)
 					if p == nil {
@@ -217,14 +210,14 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 				if p == nil {
 					return nil, fmt.Errorf("%v has no projection 0", s)
 				}
-				b.s0 = sk.edgeList(1)
+				b.s0, b.ns = sk.edgeList(1), 1
 				sk.edges[b.s0] = get(p)
 			case son.OpReturn:
 				sk.of[s.ID] = bk
 				b.last = s
 			case son.OpRegion, son.OpLoop:
 				b.last = cur
-				b.s0 = sk.edgeList(1)
+				b.s0, b.ns = sk.edgeList(1), 1
 				sk.edges[b.s0] = get(s)
 			default:
 				return nil, fmt.Errorf("control reaches %v after %v", s, cur)
@@ -271,9 +264,17 @@ func buildSkeleton(g *son.Graph) (*skeleton, error) {
 	for k, e := range sk.edges {
 		sk.edges[k] = found[e].index
 	}
-	for id, k := range sk.of {
-		if k != 0 {
-			sk.of[id] = found[k-1].index + 1
+	// The entries of of are the blocks' heads, checks and ending
+	// branches, returns and Nevers: set again from the blocks, not by a
+	// walk of every node ID.
+	for _, b := range found {
+		k := b.number()
+		sk.of[b.head.ID] = k
+		for _, c := range sk.checksOf(b) {
+			sk.of[c.ID] = k
+		}
+		if l := b.last; l != nil && (l.Op == son.OpIf || l.Op == son.OpNever || l.Op == son.OpReturn) {
+			sk.of[l.ID] = k
 		}
 	}
 	return sk, nil
@@ -319,9 +320,11 @@ func (sk *skeleton) succIndex() (start, succ []int32) {
 	for i, b := range sk.blocks {
 		start[i+1] = start[i] + b.numSuccs()
 	}
-	succ = make([]int32, 0, start[len(sk.blocks)])
-	for _, b := range sk.blocks {
-		succ = append(succ, sk.succsOf(b)...)
+	succ = make([]int32, start[len(sk.blocks)])
+	for i, b := range sk.blocks {
+		for k, x := range sk.succsOf(b) {
+			succ[start[i]+int32(k)] = x
+		}
 	}
 	return start, succ
 }
