@@ -19,9 +19,9 @@ import (
 // block is a basic block being built. Its ZeroChecks, Phis, predecessors
 // and successors are ranges of lists the skeleton holds for all blocks,
 // not lists of their own, and the number of predecessors follows from its
-// head: 40 bytes a block, not 136 (a program of && has
-// a block per operand, and the blocks are live beside the function emit
-// makes); its cfg.Block is emit's, by index.
+// head: 40 bytes a block, not 136 (a program of && has a block per
+// operand, and the blocks are live beside the function emit makes); its
+// cfg.Block is emit's, by index.
 type block struct {
 	head   *son.Node // the node control enters it by
 	last   *son.Node // the control node it ends with (If, Never, Return, or the last of the chain)
