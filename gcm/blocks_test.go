@@ -24,7 +24,9 @@ func naturalLoopDepths(sk *skeleton) []int {
 			work = work[:len(work)-1]
 			if !body[b] {
 				body[b] = true
-				work = append(work, sk.predsOf(b)...)
+				for _, p := range sk.predsOf(b) {
+					work = append(work, sk.blocks[p])
+				}
 			}
 		}
 		for b := range body {

@@ -213,7 +213,9 @@ func (s *scheduler) findPhis() {
 		}
 	}
 	all := make([]*son.Node, 0, total)
-	for _, b := range s.sk.blocks {
+	at := make([]int32, len(s.sk.blocks)+1)
+	for i, b := range s.sk.blocks {
+		at[i+1] = int32(len(all))
 		if !b.head.Op.IsRegion() {
 			continue
 		}
@@ -223,10 +225,10 @@ func (s *scheduler) findPhis() {
 				all = append(all, u)
 			}
 		}
-		b.p0, b.p1 = int32(start), int32(len(all))
+		at[i+1] = int32(len(all))
 		slices.SortFunc(all[start:], func(x, y *son.Node) int { return cmp.Compare(x.ID, y.ID) })
 	}
-	s.sk.phis = all
+	s.sk.phis, s.sk.phiAt = all, at
 }
 
 func (s *scheduler) entry() *block { return s.sk.blocks[0] }
@@ -389,7 +391,7 @@ func (s *scheduler) emit() (*Result, error) {
 	for i, b := range s.sk.blocks {
 		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
 		f.Blocks = append(f.Blocks, &slab[i])
-		edges += int(b.r1 - b.r0 + b.s1 - b.s0)
+		edges += int(b.numPreds() + b.numSuccs())
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
@@ -398,7 +400,8 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	var a arena
 	s.loop = nil
-	perm, permAt := s.sk.sortPreds()
+	s.sk.sortPreds()
+	var perm []int32 // the order of the Phis' arguments, block by block
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
 	// A constant with copies is in the list of each of their blocks.
@@ -433,14 +436,14 @@ func (s *scheduler) emit() (*Result, error) {
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
 	lists := make([]*cfg.Block, edges)
-	cfgBlocks := func(bs []*block) []*cfg.Block {
+	cfgBlocks := func(bs []int32) []*cfg.Block {
 		if len(bs) == 0 {
 			return nil
 		}
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = &slab[b.index]
+			l[i] = &slab[b]
 		}
 		return l
 	}
@@ -459,9 +462,12 @@ func (s *scheduler) emit() (*Result, error) {
 			if !s.need[phi.ID] {
 				continue
 			}
+			if np == 0 {
+				perm = s.sk.predOrder(b, perm)
+			}
 			args := a.regs(len(preds))
-			for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {
-				args[i] = s.regAt(phi.In[1+k], preds[i])
+			for i, k := range perm {
+				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -498,9 +504,9 @@ func (s *scheduler) emit() (*Result, error) {
 	}
 	// where is place with the control nodes' blocks added: no ID has both.
 	where := s.place
-	for id, b := range s.sk.of {
-		if b != nil {
-			where[id] = b.number()
+	for id, k := range s.sk.of {
+		if k != 0 {
+			where[id] = k
 		}
 	}
 	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil

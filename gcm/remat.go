@@ -127,8 +127,8 @@ func (s *scheduler) shareAtJoins(t []int32, phiOnly []bool) []int32 {
 		if !phiOnly[i] {
 			continue
 		}
-		if succs := s.sk.succsOf(s.sk.blocks[x-1]); len(succs) == 1 && succs[0].head.Op == son.OpRegion {
-			cand = append(cand, [3]int32{succs[0].index, x, int32(i)})
+		if succs := s.sk.succsOf(s.sk.blocks[x-1]); len(succs) == 1 && s.sk.blocks[succs[0]].head.Op == son.OpRegion {
+			cand = append(cand, [3]int32{succs[0], x, int32(i)})
 		}
 	}
 	s.cand = cand
@@ -197,7 +197,7 @@ func (s *scheduler) joinCopy(group [][3]int32) (int32, bool) {
 		// Up from x to d or to a block this group's walk has passed.
 		for v := x; v != d && s.stamp[v] != s.walk; v = s.tree.Idom(v) {
 			b := s.sk.blocks[v]
-			if budget--; budget < 0 || b.r1-b.r0 != 1 {
+			if budget--; budget < 0 || b.numPreds() != 1 {
 				return 0, false
 			}
 			s.stamp[v] = s.walk

@@ -87,8 +87,10 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 		}
 	}
 
-	semi := make([]int32, n)     // semidominator, then its number
-	label := make([]int32, n)    // vertex of least semi on the compressed path
+	// num and fill are done with: semi and label take their arrays, so
+	// that the work arrays live at once are ten, not twelve.
+	semi := num[:n]              // semidominator, then its number
+	label := fill[:n]            // vertex of least semi on the compressed path
 	ancestor := make([]int32, n) // forest of linked vertices; -1 for roots
 	dom := make([]int32, n)      // (relative) dominator
 	bucket := make([]int32, n)   // head of the list of vertices with semi i

@@ -49,7 +49,7 @@ func NewTree(idom []int) *Tree {
 		t.childStart[v+1] += t.childStart[v]
 	}
 	t.child = make([]int, t.childStart[n])
-	fill := make([]int32, n)
+	fill := t.depth // scratch until the depths are set below
 	copy(fill, t.childStart[:n])
 	for v, d := range idom {
 		if v != 0 && d >= 0 {

@@ -424,8 +424,8 @@ var Catalogue = []Fault{
 	// ---- gcm (gcm/gcm.go, gcm/blocks.go, gcm/order.go) ----
 	{
 		Name: "gcm-checks-hoisted-to-entry", Pass: "gcm", File: "gcm/blocks.go",
-		Old:  "sk.checks = append(sk.checks, s)\n\t\t\t\tb.c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = b",
-		New:  "sk.checks = append(sk.checks, s)\n\t\t\t\tfound[0].c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = found[0]",
+		Old:  "sk.checks = append(sk.checks, s)\n\t\t\t\tb.c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = bk",
+		New:  "sk.checks = append(sk.checks, s)\n\t\t\t\tfound[0].c1 = int32(len(sk.checks))\n\t\t\t\tsk.of[s.ID] = 1",
 		What: "every ZeroCheck is hoisted to the entry block, above its branch, and recorded there in the block map",
 	},
 	{
@@ -442,14 +442,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "args[i] = s.regAt(phi.In[1+k], preds[i])",
-		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], preds[i])",
+		Old:  "args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
+		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
 		What: "a Phi's arguments are written in reverse order of its predecessors",
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], preds[i])",
-		New:  "for i := range perm[permAt[b.index]:permAt[b.index+1]] {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], preds[i])",
+		Old:  "for i, k := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
+		New:  "for i := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], s.sk.blocks[preds[i]])",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{
