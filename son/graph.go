@@ -50,6 +50,9 @@ type Graph struct {
 	// nothing and Kill removes nothing.
 	raw bool
 
+	// sealed: Seal let the peepholes' state go; edits panic (seal.go).
+	sealed bool
+
 	// Seed picks the order in which Iterate pulls nodes off the worklist:
 	// 0 is last-in first-out, anything else a pseudo-random order from that
 	// seed. The fixpoint must not depend on it.
@@ -113,6 +116,9 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 // newNodeTyped is NewNode, with the type t if typed (Compute of the node
 // with these inputs, done before: foldAtOnce's), else computed.
 func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*Node) *Node {
+	if g.sealed {
+		g.editSealed("NewNode")
+	}
 	var n *Node
 	if k := len(g.spare); k > 0 {
 		n = g.spare[k-1]
@@ -235,6 +241,9 @@ func (g *Graph) AddReturn(r *Node) {
 // SetIn makes m the i-th input of n. The old input dies if this was its
 // last use.
 func (g *Graph) SetIn(n *Node, i int, m *Node) {
+	if g.sealed {
+		g.editSealed("SetIn")
+	}
 	old := n.In[i]
 	if old == m {
 		return
@@ -258,6 +267,9 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 
 // AddIn appends m to the inputs of n.
 func (g *Graph) AddIn(n *Node, m *Node) {
+	if g.sealed {
+		g.editSealed("AddIn")
+	}
 	g.unlock(n)
 	if len(n.In) == cap(n.In) {
 		// Grow by hand, clearing the old list: it may be in a chunk of
@@ -284,6 +296,9 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 
 // DelIn removes the i-th input of n, shifting the later ones down.
 func (g *Graph) DelIn(n *Node, i int) {
+	if g.sealed {
+		g.editSealed("DelIn")
+	}
 	g.unlock(n)
 	old := n.In[i]
 	if old != nil {
@@ -353,6 +368,9 @@ func (g *Graph) delIns(n *Node, del []bool) {
 // Subsume replaces every use of old by m, then kills old if nothing holds
 // it any more.
 func (g *Graph) Subsume(old, m *Node) {
+	if g.sealed {
+		g.editSealed("Subsume")
+	}
 	if old == m {
 		panic(fmt.Sprintf("son: %v subsumes itself", old))
 	}
@@ -377,6 +395,9 @@ func (g *Graph) Subsume(old, m *Node) {
 // Kill removes an unused node from the graph, and with it every input that
 // this leaves unused.
 func (g *Graph) Kill(n *Node) {
+	if g.sealed {
+		g.editSealed("Kill")
+	}
 	if g.raw {
 		return
 	}

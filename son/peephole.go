@@ -17,6 +17,9 @@ import (
 // on: n itself, or a replacement. n is killed if it was replaced and is
 // unused.
 func (g *Graph) Peephole(n *Node) *Node {
+	if g.sealed {
+		g.editSealed("Peephole")
+	}
 	if g.raw {
 		return n
 	}
@@ -135,6 +138,9 @@ const maxNarrow = 4
 // the work is bounded; should a bug make two rules undo each other, Iterate
 // gives up after a generous budget and says which nodes kept changing.
 func (g *Graph) Iterate() error {
+	if g.sealed {
+		g.editSealed("Iterate")
+	}
 	defer g.edges.dropFree()
 	g.work.rng = nil
 	if g.Seed != 0 {
@@ -215,6 +221,9 @@ func (g *Graph) Progress() *Node {
 // PushAll puts every live node on the worklist, for a pass that changed
 // the graph without telling it.
 func (g *Graph) PushAll() {
+	if g.sealed {
+		g.editSealed("PushAll")
+	}
 	for _, n := range g.liveOrder() {
 		g.push(n)
 	}
