@@ -47,10 +47,11 @@ type Graph struct {
 	NoGVN bool
 
 	// raw: a graph built with BuildOptions.Raw, where Peephole rewrites
-	// nothing and Kill removes nothing.
+	// nothing and Kill removes nothing; or a sealed one, where they panic.
 	raw bool
 
 	// sealed: Seal let the peepholes' state go; edits panic (seal.go).
+	// Seal sets raw too, so that Peephole and Kill test one flag.
 	sealed bool
 
 	// Seed picks the order in which Iterate pulls nodes off the worklist:
@@ -116,9 +117,6 @@ func (g *Graph) NewNode(op Op, aux int64, in ...*Node) *Node {
 // newNodeTyped is NewNode, with the type t if typed (Compute of the node
 // with these inputs, done before: foldAtOnce's), else computed.
 func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*Node) *Node {
-	if g.sealed {
-		g.editSealed("NewNode")
-	}
 	var n *Node
 	if k := len(g.spare); k > 0 {
 		n = g.spare[k-1]
@@ -127,6 +125,9 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		*n = Node{ID: g.nodes.len(), Op: op, Aux: aux}
 		g.Stats.Recycled++
 	} else {
+		if g.sealed { // Seal empties spare: tested here, not for every node
+			g.editSealed("NewNode")
+		}
 		n = &Node{ID: g.nodes.len(), Op: op, Aux: aux}
 	}
 	// Room for two users from the start: most nodes get one or two, and
@@ -395,10 +396,10 @@ func (g *Graph) Subsume(old, m *Node) {
 // Kill removes an unused node from the graph, and with it every input that
 // this leaves unused.
 func (g *Graph) Kill(n *Node) {
-	if g.sealed {
-		g.editSealed("Kill")
-	}
 	if g.raw {
+		if g.sealed { // Seal sets raw too: one test on the hot path
+			g.editSealed("Kill")
+		}
 		return
 	}
 	if !n.Unused() {

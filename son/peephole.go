@@ -17,10 +17,10 @@ import (
 // on: n itself, or a replacement. n is killed if it was replaced and is
 // unused.
 func (g *Graph) Peephole(n *Node) *Node {
-	if g.sealed {
-		g.editSealed("Peephole")
-	}
 	if g.raw {
+		if g.sealed { // Seal sets raw too: one test on the hot path
+			g.editSealed("Peephole")
+		}
 		return n
 	}
 	// n was made last: only the caller, who takes the result instead,

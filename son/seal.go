@@ -20,6 +20,7 @@ import "fmt"
 // input's.
 func (g *Graph) Seal() {
 	g.sealed = true
+	g.raw = true // Peephole and Kill test raw first, then sealed
 	g.gvn = gvnTable{}
 	g.depsOf = depTable{}
 	g.work = worklist{rng: g.work.rng}
