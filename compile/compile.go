@@ -67,7 +67,8 @@ type Options struct {
 	// that nothing else needs and that stays until the end.
 	BlockStats bool
 	// DropGraph lets each level go as soon as no later pass or checker
-	// reads it: gcm's schedule as soon as it is made (Unit.GCM stays
+	// reads it: the peepholes' state once cleanup is checked (the graph is
+	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
 	// nil), the graph and the zerocheck pass's report once gcm is checked
 	// (the Stats of the later passes repeat gcm's counts, which they do
 	// not change), gvn's numbering once gvn is checked, the SSA function
@@ -369,11 +370,14 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 }
 
 // dropLevels lets go of what no pass after the one named pass reads
-// (Options.DropGraph): the graph after gcm, with the zerocheck pass's
-// report, whose nodes reach the whole graph by their edges; gvn's
-// numbering after gvn; the SSA function after outssa.
+// (Options.DropGraph): the peepholes' state after cleanup, the last pass
+// that edits the graph (son.Graph.Seal); the graph after gcm, with the
+// zerocheck pass's report, whose nodes reach the whole graph by their
+// edges; gvn's numbering after gvn; the SSA function after outssa.
 func dropLevels(u *Unit, pass string) {
 	switch pass {
+	case "cleanup":
+		u.Graph.Seal()
 	case "gcm":
 		if u.Func != nil {
 			u.Graph, u.GCM, u.ZeroChecks = nil, nil, nil

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -10,10 +11,12 @@ import (
 	"time"
 
 	"son/cfg"
+	"son/gcm"
+	"son/son"
 )
 
-// TestDropGraph: with Options.DropGraph the graph and gcm's schedule are
-// gone after gcm and the SSA function after outssa, with checking on or
+// TestDropGraph: with Options.DropGraph the graph is sealed after cleanup
+// (son.Graph.Seal), the graph and gcm's schedule are gone after gcm and the SSA function after outssa, with checking on or
 // off, and nothing else changes: the statistics of every pass (those
 // after gcm repeat its counts), the RTL function and its results.
 func TestDropGraph(t *testing.T) {
@@ -36,6 +39,9 @@ func TestDropGraph(t *testing.T) {
 				seen = append(seen, pass)
 				if (u.Graph == nil) != (len(seen) > 6) { // build … cleanup, gcm: the graph is there
 					t.Errorf("%s: after %s the graph is %v", file, pass, u.Graph)
+				}
+				if u.Graph != nil && u.Graph.Sealed() != (pass == "gcm") { // sealed once cleanup is checked
+					t.Errorf("%s: after %s the graph is sealed: %v", file, pass, u.Graph.Sealed())
 				}
 				return nil
 			}})
@@ -65,6 +71,54 @@ func TestDropGraph(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestSealedGraphSchedules: gcm schedules a sealed graph (son.Graph.Seal,
+// as DropGraph has it after cleanup) as it does the same graph unsealed,
+// gcm's checker accepts the result, and son.Verify the graph.
+func TestSealedGraphSchedules(t *testing.T) {
+	var files []string
+	for _, dir := range []string{"../testdata/*.smp", "../examples/*.smp"} {
+		m, _ := filepath.Glob(dir)
+		files = append(files, m...)
+	}
+	n := 0
+	for _, file := range files {
+		src, err := os.ReadFile(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open, err := Compile(file, src, Options{StopAfter: "cleanup"})
+		if err != nil {
+			continue // a program with a source error, or one that fails on purpose
+		}
+		sealed, err := Compile(file, src, Options{StopAfter: "cleanup"})
+		if err != nil {
+			t.Fatalf("%s: %v the second time", file, err)
+		}
+		sealed.Graph.Seal()
+		r1, err1 := gcm.Schedule(open.Graph)
+		r2, err2 := gcm.Schedule(sealed.Graph)
+		if err1 != nil || err2 != nil {
+			if fmt.Sprint(err1) != fmt.Sprint(err2) {
+				t.Errorf("%s: gcm: %v unsealed, %v sealed", file, err1, err2)
+			}
+			continue
+		}
+		if p1, p2 := cfg.Print(r1.Func), cfg.Print(r2.Func); p1 != p2 {
+			t.Errorf("%s: gcm's function unsealed:\n%s\nsealed:\n%s", file, p1, p2)
+		}
+		if err := gcm.Check(sealed.Graph, r2.Func); err != nil {
+			t.Errorf("%s: gcm's checker on the sealed graph: %v", file, err)
+		}
+		if err := son.Verify(sealed.Graph); err != nil {
+			t.Errorf("%s: sealed graph after gcm: %v", file, err)
+		}
+		n++
+	}
+	if n < 100 {
+		t.Errorf("only %d programs scheduled", n)
 	}
 }
 

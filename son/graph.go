@@ -47,8 +47,12 @@ type Graph struct {
 	NoGVN bool
 
 	// raw: a graph built with BuildOptions.Raw, where Peephole rewrites
-	// nothing and Kill removes nothing.
+	// nothing and Kill removes nothing; or a sealed one, where they panic.
 	raw bool
+
+	// sealed: Seal let the peepholes' state go; edits panic (seal.go).
+	// Seal sets raw too, so that Peephole and Kill test one flag.
+	sealed bool
 
 	// Seed picks the order in which Iterate pulls nodes off the worklist:
 	// 0 is last-in first-out, anything else a pseudo-random order from that
@@ -121,6 +125,9 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 		*n = Node{ID: g.nodes.len(), Op: op, Aux: aux}
 		g.Stats.Recycled++
 	} else {
+		if g.sealed { // Seal empties spare: tested here, not for every node
+			g.editSealed("NewNode")
+		}
 		n = &Node{ID: g.nodes.len(), Op: op, Aux: aux}
 	}
 	// Room for two users from the start: most nodes get one or two, and
@@ -235,6 +242,9 @@ func (g *Graph) AddReturn(r *Node) {
 // SetIn makes m the i-th input of n. The old input dies if this was its
 // last use.
 func (g *Graph) SetIn(n *Node, i int, m *Node) {
+	if g.sealed {
+		g.editSealed("SetIn")
+	}
 	old := n.In[i]
 	if old == m {
 		return
@@ -258,6 +268,9 @@ func (g *Graph) SetIn(n *Node, i int, m *Node) {
 
 // AddIn appends m to the inputs of n.
 func (g *Graph) AddIn(n *Node, m *Node) {
+	if g.sealed {
+		g.editSealed("AddIn")
+	}
 	g.unlock(n)
 	if len(n.In) == cap(n.In) {
 		// Grow by hand, clearing the old list: it may be in a chunk of
@@ -284,6 +297,9 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 
 // DelIn removes the i-th input of n, shifting the later ones down.
 func (g *Graph) DelIn(n *Node, i int) {
+	if g.sealed {
+		g.editSealed("DelIn")
+	}
 	g.unlock(n)
 	old := n.In[i]
 	if old != nil {
@@ -353,6 +369,9 @@ func (g *Graph) delIns(n *Node, del []bool) {
 // Subsume replaces every use of old by m, then kills old if nothing holds
 // it any more.
 func (g *Graph) Subsume(old, m *Node) {
+	if g.sealed {
+		g.editSealed("Subsume")
+	}
 	if old == m {
 		panic(fmt.Sprintf("son: %v subsumes itself", old))
 	}
@@ -378,6 +397,9 @@ func (g *Graph) Subsume(old, m *Node) {
 // this leaves unused.
 func (g *Graph) Kill(n *Node) {
 	if g.raw {
+		if g.sealed { // Seal sets raw too: one test on the hot path
+			g.editSealed("Kill")
+		}
 		return
 	}
 	if !n.Unused() {

@@ -18,6 +18,9 @@ import (
 // unused.
 func (g *Graph) Peephole(n *Node) *Node {
 	if g.raw {
+		if g.sealed { // Seal sets raw too: one test on the hot path
+			g.editSealed("Peephole")
+		}
 		return n
 	}
 	// n was made last: only the caller, who takes the result instead,
@@ -135,6 +138,9 @@ const maxNarrow = 4
 // the work is bounded; should a bug make two rules undo each other, Iterate
 // gives up after a generous budget and says which nodes kept changing.
 func (g *Graph) Iterate() error {
+	if g.sealed {
+		g.editSealed("Iterate")
+	}
 	defer g.edges.dropFree()
 	g.work.rng = nil
 	if g.Seed != 0 {
@@ -215,6 +221,9 @@ func (g *Graph) Progress() *Node {
 // PushAll puts every live node on the worklist, for a pass that changed
 // the graph without telling it.
 func (g *Graph) PushAll() {
+	if g.sealed {
+		g.editSealed("PushAll")
+	}
 	for _, n := range g.liveOrder() {
 		g.push(n)
 	}

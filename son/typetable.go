@@ -103,6 +103,9 @@ func (tt *typeTable) grow() {
 // SetType records t as n's type, with nothing else: no user is queued and
 // no peephole runs (Peephole and the passes do that). n must belong to g.
 func (g *Graph) SetType(n *Node, t types.Type) {
+	if g.sealed {
+		g.editSealed("SetType")
+	}
 	if n.typ != nil && n.typ.Same(&t) {
 		return
 	}
