@@ -16,6 +16,7 @@ import (
 	"son/gsa"
 	"son/internal/gen"
 	"son/internal/shrink"
+	"son/opt"
 	"son/ref"
 	"son/son"
 	"son/syntax"
@@ -62,6 +63,10 @@ const maxRandomFailures = 5
 //	                   to depth 12 whatever the size, so its programs are
 //	                   often thousands of lines)
 //	SON_RANDOM_SEED=k  start at seed k (default 0): seeds k to k+n-1
+//	SON_RANDOM_SCCP=m  the analysis of the sccp pass: combined (default),
+//	                   const, reach or iterated, as son's -sccp flag
+//	                   (TestRandomProgramsEveryAnalysis runs the other
+//	                   three on fewer programs)
 //
 // For example, a long campaign on larger programs:
 //
@@ -74,13 +79,55 @@ func TestRandomPrograms(t *testing.T) {
 	n = envInt(t, "SON_RANDOM", n, "a number of programs")
 	size := envInt(t, "SON_RANDOM_SIZE", 0, "a number of statements")
 	first := envInt(t, "SON_RANDOM_SEED", 0, "a seed")
+	if name := os.Getenv("SON_RANDOM_SCCP"); name != "" {
+		mode, err := opt.ParseMode(name)
+		if err != nil {
+			t.Fatalf("SON_RANDOM_SCCP=%q: %v", name, err)
+		}
+		useSCCP(t, mode)
+	}
+	randomCampaign(t, first, n, int(size))
+}
 
+// TestRandomProgramsEveryAnalysis is TestRandomPrograms with each analysis
+// the sccp pass offers besides the combined one (issue 12: each mode's
+// solution must pass the checker of its own equations, and the programs
+// give the reference's results), on fewer programs and other seeds than
+// TestRandomPrograms's defaults. SON_RANDOM_SCCP with TestRandomPrograms
+// runs a longer campaign in one mode.
+func TestRandomProgramsEveryAnalysis(t *testing.T) {
+	n := int64(100)
+	if testing.Short() {
+		n = 10
+	}
+	for k, mode := range []opt.Mode{opt.ConstOnly, opt.ReachOnly, opt.Iterated} {
+		t.Run(mode.String(), func(t *testing.T) {
+			useSCCP(t, mode)
+			randomCampaign(t, 3_000_000+int64(k)*100_000, n, 0)
+		})
+	}
+}
+
+// randomSCCP is the analysis levelsFailure compiles with (Options.SCCP).
+var randomSCCP = opt.Combined
+
+// useSCCP sets randomSCCP to mode for the rest of t.
+func useSCCP(t *testing.T, mode opt.Mode) {
+	old := randomSCCP
+	randomSCCP = mode
+	t.Cleanup(func() { randomSCCP = old })
+}
+
+// randomCampaign checks the n generated programs of seeds first to
+// first+n-1, of size statements (0: varying with the seed), as
+// TestRandomPrograms says.
+func randomCampaign(t *testing.T, first, n int64, size int) {
 	kept := map[string]string{} // kind of failure → file kept for it
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	for seed := first; seed < first+n; seed++ {
 		cfg := gen.Config{Seed: seed, Size: 10 + int(((seed%40)+40)%40), Shape: shapes[((seed%4)+4)%4]}
 		if size > 0 {
-			cfg.Size = int(size)
+			cfg.Size = size
 		}
 		if report := checkRandomProgram(t, cfg, regressDir, kept); report != "" {
 			t.Error(report)
@@ -246,7 +293,7 @@ func levelsFailure(src []byte, args []int64, steps int64) (f *levelFailure) {
 		stage = "pass " + nextPass(pass)
 		return nil
 	}
-	_, err = Compile("random.smp", src, Options{Check: true, AfterPass: after, GSA: true})
+	_, err = Compile("random.smp", src, Options{Check: true, AfterPass: after, GSA: true, SCCP: randomSCCP})
 	var (
 		list syntax.ErrorList
 		se   *stageError
@@ -348,8 +395,12 @@ func keepRegression(t *testing.T, seed int64, cfg gen.Config, src string, fails 
 		seed, len(src), len(shrunk), time.Since(start).Round(time.Millisecond), st.Calls, st.Candidates, st.Kept)
 
 	var b strings.Builder
-	fmt.Fprintf(&b, "// Found by TestRandomPrograms, seed %d (internal/gen, size %d, shape %v); shrunk by internal/shrink.\n",
-		seed, cfg.Size, cfg.Shape)
+	mode := ""
+	if randomSCCP != opt.Combined {
+		mode = fmt.Sprintf(" with -sccp %v", randomSCCP)
+	}
+	fmt.Fprintf(&b, "// Found by TestRandomPrograms%s, seed %d (internal/gen, size %d, shape %v); shrunk by internal/shrink.\n",
+		mode, seed, cfg.Size, cfg.Shape)
 	if f := levelsFailure([]byte(shrunk), randomArgs(seed), randomSteps); f != nil {
 		fmt.Fprintf(&b, "// Failed with: %s\n", firstLine(f.Msg))
 	}
