@@ -79,15 +79,22 @@ type VFunc struct {
 // and index of its memory source) and two written, held in place so that
 // listing them allocates nothing, the uses then the defs in one array (as
 // regalloc.Func.Regs holds them: RegallocFunc copies them in one loop).
-// listOperands lists every use before any def.
+// listOperands lists every use before any def (late records a use listed
+// after a def, which would read as a def: TestOperandsUsesFirst).
 type opnds struct {
 	regs  [5]regalloc.Reg
 	nu, n uint8
 	move  bool // a copy regs[nu] = regs[0]
 	pure  bool // no effect but its defs
+	late  bool // a use was listed after a def: the list is wrong
 }
 
-func (o *opnds) use(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++; o.nu++ }
+func (o *opnds) use(r VReg) {
+	o.late = o.late || o.n != o.nu
+	o.regs[o.n] = regalloc.Reg(r)
+	o.n++
+	o.nu++
+}
 func (o *opnds) def(r VReg) { o.regs[o.n] = regalloc.Reg(r); o.n++ }
 
 // useArg adds the registers operand a reads: a register, or the base

@@ -352,7 +352,12 @@ func (g *Graph) dropDeadRegion(r *Node) {
 	}
 	g.fresh = nil // the kill's unlock
 	g.walks.edits++
-	g.moveDeps(r)
+	// Kill's moveDeps and dropDeps have nothing to do for r: deadRegion
+	// made it with no flags, so no list, and none can be added since.
+	// addDep(x, d) gives x a list only when d's rules reach x by an edge
+	// (x an input of d or of d's input, a user of d's input Region, a Phi
+	// of d), and r has no edge: no node uses it, nor is it a user of its
+	// inputs. Only r's own rules look at it, and addDep(r, r) adds nothing.
 	for _, c := range r.In[1:] {
 		g.push(c)
 		g.moveDeps(c)

@@ -59,13 +59,14 @@ func Verify(g *Graph) error {
 // verify runs every rule on g; the verifier holds the problems found and
 // the work done.
 func verify(g *Graph) *verifier {
-	allLive := g.allLive() // the claim, before the verifier's own walk notes what it finds
-	v := &verifier{g: g, live: g.Live()}
+	// The walk records nothing in the graph's walk cache (walkLive): a
+	// verifier leaves what it checks as it found it.
+	live, seen := g.walkLive()
+	v := &verifier{g: g, live: live}
 	v.isLive = make([]bool, g.MaxID())
-	for _, n := range v.live {
-		v.isLive[n.ID] = true
-	}
-	v.liveOps(allLive)
+	copy(v.isLive, seen)
+	g.giveMarks(seen)
+	v.liveOps(g.allLive())
 	for _, n := range v.live {
 		v.edges(n)
 		if n.dead {
@@ -136,7 +137,7 @@ type verifier struct {
 // liveOps checks what the graph keeps from its last sweep or walk, if its
 // edges have not changed since, against the verifier's own walk and a
 // scan of the node table: the table's count is the nodes it holds; if
-// allLive (the graph's claim, read before the walk) every node not killed
+// allLive (the graph's claim; the walk records nothing) every node not killed
 // is live; the counts by op LiveOps keeps are the live nodes'; the order
 // kept for the next PushAll is Live's.
 func (v *verifier) liveOps(allLive bool) {

@@ -14,6 +14,15 @@ func (g *Graph) Live() []*Node {
 
 // liveOrderSet is Live, and the set of its nodes by ID (liveSet's).
 func (g *Graph) liveOrderSet() ([]*Node, []bool) {
+	order, seen := g.walkLive()
+	g.noteLive(len(order))
+	return order, seen
+}
+
+// walkLive is liveOrderSet, recording nothing in the graph's walk cache:
+// Verify's walk, which must leave the graph as it found it (a checked run
+// would otherwise skip scans an unchecked run makes).
+func (g *Graph) walkLive() ([]*Node, []bool) {
 	seen := g.takeMarks()
 	order := make([]*Node, 0, g.liveBound())
 	type frame struct {
@@ -41,7 +50,6 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 		}
 		stack = stack[:len(stack)-1]
 	}
-	g.noteLive(len(order))
 	return order, seen
 }
 

@@ -1,6 +1,10 @@
 package son
 
-import "testing"
+import (
+	"reflect"
+	"strings"
+	"testing"
+)
 
 // TestScansSpared: a walk that finds every node the table holds live
 // spares the fixpoint's scans (allLive); a node that Stop does not reach
@@ -35,5 +39,31 @@ func TestScansSpared(t *testing.T) {
 	}
 	if err := Verify(g); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// TestVerifyLeavesWalkCache: Verify's walk records nothing in the graph's
+// walk cache, so a checked run spares no scan an unchecked one makes; it
+// still reads the claim, and rejects a false one.
+func TestVerifyLeavesWalkCache(t *testing.T) {
+	g := buildSrc(t, "int x = arg * 2; if (x > 10) return x - 1; return x + 1;")
+	g.walks.clean, g.walks.fullOK = false, false // every node live, not yet found so
+	before := g.walks
+	if err := Verify(g); err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(g.walks, before) {
+		w := g.walks
+		t.Fatalf("Verify changed the walk cache: full %v fullOK %v counted %v ok %v, was %v %v %v %v",
+			w.full, w.fullOK, w.counted, w.ok, before.full, before.fullOK, before.counted, before.ok)
+	}
+	if g.allLive() {
+		t.Fatalf("after Verify allLive holds, and no walk of the graph's own found every node live")
+	}
+	x := g.NewNode(OpNot, 0, nil, g.Con(3)) // nothing uses it
+	g.walks.full, g.walks.fullOK = g.version(), true
+	err := Verify(g)
+	if err == nil || !strings.Contains(err.Error(), x.String()+": live-counts: not live") {
+		t.Fatalf("Verify with %v not live and allLive claimed: %v, want a live-counts problem", x, err)
 	}
 }

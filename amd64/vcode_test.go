@@ -1,0 +1,29 @@
+package amd64
+
+import "testing"
+
+// TestOperandsUsesFirst: for every op, with every kind of each operand,
+// listOperands lists every use before any def (RegallocFunc takes the
+// first nu registers for the uses), and no more registers than opnds
+// holds.
+func TestOperandsUsesFirst(t *testing.T) {
+	v := FirstVirtual
+	args := []VArg{{}, vr(v), vimm(7), vmem(v+1, v+2, 8, 16), vmem(v+1, NoVReg, 1, 0)}
+	for op := OpInvalid + 1; op < NumOps; op++ {
+		for _, d := range args {
+			for _, s := range args {
+				in := VInst{Op: op, Dst: d, Src: s}
+				if d.Kind == KindReg {
+					in.Dst.R = v + 3
+				}
+				o := in.operands()
+				if o.late {
+					t.Errorf("%v with Dst %+v, Src %+v: a use listed after a def (regs %v, %d uses)", op, in.Dst, s, o.regs[:o.n], o.nu)
+				}
+				if o.nu > o.n {
+					t.Errorf("%v with Dst %+v, Src %+v: %d uses of %d registers", op, in.Dst, s, o.nu, o.n)
+				}
+			}
+		}
+	}
+}
