@@ -17,6 +17,7 @@ import (
 	"son/amd64"
 	"son/elf"
 	"son/internal/gen"
+	"son/internal/testenv"
 	"son/regalloc"
 )
 
@@ -142,13 +143,13 @@ func checkNative(t *testing.T, file, path string, arg int64, ref string) {
 //	                     so that large programs stay large and spill
 func TestNativeRandom(t *testing.T) {
 	needNative(t)
-	n := envInt(t, "SON_NATIVE_RANDOM", 500, "a number of programs")
+	n := testenv.Int(t, "SON_NATIVE_RANDOM", 500, "a number of programs")
 	if testing.Short() {
 		n = 30
 	}
-	first := envInt(t, "SON_NATIVE_SEED", 0, "a seed")
-	size := envInt(t, "SON_NATIVE_SIZE", 0, "a number of statements")
-	keepLive := envInt(t, "SON_NATIVE_KEEPLIVE", 0, "0 or 1") != 0
+	first := testenv.Int(t, "SON_NATIVE_SEED", 0, "a seed")
+	size := testenv.Int(t, "SON_NATIVE_SIZE", 0, "a number of statements")
+	keepLive := testenv.Int(t, "SON_NATIVE_KEEPLIVE", 0, "0 or 1") != 0
 	dir := t.TempDir()
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	deadline := time.Now().Add(20 * time.Second)

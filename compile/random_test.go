@@ -16,6 +16,7 @@ import (
 	"son/gsa"
 	"son/internal/gen"
 	"son/internal/shrink"
+	"son/internal/testenv"
 	"son/opt"
 	"son/ref"
 	"son/son"
@@ -76,9 +77,9 @@ func TestRandomPrograms(t *testing.T) {
 	if testing.Short() {
 		n = 50
 	}
-	n = envInt(t, "SON_RANDOM", n, "a number of programs")
-	size := envInt(t, "SON_RANDOM_SIZE", 0, "a number of statements")
-	first := envInt(t, "SON_RANDOM_SEED", 0, "a seed")
+	n = testenv.Int(t, "SON_RANDOM", n, "a number of programs")
+	size := testenv.Int(t, "SON_RANDOM_SIZE", 0, "a number of statements")
+	first := testenv.Int(t, "SON_RANDOM_SEED", 0, "a seed")
 	if name := os.Getenv("SON_RANDOM_SCCP"); name != "" {
 		mode, err := opt.ParseMode(name)
 		if err != nil {
@@ -162,20 +163,6 @@ func checkRandomProgram(t *testing.T, cfg gen.Config, dir string, kept map[strin
 	}
 	return fmt.Sprintf("seed %d (%v, size %d): %s\nshrunk from %d to %d lines and kept in %s:\n%s",
 		seed, cfg.Shape, cfg.Size, msg, strings.Count(src, "\n"), strings.Count(shrunk, "\n"), path, shrunk)
-}
-
-// envInt reads the integer environment variable name, or returns def.
-func envInt(t *testing.T, name string, def int64, what string) int64 {
-	t.Helper()
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		t.Fatalf("%s=%q: want %s", name, s, what)
-	}
-	return v
 }
 
 // randomArgs are the arguments a generated program runs with.

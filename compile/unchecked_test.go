@@ -7,6 +7,7 @@ import (
 
 	"son/cfg"
 	"son/internal/gen"
+	"son/internal/testenv"
 	"son/ref"
 	"son/son"
 	"son/syntax"
@@ -60,9 +61,9 @@ func TestUncheckedMatchesChecked(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	n = envInt(t, "SON_UNCHECKED", n, "a number of programs")
-	first := envInt(t, "SON_UNCHECKED_SEED", 0, "a seed")
-	size := envInt(t, "SON_UNCHECKED_SIZE", 0, "a number of statements")
+	n = testenv.Int(t, "SON_UNCHECKED", n, "a number of programs")
+	first := testenv.Int(t, "SON_UNCHECKED_SEED", 0, "a seed")
+	size := testenv.Int(t, "SON_UNCHECKED_SIZE", 0, "a number of statements")
 	if _, campaign := os.LookupEnv("SON_UNCHECKED"); !campaign {
 		for _, file := range programFiles(t, "../testdata", "../examples", "../bench") {
 			src, err := os.ReadFile(file)

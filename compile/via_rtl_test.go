@@ -11,6 +11,7 @@ import (
 
 	"son/cfg"
 	"son/internal/gen"
+	"son/internal/testenv"
 	"son/lower"
 	"son/son"
 	"son/ssacheck"
@@ -103,7 +104,7 @@ func TestViaRTLRandom(t *testing.T) {
 	if testing.Short() {
 		n = 20
 	}
-	n = envInt(t, "SON_VIA_RANDOM", n, "a number of programs")
+	n = testenv.Int(t, "SON_VIA_RANDOM", n, "a number of programs")
 	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
 	for seed := int64(0); seed < n; seed++ {
 		c := gen.Config{Seed: seed, Size: 10 + int(seed%40), Shape: shapes[seed%4]}

@@ -4,12 +4,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strconv"
 	"testing"
 
 	"son/amd64"
 	"son/compile"
 	"son/internal/gen"
+	"son/internal/testenv"
 	"son/regalloc"
 )
 
@@ -48,9 +48,9 @@ func TestRelive(t *testing.T) {
 	for seed := int64(1); seed <= 6; seed++ {
 		progs = append(progs, program{"gen.smp", []byte(gen.Program(gen.Config{Seed: seed, Size: 400 * int(seed), KeepLive: true}))})
 	}
-	more := envInt(t, "SON_RELIVE", 0)
-	first := envInt(t, "SON_RELIVE_SEED", 1000)
-	size := envInt(t, "SON_RELIVE_SIZE", 0)
+	more := testenv.Int(t, "SON_RELIVE", 0, "an integer")
+	first := testenv.Int(t, "SON_RELIVE_SEED", 1000, "an integer")
+	size := testenv.Int(t, "SON_RELIVE_SIZE", 0, "an integer")
 	for seed := first; seed < first+more; seed++ {
 		c := gen.Config{Seed: seed, Size: int(size), Shape: gen.Shape((seed%4 + 4) % 4), KeepLive: true}
 		if size == 0 {
@@ -85,18 +85,4 @@ func TestRelive(t *testing.T) {
 		t.Errorf("%d allocations folded their last round: foldLast is barely tested", folded)
 	}
 	t.Logf("%d programs, %d with more than one round, %d folded", len(progs), later, folded)
-}
-
-// envInt reads the integer environment variable name, or returns def.
-func envInt(t *testing.T, name string, def int64) int64 {
-	t.Helper()
-	s := os.Getenv(name)
-	if s == "" {
-		return def
-	}
-	v, err := strconv.ParseInt(s, 10, 64)
-	if err != nil {
-		t.Fatalf("%s=%q: want an integer", name, s)
-	}
-	return v
 }
