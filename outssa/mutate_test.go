@@ -2,13 +2,13 @@ package outssa_test
 
 import (
 	"math/rand"
-	"os"
 	"strconv"
 	"testing"
 
 	"son/cfg"
 	"son/compile"
 	"son/internal/gen"
+	"son/internal/testenv"
 	"son/outssa"
 )
 
@@ -22,10 +22,8 @@ import (
 // runs a longer campaign (1,500 programs: 45,488 mutants rejected, 2,385
 // accepted, all harmless).
 func TestCheckRejectsWrongMutants(t *testing.T) {
-	programs, mutants := 30, 40
-	if n, err := strconv.Atoi(os.Getenv("SON_MUTANT_PROGRAMS")); err == nil {
-		programs = n // a longer campaign
-	}
+	programs := int(testenv.Int(t, "SON_MUTANT_PROGRAMS", 30, "a number of programs"))
+	mutants := 40
 	if testing.Short() {
 		programs = 15
 	}
