@@ -169,6 +169,21 @@ func (a *Asm) emit(i *Inst) {
 		}
 		return
 	}
+	a.encodeNow(i)
+}
+
+// emitPlain is emit of an instruction that names no label, as lowering's
+// are (but branches, emitBranch's): encoded at once, with no look for a
+// label first.
+func (a *Asm) emitPlain(i *Inst) {
+	if !a.Lean {
+		a.insts = append(a.insts, *i)
+	}
+	a.encodeNow(i)
+}
+
+// encodeNow encodes i, which waits for no offset, at the end of the code.
+func (a *Asm) encodeNow(i *Inst) {
 	off := len(a.body)
 	var err error
 	if a.body, err = i.encode(a.body); err != nil {
