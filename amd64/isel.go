@@ -120,32 +120,26 @@ type selector struct {
 // end.
 type fixup struct{ block, inst, rtl int }
 
-// eachReg calls f on every register the function mentions, once per
-// mention: destinations, arguments and the terminators' registers.
-func (s *selector) eachReg(f func(cfg.Reg)) {
-	for _, b := range s.f.Blocks {
-		for _, in := range b.Instrs {
-			f(in.Dst)
-			for _, a := range in.Args {
-				f(a)
-			}
-		}
-		f(b.Term.Reg)
-	}
-}
-
 // scanRegs numbers the RTL registers densely (themselves when they are
 // small enough, else by rank or, sparser still, by a numbering.Table) and counts their definitions
 // and reads, to find the constants. Sparse registers are numbered and
-// counted in one walk, each mention looked up once.
+// counted in one walk, each mention looked up once. The walks over every
+// mention are loops, not calls of a function per mention (which took
+// three times as long).
 func (s *selector) scanRegs() {
-	maxReg, mentions := cfg.Reg(0), 0
-	neg := false
-	s.eachReg(func(r cfg.Reg) {
+	lo, maxReg, mentions := cfg.Reg(0), cfg.Reg(0), 0
+	for _, b := range s.f.Blocks {
+		for _, in := range b.Instrs {
+			lo, maxReg = min(lo, in.Dst), max(maxReg, in.Dst)
+			for _, a := range in.Args {
+				lo, maxReg = min(lo, a), max(maxReg, a)
+			}
+			mentions += 1 + len(in.Args)
+		}
+		lo, maxReg = min(lo, b.Term.Reg), max(maxReg, b.Term.Reg)
 		mentions++
-		maxReg = max(maxReg, r)
-		neg = neg || r < 0
-	})
+	}
+	neg := lo < 0
 	sparse := neg || int64(maxReg) > 4*int64(mentions)+1024
 	ranked := sparse && !neg && int64(maxReg) <= 64*int64(mentions)+65536
 	n := 0
@@ -153,7 +147,15 @@ func (s *selector) scanRegs() {
 	switch {
 	case ranked:
 		s.rank = newRankSet(int(maxReg))
-		s.eachReg(func(r cfg.Reg) { s.rank.add(int(r)) })
+		for _, b := range s.f.Blocks {
+			for _, in := range b.Instrs {
+				s.rank.add(int(in.Dst))
+				for _, a := range in.Args {
+					s.rank.add(int(a))
+				}
+			}
+			s.rank.add(int(b.Term.Reg))
+		}
 		n = s.rank.seal()
 	case sparse:
 		s.number = numbering.New(mentions, int64(maxReg))
@@ -184,7 +186,7 @@ func (s *selector) scanRegs() {
 	}
 	for _, b := range s.f.Blocks {
 		for _, in := range b.Instrs {
-			d := num(in.Dst) // numbered in any case, as eachReg lists it
+			d := num(in.Dst) // numbered in any case, as the walks above count it
 			if in.Op.HasDst() {
 				defs[d]++
 				if in.Op == cfg.OpConst {
@@ -776,11 +778,17 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 // between may write it or the producer's own arguments.
 func (s *selector) combine(b *cfg.Block) {
 	n := len(b.Instrs)
-	s.combo, s.checked = filled(s.combo, n, -1), filled(s.checked, n, -1)
 	s.skip = slices.Grow(s.skip[:0], n)[:n]
 	clear(s.skip)
 	s.combined = b
 	s.gen++
+	if n < 2 {
+		// One instruction absorbs nothing, and takes over no Check:
+		// comboOf and checkedOf find no entry.
+		s.combo, s.checked = s.combo[:0], s.checked[:0]
+		return
+	}
+	s.combo, s.checked = filled(s.combo, n, -1), filled(s.checked, n, -1)
 	for k, in := range b.Instrs {
 		if in.Op == cfg.OpCheck && k+1 < len(b.Instrs) {
 			next := b.Instrs[k+1]
