@@ -189,6 +189,28 @@ func (a *Asm) encodeNow(i *Inst) {
 	if a.body, err = i.encode(a.body); err != nil {
 		a.fail(err)
 	}
+	a.encoded(off)
+}
+
+// emitRR is emitPlain of op d, s, a form of encode's fast path
+// (appendRR), made with no Inst, for a Lean assembler.
+func (a *Asm) emitRR(op Op, d, s Reg) {
+	off := len(a.body)
+	a.body = appendRR(a.body, op, d, s)
+	a.encoded(off)
+}
+
+// emitRI8 is emitPlain of op d, c (appendRI8), made with no Inst, for a
+// Lean assembler.
+func (a *Asm) emitRI8(op Op, d Reg, c int64) {
+	off := len(a.body)
+	a.body = appendRI8(a.body, op, d, c)
+	a.encoded(off)
+}
+
+// encoded records the bytes of the code from off on, just encoded, as the
+// next instruction.
+func (a *Asm) encoded(off int) {
 	if n := len(a.evs); n == 0 || a.evs[n-1] != int32(len(a.items)) {
 		a.tail += int32(len(a.body) - off) // in the run before the next event
 	}

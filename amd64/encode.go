@@ -27,17 +27,12 @@ func (i *Inst) encode(b []byte) ([]byte, error) {
 	if i.Dst.Kind == KindReg && i.Dst.Reg < NumRegs {
 		// The forms of most instructions, given a fast path (the same
 		// bytes as below, with nothing to check): op r64, r64 and op
-		// r64, imm of the ALU group.
-		d := i.Dst.Reg
+		// r64, imm8 of the ALU group.
 		switch f := fastForm[i.Op]; {
 		case f.rr != 0 && i.Src.Kind == KindReg && i.Src.Reg < NumRegs:
-			s := i.Src.Reg
-			if rex := f.w | s.ext()<<2 | d.ext(); rex != 0 {
-				b = append(b, 0x40|rex)
-			}
-			return append(b, f.rr, 0xC0|s.low()<<3|d.low()), nil
+			return appendRR(b, i.Op, i.Dst.Reg, i.Src.Reg), nil
 		case f.alu && i.Src.Kind == KindImm && fits8(i.Src.Imm):
-			return append(b, 0x48|d.ext(), 0x83, 0xC0|opTable[i.Op].alu<<3|d.low(), byte(i.Src.Imm)), nil
+			return appendRI8(b, i.Op, i.Dst.Reg, i.Src.Imm), nil
 		}
 	}
 	bad := func(format string, args ...any) ([]byte, error) {
@@ -223,6 +218,21 @@ var fastForm = [256]struct {
 	CMP:  {rr: 0x39, w: 8, alu: true},
 	XORL: {rr: 0x31},
 	TEST: {rr: 0x85, w: 8},
+}
+
+// appendRR appends op d, s, for an op of fastForm with an rr form.
+func appendRR(b []byte, op Op, d, s Reg) []byte {
+	f := &fastForm[op]
+	if rex := f.w | s.ext()<<2 | d.ext(); rex != 0 {
+		b = append(b, 0x40|rex)
+	}
+	return append(b, f.rr, 0xC0|s.low()<<3|d.low())
+}
+
+// appendRI8 appends op d, c, for an op of fastForm's ALU group and c
+// within imm8.
+func appendRI8(b []byte, op Op, d Reg, c int64) []byte {
+	return append(b, 0x48|d.ext(), 0x83, 0xC0|opTable[op].alu<<3|d.low(), byte(c))
 }
 
 // check rejects operands the encoder cannot express: a register out of

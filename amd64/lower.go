@@ -238,7 +238,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 				if listing {
 					list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 				}
-			} else {
+			} else if ris == nil || listing || !lowerFast(&a, vi, rf.Operands(&ris[i]), res.Locs(p)) {
 				var err error
 				if ris != nil {
 					err = vi.resolveInto(&in, rf.Operands(&ris[i]), res.Locs(p), stub, labels)
@@ -278,6 +278,36 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		p.listing, p.asm, p.stubs = list, &a, stubs
 	}
 	return p, nil
+}
+
+// lowerFast emits vi when it is op r64, r64 or op r64, imm8 of encode's
+// fast path (fastForm), as resolveInto and emitPlain would, its registers
+// given their locations, with no Inst made; a move coalesced, it emits
+// nothing. It reports whether vi was one of those; lowering emits the
+// others through an Inst. The assembler is Lean: it keeps no Inst.
+func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool {
+	f := &fastForm[vi.Op]
+	if vi.Dst.Kind != KindReg || f.rr == 0 || vi.Src.Kind != KindReg && !(f.alu && vi.Src.Kind == KindImm && fits8(vi.Src.Imm)) {
+		return false
+	}
+	r := resolver{regs: regs, locs: locs}
+	d, err := r.loc(vi.Dst.R)
+	if err != nil || d >= NumRegs {
+		return false
+	}
+	if vi.Src.Kind == KindImm {
+		a.emitRI8(vi.Op, d, vi.Src.Imm)
+		return true
+	}
+	s, err := r.loc(vi.Src.R)
+	switch {
+	case err != nil || s >= NumRegs:
+		return false
+	case vi.Op == MOV && d == s: // a coalesced move
+	default:
+		a.emitRR(vi.Op, d, s)
+	}
+	return true
 }
 
 // listed is one line of the listing: an instruction, a label, a source
