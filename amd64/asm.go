@@ -400,11 +400,13 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	evs := a.evs
 	ne := len(evs)
 	sz := make([]int8, ne)
+	aligned := make([]bool, ne) // the event is aligned (AlignNext): the passes read it in order
 	short := make([]jump, 0, len(a.br)+len(a.pend))
 	for e, k := range evs {
 		if int(k) == n {
 			continue // a label at the end
 		}
+		aligned[e] = a.align[k]
 		it := a.items[k]
 		if it.size >= 0 { // encoded at Emit: aligned, or a label's target
 			sz[e] = it.size
@@ -419,9 +421,10 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	off := make([]int32, ne+1) // where each event starts, after its padding; off[ne], the code's end
 	for {
 		pos := int32(0)
-		for e, k := range evs {
-			pos += a.runs[e]
-			if int(k) < n && a.align[k] {
+		runs := a.runs[:ne]
+		for e, al := range aligned {
+			pos += runs[e]
+			if al {
 				if pad := -pos & 15; pad <= maxPad {
 					pos += pad
 				}
