@@ -208,6 +208,22 @@ func (a *Asm) emitRI8(op Op, d Reg, c int64) {
 	a.encoded(off)
 }
 
+// emitMovL is emitPlain of mov r32, imm32 (appendMovL), made with no
+// Inst, for a Lean assembler.
+func (a *Asm) emitMovL(d Reg, c int64) {
+	off := len(a.body)
+	a.body = appendMovL(a.body, d, c)
+	a.encoded(off)
+}
+
+// emitLEA is emitPlain of lea d, m, made with no Inst, for a Lean
+// assembler: m is a memory operand Inst.check accepts.
+func (a *Asm) emitLEA(d Reg, m *Arg) {
+	off := len(a.body)
+	a.body = modRM(a.body, true, 0x8D, d, false, m, false)
+	a.encoded(off)
+}
+
 // encoded records the bytes of the code from off on, just encoded, as the
 // next instruction.
 func (a *Asm) encoded(off int) {

@@ -67,10 +67,7 @@ func (i *Inst) encode(b []byte) ([]byte, error) {
 			if s.Imm < 0 || s.Imm > 0xFFFFFFFF {
 				return bad("immediate not in [0, 2^32)")
 			}
-			if d.Reg.ext() != 0 {
-				b = append(b, 0x41)
-			}
-			return imm32(append(b, 0xB8+d.Reg.low()), s.Imm), nil
+			return appendMovL(b, d.Reg, s.Imm), nil
 		}
 	case MOVB:
 		if d.Kind == KindMem && s.Kind == KindReg {
@@ -233,6 +230,14 @@ func appendRR(b []byte, op Op, d, s Reg) []byte {
 // within imm8.
 func appendRI8(b []byte, op Op, d Reg, c int64) []byte {
 	return append(b, 0x48|d.ext(), 0x83, 0xC0|opTable[op].alu<<3|d.low(), byte(c))
+}
+
+// appendMovL appends mov r32, imm32 (B8+r id) of d and c, in [0, 2^32).
+func appendMovL(b []byte, d Reg, c int64) []byte {
+	if d.ext() != 0 {
+		b = append(b, 0x41)
+	}
+	return imm32(append(b, 0xB8+d.low()), c)
 }
 
 // check rejects operands the encoder cannot express: a register out of

@@ -281,13 +281,13 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 }
 
 // lowerFast emits vi when it is op r64, r64 or op r64, imm8 of encode's
-// fast path (fastForm), as resolveInto and emitPlain would, its registers
-// given their locations, with no Inst made; a move coalesced, it emits
-// nothing. It reports whether vi was one of those; lowering emits the
-// others through an Inst. The assembler is Lean: it keeps no Inst.
+// fast path (fastForm), mov r32, imm32 or lea, as resolveInto and
+// emitPlain would, its registers given their locations, with no Inst
+// made; a move coalesced, it emits nothing. It reports whether vi was one
+// of those, with operands encode accepts; lowering emits the others
+// through an Inst. The assembler is Lean: it keeps no Inst.
 func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool {
-	f := &fastForm[vi.Op]
-	if vi.Dst.Kind != KindReg || f.rr == 0 || vi.Src.Kind != KindReg && !(f.alu && vi.Src.Kind == KindImm && fits8(vi.Src.Imm)) {
+	if vi.Dst.Kind != KindReg {
 		return false
 	}
 	r := resolver{regs: regs, locs: locs}
@@ -295,17 +295,40 @@ func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool
 	if err != nil || d >= NumRegs {
 		return false
 	}
-	if vi.Src.Kind == KindImm {
-		a.emitRI8(vi.Op, d, vi.Src.Imm)
-		return true
-	}
-	s, err := r.loc(vi.Src.R)
+	f := &fastForm[vi.Op]
 	switch {
-	case err != nil || s >= NumRegs:
-		return false
-	case vi.Op == MOV && d == s: // a coalesced move
+	case f.rr != 0 && vi.Src.Kind == KindReg:
+		s, err := r.loc(vi.Src.R)
+		switch {
+		case err != nil || s >= NumRegs:
+			return false
+		case vi.Op == MOV && d == s: // a coalesced move
+		default:
+			a.emitRR(vi.Op, d, s)
+		}
+	case f.alu && vi.Src.Kind == KindImm && fits8(vi.Src.Imm):
+		a.emitRI8(vi.Op, d, vi.Src.Imm)
+	case vi.Op == MOVL && vi.Src.Kind == KindImm && vi.Src.Imm >= 0 && vi.Src.Imm <= 0xFFFFFFFF:
+		a.emitMovL(d, vi.Src.Imm)
+	case vi.Op == LEA && vi.Src.Kind == KindMem:
+		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: int32(vi.Src.Imm)}}
+		if vi.Src.R != NoVReg {
+			if m.Mem.Base, err = r.loc(vi.Src.R); err != nil || m.Mem.Base >= NumRegs {
+				return false
+			}
+		}
+		if vi.Src.Index != NoVReg {
+			if m.Mem.Index, err = r.loc(vi.Src.Index); err != nil || m.Mem.Index >= NumRegs {
+				return false
+			}
+			m.Mem.Scale = vi.Src.Scale
+		}
+		if checkArg(&m) != "" {
+			return false
+		}
+		a.emitLEA(d, &m)
 	default:
-		a.emitRR(vi.Op, d, s)
+		return false
 	}
 	return true
 }
