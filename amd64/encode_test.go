@@ -186,29 +186,25 @@ func TestPrintLabels(t *testing.T) {
 // decode to the same instruction, of the same length.
 func TestEncodeFastForms(t *testing.T) {
 	n := 0
+	check := func(in Inst) {
+		code, err := in.Encode(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		checkDecode(t, in, code)
+		n++
+	}
 	for op := range NumOps {
 		f := fastForm[op]
 		for d := range NumRegs {
 			for s := range NumRegs {
 				if f.rr != 0 {
-					in := I2(op, R(d), R(s))
-					code, err := in.Encode(nil)
-					if err != nil {
-						t.Fatalf("%s: %v", in, err)
-					}
-					checkDecode(t, in, code)
-					n++
+					check(I2(op, R(d), R(s)))
 				}
 			}
 			for _, c := range []int64{-128, -1, 0, 1, 127} {
 				if f.alu {
-					in := I2(op, R(d), Imm(c))
-					code, err := in.Encode(nil)
-					if err != nil {
-						t.Fatalf("%s: %v", in, err)
-					}
-					checkDecode(t, in, code)
-					n++
+					check(I2(op, R(d), Imm(c)))
 				}
 			}
 		}

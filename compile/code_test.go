@@ -21,11 +21,7 @@ func TestCodeMatchesCompile(t *testing.T) {
 		t.Fatalf("%d examples", len(files))
 	}
 	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := Compile(file, src, Options{})
+		src, u, err := compileFile(t, file)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err) // every example compiles
 		}
@@ -62,11 +58,7 @@ func TestCodeMatchesCompile(t *testing.T) {
 func TestLowerFastMatches(t *testing.T) {
 	files := programFiles(t, "../testdata", "../testdata/regress", "../examples")
 	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := Compile(file, src, Options{})
+		_, u, err := compileFile(t, file)
 		if err != nil {
 			continue // a program the front end rejects has no code
 		}
@@ -83,6 +75,18 @@ func TestLowerFastMatches(t *testing.T) {
 		}
 	}
 	t.Logf("%d programs", len(files))
+}
+
+// compileFile reads file and compiles it to RTL (Compile's error, if
+// any).
+func compileFile(t *testing.T, file string) ([]byte, *Unit, error) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Compile(file, src, Options{})
+	return src, u, err
 }
 
 // TestCheckerInTwoSteps: NewChecker rejects an allocation that does not
