@@ -169,11 +169,64 @@ func (a *Asm) emit(i *Inst) {
 		}
 		return
 	}
+	a.encodeNow(i)
+}
+
+// emitPlain is emit of an instruction that names no label, as lowering's
+// are (but branches, emitBranch's): encoded at once, with no look for a
+// label first.
+func (a *Asm) emitPlain(i *Inst) {
+	if !a.Lean {
+		a.insts = append(a.insts, *i)
+	}
+	a.encodeNow(i)
+}
+
+// encodeNow encodes i, which waits for no offset, at the end of the code.
+func (a *Asm) encodeNow(i *Inst) {
 	off := len(a.body)
 	var err error
 	if a.body, err = i.encode(a.body); err != nil {
 		a.fail(err)
 	}
+	a.encoded(off)
+}
+
+// emitRR is emitPlain of op d, s, a form of encode's fast path
+// (appendRR), made with no Inst, for a Lean assembler.
+func (a *Asm) emitRR(op Op, d, s Reg) {
+	off := len(a.body)
+	a.body = appendRR(a.body, op, d, s)
+	a.encoded(off)
+}
+
+// emitRI8 is emitPlain of op d, c (appendRI8), made with no Inst, for a
+// Lean assembler.
+func (a *Asm) emitRI8(op Op, d Reg, c int64) {
+	off := len(a.body)
+	a.body = appendRI8(a.body, op, d, c)
+	a.encoded(off)
+}
+
+// emitMovL is emitPlain of mov r32, imm32 (appendMovL), made with no
+// Inst, for a Lean assembler.
+func (a *Asm) emitMovL(d Reg, c int64) {
+	off := len(a.body)
+	a.body = appendMovL(a.body, d, c)
+	a.encoded(off)
+}
+
+// emitLEA is emitPlain of lea d, m, made with no Inst, for a Lean
+// assembler: m is a memory operand Inst.check accepts.
+func (a *Asm) emitLEA(d Reg, m *Arg) {
+	off := len(a.body)
+	a.body = modRM(a.body, true, 0x8D, d, false, m, false)
+	a.encoded(off)
+}
+
+// encoded records the bytes of the code from off on, just encoded, as the
+// next instruction.
+func (a *Asm) encoded(off int) {
 	if n := len(a.evs); n == 0 || a.evs[n-1] != int32(len(a.items)) {
 		a.tail += int32(len(a.body) - off) // in the run before the next event
 	}
@@ -301,22 +354,20 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 	if len(a.align) < n {
 		a.align = append(a.align, make([]bool, n-len(a.align))...)
 	}
-	// Where each branch goes (the event of its target), whether it is
-	// long, and the size of each other pending instruction; the branches
-	// among pend (a branch to a label with other operands, which Encode
-	// rejects at the end) go somewhere too.
+	// Where each branch goes (the event of its target), and the size of
+	// each other pending instruction; the branches among pend (a branch
+	// to a label with other operands, which Encode rejects at the end) go
+	// somewhere too.
 	btarget := make([]int32, len(a.br))
-	blong := make([]bool, len(a.br))
 	for k, b := range a.br {
 		d := a.def(b.label)
 		if d == nil || d.dat > 0 || d.inst < 0 {
 			_, err := a.branchTarget(b.inst()) // says which
 			return nil, nil, err
 		}
-		btarget[k], blong[k] = d.ev, b.op == CALL
+		btarget[k] = d.ev
 	}
 	ptarget := make([]int32, len(a.pend))
-	plong := make([]bool, len(a.pend))
 	psize := make([]int8, len(a.pend))
 	scratch := make([]byte, 0, 16)
 	for k, in := range a.pend {
@@ -332,7 +383,7 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			if _, err := a.branchTarget(in); err != nil {
 				return nil, nil, err
 			}
-			ptarget[k], plong[k] = a.def(in.Dst.Label).ev, in.Op == CALL
+			ptarget[k] = a.def(in.Dst.Label).ev
 			continue
 		}
 		enc, err := a.resolve(in, 0, 0).Encode(scratch[:0])
@@ -341,50 +392,53 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		}
 		psize[k], scratch = int8(len(enc)), enc
 	}
-	// size is the size of item k, and for a branch the event of its
-	// target and whether it is long (a pointer to its flag).
-	size := func(it item) (int, int32, *bool) {
-		switch it.size {
-		case itemBranch:
-			return branchSize(a.br[it.off].op, blong[it.off]), btarget[it.off], &blong[it.off]
-		case itemPending:
-			if t := ptarget[it.off]; t >= 0 {
-				return branchSize(a.pend[it.off].Op, plong[it.off]), t, &plong[it.off]
-			}
-			return int(psize[it.off]), -1, nil
-		}
-		return int(it.size), -1, nil
-	}
 	// sz is each event's size, fixed but for the branches, which only
-	// grow; short lists the branches still short, with their targets
-	// (events both). Each pass lays the events out, each after the
-	// bytes of the run before it, and then looks at those branches
-	// alone, dropping each that becomes long.
+	// grow; a branch's target is event tgt[e] (else -1), long[e] once it
+	// is long (a call from the start). short lists the branches still
+	// short, with their targets (events both). Each pass lays the events
+	// out, each after the bytes of the run before it, and then looks at
+	// those branches alone, dropping each that becomes long. All are
+	// arrays by event, read in order, not looked up through the items.
 	evs := a.evs
 	ne := len(evs)
 	sz := make([]int8, ne)
+	tgt := make([]int32, ne)
+	long := make([]bool, ne)
+	aligned := make([]bool, ne) // the event is aligned (AlignNext)
 	short := make([]jump, 0, len(a.br)+len(a.pend))
 	for e, k := range evs {
+		tgt[e] = -1
 		if int(k) == n {
 			continue // a label at the end
 		}
+		aligned[e] = a.align[k]
 		it := a.items[k]
-		if it.size >= 0 { // encoded at Emit: aligned, or a label's target
+		switch {
+		case it.size >= 0: // encoded at Emit: aligned, or a label's target
 			sz[e] = it.size
 			continue
+		case it.size == itemBranch:
+			tgt[e] = btarget[it.off]
+		case ptarget[it.off] >= 0:
+			tgt[e] = ptarget[it.off]
+		default:
+			sz[e] = psize[it.off]
+			continue
 		}
-		s, t, long := size(it)
-		sz[e] = int8(s)
-		if t >= 0 && !*long {
-			short = append(short, jump{int32(e), t})
+		op := a.eventOp(it)
+		long[e] = op == CALL
+		sz[e] = int8(branchSize(op, long[e]))
+		if !long[e] {
+			short = append(short, jump{int32(e), tgt[e]})
 		}
 	}
 	off := make([]int32, ne+1) // where each event starts, after its padding; off[ne], the code's end
 	for {
 		pos := int32(0)
-		for e, k := range evs {
-			pos += a.runs[e]
-			if int(k) < n && a.align[k] {
+		runs := a.runs[:ne]
+		for e, al := range aligned {
+			pos += runs[e]
+			if al {
 				if pad := -pos & 15; pad <= maxPad {
 					pos += pad
 				}
@@ -400,11 +454,8 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 				keep = append(keep, j)
 				continue
 			}
-			it := a.items[evs[j.k]]
-			_, _, long := size(it)
-			*long, changed = true, true
-			s, _, _ := size(it)
-			sz[j.k] = int8(s)
+			long[j.k], changed = true, true
+			sz[j.k] = int8(branchSize(a.eventOp(a.items[evs[j.k]]), true))
 		}
 		short = keep
 		if !changed {
@@ -457,12 +508,12 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			}
 			continue
 		}
-		sz, t, long := size(it)
+		size, t := int(sz[e]), tgt[e]
 		if it.size == itemBranch && final == nil {
 			// Most of what is left to encode: its bytes directly, as
 			// Encode writes them, with no Inst made and checked.
 			if b := a.br[it.off]; b.op != JCC || b.cond < NumConds {
-				out = appendBranch(out, b.op, b.cond, off[t]-(off[e]+int32(sz)), *long)
+				out = appendBranch(out, b.op, b.cond, off[t]-(off[e]+int32(size)), long[e])
 				continue
 			}
 		}
@@ -473,22 +524,22 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 			in = a.pend[it.off]
 		}
 		if t >= 0 {
-			disp := int64(off[t] - (off[e] + int32(sz)))
-			if *long {
+			disp := int64(off[t] - (off[e] + int32(size)))
+			if long[e] {
 				in.Dst = Rel32(disp)
 			} else {
 				in.Dst = Rel8(disp)
 			}
 		} else {
-			in = a.resolve(in, int(off[e])+sz, 1)
+			in = a.resolve(in, int(off[e])+size, 1)
 		}
 		var err error
 		before := len(out)
 		if out, err = in.Encode(out); err != nil {
 			return nil, nil, err
 		}
-		if len(out)-before != sz {
-			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, sz, len(out)-before)
+		if len(out)-before != size {
+			return nil, nil, fmt.Errorf("amd64: %s: size changed from %d to %d bytes", in, size, len(out)-before)
 		}
 		if final != nil {
 			final[k] = in
@@ -502,6 +553,15 @@ func (a *Asm) assemble(keep bool) ([]byte, []Inst, error) {
 		out = append(out, b...)
 	}
 	return out, final, nil
+}
+
+// eventOp is the op of a pending item (a branch or another instruction
+// waiting for the offsets).
+func (a *Asm) eventOp(it item) Op {
+	if it.size == itemBranch {
+		return a.br[it.off].op
+	}
+	return a.pend[it.off].Op
 }
 
 // branchTarget is the index of the instruction that in, a branch to a

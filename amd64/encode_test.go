@@ -179,3 +179,37 @@ func TestPrintLabels(t *testing.T) {
 		t.Error("unknown operand printed")
 	}
 }
+
+// TestEncodeFastForms decodes, with x86asm, every instruction encode's
+// fast path takes (fastForm): each op of it with every pair of registers,
+// and with every register and the ends and middle of imm8; the bytes must
+// decode to the same instruction, of the same length.
+func TestEncodeFastForms(t *testing.T) {
+	n := 0
+	check := func(in Inst) {
+		code, err := in.Encode(nil)
+		if err != nil {
+			t.Fatalf("%s: %v", in, err)
+		}
+		checkDecode(t, in, code)
+		n++
+	}
+	for op := range NumOps {
+		f := fastForm[op]
+		for d := range NumRegs {
+			for s := range NumRegs {
+				if f.rr != 0 {
+					check(I2(op, R(d), R(s)))
+				}
+			}
+			for _, c := range []int64{-128, -1, 0, 1, 127} {
+				if f.alu {
+					check(I2(op, R(d), Imm(c)))
+				}
+			}
+		}
+	}
+	if n != 9*16*16+6*16*5 {
+		t.Errorf("%d instructions checked, want every fast form", n)
+	}
+}

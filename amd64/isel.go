@@ -58,6 +58,7 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 	if s.err != nil {
 		return nil, s.err
 	}
+	s.cutStubs()
 	return s.vf, nil
 }
 
@@ -114,38 +115,36 @@ type selector struct {
 	// (two at most, but for the prologue's) are cut from.
 	blocks   []VBlock
 	succSlab []int
+	// The division stubs' messages, one after the other, and where each
+	// ends (stub).
+	stubText []byte
+	stubEnd  []int32
 }
 
 // fixup is a branch to an RTL block, whose machine block is known at the
 // end.
 type fixup struct{ block, inst, rtl int }
 
-// eachReg calls f on every register the function mentions, once per
-// mention: destinations, arguments and the terminators' registers.
-func (s *selector) eachReg(f func(cfg.Reg)) {
-	for _, b := range s.f.Blocks {
-		for _, in := range b.Instrs {
-			f(in.Dst)
-			for _, a := range in.Args {
-				f(a)
-			}
-		}
-		f(b.Term.Reg)
-	}
-}
-
 // scanRegs numbers the RTL registers densely (themselves when they are
 // small enough, else by rank or, sparser still, by a numbering.Table) and counts their definitions
 // and reads, to find the constants. Sparse registers are numbered and
-// counted in one walk, each mention looked up once.
+// counted in one walk, each mention looked up once. The walks over every
+// mention are loops, not calls of a function per mention (which took
+// three times as long).
 func (s *selector) scanRegs() {
-	maxReg, mentions := cfg.Reg(0), 0
-	neg := false
-	s.eachReg(func(r cfg.Reg) {
+	lo, maxReg, mentions := cfg.Reg(0), cfg.Reg(0), 0
+	for _, b := range s.f.Blocks {
+		for _, in := range b.Instrs {
+			lo, maxReg = min(lo, in.Dst), max(maxReg, in.Dst)
+			for _, a := range in.Args {
+				lo, maxReg = min(lo, a), max(maxReg, a)
+			}
+			mentions += 1 + len(in.Args)
+		}
+		lo, maxReg = min(lo, b.Term.Reg), max(maxReg, b.Term.Reg)
 		mentions++
-		maxReg = max(maxReg, r)
-		neg = neg || r < 0
-	})
+	}
+	neg := lo < 0
 	sparse := neg || int64(maxReg) > 4*int64(mentions)+1024
 	ranked := sparse && !neg && int64(maxReg) <= 64*int64(mentions)+65536
 	n := 0
@@ -153,7 +152,15 @@ func (s *selector) scanRegs() {
 	switch {
 	case ranked:
 		s.rank = newRankSet(int(maxReg))
-		s.eachReg(func(r cfg.Reg) { s.rank.add(int(r)) })
+		for _, b := range s.f.Blocks {
+			for _, in := range b.Instrs {
+				s.rank.add(int(in.Dst))
+				for _, a := range in.Args {
+					s.rank.add(int(a))
+				}
+			}
+			s.rank.add(int(b.Term.Reg))
+		}
 		n = s.rank.seal()
 	case sparse:
 		s.number = numbering.New(mentions, int64(maxReg))
@@ -184,7 +191,7 @@ func (s *selector) scanRegs() {
 	}
 	for _, b := range s.f.Blocks {
 		for _, in := range b.Instrs {
-			d := num(in.Dst) // numbered in any case, as eachReg lists it
+			d := num(in.Dst) // numbered in any case, as the walks above count it
 			if in.Op.HasDst() {
 				defs[d]++
 				if in.Op == cfg.OpConst {
@@ -610,7 +617,7 @@ func (s *selector) instr(in *cfg.Instr, k int) {
 			return
 		}
 		s.op2(TEST, vr(v), vr(v))
-		s.emit(VInst{Op: JCC, Cond: CondE, ToStub: true, Target: s.stub(s.divZeroMsg(in))})
+		s.emit(VInst{Op: JCC, Cond: CondE, ToStub: true, Target: s.stub(in.Pos)})
 	case cfg.OpDiv, cfg.OpMod:
 		s.divide(in, k)
 	default:
@@ -776,11 +783,17 @@ func (s *selector) absorbs(in *cfg.Instr, ai int, p *cfg.Instr) bool {
 // between may write it or the producer's own arguments.
 func (s *selector) combine(b *cfg.Block) {
 	n := len(b.Instrs)
-	s.combo, s.checked = filled(s.combo, n, -1), filled(s.checked, n, -1)
 	s.skip = slices.Grow(s.skip[:0], n)[:n]
 	clear(s.skip)
 	s.combined = b
 	s.gen++
+	if n < 2 {
+		// One instruction absorbs nothing, and takes over no Check:
+		// comboOf and checkedOf find no entry.
+		s.combo, s.checked = s.combo[:0], s.checked[:0]
+		return
+	}
+	s.combo, s.checked = filled(s.combo, n, -1), filled(s.checked, n, -1)
 	for k, in := range b.Instrs {
 		if in.Op == cfg.OpCheck && k+1 < len(b.Instrs) {
 			next := b.Instrs[k+1]
@@ -938,8 +951,7 @@ func (s *selector) divide(in *cfg.Instr, k int) {
 	s.op2(CMP, vr(rax), vimm(1<<31-1))
 	s.coldBranch(&cb)
 	if chk := s.checkedOf(k); chk != nil {
-		cb.msg = s.divZeroMsg(chk)
-		cb.pos = chk.Pos
+		cb.checked, cb.pos = true, chk.Pos
 	}
 	s.op2(XORL, vr(rdx), vr(rdx))
 	s.op1(DIVL, vr(rcx))
@@ -970,8 +982,8 @@ type cold struct {
 	nbranches int
 	join      int
 	mod       bool
-	msg       []byte // the division-by-zero message, when a Check was merged
-	pos       syntax.Pos
+	checked   bool       // a Check was merged: b = 0 goes to a stub
+	pos       syntax.Pos // the Check's, when merged
 }
 
 // emitColds lays out the cold blocks after the function's code, three
@@ -994,7 +1006,7 @@ func (s *selector) emitColds() {
 		s.cur.Cold = true
 		s.pos = c.pos
 		rare := slow + 2
-		if c.msg != nil {
+		if c.checked {
 			s.op2(LEA, vr(rdx), vmem(rcx, NoVReg, 0, 1))
 			s.op2(CMP, vr(rdx), vimm(1))
 			s.emit(VInst{Op: JCC, Cond: CondBE, Target: int32(rare)})
@@ -1011,8 +1023,8 @@ func (s *selector) emitColds() {
 		s.setSuccs(c.join)
 		s.newBlock()
 		s.cur.Cold = true
-		if c.msg != nil {
-			s.emit(VInst{Op: JCC, Cond: CondE, ToStub: true, Target: s.stub(c.msg)})
+		if c.checked {
+			s.emit(VInst{Op: JCC, Cond: CondE, ToStub: true, Target: s.stub(c.pos)})
 		}
 		if c.mod {
 			s.op2(XORL, vr(rdx), vr(rdx))
@@ -1024,19 +1036,29 @@ func (s *selector) emitColds() {
 	}
 }
 
-// stub records a division stub's message, for a VInst's Target.
-func (s *selector) stub(msg []byte) int32 {
-	s.vf.Stubs = append(s.vf.Stubs, msg)
-	return int32(len(s.vf.Stubs))
+// stub records the message of a division stub for a Check at pos, for a
+// VInst's Target: its text goes at the end of stubText (one array for
+// all, not one each), cut into VFunc.Stubs at the end (cutStubs).
+func (s *selector) stub(pos syntax.Pos) int32 {
+	b := append(append(s.stubText, s.file...), ':')
+	b = append(strconv.AppendInt(b, int64(pos.Line), 10), ':')
+	b = strconv.AppendInt(b, int64(pos.Col), 10)
+	s.stubText = append(b, ": runtime error: division by zero\n"...)
+	s.stubEnd = append(s.stubEnd, int32(len(s.stubText)))
+	return int32(len(s.stubEnd))
 }
 
-// divZeroMsg is the runtime error of Check chk.
-func (s *selector) divZeroMsg(chk *cfg.Instr) []byte {
-	b := make([]byte, 0, len(s.file)+48)
-	b = append(append(b, s.file...), ':')
-	b = append(strconv.AppendInt(b, int64(chk.Pos.Line), 10), ':')
-	b = strconv.AppendInt(b, int64(chk.Pos.Col), 10)
-	return append(b, ": runtime error: division by zero\n"...)
+// cutStubs gives VFunc.Stubs the messages stub recorded.
+func (s *selector) cutStubs() {
+	if len(s.stubEnd) == 0 {
+		return
+	}
+	s.vf.Stubs = make([][]byte, len(s.stubEnd))
+	from := int32(0)
+	for k, end := range s.stubEnd {
+		s.vf.Stubs[k] = s.stubText[from:end:end]
+		from = end
+	}
 }
 
 // divMagic selects a / c or a % c for a constant c that is not 0, ±1,

@@ -137,8 +137,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	if listing {
 		list = make([]listed, 0, n+n/4)
 	}
-	emit := func(in *Inst) {
-		a.emit(in)
+	emit := func(in *Inst) { // an instruction that names no label
+		a.emitPlain(in)
 		if listing {
 			list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 		}
@@ -148,7 +148,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	targeted := make([]bool, len(vf.Blocks)) // blocks some branch goes to: the listing shows their labels
 	loopHead := make([]bool, len(vf.Blocks)) // blocks a branch from a later one, not cold, goes back to
 	for b, blk := range vf.Blocks {
-		for _, vi := range blk.Insts {
+		for i := range blk.Insts {
+			vi := &blk.Insts[i]
 			if (vi.Op == JCC || vi.Op == JMP) && !vi.ToStub {
 				targeted[vi.Target] = true
 				if int(vi.Target) <= b && !blk.Cold {
@@ -169,18 +170,18 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		in := I2(SUB, R(RSP), Imm(frame))
 		emit(&in)
 	}
+	var ed Inst // each edit's move, made in place
 	edit := func(e regalloc.Edit) {
+		ed = Inst{Op: MOV}
 		switch {
 		case e.Src.IsSlot():
-			in := I2(MOV, R(Reg(e.Dst)), slot(e.Src.Slot()))
-			emit(&in)
+			ed.Dst, ed.Src = R(Reg(e.Dst)), slot(e.Src.Slot())
 		case e.Dst.IsSlot():
-			in := I2(MOV, slot(e.Dst.Slot()), R(Reg(e.Src)))
-			emit(&in)
+			ed.Dst, ed.Src = slot(e.Dst.Slot()), R(Reg(e.Src))
 		default:
-			in := I2(MOV, R(Reg(e.Dst)), R(Reg(e.Src)))
-			emit(&in)
+			ed.Dst, ed.Src = R(Reg(e.Dst)), R(Reg(e.Src))
 		}
+		emit(&ed)
 	}
 	stub := func(k int32) Label {
 		msg := vf.Stubs[k-1]
@@ -204,9 +205,14 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		if listing && targeted[b] {
 			list = append(list, listed{kind: listLabel, n: int32(labels[b])})
 		}
-		ps := res.Blocks[b][:len(blk.Insts)]
-		for i := range blk.Insts {
-			vi, p := &blk.Insts[i], &ps[i]
+		insts := blk.Insts
+		ps := res.Blocks[b][:len(insts)]
+		var ris []regalloc.Instr // rf's instructions of the block, parallel to insts
+		if rf != nil {
+			ris = rf.Blocks[b].Instrs[:len(insts)]
+		}
+		for i := range insts {
+			vi, p := &insts[i], &ps[i]
 			if p.Dead {
 				continue
 			}
@@ -232,11 +238,10 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 				if listing {
 					list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 				}
-			} else {
+			} else if ris == nil || listing || !lowerFast(&a, vi, rf.Operands(&ris[i]), res.Locs(p)) {
 				var err error
-				if rf != nil {
-					ri := &rf.Blocks[b].Instrs[i]
-					err = vi.resolveInto(&in, rf.Operands(ri), res.Locs(p), stub, labels)
+				if ris != nil {
+					err = vi.resolveInto(&in, rf.Operands(&ris[i]), res.Locs(p), stub, labels)
 				} else {
 					in, err = vi.resolve(res.Locs(p), stub, labels)
 				}
@@ -273,6 +278,59 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		p.listing, p.asm, p.stubs = list, &a, stubs
 	}
 	return p, nil
+}
+
+// lowerFast emits vi when it is op r64, r64 or op r64, imm8 of encode's
+// fast path (fastForm), mov r32, imm32 or lea, as resolveInto and
+// emitPlain would, its registers given their locations, with no Inst
+// made; a move coalesced, it emits nothing. It reports whether vi was one
+// of those, with operands encode accepts; lowering emits the others
+// through an Inst. The assembler is Lean: it keeps no Inst.
+func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool {
+	if vi.Dst.Kind != KindReg {
+		return false
+	}
+	r := resolver{regs: regs, locs: locs}
+	d, err := r.loc(vi.Dst.R)
+	if err != nil || d >= NumRegs {
+		return false
+	}
+	f := &fastForm[vi.Op]
+	switch {
+	case f.rr != 0 && vi.Src.Kind == KindReg:
+		s, err := r.loc(vi.Src.R)
+		switch {
+		case err != nil || s >= NumRegs:
+			return false
+		case vi.Op == MOV && d == s: // a coalesced move
+		default:
+			a.emitRR(vi.Op, d, s)
+		}
+	case f.alu && vi.Src.Kind == KindImm && fits8(vi.Src.Imm):
+		a.emitRI8(vi.Op, d, vi.Src.Imm)
+	case vi.Op == MOVL && vi.Src.Kind == KindImm && vi.Src.Imm >= 0 && vi.Src.Imm <= 0xFFFFFFFF:
+		a.emitMovL(d, vi.Src.Imm)
+	case vi.Op == LEA && vi.Src.Kind == KindMem:
+		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: int32(vi.Src.Imm)}}
+		if vi.Src.R != NoVReg {
+			if m.Mem.Base, err = r.loc(vi.Src.R); err != nil || m.Mem.Base >= NumRegs {
+				return false
+			}
+		}
+		if vi.Src.Index != NoVReg {
+			if m.Mem.Index, err = r.loc(vi.Src.Index); err != nil || m.Mem.Index >= NumRegs {
+				return false
+			}
+			m.Mem.Scale = vi.Src.Scale
+		}
+		if checkArg(&m) != "" {
+			return false
+		}
+		a.emitLEA(d, &m)
+	default:
+		return false
+	}
+	return true
 }
 
 // listed is one line of the listing: an instruction, a label, a source

@@ -107,10 +107,12 @@ func (rt *Runtime) Finish() {
 	for k, s := range rt.sites {
 		a.Bind(s.stub)
 		msg := rt.msgs[s.off:s.end:s.end] // DivZero's copy, no longer appended to
-		a.Emit(I2(LEA, R(RSI), RIPLabel(a.dataOwned(msg))))
-		a.Emit(MovConst(RDX, int64(len(msg))))
+		lea := I2(LEA, R(RSI), RIPLabel(a.dataOwned(msg)))
+		a.emit(&lea)
+		mov := MovConst(RDX, int64(len(msg)))
+		a.emitPlain(&mov)
 		if k < len(rt.sites)-1 { // the last falls through
-			a.Emit(I1(JMP, To(fail)))
+			a.emitBranch(JMP, 0, fail)
 		}
 	}
 	rt.sites, rt.msgs = nil, nil

@@ -201,12 +201,14 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 	for b, blk := range f.Blocks {
 		rb := &rf.Blocks[b]
 		rb.Succs, rb.Cold = blk.Succs, blk.Cold
-		rb.Instrs, instrs = instrs[:len(blk.Insts):len(blk.Insts)], instrs[len(blk.Insts):]
-		for i := range blk.Insts {
-			blk.Insts[i].listOperands(&o)
-			op := blk.Insts[i].Op
-			rb.Instrs[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure,
-				Branch: op == JCC || op == JMP || op == RET}
+		insts := blk.Insts
+		ris := instrs[:len(insts):len(insts)]
+		rb.Instrs, instrs = ris, instrs[len(insts):]
+		for i := range insts {
+			vi := &insts[i]
+			vi.listOperands(&o)
+			ris[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure,
+				Branch: vi.Op == JCC || vi.Op == JMP || vi.Op == RET}
 			for _, r := range o.regs[:o.n] {
 				regs = append(regs, r)
 			}

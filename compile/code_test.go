@@ -21,11 +21,7 @@ func TestCodeMatchesCompile(t *testing.T) {
 		t.Fatalf("%d examples", len(files))
 	}
 	for _, file := range files {
-		src, err := os.ReadFile(file)
-		if err != nil {
-			t.Fatal(err)
-		}
-		u, err := Compile(file, src, Options{})
+		src, u, err := compileFile(t, file)
 		if err != nil {
 			t.Fatalf("%s: %v", file, err) // every example compiles
 		}
@@ -52,6 +48,45 @@ func TestCodeMatchesCompile(t *testing.T) {
 		}
 	}
 	t.Logf("%d examples", len(files))
+}
+
+// TestLowerFastMatches: amd64.Compile, whose lowering emits the common
+// forms straight from their registers' locations (lowerFast), makes the
+// same machine code as amd64.Lower, which resolves every instruction into
+// an Inst and encodes it, on every program of testdata, its regressions
+// and examples.
+func TestLowerFastMatches(t *testing.T) {
+	files := programFiles(t, "../testdata", "../testdata/regress", "../examples")
+	for _, file := range files {
+		_, u, err := compileFile(t, file)
+		if err != nil {
+			continue // a program the front end rejects has no code
+		}
+		p, err := amd64.Compile(u.Func, u.Name, nil, false)
+		if err != nil {
+			t.Fatalf("%s: Compile: %v", file, err)
+		}
+		q, err := amd64.Lower(p.Func, p.Alloc, nil)
+		if err != nil {
+			t.Fatalf("%s: Lower: %v", file, err)
+		}
+		if !bytes.Equal(p.Code, q.Code) || p.Entry != q.Entry {
+			t.Errorf("%s: Compile made other machine code than Lower", file)
+		}
+	}
+	t.Logf("%d programs", len(files))
+}
+
+// compileFile reads file and compiles it to RTL (Compile's error, if
+// any).
+func compileFile(t *testing.T, file string) ([]byte, *Unit, error) {
+	t.Helper()
+	src, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	u, err := Compile(file, src, Options{})
+	return src, u, err
 }
 
 // TestCheckerInTwoSteps: NewChecker rejects an allocation that does not

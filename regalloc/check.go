@@ -57,6 +57,11 @@ type checker struct {
 	// The slots named r are slotHead[r], then slotNext of it, each
 	// stored plus one (0 ends the chain): kill finds them without a map.
 	slotHead, slotNext []int32
+	// held[r]: some location of some state has held register r of f
+	// (put it there, or r is physical). Until then no state holds r and
+	// kill has nothing to forget: a register's first write, the common
+	// case, costs no walk of the machine's registers.
+	held []bool
 }
 
 // state: regs[p] is the register of f physical register p holds, or -1;
@@ -124,6 +129,7 @@ func (c *checker) run() error {
 		top = max(top, r+1)
 	}
 	c.slotHead = make([]int32, top)
+	c.held = make([]bool, top)
 	// in[b] is the state on entry to block b once known[b]; their
 	// registers are one array, NumPhys per block.
 	np := f.NumPhys
@@ -135,6 +141,7 @@ func (c *checker) run() error {
 	known := make([]bool, len(f.Blocks))
 	for p := range in[0].regs {
 		in[0].regs[p] = Reg(p) // on entry each physical register holds its own value
+		c.held[p] = true
 	}
 	in[0].slots = newPset(res.Slots)
 	known[0] = true
@@ -191,19 +198,22 @@ func (c *checker) static() error {
 		if len(res.Blocks[b]) != len(blk.Instrs) {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
 		}
-		for i, in := range blk.Instrs {
-			p := &res.Blocks[b][i]
+		placed := res.Blocks[b]
+		for i := range blk.Instrs {
+			in, p := &blk.Instrs[i], &placed[i]
 			// The edits before and after, one run of res.edits.
-			for _, e := range res.edits[p.edit : p.edit+p.nb+p.na] {
-				if !c.isLoc(e.Dst) || !c.isLoc(e.Src) {
-					l := e.Dst
-					if c.isLoc(l) {
-						l = e.Src
+			if p.nb+p.na != 0 {
+				for _, e := range res.edits[p.edit : p.edit+p.nb+p.na] {
+					if !c.isLoc(e.Dst) || !c.isLoc(e.Src) {
+						l := e.Dst
+						if c.isLoc(l) {
+							l = e.Src
+						}
+						return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), c.validLoc(l))
 					}
-					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), c.validLoc(l))
 				}
 			}
-			if !f.validRegs(&in) {
+			if !f.validRegs(in) {
 				return fmt.Errorf("regalloc check: %s: registers %d to %d, of %d", c.where(b, i), in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
 			if p.Dead {
@@ -212,13 +222,14 @@ func (c *checker) static() error {
 				}
 				continue
 			}
-			if int(p.nu) != int(in.NU) || int(p.nd) != int(in.ND) {
+			nu, n := int(in.NU), int(in.NU)+int(in.ND)
+			if int(p.nu) != nu || int(p.nd) != int(in.ND) {
 				return fmt.Errorf("regalloc check: %s: %d uses and %d defs allocated, it has %d and %d",
 					c.where(b, i), p.nu, p.nd, in.NU, in.ND)
 			}
 			// Uses then defs, in both: one walk of the two runs.
-			regs := f.Regs[in.Off : in.Off+int32(in.NU)+int32(in.ND)]
-			locs := res.locs[p.loc : p.loc+int32(len(regs))]
+			regs := f.Regs[in.Off:][:n]
+			locs := res.locs[p.loc:][:n]
 			for k, r := range regs {
 				l := locs[k]
 				switch {
@@ -230,13 +241,11 @@ func (c *checker) static() error {
 					return fmt.Errorf("regalloc check: %s: %s allocated to %s, which is not allocatable", c.where(b, i), c.name(r), c.locName(l))
 				}
 			}
-			ru, rd := regs[:in.NU], regs[in.NU:]
-			uses, defs := locs[:in.NU], locs[in.NU:]
-			for k, u := range ru {
-				for j, d := range rd {
-					if u == d && uses[k] != defs[j] {
+			for k := 0; k < nu; k++ {
+				for j := nu; j < n; j++ {
+					if regs[k] == regs[j] && locs[k] != locs[j] {
 						return fmt.Errorf("regalloc check: %s: %s is read from %s and written to %s by one operand",
-							c.where(b, i), c.name(u), c.locName(uses[k]), c.locName(defs[j]))
+							c.where(b, i), c.name(regs[k]), c.locName(locs[k]), c.locName(locs[j]))
 					}
 				}
 			}
@@ -280,6 +289,9 @@ func (c *checker) get(s *state, l Loc) Reg {
 
 // put records that l holds r (-1: nothing known).
 func (c *checker) put(s *state, l Loc, r Reg) error {
+	if r >= 0 {
+		c.held[r] = true
+	}
 	if !l.IsSlot() {
 		s.regs[l] = r
 		return nil
@@ -304,13 +316,13 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 
 // kill forgets every location that holds r.
 func (c *checker) kill(s *state, r Reg) {
+	if r < 0 || int(r) >= len(c.held) || !c.held[r] {
+		return // no location holds it (put records registers of f only)
+	}
 	for p, x := range s.regs {
 		if x == r {
 			s.regs[p] = -1
 		}
-	}
-	if r < 0 || int(r) >= len(c.slotHead) {
-		return // no slot names it (put records registers of f only)
 	}
 	for k := c.slotHead[r]; k != 0; k = c.slotNext[k-1] {
 		s.slots = s.slots.with(int(k-1), false)
@@ -329,35 +341,36 @@ func (c *checker) edits(b, i int, s *state, es []Edit) error {
 // block runs block b from s. static has checked every offset it reads.
 func (c *checker) block(b int, s *state) error {
 	f, res := c.f, c.res
+	instrs := f.Blocks[b].Instrs
 	placed := res.Blocks[b]
-	for i := range f.Blocks[b].Instrs {
-		in, p := &f.Blocks[b].Instrs[i], &placed[i]
-		regs := f.Regs[in.Off : in.Off+int32(in.NU)+int32(in.ND)]
-		ru, rd := regs[:in.NU], regs[in.NU:]
+	for i := range instrs {
+		in, p := &instrs[i], &placed[i]
+		nu := int(in.NU)
+		regs := f.Regs[in.Off:][:nu+int(in.ND)]
 		if p.nb > 0 {
 			if err := c.edits(b, i, s, res.Before(p)); err != nil {
 				return err
 			}
 		}
 		if !p.Dead {
-			locs := res.locs[p.loc : p.loc+int32(len(regs))]
-			for k, u := range ru {
+			locs := res.locs[p.loc:][:len(regs)]
+			for k, u := range regs[:nu] {
 				if got := c.get(s, locs[k]); got != u {
 					return fmt.Errorf("regalloc check: %s: reads %s from %s, which holds %s",
 						c.where(b, i), c.name(u), c.locName(locs[k]), c.name(got))
 				}
 			}
-			for _, d := range rd {
+			for _, d := range regs[nu:] {
 				c.kill(s, d)
 			}
-			for k, d := range rd {
+			for k := nu; k < len(regs); k++ {
 				// whatever the location held is overwritten
-				if err := c.put(s, locs[int(in.NU)+k], d); err != nil {
+				if err := c.put(s, locs[k], regs[k]); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
 				}
 			}
 		} else {
-			for _, d := range rd {
+			for _, d := range regs[nu:] {
 				c.kill(s, d)
 			}
 		}

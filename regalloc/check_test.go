@@ -62,6 +62,10 @@ func TestCheckHand(t *testing.T) {
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), def(v3, r2, Edit{s0, r2}), use(v3, r1, Edit{r1, s0})}}},
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), def(v3, r2), use(v3, r1, Edit{r1, s0})}}},
 			"regalloc check: block 0, instruction 2 (I2): reads v3 from r1, which holds nothing known"},
+		{"register stale once its register is written again", 1,
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), {defs: []Reg{v3}, at: []Loc{r1}, before: []Edit{{r2, s0}}}, use(v3, r1)}}},
+			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), {defs: []Reg{v3}, at: []Loc{r1}, before: []Edit{{r2, s0}}}, use(v3, r2)}}},
+			"regalloc check: block 0, instruction 2 (I2): reads v3 from r2, which holds nothing known"},
 		{"register clobbered on one path to a join", 0,
 			[]hb{
 				{[]int{1, 2}, []hi{def(v3, r1)}},
