@@ -1170,6 +1170,16 @@ func (a *alloc) scanOrder(order []int32) (bool, error) {
 func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool, error) {
 	np := a.f.NumPhys
 	any := false
+	// until[p] is where the occupant of p ends, -1 when it has none: the
+	// test of every register for every interval reads it, not a.end
+	// through occ.
+	until := make([]int32, np)
+	for p, v := range occ {
+		until[p] = -1
+		if v >= 0 {
+			until[p] = a.end[v]
+		}
+	}
 	for i := from; i < len(order); i++ {
 		v := order[i]
 		if save && a.split[v] {
@@ -1178,7 +1188,7 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 		s, e := a.start[v], a.end[v]
 		pick := -1
 		free := func(p int) bool {
-			return (occ[p] < 0 || a.end[occ[p]] < s) && !a.fixedConflict(p, s, e)
+			return until[p] < s && !a.fixedConflict(p, s, e)
 		}
 		for _, h := range a.hints[a.hoff[v]:a.hoff[v+1]] {
 			p := int(h)
@@ -1234,7 +1244,7 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 			}
 			any = true
 		}
-		occ[pick] = v
+		occ[pick], until[pick] = v, e
 		a.assign[v] = int32(pick)
 	}
 	return any, nil
