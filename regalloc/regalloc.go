@@ -1180,12 +1180,13 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 			until[p] = a.end[v]
 		}
 	}
+	start, end, allocatable := a.start, a.end, a.f.Allocatable
 	for i := from; i < len(order); i++ {
 		v := order[i]
 		if save && a.split[v] {
 			a.ckpt = append(append(a.ckpt, int32(i)), occ...)
 		}
-		s, e := a.start[v], a.end[v]
+		s, e := start[v], end[v]
 		pick := -1
 		free := func(p int) bool {
 			return until[p] < s && !a.fixedConflict(p, s, e)
@@ -1201,7 +1202,7 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 			}
 		}
 		if pick < 0 {
-			for _, r := range a.f.Allocatable {
+			for _, r := range allocatable {
 				if free(int(r)) {
 					pick = int(r)
 					break
