@@ -288,7 +288,7 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scratch kept from round to round: the radix sort's, relive's map of the changed blocks, moveHints' counts
-	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
+	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict), then scanFrom's until
 	defStamp   []int32  // liveness's arrays, kept from round to round
 	// liveIn holds the physical registers live into each block, made in
 	// the first round: a rewrite adds reads and writes of virtual
@@ -1153,7 +1153,7 @@ func (a *alloc) scanOrder(order []int32) (bool, error) {
 		a.assign[i] = -1
 	}
 	a.spill = make([]bool, a.nregs)
-	a.segCur = resize(a.segCur, np)
+	a.segCur = resize(a.segCur, 2*np) // and scanFrom's until after the cursors
 	clear(a.segCur)
 	occ := make([]int32, np) // the virtual register in each physical one, or -1
 	for i := range occ {
@@ -1172,8 +1172,8 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 	any := false
 	// until[p] is where the occupant of p ends, -1 when it has none: the
 	// test of every register for every interval reads it, not a.end
-	// through occ.
-	until := make([]int32, np)
+	// through occ. It is made here from occ, in segCur's array.
+	until := a.segCur[np : 2*np]
 	for p, v := range occ {
 		until[p] = -1
 		if v >= 0 {
