@@ -288,7 +288,7 @@ type alloc struct {
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
 	first      []int32  // scratch kept from round to round: the radix sort's, relive's map of the changed blocks, moveHints' counts
-	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
+	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict), then scanFrom's until
 	defStamp   []int32  // liveness's arrays, kept from round to round
 	// liveIn holds the physical registers live into each block, made in
 	// the first round: a rewrite adds reads and writes of virtual
@@ -1153,7 +1153,7 @@ func (a *alloc) scanOrder(order []int32) (bool, error) {
 		a.assign[i] = -1
 	}
 	a.spill = make([]bool, a.nregs)
-	a.segCur = resize(a.segCur, np)
+	a.segCur = resize(a.segCur, 2*np) // and scanFrom's until after the cursors
 	clear(a.segCur)
 	occ := make([]int32, np) // the virtual register in each physical one, or -1
 	for i := range occ {
@@ -1170,15 +1170,26 @@ func (a *alloc) scanOrder(order []int32) (bool, error) {
 func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool, error) {
 	np := a.f.NumPhys
 	any := false
+	// until[p] is where the occupant of p ends, -1 when it has none: the
+	// test of every register for every interval reads it, not a.end
+	// through occ. It is made here from occ, in segCur's array.
+	until := a.segCur[np : 2*np]
+	for p, v := range occ {
+		until[p] = -1
+		if v >= 0 {
+			until[p] = a.end[v]
+		}
+	}
+	start, end, allocatable := a.start, a.end, a.f.Allocatable
 	for i := from; i < len(order); i++ {
 		v := order[i]
 		if save && a.split[v] {
 			a.ckpt = append(append(a.ckpt, int32(i)), occ...)
 		}
-		s, e := a.start[v], a.end[v]
+		s, e := start[v], end[v]
 		pick := -1
 		free := func(p int) bool {
-			return (occ[p] < 0 || a.end[occ[p]] < s) && !a.fixedConflict(p, s, e)
+			return until[p] < s && !a.fixedConflict(p, s, e)
 		}
 		for _, h := range a.hints[a.hoff[v]:a.hoff[v+1]] {
 			p := int(h)
@@ -1191,7 +1202,7 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 			}
 		}
 		if pick < 0 {
-			for _, r := range a.f.Allocatable {
+			for _, r := range allocatable {
 				if free(int(r)) {
 					pick = int(r)
 					break
@@ -1234,7 +1245,7 @@ func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool,
 			}
 			any = true
 		}
-		occ[pick] = v
+		occ[pick], until[pick] = v, e
 		a.assign[v] = int32(pick)
 	}
 	return any, nil

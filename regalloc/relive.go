@@ -135,24 +135,29 @@ func (a *alloc) newPos(p, b int32) int32 {
 // (the rewrites make none and drop none, only rename their registers),
 // in the order of the code, as liveness does.
 func (a *alloc) moveHints() {
+	// The arrays in locals: written through a's fields, each store would
+	// make the compiler load the others again.
 	a.hoff = resize(a.hoff, a.nregs+1)
-	clear(a.hoff)
+	hoff, regs, ws := a.hoff, a.regs, a.w
+	clear(hoff)
 	for _, wi := range a.moves {
-		w := &a.w[wi]
-		a.hoff[a.regs[w.off+int32(w.nu)]+1]++
-		a.hoff[a.regs[w.off]+1]++
+		w := &ws[wi]
+		hoff[regs[w.off+int32(w.nu)]+1]++
+		hoff[regs[w.off]+1]++
 	}
-	for r := 1; r <= a.nregs; r++ {
-		a.hoff[r] += a.hoff[r-1]
+	for r := 1; r < len(hoff); r++ {
+		hoff[r] += hoff[r-1]
 	}
-	a.hints = slices.Grow(a.hints[:0], int(a.hoff[a.nregs]))[:a.hoff[a.nregs]]
-	fill := append(a.first[:0], a.hoff[:a.nregs]...) // free once the positions are mapped
+	n := hoff[len(hoff)-1]
+	a.hints = slices.Grow(a.hints[:0], int(n))[:n]
+	hints := a.hints
+	fill := append(a.first[:0], hoff[:len(hoff)-1]...) // free once the positions are mapped
 	for _, wi := range a.moves {
-		w := &a.w[wi]
-		d, u := a.regs[w.off+int32(w.nu)], a.regs[w.off]
-		a.hints[fill[u]] = d
+		w := &ws[wi]
+		d, u := regs[w.off+int32(w.nu)], regs[w.off]
+		hints[fill[u]] = d
 		fill[u]++
-		a.hints[fill[d]] = u
+		hints[fill[d]] = u
 		fill[d]++
 	}
 	a.first = fill
