@@ -48,7 +48,9 @@ func benchRepeated(b *testing.B, n int, run func() error) {
 	b.Helper()
 	runtime.GC()
 	b.ReportAllocs()
-	c0, ok0 := cpuNow()
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	c0 := readCPU()
 	b.ResetTimer()
 	for range b.N {
 		if err := run(); err != nil {
@@ -56,6 +58,5 @@ func benchRepeated(b *testing.B, n int, run func() error) {
 		}
 	}
 	b.StopTimer()
-	c1, ok1 := cpuNow()
-	reportCPUPerNode(b, n, c1-c0, ok0 && ok1)
+	reportCPUPerNode(b, n, readCPU().since(c0))
 }
