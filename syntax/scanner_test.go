@@ -17,17 +17,18 @@ func TestCharClass(t *testing.T) {
 
 // TestScannerSpace checks the tokens and positions skipSpace leaves
 // between: runs of spaces, tabs, carriage returns, newlines, comments of
-// both kinds (one at the end of the source), and a / after spaces that
-// starts an operator, not a comment.
+// both kinds, and a / after spaces that starts an operator, not a
+// comment; indentation of 19 and 8 spaces, and 16 at the end.
 func TestScannerSpace(t *testing.T) {
-	src := "  a \t\r b\n    /* x\n y */  c // d\n\t\t  e  /  f /= g\n\n   h//"
+	src := "  a \t\r b\n    /* x\n y */  c // d\n\t\t  e  /  f /= g\n\n   h//\n" +
+		"                   i\n        j\n                "
 	want := []struct {
 		tok Token
 		pos Pos
 	}{
 		{IDENT, Pos{1, 3}}, {IDENT, Pos{1, 8}}, {IDENT, Pos{3, 8}}, {IDENT, Pos{4, 5}},
 		{QUO, Pos{4, 8}}, {IDENT, Pos{4, 11}}, {QUO_ASSIGN, Pos{4, 13}}, {IDENT, Pos{4, 16}},
-		{IDENT, Pos{6, 4}}, {EOF, Pos{6, 7}},
+		{IDENT, Pos{6, 4}}, {IDENT, Pos{7, 20}}, {IDENT, Pos{8, 9}}, {EOF, Pos{9, 17}},
 	}
 	var s scanner
 	s.init([]byte(src), func(pos Pos, msg string) { t.Errorf("%v: %s", pos, msg) })
