@@ -36,9 +36,9 @@ func LengauerTarjan(succ [][]int) []int {
 // succ[start[v]:start[v+1]].
 //
 // The lists are read where they lie, with no call per vertex, and the
-// forest's evaluation is a loop of the main one, not a closure: the
-// compiler kept the closures' arrays in memory, and the zerocheck pass,
-// reguard, gcm, gvn and outssa each run the algorithm on every graph.
+// forest is evaluated by a method on its arrays (forest.eval), not by a
+// closure over them: the zerocheck pass, reguard, gcm, gvn and outssa
+// each run the algorithm on every graph.
 func LengauerTarjanFlat(start, succ []int32) []int {
 	nv := max(len(start)-1, 0)
 	idom := make([]int, nv)
