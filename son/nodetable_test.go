@@ -1,6 +1,9 @@
 package son
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestNodeTableChunks: across the first chunk's doublings and the chunks
 // after it, every ID finds its node, a killed one nil, all yields them in
@@ -115,4 +118,40 @@ func TestVerifyGivesScratchBack(t *testing.T) {
 	if m := g.takeMarks(); &m[0] != &marks[0] {
 		t.Error("Verify kept the graph's set by ID")
 	}
+}
+
+// TestHeldBits: the table's bit of each ID says whether it holds a node,
+// through additions of nodes and of IDs with none, kills and Clone's
+// table made at a size, and notIn finds, by those bits, the nodes a set
+// does not mark, in the order of their IDs.
+func TestHeldBits(t *testing.T) {
+	g := NewGraph("t")
+	const n = 2*nodeChunk + 70
+	for g.MaxID() < n {
+		x := g.NewNode(OpConstant, int64(g.MaxID()))
+		if x.ID%7 == 3 {
+			g.nodes.set(x.ID, nil)
+		}
+	}
+	g.nodes.add(nil) // an ID for a node not made
+	check := func(what string, tb *nodeTable) {
+		for id := range tb.len() {
+			if got, want := tb.heldBits[id/64]&(1<<(id%64)) != 0, tb.at(id) != nil; got != want {
+				t.Fatalf("%s: bit of ID %d is %v, the table holds a node: %v", what, id, got, want)
+			}
+		}
+		set := make([]bool, tb.len())
+		var want []*Node
+		for id := range tb.len() {
+			set[id] = id%5 == 0
+			if x := tb.at(id); x != nil && !set[id] {
+				want = append(want, x)
+			}
+		}
+		if got := tb.notIn(set); !slices.Equal(got, want) {
+			t.Errorf("%s: notIn found %d nodes, want %d", what, len(got), len(want))
+		}
+	}
+	check("graph", &g.nodes)
+	check("clone", &g.Clone().nodes)
 }

@@ -1,10 +1,12 @@
 package son
 
 import (
+	"math"
 	"os"
 	"testing"
 
 	"son/syntax"
+	"son/types"
 )
 
 // TestQuickReguardAgrees: every division the quick test of the builder's
@@ -90,5 +92,42 @@ func TestBuildReguards(t *testing.T) {
 	}
 	if err := Verify(g); err != nil {
 		t.Errorf("Verify: %v", err)
+	}
+}
+
+// TestExcludesZeroAgrees: excludesZero, read off the relation and the
+// constant, says what narrowing int by the fact says (a range without 0,
+// or Top, or x != 0), for one fact and for two, which sideExcludesZero
+// joins by "either".
+func TestExcludesZeroAgrees(t *testing.T) {
+	type fact struct {
+		r rel
+		c int64
+	}
+	byNarrowing := func(facts ...fact) bool {
+		ty, ne := types.Int, false
+		for _, f := range facts {
+			ne = ne || f.r == relNe && f.c == 0
+			ty = narrow(f.r, ty, types.Const(f.c))
+		}
+		return ne || ty.ExcludesZero() || ty.IsTop()
+	}
+	consts := []int64{math.MinInt64, math.MinInt64 + 1, -2, -1, 0, 1, 2, math.MaxInt64 - 1, math.MaxInt64}
+	var facts []fact
+	for _, r := range []rel{relEq, relNe, relLt, relLe, relGt, relGe} {
+		for _, c := range consts {
+			facts = append(facts, fact{r, c})
+		}
+	}
+	for _, f := range facts {
+		if got, want := excludesZero(f.r, f.c), byNarrowing(f); got != want {
+			t.Errorf("x %d %d: excludesZero %v, narrowing %v", f.r, f.c, got, want)
+		}
+		for _, g := range facts {
+			got := excludesZero(f.r, f.c) || excludesZero(g.r, g.c)
+			if want := byNarrowing(f, g); got != want {
+				t.Errorf("x %d %d and x %d %d: either %v, narrowing %v", f.r, f.c, g.r, g.c, got, want)
+			}
+		}
 	}
 }

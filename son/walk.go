@@ -179,13 +179,8 @@ func (g *Graph) LiveOps() (int, [256]int) {
 		return c.n, c.ops
 	}
 	if c.clean && c.swept == v {
-		c.ops, c.n = [256]int{}, 0
-		for _, n := range g.nodes.all() {
-			if n != nil {
-				c.ops[n.Op]++
-				c.n++
-			}
-		}
+		c.ops = [256]int{}
+		c.n = g.nodes.countOps(&c.ops)
 	} else {
 		order := g.Live() // before c.n is reset: liveBound sizes the order by it
 		c.ops, c.n = [256]int{}, 0

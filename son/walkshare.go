@@ -1,5 +1,7 @@
 package son
 
+import "math/bits"
+
 // What a walk of the graph found, shared with the scans after it. A
 // fixpoint's round ends with a walk for the live set (keepInfiniteLoops),
 // then two scans of every ID for the nodes not in it: someCtrlNotLive,
@@ -61,15 +63,16 @@ func (g *Graph) takeGarbage() []*Node {
 }
 
 // notIn returns the nodes the table holds whose IDs set does not mark, in
-// the order of their IDs: a scan of every ID, chunk by chunk, with no
-// call per ID (all's yield was most of a scan's instructions).
+// the order of their IDs: a scan of the words of the IDs that hold a node
+// (heldBits), 64 IDs a word, reading only those IDs' marks.
 func (t *nodeTable) notIn(set []bool) []*Node {
 	var out []*Node
-	for c, chunk := range t.chunks {
-		marks := set[c<<nodeChunkBits:][:len(chunk)]
-		for i, n := range chunk {
-			if n != nil && !marks[i] {
-				out = append(out, n)
+	for w, word := range t.heldBits {
+		for word != 0 {
+			id := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if !set[id] {
+				out = append(out, t.at(id))
 			}
 		}
 	}

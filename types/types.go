@@ -197,6 +197,12 @@ func Meet(t, u Type) Type {
 	switch t.Kind() {
 	case KInt:
 		if u.Kind() == KInt {
+			switch {
+			case t.within(u): // a Phi's meet is most often one of its values
+				return u
+			case u.within(t):
+				return t
+			}
 			return reduce(min(t.lo, u.lo), max(t.hi, u.hi), t.zeros&u.zeros, t.ones&u.ones)
 		}
 	case KXCtrl:
@@ -213,6 +219,14 @@ func Meet(t, u Type) Type {
 		}
 	}
 	return Bottom
+}
+
+// within reports whether the integer type t is a subset of the integer
+// type u by its components: its range inside u's, and every bit u knows
+// known alike in t. Both reduced (reduce, Const, Int), Meet(t, u) is then
+// u and Join(t, u) is t, which reduce would make again.
+func (t *Type) within(u Type) bool {
+	return u.lo <= t.lo && t.hi <= u.hi && u.zeros&^t.zeros == 0 && u.ones&^t.ones == 0
 }
 
 // IsA reports whether t is at or above u in the lattice: every value t
@@ -269,8 +283,13 @@ func Join(t, u Type) Type {
 	switch t.Kind() {
 	case KInt:
 		if u.Kind() == KInt {
-			if t.lo > u.hi || u.lo > t.hi {
+			switch {
+			case t.lo > u.hi || u.lo > t.hi:
 				return Top
+			case t.within(u): // a fact that narrows nothing
+				return t
+			case u.within(t):
+				return u
 			}
 			return reduce(max(t.lo, u.lo), min(t.hi, u.hi), t.zeros|u.zeros, t.ones|u.ones)
 		}

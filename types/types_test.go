@@ -311,3 +311,34 @@ func TestKinds(t *testing.T) {
 		t.Errorf("Tuple aliases its argument slice: %v", tup)
 	}
 }
+
+// TestSubsetShortcuts: Meet and Join of two integer types give, word for
+// word, what reduce makes of their components, whether or not one is
+// within the other (the shortcut that returns it): every integer type is
+// reduced, so reduce makes it again.
+func TestSubsetShortcuts(t *testing.T) {
+	ints := []Type{}
+	for _, a := range samples {
+		if a.IsInt() {
+			ints = append(ints, a)
+		}
+	}
+	for _, a := range ints {
+		if r := reduce(a.lo, a.hi, a.zeros, a.ones); !r.Same(&a) {
+			t.Errorf("%v is not reduced: reduce makes %v", a, r)
+		}
+		for _, b := range ints {
+			meet := reduce(min(a.lo, b.lo), max(a.hi, b.hi), a.zeros&b.zeros, a.ones&b.ones)
+			if got := Meet(a, b); !got.Same(&meet) {
+				t.Errorf("Meet(%v,%v) = %v, reduce makes %v", a, b, got, meet)
+			}
+			join := Top
+			if a.lo <= b.hi && b.lo <= a.hi {
+				join = reduce(max(a.lo, b.lo), min(a.hi, b.hi), a.zeros|b.zeros, a.ones|b.ones)
+			}
+			if got := Join(a, b); !got.Same(&join) {
+				t.Errorf("Join(%v,%v) = %v, reduce makes %v", a, b, got, join)
+			}
+		}
+	}
+}

@@ -13,19 +13,34 @@ package dom
 // compilation, and its dozen arrays are then a large part of the peak
 // memory.
 func LengauerTarjan(succ [][]int) []int {
-	return lengauerTarjan(len(succ), func(v int) []int { return succ[v] })
+	// Laid out flat (4 bytes an edge) for the one implementation: the
+	// graphs of the Sea of Nodes and of the passes after come so.
+	start := make([]int32, len(succ)+1)
+	for v, ws := range succ {
+		start[v+1] = start[v] + int32(len(ws))
+	}
+	flat := make([]int32, 0, start[len(succ)])
+	for _, ws := range succ {
+		for _, w := range ws {
+			if w < 0 || w >= len(succ) {
+				panic("dom: successor out of range")
+			}
+			flat = append(flat, int32(w))
+		}
+	}
+	return LengauerTarjanFlat(start, flat)
 }
 
 // LengauerTarjanFlat is LengauerTarjan on successor lists laid out flat,
 // as CooperHarveyKennedyFlat takes them: vertex v's successors are
 // succ[start[v]:start[v+1]].
+//
+// The lists are read where they lie, with no call per vertex, and the
+// forest is evaluated by a method on its arrays (forest.eval), not by a
+// closure over them: the zerocheck pass, reguard, gcm, gvn and outssa
+// each run the algorithm on every graph.
 func LengauerTarjanFlat(start, succ []int32) []int {
-	return lengauerTarjan(max(len(start)-1, 0), func(v int) []int32 { return succ[start[v]:start[v+1]] })
-}
-
-// lengauerTarjan is the algorithm on nv vertices whose successors succOf
-// lists.
-func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
+	nv := max(len(start)-1, 0)
 	idom := make([]int, nv)
 	for v := range idom {
 		idom[v] = -1
@@ -41,27 +56,25 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 	for v := range num {
 		num[v] = -1
 	}
-	vertex := make([]int32, 0, nv)
-	parent := make([]int32, 0, nv) // parent[i]: preorder number of i's DFS parent
-	type frame struct{ v, e int32 }
-	stack := []frame{{0, 0}}
+	vertex := make([]int32, 1, nv)
+	parent := make([]int32, 1, nv) // parent[i]: preorder number of i's DFS parent
+	parent[0] = -1
 	num[0] = 0
-	vertex = append(vertex, 0)
-	parent = append(parent, -1)
+	type frame struct{ v, e int32 } // e: the next edge's place in succ
+	stack := []frame{{0, start[0]}}
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		ws := succOf(int(top.v))
-		if int(top.e) == len(ws) {
+		if top.e == start[top.v+1] {
 			stack = stack[:len(stack)-1]
 			continue
 		}
-		w := ws[top.e]
+		w := succ[top.e]
 		top.e++
 		if num[w] < 0 {
 			num[w] = int32(len(vertex))
-			vertex = append(vertex, int32(w))
+			vertex = append(vertex, w)
 			parent = append(parent, num[top.v])
-			stack = append(stack, frame{int32(w), 0})
+			stack = append(stack, frame{w, start[w]})
 		}
 	}
 	n := len(vertex)
@@ -69,7 +82,7 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 	// Predecessors, by preorder number, of the reachable vertices.
 	predStart := make([]int32, n+1)
 	for _, v := range vertex {
-		for _, w := range succOf(int(v)) {
+		for _, w := range succ[start[v]:start[v+1]] {
 			predStart[num[w]+1]++
 		}
 	}
@@ -80,7 +93,7 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 	fill := make([]int32, n)
 	copy(fill, predStart[:n])
 	for i, v := range vertex {
-		for _, w := range succOf(int(v)) {
+		for _, w := range succ[start[v]:start[v+1]] {
 			j := num[w]
 			pred[fill[j]] = int32(i)
 			fill[j]++
@@ -101,33 +114,11 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 		ancestor[i] = -1
 		bucket[i] = -1
 	}
-	var path []int32
-
-	// eval returns the vertex of least semidominator on the forest path
-	// from v up to (not including) its root, or v itself if v is a root,
-	// compressing the path on the way.
-	eval := func(v int32) int32 {
-		if ancestor[v] < 0 {
-			return v
-		}
-		path = path[:0]
-		for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
-			path = append(path, u)
-		}
-		for k := len(path) - 1; k >= 0; k-- {
-			u := path[k]
-			a := ancestor[u]
-			if semi[label[a]] < semi[label[u]] {
-				label[u] = label[a]
-			}
-			ancestor[u] = ancestor[a]
-		}
-		return label[v]
-	}
+	f := forest{ancestor: ancestor, label: label, semi: semi}
 
 	for w := int32(n - 1); w > 0; w-- {
 		for _, v := range pred[predStart[w]:predStart[w+1]] {
-			if u := eval(v); semi[u] < semi[w] {
+			if u := f.eval(v); semi[u] < semi[w] {
 				semi[w] = semi[u]
 			}
 		}
@@ -136,7 +127,7 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 		p := parent[w]
 		ancestor[w] = p // link
 		for v := bucket[p]; v >= 0; v = next[v] {
-			if u := eval(v); semi[u] < semi[v] {
+			if u := f.eval(v); semi[u] < semi[v] {
 				dom[v] = u
 			} else {
 				dom[v] = p
@@ -155,4 +146,38 @@ func lengauerTarjan[E int | int32](nv int, succOf func(int) []E) []int {
 		idom[vertex[w]] = int(vertex[dom[w]])
 	}
 	return idom
+}
+
+// forest is the algorithm's forest of linked vertices, with the path of
+// eval's compression, reused.
+type forest struct {
+	ancestor, label, semi []int32
+	path                  []int32
+}
+
+// eval returns the vertex of least semidominator on the forest path from v
+// up to (not including) its root, or v itself if v is a root, compressing
+// the path on the way.
+func (f *forest) eval(v int32) int32 {
+	ancestor, label, semi := f.ancestor, f.label, f.semi
+	if ancestor[v] < 0 {
+		return v
+	}
+	if ancestor[ancestor[v]] < 0 { // v's parent is a root: nothing to compress
+		return label[v]
+	}
+	path := f.path[:0]
+	for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
+		path = append(path, u)
+	}
+	for k := len(path) - 1; k >= 0; k-- {
+		u := path[k]
+		a := ancestor[u]
+		if semi[label[a]] < semi[label[u]] {
+			label[u] = label[a]
+		}
+		ancestor[u] = ancestor[a]
+	}
+	f.path = path
+	return label[v]
 }
