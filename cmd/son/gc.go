@@ -16,24 +16,39 @@ import (
 // grows. Instead, as Go's own compiler does (base.AdjustStartingHeap), the
 // heap may grow with no collection at all up to a budget, the memory
 // limit gcBase + gcPerByte × the source's size (100 bytes per byte, the
-// goal that docs/LANGUAGE.md sets for the peak): a small or middling program is compiled
-// without a single collection, and a large one is collected only when its
-// heap nears the budget. When a collection finds more than half of the
-// budget live, holding the heap under it would mean collecting over and
-// over; the limit is then lifted, and the collector is proportional from
-// there on (GOGC gcPercent): the peak is about twice the live heap.
+// goal that docs/LANGUAGE.md sets for the peak): a small or middling
+// program is compiled without a single collection, and a large one is
+// collected only when its heap nears the budget.
+//
+// After each collection the policy looks at the live heap. While the
+// live heap leaves gcHold percent of it free under the budget, the budget
+// stays the limit: the heap grows to it, and the next collection comes
+// when the free part is allocated. Beyond, holding the heap under the
+// budget would mean collecting over and over, each collection marking a
+// heap that nearly fills it: the limit is lifted and the collector is
+// proportional, with GOGC gcPercent, until a collection finds the live
+// heap small enough again. The peak is the budget when the live heap
+// stays under 1/(1 + gcHold/100) of it, else about 1 + gcPercent/100
+// times the largest live heap. Each collection marks the live heap, so
+// the collector's CPU grows as the room left to allocate shrinks:
+// gcPercent 100 made the peak twice the live heap for about 8% of a
+// large compile's CPU, 50 takes a quarter off that peak for 10 to 20%
+// more CPU, 25 a third for 20 to 45% (docs/PERFORMANCE.md, "mem13").
 const (
 	gcBase    = 64 << 20
 	gcPerByte = 100
-	gcPercent = 100
+	gcHold    = 25
+	gcPercent = 50
 )
 
 // gcManaged is set when son chose the collector's settings (setGC), so
-// that budgetGC may change them.
+// that budgetGC and the check after each collection may change them;
+// gcLimit is the budget, gcLifted whether the collector is proportional.
 var (
 	gcMu      sync.Mutex
 	gcManaged bool
 	gcLifted  bool
+	gcLimit   int64
 )
 
 // setGC starts the policy unless the user chose the collector's settings:
@@ -44,19 +59,23 @@ func setGC() {
 		return
 	}
 	gcMu.Lock()
-	gcManaged, gcLifted = true, false
+	gcManaged, gcLifted, gcLimit = true, false, gcBase
 	gcMu.Unlock()
 	debug.SetGCPercent(-1)
 	debug.SetMemoryLimit(gcBase)
 	watchGC()
 }
 
-// budgetGC sets the memory limit for a program of n bytes of source.
+// budgetGC sets the budget for a program of n bytes of source.
 func budgetGC(n int) {
 	gcMu.Lock()
 	defer gcMu.Unlock()
-	if gcManaged && !gcLifted {
-		debug.SetMemoryLimit(gcBudget(n))
+	if !gcManaged {
+		return
+	}
+	gcLimit = gcBudget(n)
+	if !gcLifted {
+		debug.SetMemoryLimit(gcLimit)
 	}
 }
 
@@ -65,26 +84,39 @@ func gcBudget(n int) int64 {
 	return gcBase + gcPerByte*int64(min(n, (math.MaxInt64-gcBase)/gcPerByte))
 }
 
-// watchGC looks at the live heap after each collection, until it is over
-// half the memory limit; then it lifts the limit for a proportional
-// collector (see gcBase).
+// gcProportional says whether, with live bytes live after a collection
+// and a budget of limit bytes, the collector should be proportional
+// (GOGC gcPercent, no limit) rather than hold the heap under the budget:
+// whether live and gcHold percent of it are over the budget.
+func gcProportional(live, limit int64) bool {
+	return live > limit/(100+gcHold)*100
+}
+
+// watchGC applies the policy after each collection (see gcHold).
 func watchGC() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var check func()
 	check = func() {
 		gcMu.Lock()
 		defer gcMu.Unlock()
-		if !gcManaged || gcLifted {
+		if !gcManaged {
 			return
 		}
 		metrics.Read(sample)
-		if sample[0].Value.Kind() == metrics.KindUint64 && int64(sample[0].Value.Uint64()) <= debug.SetMemoryLimit(-1)/2 {
-			afterGC(check)
-			return
+		if sample[0].Value.Kind() != metrics.KindUint64 {
+			return // no measure of the live heap: keep the budget
 		}
-		gcLifted = true
-		debug.SetGCPercent(gcPercent)
-		debug.SetMemoryLimit(math.MaxInt64)
+		lift := gcProportional(int64(sample[0].Value.Uint64()), gcLimit)
+		switch {
+		case lift && !gcLifted:
+			debug.SetGCPercent(gcPercent)
+			debug.SetMemoryLimit(math.MaxInt64)
+		case !lift && gcLifted:
+			debug.SetMemoryLimit(gcLimit)
+			debug.SetGCPercent(-1)
+		}
+		gcLifted = lift
+		afterGC(check)
 	}
 	afterGC(check)
 }
