@@ -20,24 +20,24 @@ import (
 // program is compiled without a single collection, and a large one is
 // collected only when its heap nears the budget.
 //
-// After each collection the policy looks at the live heap. While the
-// live heap leaves gcHold percent of it free under the budget, the budget
-// stays the limit: the heap grows to it, and the next collection comes
-// when the free part is allocated. Beyond, holding the heap under the
-// budget would mean collecting over and over, each collection marking a
-// heap that nearly fills it: the limit is lifted and the collector is
-// proportional, with GOGC gcPercent, until a collection finds the live
-// heap small enough again. The peak is the budget when the live heap
-// stays under 1/(1 + gcHold/100) of it, else about 1 + gcPercent/100
-// times the largest live heap. Each collection marks the live heap, so
-// the collector's CPU grows as the room left to allocate shrinks:
-// gcPercent 100 made the peak twice the live heap for about 8% of a
-// large compile's CPU, 50 takes a quarter off that peak for 10 to 20%
-// more CPU, 25 a third for 20 to 45% (docs/PERFORMANCE.md, "mem13").
+// After each collection, the heap's next goal is the larger of the budget
+// and the live heap plus gcPercent percent of it. While the live heap
+// leaves that much room under the budget, the budget stays the limit:
+// the heap grows to it, and the next collection comes when the room is
+// allocated. Beyond, holding the heap under the budget would mean
+// collecting over and over, each collection marking a heap that nearly
+// fills it: the limit is lifted and the collector is proportional, with
+// GOGC gcPercent, until a collection finds the live heap small enough
+// again. The peak is thus the budget, or 1 + gcPercent/100 times the
+// largest live heap if that is more. Each collection marks the live heap,
+// so the collector's CPU grows as gcPercent shrinks: 100 (the policy
+// until November 2026) made the peak twice the live heap for about 8% of
+// a large compile's CPU; 50 takes up to a quarter off that peak for
+// about 15% more CPU, 25 a third for 20 to 45% (docs/PERFORMANCE.md,
+// "mem13").
 const (
 	gcBase    = 64 << 20
 	gcPerByte = 100
-	gcHold    = 25
 	gcPercent = 50
 )
 
@@ -87,12 +87,12 @@ func gcBudget(n int) int64 {
 // gcProportional says whether, with live bytes live after a collection
 // and a budget of limit bytes, the collector should be proportional
 // (GOGC gcPercent, no limit) rather than hold the heap under the budget:
-// whether live and gcHold percent of it are over the budget.
+// whether live and gcPercent percent of it are over the budget.
 func gcProportional(live, limit int64) bool {
-	return live > limit/(100+gcHold)*100
+	return live > limit/(100+gcPercent)*100
 }
 
-// watchGC applies the policy after each collection (see gcHold).
+// watchGC applies the policy after each collection (see gcPercent).
 func watchGC() {
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
 	var check func()

@@ -55,7 +55,7 @@ func TestSetGC(t *testing.T) {
 }
 
 // TestGCLiftsLimit: once a collection finds the live heap too close to
-// the budget to leave gcHold percent of it free, the limit goes and the
+// the budget to leave gcPercent percent of it free, the limit goes and the
 // collector is proportional (GOGC gcPercent), so that a heap larger than
 // the budget is not collected over and over; once a collection finds the
 // live heap small again, the budget is the limit again.
@@ -82,14 +82,14 @@ func TestGCLiftsLimit(t *testing.T) {
 	if lifted() {
 		t.Fatal("the limit was lifted with a small heap live")
 	}
-	live := make([]byte, 56<<20) // over 64 MiB / 1.25
+	live := make([]byte, 48<<20) // over 64 MiB / 1.5
 	for i := range live {
 		live[i] = byte(i)
 	}
 	collectUntil(true)
 	runtime.KeepAlive(live)
 	if !lifted() {
-		t.Fatal("56 MiB live under a 64 MiB budget: the limit was not lifted")
+		t.Fatal("48 MiB live under a 64 MiB budget: the limit was not lifted")
 	}
 	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
 		t.Errorf("after the lift the percent is %d, want %d", got, gcPercent)
@@ -110,18 +110,18 @@ func TestGCLiftsLimit(t *testing.T) {
 	}
 }
 
-// TestGCProportional: the budget holds while the live heap and gcHold
+// TestGCProportional: the budget holds while the live heap and gcPercent
 // percent of it fit under it.
 func TestGCProportional(t *testing.T) {
-	const budget = 125 << 20 // 100 MiB live and 25% of it fit exactly
+	const budget = 150 << 20 // with gcPercent 50, 100 MiB live and its half fit exactly
 	for _, c := range []struct {
 		live int64
 		want bool
 	}{
 		{0, false},
 		{50 << 20, false},
-		{budget * 100 / (100 + gcHold), false},
-		{budget*100/(100+gcHold) + 1, true},
+		{budget * 100 / (100 + gcPercent), false},
+		{budget*100/(100+gcPercent) + 1, true},
 		{budget, true},
 		{2 * budget, true},
 	} {
