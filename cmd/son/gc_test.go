@@ -28,11 +28,11 @@ func TestSetGC(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GOGC unset: the collector's percent is %d, want -1 (off)", got)
 	}
-	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
-		t.Errorf("GOGC unset: the memory limit is %d, want %d", got, 64<<20)
+	if got := debug.SetMemoryLimit(-1); got != 48<<20 {
+		t.Errorf("GOGC unset: the memory limit is %d, want %d (64 MiB less the slack)", got, 48<<20)
 	}
 	budgetGC(1_000_000)
-	if got, want := debug.SetMemoryLimit(-1), int64(64<<20+100_000_000); got != want {
+	if got, want := debug.SetMemoryLimit(-1), int64(48<<20+100_000_000); got != want {
 		t.Errorf("after budgetGC(1,000,000): the memory limit is %d, want %d", got, want)
 	}
 	resetGC()
@@ -49,7 +49,7 @@ func TestSetGC(t *testing.T) {
 			t.Errorf("%s set: the memory limit is %d, want none", env, got)
 		}
 	}
-	if gcBudget(math.MaxInt) != math.MaxInt64-(math.MaxInt64-gcBase)%gcPerByte {
+	if gcBudget(math.MaxInt) != math.MaxInt64-(math.MaxInt64-(gcBase-gcSlack))%gcPerByte {
 		t.Errorf("gcBudget(MaxInt) = %d: overflows", gcBudget(math.MaxInt))
 	}
 }
@@ -82,14 +82,14 @@ func TestGCLiftsLimit(t *testing.T) {
 	if lifted() {
 		t.Fatal("the limit was lifted with a small heap live")
 	}
-	live := make([]byte, 48<<20) // over 64 MiB / 1.5
+	live := make([]byte, 40<<20) // over 48 MiB / 1.5
 	for i := range live {
 		live[i] = byte(i)
 	}
 	collectUntil(true)
 	runtime.KeepAlive(live)
 	if !lifted() {
-		t.Fatal("48 MiB live under a 64 MiB budget: the limit was not lifted")
+		t.Fatal("40 MiB live under a 48 MiB limit: the limit was not lifted")
 	}
 	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
 		t.Errorf("after the lift the percent is %d, want %d", got, gcPercent)
@@ -105,8 +105,8 @@ func TestGCLiftsLimit(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("the heap freed: the percent is %d, want -1 (off)", got)
 	}
-	if got := debug.SetMemoryLimit(-1); got != gcBase {
-		t.Errorf("the heap freed: the memory limit is %d, want %d", got, gcBase)
+	if got := debug.SetMemoryLimit(-1); got != gcBudget(0) {
+		t.Errorf("the heap freed: the memory limit is %d, want %d", got, gcBudget(0))
 	}
 }
 
