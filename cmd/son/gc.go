@@ -23,21 +23,20 @@ import (
 // pages) and what the heap overshoots it by while a collection runs: with
 // the whole budget as the limit, the peak RSS was 6% over it.
 //
-// After each collection, the heap's next goal is the larger of the budget
+// After each collection, the heap's next goal is the larger of the limit
 // and the live heap plus gcPercent percent of it. While the live heap
-// leaves that much room under the budget, the budget stays the limit:
-// the heap grows to it, and the next collection comes when the room is
-// allocated. Beyond, holding the heap under the budget would mean
-// collecting over and over, each collection marking a heap that nearly
-// fills it: the limit is lifted and the collector is proportional, with
-// GOGC gcPercent, until a collection finds the live heap small enough
-// again. The peak is thus the budget, or 1 + gcPercent/100 times the
-// largest live heap if that is more. Each collection marks the live heap,
-// so the collector's CPU grows as gcPercent shrinks: 100 (the policy
-// until November 2026) made the peak twice the live heap for about 8% of
-// a large compile's CPU; 50 takes up to a quarter off that peak for
-// about 15% more CPU, 25 a third for 20 to 45% (docs/PERFORMANCE.md,
-// "mem13").
+// leaves that much room under the limit, the limit stays: the heap grows
+// to it, and the next collection comes when the room is allocated. Beyond,
+// holding the heap under the limit would mean collecting over and over,
+// each collection marking a heap that nearly fills it: the limit is lifted
+// and the collector is proportional, with GOGC gcPercent, until a
+// collection finds the live heap small enough again. The peak is thus the
+// limit, or 1 + gcPercent/100 times the largest live heap if that is more.
+// Each collection marks the live heap, so the collector's CPU grows as
+// gcPercent shrinks: 100 (the policy until November 2026) made the peak
+// twice the live heap; 50 makes it 1.5 times for 7 to 15% more CPU on the
+// hostile shapes of docs/PERFORMANCE.md ("mem13"), 25 would make it 1.25
+// times for 20 to 45% more.
 const (
 	gcBase    = 64 << 20
 	gcPerByte = 100
@@ -91,9 +90,9 @@ func gcBudget(n int) int64 {
 }
 
 // gcProportional says whether, with live bytes live after a collection
-// and a budget of limit bytes, the collector should be proportional
-// (GOGC gcPercent, no limit) rather than hold the heap under the budget:
-// whether live and gcPercent percent of it are over the budget.
+// and a memory limit of limit bytes, the collector should be proportional
+// (GOGC gcPercent, no limit) rather than hold the heap under the limit:
+// whether live and gcPercent percent of it are over the limit.
 func gcProportional(live, limit int64) bool {
 	return live > limit/(100+gcPercent)*100
 }
