@@ -34,7 +34,7 @@ import (
 // limit, or 1 + gcPercent/100 times the largest live heap if that is more.
 // Each collection marks the live heap, so the collector's CPU grows as
 // gcPercent shrinks: 100 (the policy until November 2026) made the peak
-// twice the live heap; 50 makes it 1.5 times for 7 to 15% more CPU on the
+// twice the live heap; 50 makes it 1.5 times for 7 to 21% more CPU on the
 // hostile shapes of docs/PERFORMANCE.md ("mem13"), 25 would make it 1.25
 // times for 20 to 45% more.
 const (
