@@ -100,6 +100,17 @@ var runCases = []runCase{
 	{`if (arg) { int x = 1/0; return x; } return 2;`, map[int64]string{0: "2", 1: "runtime error: division by zero"}},
 	{`int x = 1/0; if (x) return 1; return 2;`, map[int64]string{0: "runtime error: division by zero", 5: "runtime error: division by zero"}},
 	{`if (arg) { arg = 1/0; if (arg) return 1; } return 2;`, map[int64]string{0: "2", 1: "runtime error: division by zero"}},
+
+	// Regions entered again and again, each with its own Phis, found in
+	// an order that interleaves them (the interpreter's list of Phis by
+	// region): a loop in a loop, then a join in the outer loop.
+	{`int a = 0; int b = 1; int s = 0;
+	  for (int i = 0; i < arg; i++) {
+	      int j = 0;
+	      while (j < i) { a = a + j; b = b * 2 % 1000; j++; }
+	      if (i % 2) s = s + a; else s = s - b;
+	  }
+	  return s * 1000000 + a * 1000 + b;`, map[int64]string{0: "1", 1: "-999999", 3: "-8998992"}},
 }
 
 func TestRun(t *testing.T) {

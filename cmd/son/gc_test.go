@@ -28,11 +28,11 @@ func TestSetGC(t *testing.T) {
 	if got := debug.SetGCPercent(-1); got != -1 {
 		t.Errorf("GOGC unset: the collector's percent is %d, want -1 (off)", got)
 	}
-	if got := debug.SetMemoryLimit(-1); got != 64<<20 {
-		t.Errorf("GOGC unset: the memory limit is %d, want %d", got, 64<<20)
+	if got := debug.SetMemoryLimit(-1); got != 48<<20 {
+		t.Errorf("GOGC unset: the memory limit is %d, want %d (64 MiB less the slack)", got, 48<<20)
 	}
 	budgetGC(1_000_000)
-	if got, want := debug.SetMemoryLimit(-1), int64(64<<20+100_000_000); got != want {
+	if got, want := debug.SetMemoryLimit(-1), int64(48<<20+100_000_000); got != want {
 		t.Errorf("after budgetGC(1,000,000): the memory limit is %d, want %d", got, want)
 	}
 	resetGC()
@@ -49,14 +49,16 @@ func TestSetGC(t *testing.T) {
 			t.Errorf("%s set: the memory limit is %d, want none", env, got)
 		}
 	}
-	if gcBudget(math.MaxInt) != math.MaxInt64-(math.MaxInt64-gcBase)%gcPerByte {
+	if gcBudget(math.MaxInt) != math.MaxInt64-(math.MaxInt64-(gcBase-gcSlack))%gcPerByte {
 		t.Errorf("gcBudget(MaxInt) = %d: overflows", gcBudget(math.MaxInt))
 	}
 }
 
-// TestGCLiftsLimit: once a collection finds more than half the budget
-// live, the limit goes and the collector is proportional (GOGC 100), so
-// that a heap larger than the budget is not collected over and over.
+// TestGCLiftsLimit: once a collection finds the live heap too close to
+// the budget to leave gcPercent percent of it free, the limit goes and the
+// collector is proportional (GOGC gcPercent), so that a heap larger than
+// the budget is not collected over and over; once a collection finds the
+// live heap small again, the budget is the limit again.
 func TestGCLiftsLimit(t *testing.T) {
 	defer resetGC()
 	t.Setenv("GOGC", "")
@@ -67,6 +69,12 @@ func TestGCLiftsLimit(t *testing.T) {
 		defer gcMu.Unlock()
 		return gcLifted
 	}
+	collectUntil := func(want bool) {
+		for deadline := time.Now().Add(10 * time.Second); lifted() != want && time.Now().Before(deadline); {
+			runtime.GC()
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
 	for range 3 { // a small heap keeps the budget
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
@@ -74,22 +82,51 @@ func TestGCLiftsLimit(t *testing.T) {
 	if lifted() {
 		t.Fatal("the limit was lifted with a small heap live")
 	}
-	live := make([]byte, 40<<20) // over half of 64 MiB
+	live := make([]byte, 40<<20) // over 48 MiB / 1.5
 	for i := range live {
 		live[i] = byte(i)
 	}
-	for deadline := time.Now().Add(10 * time.Second); !lifted() && time.Now().Before(deadline); {
-		runtime.GC()
-		time.Sleep(10 * time.Millisecond)
-	}
+	collectUntil(true)
 	runtime.KeepAlive(live)
 	if !lifted() {
-		t.Fatal("40 MiB live under a 64 MiB budget: the limit was not lifted")
+		t.Fatal("40 MiB live under a 48 MiB limit: the limit was not lifted")
 	}
-	if got := debug.SetGCPercent(100); got != gcPercent {
+	if got := debug.SetGCPercent(gcPercent); got != gcPercent {
 		t.Errorf("after the lift the percent is %d, want %d", got, gcPercent)
 	}
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("after the lift the memory limit is %d, want none", got)
+	}
+	live = nil
+	collectUntil(false)
+	if lifted() {
+		t.Fatal("the heap freed: the budget is not the limit again")
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Errorf("the heap freed: the percent is %d, want -1 (off)", got)
+	}
+	if got := debug.SetMemoryLimit(-1); got != gcBudget(0) {
+		t.Errorf("the heap freed: the memory limit is %d, want %d", got, gcBudget(0))
+	}
+}
+
+// TestGCProportional: the budget holds while the live heap and gcPercent
+// percent of it fit under it.
+func TestGCProportional(t *testing.T) {
+	const budget = 150 << 20 // with gcPercent 50, 100 MiB live and its half fit exactly
+	for _, c := range []struct {
+		live int64
+		want bool
+	}{
+		{0, false},
+		{50 << 20, false},
+		{budget * 100 / (100 + gcPercent), false},
+		{budget*100/(100+gcPercent) + 1, true},
+		{budget, true},
+		{2 * budget, true},
+	} {
+		if got := gcProportional(c.live, budget); got != c.want {
+			t.Errorf("gcProportional(%d, %d) = %v, want %v", c.live, budget, got, c.want)
+		}
 	}
 }
