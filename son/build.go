@@ -92,6 +92,17 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 		// folded, what only that side used may be a cycle that nothing
 		// live uses (a loop's Phi and its increment, when the side was
 		// the loop's exit): swept again, until nothing folds.
+		//
+		// These rounds need no keepInfiniteLoops: after the first, every
+		// Loop that Start reaches is live (Stop reaches it). A fold
+		// replaces an If's one projection by the If's control, so a
+		// control path from Start, or back from Stop, through that
+		// projection runs through the control instead: no node but the
+		// If, its projection, their Refines and data only the condition
+		// used stops being live, and none becomes reachable from Start
+		// that was not. A sweep takes only nodes not live, and no round
+		// makes a Loop. So no Loop that Start reaches loses its last
+		// way to Stop, and keepInfiniteLoops would find nothing to do.
 		for b.foldOneSidedIfs() {
 			live := g.liveSet()
 			if !g.guardFolded(live) {
