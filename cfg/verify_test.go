@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"son/internal/dom"
 )
 
 func TestVerify(t *testing.T) {
@@ -194,3 +196,33 @@ func TestVerifyManyProblems(t *testing.T) {
 }
 
 func itoa(i int) string { return Reg(i).String()[1:] }
+
+// TestVerifyDominance: the dominance VerifyDominance returns for a
+// function that passes answers every query as a dominator tree of its own
+// blocks does, and a function that fails gets the error Verify gives.
+func TestVerifyDominance(t *testing.T) {
+	for _, c := range readCases(t, "testdata/run.txt") {
+		f := mustParse(t, c.text)
+		got, err := VerifyDominance(f)
+		if err != nil {
+			t.Fatalf("testdata/run.txt:%d: %v", c.line, err)
+		}
+		tree := dom.NewTree(dom.LengauerTarjanFlat(succIndex(f, positions(f))))
+		for a := range f.Blocks {
+			if got.Reachable(a) != tree.Reachable(a) {
+				t.Fatalf("testdata/run.txt:%d: Reachable(%d) = %v", c.line, a, got.Reachable(a))
+			}
+			for b := range f.Blocks {
+				if got.Dominates(a, b) != tree.Dominates(a, b) {
+					t.Fatalf("testdata/run.txt:%d: Dominates(%d, %d) = %v", c.line, a, b, got.Dominates(a, b))
+				}
+			}
+		}
+	}
+	f := mustParse(t, diamondText)
+	f.Blocks[1].Instrs[0].Dst = 0
+	_, err := VerifyDominance(f)
+	if want := Verify(f); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("VerifyDominance = %v, Verify = %v", err, want)
+	}
+}

@@ -66,6 +66,10 @@ func NewIntervals(idom []int) Intervals {
 	return t
 }
 
+// Reachable reports whether v is reachable from the entry (on a path of
+// the tree from it).
+func (t Intervals) Reachable(v int) bool { return t.pre[v] >= 0 }
+
 // Dominates reports whether a dominates b. Every reachable vertex
 // dominates itself; an unreachable vertex dominates nothing and is
 // dominated by nothing.

@@ -7,7 +7,7 @@ import (
 
 // TestIntervalsAgreeWithTree: on random graphs, some of whose vertices
 // are unreachable, Intervals answers every strict-dominance query as
-// Tree does.
+// Tree does, and finds reachable the vertices that have an idom.
 func TestIntervalsAgreeWithTree(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	for iter := range 300 {
@@ -24,6 +24,9 @@ func TestIntervalsAgreeWithTree(t *testing.T) {
 		tree := NewTree(append([]int(nil), idom...))
 		iv := NewIntervals(idom)
 		for a := range n {
+			if got, want := iv.Reachable(a), idom[a] >= 0; got != want {
+				t.Fatalf("graph %d, %d vertices: Reachable(%d) = %v, idom %d", iter, n, a, got, idom[a])
+			}
 			for b := range n {
 				if got, want := iv.StrictlyDominates(a, b), tree.StrictlyDominates(a, b); got != want {
 					t.Fatalf("graph %d, %d vertices: StrictlyDominates(%d, %d) = %v, Tree says %v", iter, n, a, b, got, want)
