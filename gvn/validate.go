@@ -1,6 +1,6 @@
 // Validate, GVN's validator: cfg.Verify, GVN_spec and def_sdom (paper 003,
-// section 7, figure 11), with its own dominators. Cost: O(n + m) plus the
-// dominators.
+// section 7, figure 11), with cfg.Verify's dominators, not the pass's.
+// Cost: O(n + m) plus the dominators.
 
 package gvn
 
@@ -101,33 +101,31 @@ func (v *Valid) index(r cfg.Reg) int32 { return v.sites.Lookup(int64(r)) }
 // two parameters of one number, holds of every well-formed cfg.Func: it
 // has one parameter, read by Arg instructions, and every register used
 // has a definition. It computes its own
-// definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
-// plus the dominators, and reports the first broken rule as an *Invalid.
+// definitions, and takes the dominators cfg.Verify computed to check f
+// (Cooper, Harvey and Kennedy's algorithm, on the trusted side as
+// Validate is; the pass uses Lengauer and Tarjan's), in O(n + m) plus the
+// dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	v := &Valid{f: f, p: p}
 	bad := func(rule, format string, args ...any) (*Valid, error) {
 		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 	}
-	if err := cfg.Verify(f); err != nil {
+	dominance, err := cfg.VerifyDominance(f)
+	if err != nil {
 		return bad("input", "%v", err)
 	}
-	// Blocks by ID and registers by number (f passed cfg.Verify: the IDs
-	// and the definitions are unique); the tables sized once.
-	defs, maxID, nsucc := 0, 0, 0
+	// Registers by number (f passed cfg.Verify: the definitions are
+	// unique); the table sized once.
+	defs := 0
 	var maxReg cfg.Reg
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
-		maxID, nsucc = max(maxID, b.ID), nsucc+len(b.Succs)
 		for _, ph := range b.Phis {
 			maxReg = max(maxReg, ph.Dst)
 		}
 		for _, in := range b.Instrs {
 			maxReg = max(maxReg, in.Dst)
 		}
-	}
-	pos := numbering.New(len(f.Blocks), int64(maxID))
-	for i, b := range f.Blocks {
-		pos.Set(int64(b.ID), int32(i))
 	}
 	// The registers, in block order.
 	v.sites = numbering.New(defs, int64(maxReg))
@@ -176,16 +174,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 		}
 	}
 
-	// The replacements: def_sdom.
-	// Successors laid out flat: block i's are succ[start[i]:start[i+1]].
-	start, succ := make([]int32, 1, len(f.Blocks)+1), make([]int32, 0, nsucc)
-	for _, b := range f.Blocks {
-		for _, s := range b.Succs {
-			succ = append(succ, pos.Get(int64(s.ID)))
-		}
-		start = append(start, int32(len(succ)))
-	}
-	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
+	// The replacements: def_sdom, by the blocks' positions in f.Blocks.
 	replaced := make([]bool, len(order)) // by index in order
 	var undefined map[cfg.Reg]bool       // replaced registers with no definition (reported below)
 	for _, rp := range p.Replace {
@@ -216,7 +205,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			return bad("replace-number", "%v (number %v) is replaced by %v (number %v)", rp.Dst, p.N.Of(rp.Dst), rp.By, p.N.Of(rp.By))
 		case replaced[v.index(rp.By)]:
 			return bad("replace-kept", "%v is replaced by %v, which is replaced too", rp.Dst, rp.By)
-		case !defSdom(tree, y, x):
+		case !defSdom(dominance, y, x):
 			return bad("replace-dom", "%v is replaced by %v, whose definition %v does not strictly dominate %v", rp.Dst, rp.By, y, x)
 		}
 	}
@@ -269,14 +258,14 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 // definition x (paper 003's def_sdom, at the point of x): the Phis of a
 // block are defined at its entry, all at once, and an instruction after
 // the Phis and the instructions before it.
-func defSdom(tree *dom.Tree, y, x site) bool {
+func defSdom(dominance dom.Intervals, y, x site) bool {
 	if y.block == x.block {
 		if x.phi {
 			return y.phi
 		}
 		return y.phi || y.index < x.index
 	}
-	return tree.StrictlyDominates(int(y.block), int(x.block))
+	return dominance.StrictlyDominates(int(y.block), int(x.block))
 }
 
 // swappable reports whether op's two arguments can be swapped: the
