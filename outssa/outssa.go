@@ -789,6 +789,7 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 		return c
 	}
 	var moves []Move
+	var q sequencer
 	for si, s := range f.Blocks {
 		res.Naive += len(s.Phis) * len(s.Preds)
 		if len(s.Phis) == 0 {
@@ -816,7 +817,7 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 			if len(moves) == 0 {
 				continue
 			}
-			seq, cycles, err := Sequentialize(moves, tmp)
+			seq, cycles, err := q.sequentialize(moves, tmp)
 			if err != nil {
 				return fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
 			}
