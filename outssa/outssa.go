@@ -116,10 +116,9 @@ type defPoint struct {
 
 // translation is the state of one Translate.
 type translation struct {
-	f    *cfg.Func
-	pos  *numbering.Table // block ID -> position in f.Blocks
-	tree *dom.Tree
-	pre  []int32 // preorder number in the dominator tree, by block position
+	f   *cfg.Func
+	pos *numbering.Table // block ID -> position in f.Blocks
+	dom dom.Intervals    // dominance and the dominator tree's preorder, by block position
 
 	slot     *numbering.Table // register -> slot
 	regs     []cfg.Reg        // slot -> register
@@ -190,11 +189,9 @@ func newTranslation(f *cfg.Func) *translation {
 		start = append(start, int32(len(edges)))
 	}
 	// The pass uses Lengauer–Tarjan; cfg.Verify, Cooper–Harvey–Kennedy.
-	t.tree = dom.NewTree(dom.LengauerTarjanFlat(start, edges))
-	t.pre = make([]int32, len(f.Blocks))
-	for k, v := range t.tree.Preorder() {
-		t.pre[v] = int32(k)
-	}
+	// Dominance and the preorder are all it asks: the tree's intervals,
+	// not a dom.Tree's searches too.
+	t.dom = dom.NewIntervals(dom.LengauerTarjanFlat(start, edges))
 	t.regs = make([]cfg.Reg, 0, ndefs)
 	t.def = make([]defPoint, 0, ndefs)
 	t.isConst = make([]bool, 0, ndefs)
@@ -464,7 +461,7 @@ func (t *translation) liveAfter(x int32, d defPoint) bool {
 func (t *translation) before(x, y int32) bool {
 	dx, dy := t.def[x], t.def[y]
 	if dx.block != dy.block {
-		return t.pre[dx.block] < t.pre[dy.block]
+		return t.dom.Pre(int(dx.block)) < t.dom.Pre(int(dy.block))
 	}
 	return dx.index < dy.index
 }
@@ -475,7 +472,7 @@ func (t *translation) dominates(x, y int32) bool {
 	if dx.block == dy.block {
 		return dx.index <= dy.index
 	}
-	return t.tree.Dominates(int(dx.block), int(dy.block))
+	return t.dom.Dominates(int(dx.block), int(dy.block))
 }
 
 func (t *translation) find(x int32) int32 {
