@@ -391,9 +391,11 @@ func (t *translation) liveness() {
 			}
 		}
 		if !t.wide[x] && len(out) > 0 {
-			// Cut from a slab of chunks, each list full to capacity.
+			// Cut from a slab of chunks, each list full to capacity;
+			// the chunks from 256 entries, doubling to 4,096 (a small
+			// function does not pay for 16 KB).
 			if cap(slab)-len(slab) < len(out) {
-				slab = make([]int32, 0, max(4096, len(out)))
+				slab = make([]int32, 0, max(len(out), chunk(cap(slab), 256, 4096)))
 			}
 			l := len(slab)
 			slab = inOrder(slab, out, outStamp, stamp)
@@ -769,17 +771,25 @@ func (t *translation) emitInPlace(named []cfg.Reg, tmp cfg.Reg) (*Result, error)
 	return res, nil
 }
 
+// chunk is the size of the next chunk of an array cut into lists: twice
+// the last one's, of size last (0 before the first), from lo to at most
+// hi.
+func chunk(last, lo, hi int) int { return min(hi, max(lo, 2*last)) }
+
 // moves appends to the instruction lists of out (the blocks of the RTL
 // function, by position) the moves of the Phis of each block, at the end
 // of each of its predecessors, and counts them in res.
 func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cfg.Block) error {
 	f := t.f
-	// The moves' instructions and their argument lists, from chunks.
+	// The moves' instructions and their argument lists, from chunks of
+	// 16 doubling to 256.
 	var moveInstrs []cfg.Instr
 	var moveArgs []cfg.Reg
+	instrChunk, argChunk := 0, 0 // the last chunks' sizes
 	newMove := func() *cfg.Instr {
 		if len(moveInstrs) == 0 {
-			moveInstrs = make([]cfg.Instr, 256)
+			instrChunk = chunk(instrChunk, 16, 256)
+			moveInstrs = make([]cfg.Instr, instrChunk)
 		}
 		c := &moveInstrs[0]
 		moveInstrs = moveInstrs[1:]
@@ -827,7 +837,8 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 					*c = cfg.Instr{Op: cfg.OpConst, Dst: m.Dst, Aux: m.Const}
 				} else {
 					if len(moveArgs) == 0 {
-						moveArgs = make([]cfg.Reg, 256)
+						argChunk = chunk(argChunk, 16, 256)
+						moveArgs = make([]cfg.Reg, argChunk)
 					}
 					*c = cfg.Instr{Op: cfg.OpCopy, Dst: m.Dst, Args: moveArgs[:1:1]}
 					moveArgs = moveArgs[1:]
