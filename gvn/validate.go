@@ -89,10 +89,18 @@ type Valid struct {
 	p      *Proposal
 	sites  *numbering.Table // register -> its index in places (Go maps were most of the validator's own time)
 	places []place          // the definitions in block order
+	// number[i] is the index in places of the number of the register
+	// defined by places[i]: p.N read once, not looked up in the map for
+	// each register and argument compared.
+	number []int32
 }
 
 // index returns the index in v.places of the definition of r, or -1.
 func (v *Valid) index(r cfg.Reg) int32 { return v.sites.Lookup(int64(r)) }
+
+// num returns the index in v.places of the number of r, a register that f
+// defines (every register f uses is one, f passing cfg.Verify).
+func (v *Valid) num(r cfg.Reg) int32 { return v.number[v.index(r)] }
 
 // Validate checks p against f independently of how p was computed: that
 // f passes cfg.Verify (the hypothesis wf_ssa_function of paper 003), that
@@ -145,14 +153,19 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			}
 		}
 	}
-	known := func(r cfg.Reg) bool { return v.index(r) >= 0 }
+	v.number = make([]int32, len(order))
+	for i := range v.number {
+		v.number[i] = int32(i) // a register absent from p.N is its own number
+	}
 	for r, n := range p.N {
-		if !known(r) {
+		i, j := v.index(r), v.index(n)
+		if i < 0 {
 			return bad("numbering", "%v has number %v, but the function has no register %v", r, n, r)
 		}
-		if !known(n) {
+		if j < 0 {
 			return bad("numbering", "%v has number %v, which is not a register of the function", r, n)
 		}
+		v.number[i] = j
 	}
 
 	// GVN_spec. Having the same op (and constant) and equal-numbered
@@ -162,8 +175,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	// register whose number is order[i] (numbers are registers of f).
 	first := make([]int32, len(order))
 	for i, r := range order {
-		n := p.N.Of(r)
-		j := v.index(n)
+		j := v.number[i]
+		n := order[j] // p.N.Of(r)
 		if first[j] == 0 {
 			first[j] = int32(i) + 1
 			continue
@@ -201,7 +214,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			return bad("replace-def", "%v is replaced by %v, which has no definition", rp.Dst, rp.By)
 		case rp.Dst == rp.By:
 			return bad("replace-def", "%v is replaced by itself", rp.Dst)
-		case p.N.Of(rp.Dst) != p.N.Of(rp.By):
+		case v.num(rp.Dst) != v.num(rp.By):
 			return bad("replace-number", "%v (number %v) is replaced by %v (number %v)", rp.Dst, p.N.Of(rp.Dst), rp.By, p.N.Of(rp.By))
 		case replaced[v.index(rp.By)]:
 			return bad("replace-kept", "%v is replaced by %v, which is replaced too", rp.Dst, rp.By)
@@ -217,7 +230,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 // both by Phis of one block with equal-numbered arguments. It returns the
 // broken rule and why, or "".
 func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
-	n := v.p.N
+	n := v.num
 	sx, _ := v.site(x)
 	sy, _ := v.site(y)
 	switch {
@@ -228,7 +241,7 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 			return "spec-phi-block", fmt.Sprintf("they are Phis of different blocks: %v and %v", sx, sy)
 		}
 		for k := range sx.ph.Args {
-			if k >= len(sy.ph.Args) || n.Of(sx.ph.Args[k]) != n.Of(sy.ph.Args[k]) {
+			if k >= len(sy.ph.Args) || n(sx.ph.Args[k]) != n(sy.ph.Args[k]) {
 				return "spec-args", fmt.Sprintf("argument %d of %v and %v differ in number", k, sx, sy)
 			}
 		}
@@ -243,10 +256,10 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	}
 	same := true
 	for k := range a.Args {
-		same = same && n.Of(a.Args[k]) == n.Of(b.Args[k])
+		same = same && n(a.Args[k]) == n(b.Args[k])
 	}
 	if !same && swappable(a.Op) && len(a.Args) == 2 {
-		same = n.Of(a.Args[0]) == n.Of(b.Args[1]) && n.Of(a.Args[1]) == n.Of(b.Args[0])
+		same = n(a.Args[0]) == n(b.Args[1]) && n(a.Args[1]) == n(b.Args[0])
 	}
 	if !same {
 		return "spec-args", fmt.Sprintf("the arguments of %v and %v differ in number", sx, sy)
