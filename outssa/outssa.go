@@ -145,9 +145,12 @@ type translation struct {
 
 	// Classes of coalesced registers: a union-find over slots, the
 	// members of each root in dominance order of their definitions.
-	parent  []int32
-	members [][]int32
-	stack   []int32 // scratch for interfere
+	parent      []int32
+	members     [][]int32
+	merged      []int32 // the rest of the chunk union cuts the merged classes from
+	mergedChunk int     // the size of that chunk
+	stack       []int32 // scratch for interfere
+	deadPhi     []bool  // slot -> a Phi's destination not live after it: no moves (found by coalesce)
 }
 
 // blockUse is the last use of a register in a block, by position.
@@ -517,7 +520,15 @@ func (t *translation) interfere(a, b []int32) bool {
 // union merges the classes of roots a and b, which do not interfere.
 func (t *translation) union(a, b int32) {
 	ma, mb := t.members[a], t.members[b]
-	merged := make([]int32, 0, len(ma)+len(mb))
+	// Cut from chunks (a slice each was most of union's cost), full to
+	// capacity.
+	n := len(ma) + len(mb)
+	if len(t.merged) < n {
+		t.mergedChunk = chunk(t.mergedChunk, 256, 4096)
+		t.merged = make([]int32, max(n, t.mergedChunk))
+	}
+	merged := t.merged[:0:n]
+	t.merged = t.merged[n:]
 	i, j := 0, 0
 	for i < len(ma) || j < len(mb) {
 		if j == len(mb) || (i < len(ma) && t.before(ma[i], mb[j])) {
@@ -548,11 +559,13 @@ func (t *translation) coalesce() {
 		n += len(b.Phis) * len(b.Preds)
 	}
 	pairs := make([]pair, 0, n)
+	t.deadPhi = make([]bool, len(t.regs))
 	for i, b := range t.f.Blocks {
 		r := t.readStart[i]
 		for j, p := range b.Phis {
 			d := t.first[i] + int32(j)
 			if !t.liveAfter(d, t.def[d]) {
+				t.deadPhi[d] = true
 				r += int32(len(p.Args))
 				continue // a dead Phi gets no move
 			}
@@ -809,7 +822,7 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 				d := t.first[si] + int32(j)
 				a := t.reads[int(r)+k]
 				r += int32(len(phi.Args))
-				if !t.liveAfter(d, t.def[d]) {
+				if t.deadPhi[d] {
 					continue
 				}
 				dst := named[d]
