@@ -32,7 +32,7 @@
 // exploration"), at most maxSpan blocks per register; each coalescing test
 // costs O(maxClass) queries of O(log n); then sorting the Phi arguments by
 // loop depth, and the moves, O(n + m) for n instructions and Phis and m
-// edges.
+// edges, but for sequentializing each edge's k moves in O(k log k).
 package outssa
 
 import (
