@@ -75,6 +75,7 @@ func VerifyDominance(f *Func) (dom.Intervals, error) {
 	return v.tree, nil
 }
 
+// verify is Verify, returning the verifier too, for what it computed.
 func verify(f *Func) (*verifier, error) {
 	v := &verifier{f: f, pos: positions(f)}
 	if len(f.Blocks) == 0 {
