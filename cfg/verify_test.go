@@ -226,3 +226,16 @@ func TestVerifyDominance(t *testing.T) {
 		t.Errorf("VerifyDominance = %v, Verify = %v", err, want)
 	}
 }
+
+// TestVerifyLargeIDs: block IDs too large for the index's array (it
+// falls back on a map, and so do the ID rules) are no problem when they
+// are unique, and two alike are still found.
+func TestVerifyLargeIDs(t *testing.T) {
+	f := mustParse(t, diamondText)
+	f.Blocks[2].ID = 1_000_000
+	if err := Verify(f); err != nil {
+		t.Errorf("unique large IDs: %v", err)
+	}
+	f.Blocks[3].ID = 1_000_000
+	checkProblems(t, textCase{name: "large IDs alike"}, Verify(f), []string{"b1000000: block-id: its ID is also the ID of the block at position 2"})
+}
