@@ -15,7 +15,7 @@ import (
 // DOT returns f in the Graphviz DOT language, titled title ("" for none).
 func DOT(f *Func, title string) string {
 	pos := positions(f)
-	tree := domTree(f, pos)
+	tree := dominance(f, pos)
 	var s strings.Builder
 	fmt.Fprintf(&s, "digraph %s {\n", DotQuote(f.Name))
 	if title != "" {

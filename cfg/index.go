@@ -96,10 +96,12 @@ func succIndex(f *Func, pos *blockIndex) (start, succ []int32) {
 	return start, succ
 }
 
-// domTree returns the dominator tree of f over block positions, computed
-// by Cooper, Harvey and Kennedy's iterative algorithm. Unreachable blocks
-// dominate nothing and are dominated by nothing. It takes O(n + m) time
-// per pass over the blocks and recurses nowhere.
-func domTree(f *Func, pos *blockIndex) *dom.Tree {
-	return dom.NewTree(dom.CooperHarveyKennedyFlat(succIndex(f, pos)))
+// dominance returns the dominance of f's blocks by position, computed by
+// Cooper, Harvey and Kennedy's iterative algorithm and numbered for O(1)
+// queries (the intervals of the tree, all that Verify and DOT ask, not a
+// dom.Tree's searches, which took a fourth of its time). Unreachable
+// blocks dominate nothing and are dominated by nothing. It takes O(n + m)
+// time per pass over the blocks and recurses nowhere.
+func dominance(f *Func, pos *blockIndex) dom.Intervals {
+	return dom.NewIntervals(dom.CooperHarveyKennedyFlat(succIndex(f, pos)))
 }

@@ -3,7 +3,8 @@ package cfg
 import "son/internal/numbering"
 
 // regMap numbers the registers that a function mentions 0..n-1, so that
-// Verify and Run can keep per-register facts in slices. Registers are
+// Run can keep per-register facts in slices (Verify numbers only the
+// definitions, in its own table: defs). Registers are
 // looked up in an array by register when their numbers are dense, and in
 // an open-addressing table when they are not, as for gcm's, named by node
 // ID (19,854 registers up to 550,020 on a 100,000-node program), where a

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"son/internal/dom"
+	"son/internal/numbering"
 )
 
 // Verify checks that f is well formed at its level and returns every
@@ -57,10 +58,35 @@ import (
 // Verify takes O(n + m + r) time, with r the number of register mentions,
 // plus the dominator computation, and recurses nowhere.
 func Verify(f *Func) error {
+	_, err := verify(f)
+	return err
+}
+
+// VerifyDominance is Verify, and returns too, when f passes, the
+// dominance of its blocks by position (Cooper, Harvey and Kennedy's
+// algorithm, numbered for O(1) queries) that Verify checked strictness
+// with: for a validator that trusts the same computation and would
+// otherwise make it again (gvn.Validate).
+func VerifyDominance(f *Func) (dom.Intervals, error) {
+	v, err := verify(f)
+	if err != nil {
+		return dom.Intervals{}, err
+	}
+	return v.tree, nil
+}
+
+// verify is Verify, returning the verifier too, for what it computed.
+func verify(f *Func) (*verifier, error) {
 	v := &verifier{f: f, pos: positions(f)}
 	if len(f.Blocks) == 0 {
 		v.bad(nil, where{}, "entry", "the function has no blocks")
-		return v.err()
+		return v, v.err()
+	}
+	// Which positions hold a block of their own (not nil, not a second
+	// listing), found once: every rule below asks.
+	v.ok = make([]bool, len(f.Blocks))
+	for i, b := range f.Blocks {
+		v.ok[i] = b != nil && v.pos.at(b) == i
 	}
 	v.blocks()
 	v.edges()
@@ -74,7 +100,7 @@ func Verify(f *Func) error {
 	default:
 		v.bad(nil, where{}, "level", "unknown level %d", f.Level)
 	}
-	return v.err()
+	return v, v.err()
 }
 
 // Problem is one broken rule.
@@ -129,8 +155,9 @@ func (e *VerifyError) Error() string {
 
 type verifier struct {
 	f     *Func
-	pos   *blockIndex // block -> position in f.Blocks
-	tree  *dom.Tree   // dominators by position, once edges are checked
+	pos   *blockIndex   // block -> position in f.Blocks
+	ok    []bool        // by position: the block is valid (see valid)
+	tree  dom.Intervals // dominance by position, once edges are checked
 	probs []Problem
 }
 
@@ -154,9 +181,7 @@ func (v *verifier) err() error {
 
 // valid reports whether b is a block of f at its own position: not nil
 // and not a second listing. Only valid blocks are checked further.
-func (v *verifier) valid(i int, b *Block) bool {
-	return b != nil && v.pos.at(b) == i
-}
+func (v *verifier) valid(i int, _ *Block) bool { return v.ok[i] }
 
 // where names the part of a block a problem is in: the block itself, a
 // Phi, an instruction or the terminator. Its text, the Where of a
@@ -199,7 +224,13 @@ func termWhere(b *Block) string          { return atTerm(b).String() }
 // blocks checks each block on its own: IDs, terminator, Phi and
 // instruction shapes.
 func (v *verifier) blocks() {
-	ids := make(map[int]*Block, len(v.f.Blocks))
+	// The index found every block by its ID unless two blocks share one or
+	// one is negative (then it keeps a map): only then can the IDs break
+	// a rule, and only then are they put in a map to find which.
+	var ids map[int]*Block
+	if v.pos.m != nil {
+		ids = make(map[int]*Block, len(v.f.Blocks))
+	}
 	for i, b := range v.f.Blocks {
 		if b == nil {
 			v.bad(nil, where{}, "block", "Blocks[%d] is nil", i)
@@ -209,13 +240,15 @@ func (v *verifier) blocks() {
 			v.bad(b, where{}, "block", "listed twice in Blocks, at %d and %d", j, i)
 			continue
 		}
-		if b.ID < 0 {
-			v.bad(b, where{}, "block-id", "a block ID must be ≥ 0")
-		}
-		if other, dup := ids[b.ID]; dup {
-			v.bad(b, where{}, "block-id", "its ID is also the ID of the block at position %d", v.pos.at(other))
-		} else {
-			ids[b.ID] = b
+		if ids != nil {
+			if b.ID < 0 {
+				v.bad(b, where{}, "block-id", "a block ID must be ≥ 0")
+			}
+			if other, dup := ids[b.ID]; dup {
+				v.bad(b, where{}, "block-id", "its ID is also the ID of the block at position %d", v.pos.at(other))
+			} else {
+				ids[b.ID] = b
+			}
 		}
 		v.term(b)
 		for k, p := range b.Phis {
@@ -400,10 +433,10 @@ func blockList(list []*Block) string {
 	return strings.Join(s, " ")
 }
 
-// reachable computes the dominator tree and reports the blocks that the
-// entry does not reach.
+// reachable computes the dominance and reports the blocks that the entry
+// does not reach.
 func (v *verifier) reachable() {
-	v.tree = domTree(v.f, v.pos)
+	v.tree = dominance(v.f, v.pos)
 	for i, b := range v.f.Blocks {
 		if v.valid(i, b) && !v.tree.Reachable(i) {
 			v.bad(b, where{}, "reachable", "the block is not reachable from the entry")
@@ -448,7 +481,6 @@ func termKindName(k TermKind) string {
 // defSite is where a register is defined: a block by position, and a Phi
 // or an instruction of it.
 type defSite struct {
-	set   bool
 	phi   bool
 	block int
 	index int
@@ -461,22 +493,45 @@ func (d defSite) describe(f *Func) string {
 	return fmt.Sprintf("%v (instr %d)", f.Blocks[d.block], d.index)
 }
 
-// defs collects the definition of each register, reporting second ones at
-// the SSA level.
-func (v *verifier) defs(regs *regMap, ssa bool) []defSite {
-	defs := make([]defSite, regs.len())
-	def := func(b *Block, w where, r Reg, site defSite) {
-		s := regs.slot(r)
-		if s < 0 {
-			return
+// defs numbers the registers > 0 that the blocks define, and collects
+// where each is first defined, reporting second definitions at the SSA
+// level: defs[index.Lookup(r)] is the definition of r, and a register the
+// table does not number is defined nowhere. Only the definitions are
+// numbered (not every register mentioned, which took a walk of every use
+// more), in a table sized once.
+func (v *verifier) defs(ssa bool) (index *numbering.Table, defs []defSite) {
+	n := 0
+	var maxReg Reg
+	for i, b := range v.f.Blocks {
+		if !v.valid(i, b) {
+			continue
 		}
-		if defs[s].set {
+		n += len(b.Phis) + len(b.Instrs)
+		for _, p := range b.Phis {
+			if p != nil {
+				maxReg = max(maxReg, p.Dst)
+			}
+		}
+		for _, in := range b.Instrs {
+			if in != nil {
+				maxReg = max(maxReg, in.Dst)
+			}
+		}
+	}
+	index = numbering.New(n, int64(maxReg))
+	defs = make([]defSite, 0, n)
+	def := func(b *Block, w where, r Reg, site defSite) {
+		if r <= 0 {
+			return // reported by the shape checks
+		}
+		if s := index.Lookup(int64(r)); s >= 0 {
 			if ssa {
 				v.bad(b, w, "single-def", "%v is already defined in %s", r, defs[s].describe(v.f))
 			}
 			return
 		}
-		defs[s] = site
+		index.Set(int64(r), int32(len(defs)))
+		defs = append(defs, site)
 	}
 	for i, b := range v.f.Blocks {
 		if !v.valid(i, b) {
@@ -484,36 +539,37 @@ func (v *verifier) defs(regs *regMap, ssa bool) []defSite {
 		}
 		for k, p := range b.Phis {
 			if p != nil {
-				def(b, atPhi(k, p), p.Dst, defSite{set: true, phi: true, block: i, index: k})
+				def(b, atPhi(k, p), p.Dst, defSite{phi: true, block: i, index: k})
 			}
 		}
 		for k, in := range b.Instrs {
 			if in != nil && in.Op.HasDst() {
-				def(b, atInstr(k, in), in.Dst, defSite{set: true, block: i, index: k})
+				def(b, atInstr(k, in), in.Dst, defSite{block: i, index: k})
 			}
 		}
 	}
-	return defs
+	return index, defs
 }
 
 // ssa checks the rules of the SSA level: single definitions, Phi arity,
 // strictness.
 func (v *verifier) ssa() {
-	regs := newRegMap(v.f)
-	defs := v.defs(regs, true)
+	index, defs := v.defs(true)
 	tree := v.tree
 
 	// use checks a use at instruction index i of block bi (len(Instrs) for
 	// the terminator).
 	use := func(b *Block, bi int, w where, r Reg, i int) {
-		s := regs.slot(r)
-		if s < 0 {
+		if r <= 0 {
 			return // not a register: reported by the shape checks
+		}
+		s := index.Lookup(int64(r))
+		if s < 0 {
+			v.bad(b, w, "undefined", "%v is never defined", r)
+			return
 		}
 		d := defs[s]
 		switch {
-		case !d.set:
-			v.bad(b, w, "undefined", "%v is never defined", r)
 		case !tree.Reachable(bi):
 		case d.block == bi:
 			if !d.phi && d.index >= i {
@@ -539,15 +595,15 @@ func (v *verifier) ssa() {
 				v.bad(b, w, "phi-arity", "%d arguments for %d predecessors", len(p.Args), len(b.Preds))
 			}
 			for j, a := range p.Args {
-				s := regs.slot(a)
-				if s < 0 {
+				if a <= 0 {
 					continue
 				}
-				d := defs[s]
-				if !d.set {
+				s := index.Lookup(int64(a))
+				if s < 0 {
 					v.bad(b, w, "undefined", "%v is never defined", a)
 					continue
 				}
+				d := defs[s]
 				if j >= len(b.Preds) || !tree.Reachable(i) {
 					continue
 				}
@@ -576,10 +632,9 @@ func (v *verifier) ssa() {
 // rtl checks the rules of the RTL level: no Phis, and every register used
 // is assigned somewhere.
 func (v *verifier) rtl() {
-	regs := newRegMap(v.f)
-	defs := v.defs(regs, false)
+	index, _ := v.defs(false)
 	use := func(b *Block, w where, r Reg) {
-		if s := regs.slot(r); s >= 0 && !defs[s].set {
+		if r > 0 && index.Lookup(int64(r)) < 0 {
 			v.bad(b, w, "undefined", "%v is never assigned", r)
 		}
 	}

@@ -4,6 +4,8 @@ import (
 	"errors"
 	"strings"
 	"testing"
+
+	"son/internal/dom"
 )
 
 func TestVerify(t *testing.T) {
@@ -194,3 +196,46 @@ func TestVerifyManyProblems(t *testing.T) {
 }
 
 func itoa(i int) string { return Reg(i).String()[1:] }
+
+// TestVerifyDominance: the dominance VerifyDominance returns for a
+// function that passes answers every query as a dominator tree of its own
+// blocks does, and a function that fails gets the error Verify gives.
+func TestVerifyDominance(t *testing.T) {
+	for _, c := range readCases(t, "testdata/run.txt") {
+		f := mustParse(t, c.text)
+		got, err := VerifyDominance(f)
+		if err != nil {
+			t.Fatalf("testdata/run.txt:%d: %v", c.line, err)
+		}
+		tree := dom.NewTree(dom.LengauerTarjanFlat(succIndex(f, positions(f))))
+		for a := range f.Blocks {
+			if got.Reachable(a) != tree.Reachable(a) {
+				t.Fatalf("testdata/run.txt:%d: Reachable(%d) = %v", c.line, a, got.Reachable(a))
+			}
+			for b := range f.Blocks {
+				if got.Dominates(a, b) != tree.Dominates(a, b) {
+					t.Fatalf("testdata/run.txt:%d: Dominates(%d, %d) = %v", c.line, a, b, got.Dominates(a, b))
+				}
+			}
+		}
+	}
+	f := mustParse(t, diamondText)
+	f.Blocks[1].Instrs[0].Dst = 0
+	_, err := VerifyDominance(f)
+	if want := Verify(f); err == nil || want == nil || err.Error() != want.Error() {
+		t.Errorf("VerifyDominance = %v, Verify = %v", err, want)
+	}
+}
+
+// TestVerifyLargeIDs: block IDs too large for the index's array (it
+// falls back on a map, and so do the ID rules) are no problem when they
+// are unique, and two alike are still found.
+func TestVerifyLargeIDs(t *testing.T) {
+	f := mustParse(t, diamondText)
+	f.Blocks[2].ID = 1_000_000
+	if err := Verify(f); err != nil {
+		t.Errorf("unique large IDs: %v", err)
+	}
+	f.Blocks[3].ID = 1_000_000
+	checkProblems(t, textCase{name: "large IDs alike"}, Verify(f), []string{"b1000000: block-id: its ID is also the ID of the block at position 2"})
+}

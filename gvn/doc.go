@@ -25,8 +25,9 @@
 //     two parameters share a number holds of itself, a cfg.Func having
 //     one parameter, read by Arg) and that the definition
 //     of each replacement strictly dominates the register it replaces
-//     (def_sdom, with its own dominators: Cooper, Harvey and Kennedy's
-//     algorithm). Only the Valid it returns can Apply the proposal.
+//     (def_sdom, with the dominators cfg.Verify computed to check the
+//     function: Cooper, Harvey and Kennedy's algorithm, not the pass's
+//     Lengauer–Tarjan). Only the Valid it returns can Apply the proposal.
 //   - Apply (rewrite.go) makes each replaced instruction a Copy of its
 //     replacement (a replaced Phi a Copy at the start of its block), then
 //     propagates copies (paper 003, section 6.2: every use of a copy's

@@ -330,6 +330,14 @@ func TestValidatorRejects(t *testing.T) {
 			},
 			want: "gvn: function loop: numbering: v99 has number v8, but the function has no register v99",
 		},
+		{
+			name: "a number the function lacks",
+			text: loopPhis,
+			breakIt: func(p *Proposal) {
+				p.N[20] = 99
+			},
+			want: "gvn: function loop: numbering: v20 has number v99, which is not a register of the function",
+		},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {

@@ -1,6 +1,6 @@
 // Validate, GVN's validator: cfg.Verify, GVN_spec and def_sdom (paper 003,
-// section 7, figure 11), with its own dominators. Cost: O(n + m) plus the
-// dominators.
+// section 7, figure 11), with cfg.Verify's dominators, not the pass's.
+// Cost: O(n + m) plus the dominators.
 
 package gvn
 
@@ -89,10 +89,18 @@ type Valid struct {
 	p      *Proposal
 	sites  *numbering.Table // register -> its index in places (Go maps were most of the validator's own time)
 	places []place          // the definitions in block order
+	// number[i] is the index in places of the number of the register
+	// defined by places[i]: p.N read once, not looked up in the map for
+	// each register and argument compared.
+	number []int32
 }
 
 // index returns the index in v.places of the definition of r, or -1.
 func (v *Valid) index(r cfg.Reg) int32 { return v.sites.Lookup(int64(r)) }
+
+// num returns the index in v.places of the number of r, a register that f
+// defines (every register f uses is one, f passing cfg.Verify).
+func (v *Valid) num(r cfg.Reg) int32 { return v.number[v.index(r)] }
 
 // Validate checks p against f independently of how p was computed: that
 // f passes cfg.Verify (the hypothesis wf_ssa_function of paper 003), that
@@ -101,33 +109,31 @@ func (v *Valid) index(r cfg.Reg) int32 { return v.sites.Lookup(int64(r)) }
 // two parameters of one number, holds of every well-formed cfg.Func: it
 // has one parameter, read by Arg instructions, and every register used
 // has a definition. It computes its own
-// definitions and dominators (Cooper, Harvey and Kennedy), in O(n + m)
-// plus the dominators, and reports the first broken rule as an *Invalid.
+// definitions, and takes the dominators cfg.Verify computed to check f
+// (Cooper, Harvey and Kennedy's algorithm, on the trusted side as
+// Validate is; the pass uses Lengauer and Tarjan's), in O(n + m) plus the
+// dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	v := &Valid{f: f, p: p}
 	bad := func(rule, format string, args ...any) (*Valid, error) {
 		return nil, &Invalid{Func: f.Name, Rule: rule, Msg: fmt.Sprintf(format, args...)}
 	}
-	if err := cfg.Verify(f); err != nil {
+	dominance, err := cfg.VerifyDominance(f)
+	if err != nil {
 		return bad("input", "%v", err)
 	}
-	// Blocks by ID and registers by number (f passed cfg.Verify: the IDs
-	// and the definitions are unique); the tables sized once.
-	defs, maxID, nsucc := 0, 0, 0
+	// Registers by number (f passed cfg.Verify: the definitions are
+	// unique); the table sized once.
+	defs := 0
 	var maxReg cfg.Reg
 	for _, b := range f.Blocks {
 		defs += len(b.Phis) + len(b.Instrs)
-		maxID, nsucc = max(maxID, b.ID), nsucc+len(b.Succs)
 		for _, ph := range b.Phis {
 			maxReg = max(maxReg, ph.Dst)
 		}
 		for _, in := range b.Instrs {
 			maxReg = max(maxReg, in.Dst)
 		}
-	}
-	pos := numbering.New(len(f.Blocks), int64(maxID))
-	for i, b := range f.Blocks {
-		pos.Set(int64(b.ID), int32(i))
 	}
 	// The registers, in block order.
 	v.sites = numbering.New(defs, int64(maxReg))
@@ -147,14 +153,19 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			}
 		}
 	}
-	known := func(r cfg.Reg) bool { return v.index(r) >= 0 }
+	v.number = make([]int32, len(order))
+	for i := range v.number {
+		v.number[i] = int32(i) // a register absent from p.N is its own number
+	}
 	for r, n := range p.N {
-		if !known(r) {
+		i, j := v.index(r), v.index(n)
+		if i < 0 {
 			return bad("numbering", "%v has number %v, but the function has no register %v", r, n, r)
 		}
-		if !known(n) {
+		if j < 0 {
 			return bad("numbering", "%v has number %v, which is not a register of the function", r, n)
 		}
+		v.number[i] = j
 	}
 
 	// GVN_spec. Having the same op (and constant) and equal-numbered
@@ -164,8 +175,8 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	// register whose number is order[i] (numbers are registers of f).
 	first := make([]int32, len(order))
 	for i, r := range order {
-		n := p.N.Of(r)
-		j := v.index(n)
+		j := v.number[i]
+		n := order[j] // p.N.Of(r)
 		if first[j] == 0 {
 			first[j] = int32(i) + 1
 			continue
@@ -176,16 +187,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 		}
 	}
 
-	// The replacements: def_sdom.
-	// Successors laid out flat: block i's are succ[start[i]:start[i+1]].
-	start, succ := make([]int32, 1, len(f.Blocks)+1), make([]int32, 0, nsucc)
-	for _, b := range f.Blocks {
-		for _, s := range b.Succs {
-			succ = append(succ, pos.Get(int64(s.ID)))
-		}
-		start = append(start, int32(len(succ)))
-	}
-	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(start, succ))
+	// The replacements: def_sdom, by the blocks' positions in f.Blocks.
 	replaced := make([]bool, len(order)) // by index in order
 	var undefined map[cfg.Reg]bool       // replaced registers with no definition (reported below)
 	for _, rp := range p.Replace {
@@ -212,11 +214,11 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 			return bad("replace-def", "%v is replaced by %v, which has no definition", rp.Dst, rp.By)
 		case rp.Dst == rp.By:
 			return bad("replace-def", "%v is replaced by itself", rp.Dst)
-		case p.N.Of(rp.Dst) != p.N.Of(rp.By):
+		case v.num(rp.Dst) != v.num(rp.By):
 			return bad("replace-number", "%v (number %v) is replaced by %v (number %v)", rp.Dst, p.N.Of(rp.Dst), rp.By, p.N.Of(rp.By))
 		case replaced[v.index(rp.By)]:
 			return bad("replace-kept", "%v is replaced by %v, which is replaced too", rp.Dst, rp.By)
-		case !defSdom(tree, y, x):
+		case !defSdom(dominance, y, x):
 			return bad("replace-dom", "%v is replaced by %v, whose definition %v does not strictly dominate %v", rp.Dst, rp.By, y, x)
 		}
 	}
@@ -228,7 +230,7 @@ func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 // both by Phis of one block with equal-numbered arguments. It returns the
 // broken rule and why, or "".
 func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
-	n := v.p.N
+	n := v.num
 	sx, _ := v.site(x)
 	sy, _ := v.site(y)
 	switch {
@@ -239,7 +241,7 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 			return "spec-phi-block", fmt.Sprintf("they are Phis of different blocks: %v and %v", sx, sy)
 		}
 		for k := range sx.ph.Args {
-			if k >= len(sy.ph.Args) || n.Of(sx.ph.Args[k]) != n.Of(sy.ph.Args[k]) {
+			if k >= len(sy.ph.Args) || n(sx.ph.Args[k]) != n(sy.ph.Args[k]) {
 				return "spec-args", fmt.Sprintf("argument %d of %v and %v differ in number", k, sx, sy)
 			}
 		}
@@ -254,10 +256,10 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 	}
 	same := true
 	for k := range a.Args {
-		same = same && n.Of(a.Args[k]) == n.Of(b.Args[k])
+		same = same && n(a.Args[k]) == n(b.Args[k])
 	}
 	if !same && swappable(a.Op) && len(a.Args) == 2 {
-		same = n.Of(a.Args[0]) == n.Of(b.Args[1]) && n.Of(a.Args[1]) == n.Of(b.Args[0])
+		same = n(a.Args[0]) == n(b.Args[1]) && n(a.Args[1]) == n(b.Args[0])
 	}
 	if !same {
 		return "spec-args", fmt.Sprintf("the arguments of %v and %v differ in number", sx, sy)
@@ -269,14 +271,14 @@ func (v *Valid) congruent(x, y cfg.Reg) (rule, msg string) {
 // definition x (paper 003's def_sdom, at the point of x): the Phis of a
 // block are defined at its entry, all at once, and an instruction after
 // the Phis and the instructions before it.
-func defSdom(tree *dom.Tree, y, x site) bool {
+func defSdom(dominance dom.Intervals, y, x site) bool {
 	if y.block == x.block {
 		if x.phi {
 			return y.phi
 		}
 		return y.phi || y.index < x.index
 	}
-	return tree.StrictlyDominates(int(y.block), int(x.block))
+	return dominance.StrictlyDominates(int(y.block), int(x.block))
 }
 
 // swappable reports whether op's two arguments can be swapped: the

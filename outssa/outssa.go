@@ -32,7 +32,7 @@
 // exploration"), at most maxSpan blocks per register; each coalescing test
 // costs O(maxClass) queries of O(log n); then sorting the Phi arguments by
 // loop depth, and the moves, O(n + m) for n instructions and Phis and m
-// edges.
+// edges, but for sequentializing each edge's k moves in O(k log k).
 package outssa
 
 import (
@@ -116,10 +116,9 @@ type defPoint struct {
 
 // translation is the state of one Translate.
 type translation struct {
-	f    *cfg.Func
-	pos  *numbering.Table // block ID -> position in f.Blocks
-	tree *dom.Tree
-	pre  []int32 // preorder number in the dominator tree, by block position
+	f   *cfg.Func
+	pos *numbering.Table // block ID -> position in f.Blocks
+	dom dom.Intervals    // dominance and the dominator tree's preorder, by block position
 
 	slot     *numbering.Table // register -> slot
 	regs     []cfg.Reg        // slot -> register
@@ -146,9 +145,12 @@ type translation struct {
 
 	// Classes of coalesced registers: a union-find over slots, the
 	// members of each root in dominance order of their definitions.
-	parent  []int32
-	members [][]int32
-	stack   []int32 // scratch for interfere
+	parent      []int32
+	members     [][]int32
+	merged      []int32 // the rest of the chunk union cuts the merged classes from
+	mergedChunk int     // the size of that chunk
+	stack       []int32 // scratch for interfere
+	deadPhi     []bool  // slot -> a Phi's destination not live after it: no moves (found by coalesce)
 }
 
 // blockUse is the last use of a register in a block, by position.
@@ -190,11 +192,9 @@ func newTranslation(f *cfg.Func) *translation {
 		start = append(start, int32(len(edges)))
 	}
 	// The pass uses Lengauer–Tarjan; cfg.Verify, Cooper–Harvey–Kennedy.
-	t.tree = dom.NewTree(dom.LengauerTarjanFlat(start, edges))
-	t.pre = make([]int32, len(f.Blocks))
-	for k, v := range t.tree.Preorder() {
-		t.pre[v] = int32(k)
-	}
+	// Dominance and the preorder are all it asks: the tree's intervals,
+	// not a dom.Tree's searches too.
+	t.dom = dom.NewIntervals(dom.LengauerTarjanFlat(start, edges))
 	t.regs = make([]cfg.Reg, 0, ndefs)
 	t.def = make([]defPoint, 0, ndefs)
 	t.isConst = make([]bool, 0, ndefs)
@@ -394,7 +394,10 @@ func (t *translation) liveness() {
 			}
 		}
 		if !t.wide[x] && len(out) > 0 {
-			// Cut from a slab of chunks, each list full to capacity.
+			// Cut from a slab of chunks, each list full to capacity. (Chunks
+			// doubling from 256 entries, to spare a small function 16 KB,
+			// made the compiler keep this loop's counters in memory: 2% more
+			// instructions at 10k and 100k.)
 			if cap(slab)-len(slab) < len(out) {
 				slab = make([]int32, 0, max(4096, len(out)))
 			}
@@ -464,7 +467,7 @@ func (t *translation) liveAfter(x int32, d defPoint) bool {
 func (t *translation) before(x, y int32) bool {
 	dx, dy := t.def[x], t.def[y]
 	if dx.block != dy.block {
-		return t.pre[dx.block] < t.pre[dy.block]
+		return t.dom.Pre(int(dx.block)) < t.dom.Pre(int(dy.block))
 	}
 	return dx.index < dy.index
 }
@@ -475,7 +478,7 @@ func (t *translation) dominates(x, y int32) bool {
 	if dx.block == dy.block {
 		return dx.index <= dy.index
 	}
-	return t.tree.Dominates(int(dx.block), int(dy.block))
+	return t.dom.Dominates(int(dx.block), int(dy.block))
 }
 
 func (t *translation) find(x int32) int32 {
@@ -518,7 +521,15 @@ func (t *translation) interfere(a, b []int32) bool {
 // union merges the classes of roots a and b, which do not interfere.
 func (t *translation) union(a, b int32) {
 	ma, mb := t.members[a], t.members[b]
-	merged := make([]int32, 0, len(ma)+len(mb))
+	// Cut from chunks (a slice each was most of union's cost), full to
+	// capacity.
+	n := len(ma) + len(mb)
+	if len(t.merged) < n {
+		t.mergedChunk = chunk(t.mergedChunk, 256, 4096)
+		t.merged = make([]int32, max(n, t.mergedChunk))
+	}
+	merged := t.merged[:0:n]
+	t.merged = t.merged[n:]
 	i, j := 0, 0
 	for i < len(ma) || j < len(mb) {
 		if j == len(mb) || (i < len(ma) && t.before(ma[i], mb[j])) {
@@ -549,11 +560,13 @@ func (t *translation) coalesce() {
 		n += len(b.Phis) * len(b.Preds)
 	}
 	pairs := make([]pair, 0, n)
+	t.deadPhi = make([]bool, len(t.regs))
 	for i, b := range t.f.Blocks {
 		r := t.readStart[i]
 		for j, p := range b.Phis {
 			d := t.first[i] + int32(j)
 			if !t.liveAfter(d, t.def[d]) {
+				t.deadPhi[d] = true
 				r += int32(len(p.Args))
 				continue // a dead Phi gets no move
 			}
@@ -772,23 +785,32 @@ func (t *translation) emitInPlace(named []cfg.Reg, tmp cfg.Reg) (*Result, error)
 	return res, nil
 }
 
+// chunk is the size of the next chunk of an array cut into lists: twice
+// the last one's, of size last (0 before the first), from lo to at most
+// hi.
+func chunk(last, lo, hi int) int { return min(hi, max(lo, 2*last)) }
+
 // moves appends to the instruction lists of out (the blocks of the RTL
 // function, by position) the moves of the Phis of each block, at the end
 // of each of its predecessors, and counts them in res.
 func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cfg.Block) error {
 	f := t.f
-	// The moves' instructions and their argument lists, from chunks.
+	// The moves' instructions and their argument lists, from chunks of
+	// 16 doubling to 256.
 	var moveInstrs []cfg.Instr
 	var moveArgs []cfg.Reg
+	instrChunk, argChunk := 0, 0 // the last chunks' sizes
 	newMove := func() *cfg.Instr {
 		if len(moveInstrs) == 0 {
-			moveInstrs = make([]cfg.Instr, 256)
+			instrChunk = chunk(instrChunk, 16, 256)
+			moveInstrs = make([]cfg.Instr, instrChunk)
 		}
 		c := &moveInstrs[0]
 		moveInstrs = moveInstrs[1:]
 		return c
 	}
 	var moves []Move
+	var q sequencer
 	for si, s := range f.Blocks {
 		res.Naive += len(s.Phis) * len(s.Preds)
 		if len(s.Phis) == 0 {
@@ -801,7 +823,7 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 				d := t.first[si] + int32(j)
 				a := t.reads[int(r)+k]
 				r += int32(len(phi.Args))
-				if !t.liveAfter(d, t.def[d]) {
+				if t.deadPhi[d] {
 					continue
 				}
 				dst := named[d]
@@ -816,7 +838,7 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 			if len(moves) == 0 {
 				continue
 			}
-			seq, cycles, err := Sequentialize(moves, tmp)
+			seq, cycles, err := q.sequentialize(moves, tmp)
 			if err != nil {
 				return fmt.Errorf("outssa: the moves from %v to %v: %w", p, s, err)
 			}
@@ -829,7 +851,8 @@ func (t *translation) moves(res *Result, named []cfg.Reg, tmp cfg.Reg, out []*cf
 					*c = cfg.Instr{Op: cfg.OpConst, Dst: m.Dst, Aux: m.Const}
 				} else {
 					if len(moveArgs) == 0 {
-						moveArgs = make([]cfg.Reg, 256)
+						argChunk = chunk(argChunk, 16, 256)
+						moveArgs = make([]cfg.Reg, argChunk)
 					}
 					*c = cfg.Instr{Op: cfg.OpCopy, Dst: m.Dst, Args: moveArgs[:1:1]}
 					moveArgs = moveArgs[1:]

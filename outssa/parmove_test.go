@@ -146,6 +146,9 @@ func TestSequentializeErrors(t *testing.T) {
 		want string
 	}{
 		{[]Move{{Dst: 1, Src: 2}, {Dst: 1, Src: 3}}, 9, "outssa: v1 is the destination of two moves of the parallel move"},
+		// The first move at fault, in order, is reported.
+		{[]Move{{Dst: 4, Src: 2}, {Dst: 3, Src: 2}, {Dst: 4, Src: 3}, {Dst: 3, Src: 5}, {Dst: 0, Src: 2}}, 9, "outssa: v4 is the destination of two moves of the parallel move"},
+		{[]Move{{Dst: 1, Src: 2}, {Dst: 0, Src: 2}, {Dst: 1, Src: 3}}, 9, "outssa: move v0 = Copy v2: registers must be > 0"},
 		{[]Move{{Dst: 1, Src: 9}}, 9, "outssa: move v1 = Copy v9 mentions the temporary v9"},
 		{[]Move{{Dst: 0, Src: 2}}, 9, "outssa: move v0 = Copy v2: registers must be > 0"},
 		{nil, 0, "outssa: temporary v0 is not a register > 0"},
@@ -158,19 +161,24 @@ func TestSequentializeErrors(t *testing.T) {
 }
 
 // TestSequentializeRandom: random parallel moves over few registers (so
-// that cycles and shared sources are common) agree with their sequences,
-// and take one extra move per cycle, no more.
+// that cycles and shared sources are common), and some over more (long
+// cycles, many readers of a register), agree with their sequences, and
+// take one extra move per cycle, no more.
 func TestSequentializeRandom(t *testing.T) {
 	rng := rand.New(rand.NewSource(1))
-	for range 5000 {
-		n := 1 + rng.Intn(8)
+	for iter := range 6000 {
+		regs := 8
+		if iter%6 == 0 {
+			regs = 19
+		}
+		n := 1 + rng.Intn(regs)
 		var par []Move
-		for _, d := range rng.Perm(8)[:rng.Intn(n+1)] {
+		for _, d := range rng.Perm(regs)[:rng.Intn(n+1)] {
 			m := Move{Dst: cfg.Reg(d + 1)}
 			if rng.Intn(6) == 0 {
 				m.Const = rng.Int63n(100)
 			} else {
-				m.Src = cfg.Reg(1 + rng.Intn(8))
+				m.Src = cfg.Reg(1 + rng.Intn(regs))
 			}
 			par = append(par, m)
 		}

@@ -9,7 +9,9 @@
 //
 // There are two independent algorithms with the same contract, sharing no
 // code, so that a bug in one cannot hide in the other: a pass uses one and
-// its checker the other.
+// its checker the other. (Both read successor lists laid out flat; the
+// list form is laid out so first, by flatten, which checks the range of
+// each successor and computes nothing.)
 //
 //   - LengauerTarjan is the "simple" Lengauer–Tarjan algorithm with path
 //     compression: O(m log n) time.

@@ -551,3 +551,23 @@ func TestLCASteps(t *testing.T) {
 		}
 	}
 }
+
+// TestOutOfRange: both algorithms refuse a successor that is not a
+// vertex, in either form of the lists.
+func TestOutOfRange(t *testing.T) {
+	for name, f := range map[string]func(){
+		"LengauerTarjan":          func() { LengauerTarjan([][]int{{1}, {2}}) },
+		"CooperHarveyKennedy":     func() { CooperHarveyKennedy([][]int{{1}, {-1}}) },
+		"LengauerTarjanFlat":      func() { LengauerTarjanFlat([]int32{0, 1, 2}, []int32{1, 2}) },
+		"CooperHarveyKennedyFlat": func() { CooperHarveyKennedyFlat([]int32{0, 1, 2}, []int32{1, 2}) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("%s did not panic", name)
+				}
+			}()
+			f()
+		}()
+	}
+}

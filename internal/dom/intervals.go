@@ -66,6 +66,15 @@ func NewIntervals(idom []int) Intervals {
 	return t
 }
 
+// Reachable reports whether v is reachable from the entry (on a path of
+// the tree from it).
+func (t Intervals) Reachable(v int) bool { return t.pre[v] >= 0 }
+
+// Pre returns the number of v in the preorder of the tree, children in
+// increasing order (Tree.Preorder's order), or -1 if v is unreachable:
+// a vertex comes after its dominators.
+func (t Intervals) Pre(v int) int { return int(t.pre[v]) }
+
 // Dominates reports whether a dominates b. Every reachable vertex
 // dominates itself; an unreachable vertex dominates nothing and is
 // dominated by nothing.

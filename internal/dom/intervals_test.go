@@ -7,7 +7,8 @@ import (
 
 // TestIntervalsAgreeWithTree: on random graphs, some of whose vertices
 // are unreachable, Intervals answers every strict-dominance query as
-// Tree does.
+// Tree does, numbers the vertices in Tree's preorder, and finds reachable
+// the vertices that have an idom.
 func TestIntervalsAgreeWithTree(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	for iter := range 300 {
@@ -23,7 +24,20 @@ func TestIntervalsAgreeWithTree(t *testing.T) {
 		idom := CooperHarveyKennedyFlat(start, succ)
 		tree := NewTree(append([]int(nil), idom...))
 		iv := NewIntervals(idom)
+		pre := make([]int, n)
+		for v := range pre {
+			pre[v] = -1
+		}
+		for k, v := range tree.Preorder() {
+			pre[v] = k
+		}
 		for a := range n {
+			if iv.Pre(a) != pre[a] {
+				t.Fatalf("graph %d, %d vertices: Pre(%d) = %d, Tree's preorder %d", iter, n, a, iv.Pre(a), pre[a])
+			}
+			if got, want := iv.Reachable(a), idom[a] >= 0; got != want {
+				t.Fatalf("graph %d, %d vertices: Reachable(%d) = %v, idom %d", iter, n, a, got, idom[a])
+			}
 			for b := range n {
 				if got, want := iv.StrictlyDominates(a, b), tree.StrictlyDominates(a, b); got != want {
 					t.Fatalf("graph %d, %d vertices: StrictlyDominates(%d, %d) = %v, Tree says %v", iter, n, a, b, got, want)

@@ -13,22 +13,7 @@ package dom
 // compilation, and its dozen arrays are then a large part of the peak
 // memory.
 func LengauerTarjan(succ [][]int) []int {
-	// Laid out flat (4 bytes an edge) for the one implementation: the
-	// graphs of the Sea of Nodes and of the passes after come so.
-	start := make([]int32, len(succ)+1)
-	for v, ws := range succ {
-		start[v+1] = start[v] + int32(len(ws))
-	}
-	flat := make([]int32, 0, start[len(succ)])
-	for _, ws := range succ {
-		for _, w := range ws {
-			if w < 0 || w >= len(succ) {
-				panic("dom: successor out of range")
-			}
-			flat = append(flat, int32(w))
-		}
-	}
-	return LengauerTarjanFlat(start, flat)
+	return LengauerTarjanFlat(flatten(succ))
 }
 
 // LengauerTarjanFlat is LengauerTarjan on successor lists laid out flat,

@@ -120,9 +120,6 @@ func (t *Tree) skewJump(v int) int {
 // Len returns the number of vertices of the graph, reachable or not.
 func (t *Tree) Len() int { return len(t.idom) }
 
-// Reachable reports whether v is reachable from the entry.
-func (t *Tree) Reachable(v int) bool { return t.pre[v] >= 0 }
-
 // Idom returns the immediate dominator of v: 0 for the entry, -1 if v is
 // unreachable.
 func (t *Tree) Idom(v int) int { return t.idom[v] }
