@@ -5,9 +5,10 @@ package main
 // (a verifier, a checker or an interpreter). Pass names the pipeline pass
 // whose work the edit breaks: "build" for the builder, "peephole" for the
 // peephole rules and the types they compute (which also run while
-// building and after sccp), "sccp", "zerocheck", "gcm", and "cfg
-// emission" for the instructions and terminators gcm writes. Each later
-// pass adds its own faults here.
+// building and after sccp), "sccp", "zerocheck", "gcm", "cfg emission"
+// for the instructions and terminators gcm writes, and "regalloc" for the
+// register allocator, which the probe runs after the last pass, as son
+// check does. Each later pass adds its own faults here.
 var Catalogue = []Fault{
 	// ---- the builder (son/build.go) ----
 	{
