@@ -3,8 +3,9 @@
 // arguments of their run: lines, then -n programs of internal/gen with
 // fixed seeds — through the checked pipeline (compile.Compile with
 // Options{Check: true}, then the backend as son check runs it: selection,
-// register allocation and regalloc.Check, backend.go) and through the differential (every level's
-// result, son.Run after each pass and cfg.Run from gcm on, against the
+// register allocation and regalloc.Check, backend.go) and through the
+// differential (every level's result, son.Run after each pass and
+// cfg.Run from gcm on, against the
 // reference oracle, itself held to the files' run: lines), and writes one
 // JSON line per program (package outcome), then a last line saying it is
 // done. go run ./internal/faults builds it in a copy of the module with
