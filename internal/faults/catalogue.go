@@ -5,9 +5,10 @@ package main
 // (a verifier, a checker or an interpreter). Pass names the pipeline pass
 // whose work the edit breaks: "build" for the builder, "peephole" for the
 // peephole rules and the types they compute (which also run while
-// building and after sccp), "sccp", "zerocheck", "gcm", and "cfg
-// emission" for the instructions and terminators gcm writes. Each later
-// pass adds its own faults here.
+// building and after sccp), "sccp", "zerocheck", "gcm", "cfg emission"
+// for the instructions and terminators gcm writes, and "regalloc" for the
+// register allocator, which the probe runs after the last pass, as son
+// check does. Each later pass adds its own faults here.
 var Catalogue = []Fault{
 	// ---- the builder (son/build.go) ----
 	{
@@ -627,5 +628,51 @@ var Catalogue = []Fault{
 		Old:  "for _, p := range b.Phis {\n\t\t\tdefs = append(defs, p.Dst)\n\t\t}\n",
 		New:  "",
 		What: "loop-closing forgets the registers a loop's Phis define: a μ is read after the loop directly, not through a pad",
+	},
+
+	// ---- register allocation (regalloc/regalloc.go), run by the probe
+	// after the last pass as son check runs it, checked by regalloc.Check;
+	// testdata/spill_*.smp make it spill ----
+	{
+		Name: "regalloc-free-one-early", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "return until[p] < s && !a.fixedConflict(p, s, e)",
+		New:  "return until[p] <= s+1 && !a.fixedConflict(p, s, e)",
+		What: "a register is free one position before its occupant's last read: an interval that starts there clobbers a live register",
+	},
+	{
+		Name: "regalloc-fixed-only-at-start", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "return k < int32(len(segs)) && segs[k][0] <= e",
+		New:  "return k < int32(len(segs)) && segs[k][0] <= s",
+		What: "a physical register's fixed segment blocks an interval only at its start: a division's rax or rdx clobbers a virtual register living there",
+	},
+	{
+		Name: "regalloc-hint-ignores-interference", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "if p >= 0 && a.allocatable(p) && free(p) {",
+		New:  "if p >= 0 && a.allocatable(p) {",
+		What: "a Move's hint is taken even when the hinted register is occupied: the two sides share a register while both are live",
+	},
+	{
+		Name: "regalloc-two-address-not-reloaded", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "if contains(wuses, r) {",
+		New:  "if contains(wuses, r) && !contains(wdefs, r) {",
+		What: "a spilled register an instruction reads and writes (a two-address operand) is not reloaded before it: a missing reload",
+	},
+	{
+		Name: "regalloc-store-next-slot", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])}",
+		New:  "Edit{Dst: SlotLoc((int(w.slot) + 1) % a.slots), Src: a.loc(a.regs[w.off])}",
+		What: "a spilled register is stored to the next stack slot (the last to the first), another register's: a wrong spill slot",
+	},
+	{
+		Name: "regalloc-reload-next-slot", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})",
+		New:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc((int(w.slot) + 1) % a.slots)})",
+		What: "a spilled register is reloaded from the next stack slot (the last from the first), another register's: a wrong spill slot",
+	},
+	{
+		Name: "regalloc-split-written-loop", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "return i < len(ps) && ps[i] <= g.e",
+		New:  "return i < len(ps) && ps[i] <= g.s",
+		What: "a loop counts as writing a spilled register only if its header block does: a loop that writes it in its body reads it through a copy reloaded on entry, stale after the write",
 	},
 }

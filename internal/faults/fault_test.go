@@ -141,7 +141,7 @@ func TestCatalogue(t *testing.T) {
 		}
 		passes[f.Pass]++
 	}
-	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission", "gvn", "outssa", "gsa"} {
+	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission", "gvn", "outssa", "gsa", "regalloc"} {
 		if passes[p] < 3 {
 			t.Errorf("%d faults of pass %q, want at least 3", passes[p], p)
 		}
@@ -216,6 +216,9 @@ var sample = []struct {
 	// stands for the verifier's catches.
 	{"peep-div-unpinned", `^testdata/div_zero_runtime\.smp$`, outcome.Verifier, "son.Verify after build: "},
 	{"gcm-phi-args-reversed", `^examples/gcd\.smp$`, outcome.Checker, "checker after gcm: "},
+	// The allocator's, caught by regalloc.Check in the backend the probe
+	// runs after the last pass, on a program that spills.
+	{"regalloc-reload-next-slot", `^testdata/spill_loop\.smp$`, outcome.Checker, "checker after regalloc: regalloc check: "},
 }
 
 // TestCampaignSample runs the whole machinery — copy, edit, build, probe,

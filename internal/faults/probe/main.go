@@ -2,8 +2,10 @@
 // set of programs — every testdata/*.smp and examples/*.smp with the
 // arguments of their run: lines, then -n programs of internal/gen with
 // fixed seeds — through the checked pipeline (compile.Compile with
-// Options{Check: true}) and through the differential (every level's
-// result, son.Run after each pass and cfg.Run from gcm on, against the
+// Options{Check: true}, then the backend as son check runs it: selection,
+// register allocation and regalloc.Check, backend.go) and through the
+// differential (every level's result, son.Run after each pass and
+// cfg.Run from gcm on, against the
 // reference oracle, itself held to the files' run: lines), and writes one
 // JSON line per program (package outcome), then a last line saying it is
 // done. go run ./internal/faults builds it in a copy of the module with
@@ -290,7 +292,10 @@ func checkedIn(p program, o compile.Options) (k outcome.Kind, detail string) {
 		}
 	}()
 	o.Check = true
-	_, err := compile.Compile(p.name, p.src, o)
+	u, err := compile.Compile(p.name, p.src, o)
+	if err == nil {
+		err = backend(u)
+	}
 	return classifyCompile(err)
 }
 

@@ -1,0 +1,45 @@
+package main
+
+import (
+	"fmt"
+
+	"son/amd64"
+	"son/compile"
+	"son/regalloc"
+)
+
+// backend runs on u, compiled with checking on to its last pass, what son
+// check runs after it (amd64.Code with check set): instruction selection,
+// register allocation, the allocation's own checker, regalloc.Check, and
+// lowering to machine code. A failure is a *compile.CheckError, as the
+// pipeline's are: regalloc.Check's is the checker's of pass "regalloc";
+// any other, and a panic in any step, is the error of the pass that
+// failed ("isel", "regalloc" or "asm"). The probe runs no native code:
+// it asks whether the checker catches a fault of the allocator, not
+// whether a run would see it (selection has no checker of its own).
+func backend(u *compile.Unit) (err error) {
+	stage := "isel"
+	defer func() {
+		if r := recover(); r != nil {
+			err = &compile.CheckError{Pass: stage, Guard: compile.GuardPass, Err: fmt.Errorf("panic: %v", r)}
+		}
+	}()
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		return &compile.CheckError{Pass: stage, Guard: compile.GuardPass, Err: err}
+	}
+	stage = "regalloc"
+	rf := vf.RegallocFunc()
+	res, err := regalloc.Allocate(rf)
+	if err != nil {
+		return &compile.CheckError{Pass: stage, Guard: compile.GuardPass, Err: err}
+	}
+	if err := regalloc.Check(rf, res); err != nil {
+		return &compile.CheckError{Pass: stage, Guard: compile.GuardChecker, Err: err}
+	}
+	stage = "asm"
+	if _, err := amd64.Lower(vf, res, nil); err != nil {
+		return &compile.CheckError{Pass: stage, Guard: compile.GuardPass, Err: err}
+	}
+	return nil
+}
