@@ -199,20 +199,8 @@ func (c *checker) static() error {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
 		}
 		placed := res.Blocks[b]
-		jumped := false // a jump came before i in the block
 		for i := range blk.Instrs {
 			in, p := &blk.Instrs[i], &placed[i]
-			// The dataflow runs a block's edits in line, as if control
-			// left it at its end; a move after a jump, or between two
-			// of its jumps, runs on one way out only (or on none), so
-			// the dataflow's state would be wrong on the others.
-			switch {
-			case in.Branch && p.na != 0:
-				return fmt.Errorf("regalloc check: %s: moves after a jump", c.where(b, i))
-			case jumped && p.nb != 0:
-				return fmt.Errorf("regalloc check: %s: moves between the jumps that end the block", c.where(b, i))
-			}
-			jumped = jumped || in.Branch
 			// The edits before and after, one run of res.edits.
 			if p.nb+p.na != 0 {
 				for _, e := range res.edits[p.edit : p.edit+p.nb+p.na] {

@@ -11,7 +11,6 @@ type hi struct {
 	uses, defs    []Reg
 	at            []Loc
 	before, after []Edit
-	branch        bool // a jump that ends the block
 }
 
 // hb is a hand-allocated block.
@@ -30,7 +29,7 @@ func handCase(slots int, blocks []hb) (*Func, *Result) {
 		blk := Block{Succs: hb.succs}
 		var ps []Placed
 		for _, in := range hb.ins {
-			blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: in.uses, Defs: in.defs, Branch: in.branch}))
+			blk.Instrs = append(blk.Instrs, f.instr(ti{Uses: in.uses, Defs: in.defs}))
 			ps = append(ps, Placed{nu: uint8(len(in.uses)), nd: uint8(len(in.defs)),
 				loc: int32(len(res.locs)), edit: int32(len(res.edits)),
 				nb: int32(len(in.before)), na: int32(len(in.after))})
@@ -47,8 +46,7 @@ func handCase(slots int, blocks []hb) (*Func, *Result) {
 // its broken twin rejected with the exact message. They reach the
 // checker's paths one by one: a slot made stale when its register is
 // written again, the meet of registers and of slots where paths join, a
-// loop's back edge, an edit naming a slot that does not exist, and moves
-// placed after a jump or between two jumps, which run on one way out only.
+// loop's back edge, and an edit naming a slot that does not exist.
 func TestCheckHand(t *testing.T) {
 	v3, v4 := Reg(3), Reg(4)
 	r1, r2, s0 := Loc(1), Loc(2), SlotLoc(0)
@@ -106,26 +104,6 @@ func TestCheckHand(t *testing.T) {
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), use(v3, r2, Edit{r2, s0})}}},
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), use(v3, r2, Edit{r2, SlotLoc(5)})}}},
 			"regalloc check: block 0, instruction 1 (I1): slot5: only 1 slots"},
-		{"a move after the jump that ends the block", 0,
-			[]hb{
-				{[]int{1, 2}, []hi{def(v3, r1), {branch: true, before: []Edit{{r2, r1}}}}},
-				{nil, []hi{use(v3, r2)}},
-				{nil, []hi{use(v3, r2)}}},
-			[]hb{
-				{[]int{1, 2}, []hi{def(v3, r1), {branch: true, after: []Edit{{r2, r1}}}}},
-				{nil, []hi{use(v3, r2)}},
-				{nil, []hi{use(v3, r2)}}},
-			"regalloc check: block 0, instruction 1 (I1): moves after a jump"},
-		{"a move between the jumps that end the block", 0,
-			[]hb{
-				{[]int{1, 2}, []hi{def(v3, r1), {branch: true, before: []Edit{{r2, r1}}}, {branch: true}}},
-				{nil, []hi{use(v3, r2)}},
-				{nil, []hi{use(v3, r2)}}},
-			[]hb{
-				{[]int{1, 2}, []hi{def(v3, r1), {branch: true}, {branch: true, before: []Edit{{r2, r1}}}}},
-				{nil, []hi{use(v3, r2)}},
-				{nil, []hi{use(v3, r2)}}},
-			"regalloc check: block 0, instruction 2 (I2): moves between the jumps that end the block"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := Check(handCase(tt.slots, tt.good)); err != nil {

@@ -675,10 +675,4 @@ var Catalogue = []Fault{
 		New:  "return i < len(ps) && ps[i] <= g.s",
 		What: "a loop counts as writing a spilled register only if its header block does: a loop that writes it in its body reads it through a copy reloaded on entry, stale after the write",
 	},
-	{
-		Name: "regalloc-reload-after-jumps", Pass: "regalloc", File: "regalloc/regalloc.go",
-		Old:  "for i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {",
-		New:  "for false && i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {",
-		What: "the reload of a loop's copy on entry goes after the jumps that end the entering block, not before them: it runs on the fall-through only, or never",
-	},
 }
