@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
@@ -289,18 +290,31 @@ func BenchmarkScaling(b *testing.B) {
 
 // runCost adds up what the timed runs of a pass or stage cost. The
 // garbage of what ran before is collected before each run, untimed, so
-// that the run is charged for its own work only.
+// that the run is charged for its own work only; with fresh set, the
+// collected heap's pages are also given back to the system, so that the
+// run takes fresh ones from it as a new process does.
 type runCost struct {
 	mallocs, bytes uint64
 	gcs            uint32 // collections
 	cpu            cpuTimes
-	runs           int
+	runs           int // timed spans
+	fresh          bool
 }
 
 // run times f as one run of b; the timer is stopped on entry and left
 // stopped.
 func (c *runCost) run(b *testing.B, f func() error) {
-	runtime.GC()
+	if c.fresh {
+		debug.FreeOSMemory()
+	} else {
+		runtime.GC()
+	}
+	c.time(b, f)
+}
+
+// time times f as one span of b, whose timer is stopped on entry and left
+// stopped, and adds up what it cost.
+func (c *runCost) time(b *testing.B, f func() error) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	runtime.LockOSThread()
@@ -354,20 +368,21 @@ func (c *runCost) report(b *testing.B, n int) {
 // compiles before it left (the pipeline row of the earlier tables).
 //
 // With policy, they run under son's own (package gcpolicy), started with
-// the budget of src's size before the first and stopped after the last,
-// which is what son build costs: no proportional collection, and none at
-// all until the heap nears the budget. As the budget is one compile's,
-// each compile starts, as a son process does, from a heap with only src
-// and the test's own data live: the garbage of the compile before is
-// collected first, untimed. Back to back, that garbage would fill the
-// budget in turn, and each compile would pay its share of a collection it
-// does not cause in son build (about what it allocates over the room the
-// budget leaves, of a collection that marks what is then live). What the
-// row does not measure: a process's start and exit, reading the source
-// and writing the executable, and the page faults of a fresh heap, whose
-// pages the test process has from earlier compiles. If the environment
-// sets GOGC or GOMEMLIMIT, son leaves the collector to them, and the row
-// is skipped.
+// the budget of src's size before the first and stopped after the last:
+// no proportional collection, and none at all until the heap nears the
+// budget. As the budget is one compile's, each compile starts as a son
+// process does: the garbage of the compile before is collected and the
+// heap's free pages given back to the system, untimed, so that the
+// compile has only src and the test's own data live and takes fresh
+// pages (the page faults, system time, are in cpu-ns/node). Back to back,
+// the garbage would fill the budget in turn, and each compile would pay
+// its share of a collection son build does not make (its allocation over
+// the room the budget leaves, of a collection that marks what is then
+// live: 0.25 a compile at 10k, 0.33 at 100k), and would reuse the pages
+// of the compiles before. What the row does not measure: a process's
+// start and exit, reading the source and writing the executable. If the
+// environment sets GOGC or GOMEMLIMIT, son leaves the collector to them,
+// and the row is skipped.
 func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 	made, ids := 0, 0
 	o := Options{DropGraph: true, AfterPass: func(u *Unit, pass string) error {
@@ -398,26 +413,22 @@ func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 		gcpolicy.SetSource(len(src))
 		b.StopTimer()
 		b.ResetTimer()
+		cost.fresh = true
 		for range b.N {
 			cost.run(b, compile)
 		}
 	} else {
 		runtime.GC()
-		var before, after runtime.MemStats
-		runtime.ReadMemStats(&before)
-		runtime.LockOSThread()
-		c0 := readCPU()
-		b.ResetTimer()
-		for range b.N {
-			if err := compile(); err != nil {
-				b.Fatal(err)
-			}
-		}
 		b.StopTimer()
-		cost.cpu, cost.runs = readCPU().since(c0), b.N
-		runtime.UnlockOSThread()
-		runtime.ReadMemStats(&after)
-		cost.count(&before, &after)
+		b.ResetTimer()
+		cost.time(b, func() error {
+			for range b.N {
+				if err := compile(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
 	}
 	bytes := float64(cost.bytes) / float64(b.N)
 	reportPerNode(b, n, cost.mallocs)
