@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -441,6 +442,37 @@ func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 	b.ReportMetric(float64(cost.mallocs)/float64(b.N)/float64(ids), "allocs/id")
 	b.ReportMetric(bytes/float64(ids), "B/id")
 	b.ReportMetric(float64(cost.gcs)/float64(b.N), "gcs/op")
+}
+
+// TestPipelinePolicy: the pipeline-policy row compiles a small program
+// with no collection, as son build does, and leaves the collector as it
+// found it. It runs the row for five compiles (-test.benchtime 5x).
+func TestPipelinePolicy(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: the row is skipped")
+	}
+	benchtime := flag.Lookup("test.benchtime")
+	old := benchtime.Value.String()
+	if err := benchtime.Value.Set("5x"); err != nil {
+		t.Fatal(err)
+	}
+	defer benchtime.Value.Set(old)
+	src := []byte(gen.Program(gen.Config{Seed: 1, Size: 300, KeepLive: true}))
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(-1)
+	r := testing.Benchmark(func(b *testing.B) { benchPipeline(b, src, 1, true) })
+	if r.N != 5 {
+		t.Fatalf("the row ran %d compiles, want 5", r.N)
+	}
+	if gcs, ok := r.Extra["gcs/op"]; !ok || gcs != 0 {
+		t.Errorf("gcs/op = %v (reported %v), want 0: a small program collected under son's policy", gcs, ok)
+	}
+	if got := debug.SetGCPercent(percent); got != 100 {
+		t.Errorf("after the row the percent is %d, want 100, as before it", got)
+	}
+	if got := debug.SetMemoryLimit(limit); got != limit {
+		t.Errorf("after the row the memory limit is %d, want %d, as before it", got, limit)
+	}
 }
 
 // peepholes returns how many peepholes u's graph has run so far.
