@@ -1,15 +1,18 @@
 package compile
 
 import (
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"testing"
 	"time"
 
 	"son/amd64"
 	"son/elf"
+	"son/internal/gcpolicy"
 	"son/internal/gen"
 	"son/regalloc"
 	"son/syntax"
@@ -201,7 +204,13 @@ func BenchmarkScaling(b *testing.B) {
 		// runs), each level dropped when done with as son build does.
 		b.Run(fmt.Sprintf("pipeline/%d", target), func(b *testing.B) {
 			program(b)
-			benchPipeline(b, src, n)
+			benchPipeline(b, src, n, false)
+		})
+		// The same under son's collector policy, as son build runs it
+		// (benchPipeline says what this measures and what not).
+		b.Run(fmt.Sprintf("pipeline-policy/%d", target), func(b *testing.B) {
+			program(b)
+			benchPipeline(b, src, n, true)
 		})
 		for i, p := range Passes {
 			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
@@ -282,17 +291,31 @@ func BenchmarkScaling(b *testing.B) {
 
 // runCost adds up what the timed runs of a pass or stage cost. The
 // garbage of what ran before is collected before each run, untimed, so
-// that the run is charged for its own work only.
+// that the run is charged for its own work only; with fresh set, the
+// collected heap's pages are also given back to the system, so that the
+// run takes fresh ones from it as a new process does.
 type runCost struct {
-	mallocs uint64
-	cpu     cpuTimes
-	runs    int
+	mallocs, bytes uint64
+	gcs            uint32 // collections
+	cpu            cpuTimes
+	runs           int // timed spans
+	fresh          bool
 }
 
 // run times f as one run of b; the timer is stopped on entry and left
 // stopped.
 func (c *runCost) run(b *testing.B, f func() error) {
-	runtime.GC()
+	if c.fresh {
+		debug.FreeOSMemory()
+	} else {
+		runtime.GC()
+	}
+	c.time(b, f)
+}
+
+// time times f as one span of b, whose timer is stopped on entry and left
+// stopped, and adds up what it cost.
+func (c *runCost) time(b *testing.B, f func() error) {
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
 	runtime.LockOSThread()
@@ -311,7 +334,14 @@ func (c *runCost) run(b *testing.B, f func() error) {
 		c.cpu = c.cpu.plus(spent)
 	}
 	runtime.ReadMemStats(&after)
+	c.count(&before, &after)
+}
+
+// count adds what was allocated and collected from before to after.
+func (c *runCost) count(before, after *runtime.MemStats) {
 	c.mallocs += after.Mallocs - before.Mallocs
+	c.bytes += after.TotalAlloc - before.TotalAlloc
+	c.gcs += after.NumGC - before.NumGC
 }
 
 // report gives the allocations and, where the platform tells it, the
@@ -330,8 +360,31 @@ func (c *runCost) report(b *testing.B, n int) {
 // actually made (made: Graph.Stats.Made after build), and per ID it gave
 // out (ids: the graph's MaxID after build, which counts the nodes the
 // peepholes replaced at once and those the builder folded without making
-// them), so that an ID kept for a node not made does not lower the first.
-func benchPipeline(b *testing.B, src []byte, n int) {
+// them), so that an ID kept for a node not made does not lower the first;
+// and the collections per compile (gcs/op).
+//
+// Without policy, the compiles run back to back under the test process's
+// collector, Go's default (GOGC 100, a 4 MB minimum goal): a compile pays
+// the collections its growing heap causes, and those of the garbage the
+// compiles before it left (the pipeline row of the earlier tables).
+//
+// With policy, they run under son's own (package gcpolicy), started with
+// the budget of src's size before the first and stopped after the last:
+// no proportional collection, and none at all until the heap nears the
+// budget. As the budget is one compile's, each compile starts as a son
+// process does: the garbage of the compile before is collected and the
+// heap's free pages given back to the system, untimed, so that the
+// compile has only src and the test's own data live and takes fresh
+// pages (the page faults, system time, are in cpu-ns/node). Back to back,
+// the garbage would fill the budget in turn, and each compile would pay
+// its share of a collection son build does not make (its allocation over
+// the room the budget leaves, of a collection that marks what is then
+// live: 0.25 a compile at 10k, 0.33 at 100k), and would reuse the pages
+// of the compiles before. What the row does not measure: a process's
+// start and exit, reading the source and writing the executable. If the
+// environment sets GOGC or GOMEMLIMIT, son leaves the collector to them,
+// and the row is skipped.
+func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 	made, ids := 0, 0
 	o := Options{DropGraph: true, AfterPass: func(u *Unit, pass string) error {
 		if pass == "build" {
@@ -339,41 +392,87 @@ func benchPipeline(b *testing.B, src []byte, n int) {
 		}
 		return nil
 	}}
-	runtime.GC()
-	b.ReportAllocs()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	runtime.LockOSThread()
-	defer runtime.UnlockOSThread()
-	c0 := readCPU()
-	b.ResetTimer()
-	for range b.N {
+	compile := func() error {
 		u, err := Compile("gen.smp", src, o)
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
 		p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
 		if err != nil {
-			b.Fatal(err)
+			return err
 		}
-		if _, err := (&elf.Exec{Text: p.Code, Entry: p.Entry}).Bytes(); err != nil {
-			b.Fatal(err)
-		}
+		_, err = (&elf.Exec{Text: p.Code, Entry: p.Entry}).Bytes()
+		return err
 	}
-	b.StopTimer()
-	spent := readCPU().since(c0)
-	runtime.ReadMemStats(&after)
-	mallocs := after.Mallocs - before.Mallocs
-	bytes := float64(after.TotalAlloc-before.TotalAlloc) / float64(b.N)
-	reportPerNode(b, n, mallocs)
+	b.ReportAllocs()
+	var cost runCost
+	if policy {
+		if !gcpolicy.Start() {
+			b.Skip("GOGC or GOMEMLIMIT set: son leaves the collector to them")
+		}
+		defer gcpolicy.Stop()
+		gcpolicy.SetSource(len(src))
+		b.StopTimer()
+		b.ResetTimer()
+		cost.fresh = true
+		for range b.N {
+			cost.run(b, compile)
+		}
+	} else {
+		runtime.GC()
+		b.StopTimer()
+		b.ResetTimer()
+		cost.time(b, func() error {
+			for range b.N {
+				if err := compile(); err != nil {
+					return err
+				}
+			}
+			return nil
+		})
+	}
+	bytes := float64(cost.bytes) / float64(b.N)
+	reportPerNode(b, n, cost.mallocs)
 	b.ReportMetric(bytes/float64(n), "B/node")
-	reportCPUPerNode(b, n, spent)
+	reportCPUPerNode(b, n, cost.cpu)
 	b.ReportMetric(float64(made), "made")
-	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(made), "allocs/made")
+	b.ReportMetric(float64(cost.mallocs)/float64(b.N)/float64(made), "allocs/made")
 	b.ReportMetric(bytes/float64(made), "B/made")
 	b.ReportMetric(float64(ids), "ids")
-	b.ReportMetric(float64(mallocs)/float64(b.N)/float64(ids), "allocs/id")
+	b.ReportMetric(float64(cost.mallocs)/float64(b.N)/float64(ids), "allocs/id")
 	b.ReportMetric(bytes/float64(ids), "B/id")
+	b.ReportMetric(float64(cost.gcs)/float64(b.N), "gcs/op")
+}
+
+// TestPipelinePolicy: the pipeline-policy row compiles a small program
+// with no collection, as son build does, and leaves the collector as it
+// found it. It runs the row for five compiles (-test.benchtime 5x).
+func TestPipelinePolicy(t *testing.T) {
+	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
+		t.Skip("GOGC or GOMEMLIMIT set: the row is skipped")
+	}
+	benchtime := flag.Lookup("test.benchtime")
+	old := benchtime.Value.String()
+	if err := benchtime.Value.Set("5x"); err != nil {
+		t.Fatal(err)
+	}
+	defer benchtime.Value.Set(old)
+	src := []byte(gen.Program(gen.Config{Seed: 1, Size: 300, KeepLive: true}))
+	percent := debug.SetGCPercent(100)
+	limit := debug.SetMemoryLimit(-1)
+	r := testing.Benchmark(func(b *testing.B) { benchPipeline(b, src, 1, true) })
+	if r.N != 5 {
+		t.Fatalf("the row ran %d compiles, want 5", r.N)
+	}
+	if gcs, ok := r.Extra["gcs/op"]; !ok || gcs != 0 {
+		t.Errorf("gcs/op = %v (reported %v), want 0: a small program collected under son's policy", gcs, ok)
+	}
+	if got := debug.SetGCPercent(percent); got != 100 {
+		t.Errorf("after the row the percent is %d, want 100, as before it", got)
+	}
+	if got := debug.SetMemoryLimit(limit); got != limit {
+		t.Errorf("after the row the memory limit is %d, want %d, as before it", got, limit)
+	}
 }
 
 // peepholes returns how many peepholes u's graph has run so far.

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+
+	"son/internal/gcpolicy"
 )
 
 // Exit statuses.
@@ -15,7 +17,7 @@ const (
 )
 
 func main() {
-	setGC()
+	gcpolicy.Start()
 	stop := startProfiles(os.Stderr)
 	code := run(os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()

@@ -8,6 +8,7 @@ import (
 	"os"
 
 	"son/compile"
+	"son/internal/gcpolicy"
 	"son/opt"
 	"son/son"
 	"son/syntax"
@@ -68,7 +69,7 @@ func (s *session) compile(cmd *command, path string, f *flags, check bool) (u *c
 	if err != nil {
 		return nil, s.usageError(cmd.name, "%v", err), false
 	}
-	budgetGC(len(src))
+	gcpolicy.SetSource(len(src))
 	mode, _ := opt.ParseMode(f.sccp) // checked with the flags
 	o := compile.Options{
 		Check:      check,
