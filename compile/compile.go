@@ -577,16 +577,22 @@ func sccp(u *Unit) error {
 }
 
 func schedule(u *Unit) error {
+	if u.Opt.DropGraph {
+		// Nothing reads the schedule under DropGraph (gcm's checker reads
+		// the function): its arrays by node ID go as soon as they are
+		// done with, before the function's are made.
+		f, err := gcm.ScheduleFunc(u.Graph)
+		if err != nil {
+			return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
+		}
+		u.SSA, u.Func = f, f
+		return nil
+	}
 	r, err := gcm.Schedule(u.Graph)
 	if err != nil {
 		return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
 	}
-	u.SSA, u.Func = r.Func, r.Func
-	if !u.Opt.DropGraph {
-		// Nothing reads the schedule under DropGraph (gcm's checker reads
-		// the function): its arrays by node ID go before the checker runs.
-		u.GCM = r
-	}
+	u.SSA, u.Func, u.GCM = r.Func, r.Func, r
 	return nil
 }
 

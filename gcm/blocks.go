@@ -393,26 +393,19 @@ func (sk *skeleton) loopDepths() []int32 {
 	return depth
 }
 
-// sortPreds puts each block's predecessors in block order, as cfg.Parse
-// reads them back. The order a Phi's arguments follow, that of the head
-// region's inputs, is found again for the blocks with Phis (predOrder),
-// rather than kept for every block (on the `and` shape at 1 MB, 2.9 MB
-// live beside the function emit makes, for 4,465 Phis).
-func (sk *skeleton) sortPreds() {
-	for _, b := range sk.blocks {
-		slices.Sort(sk.predsOf(b))
-	}
-}
-
-// predOrder returns, in perm's array, the permutation sortPreds applied to
-// the predecessors of region block b: its i-th entry is the position among
-// the region's inputs of the i-th predecessor.
-func (sk *skeleton) predOrder(b *block, perm []int32) []int32 {
+// predOrder returns, in perm's array, the permutation that sorting a
+// region block's predecessors preds (by index, in the order of the head
+// region's inputs) applies: its i-th entry is the position among the
+// region's inputs of the i-th predecessor in block order, which is how
+// cfg.Parse reads them back. emit finds it for the blocks with Phis
+// before it sorts their lists, rather than keeping it for every block (on
+// the `and` shape at 1 MB, 2.9 MB live beside the function emit makes,
+// for 4,465 Phis) or the block of each control node to find it again.
+func predOrder(preds, perm []int32) []int32 {
 	perm = perm[:0]
-	for k := range b.numPreds() {
+	for k := range int32(len(preds)) {
 		perm = append(perm, k)
 	}
-	in := b.head.In[1:]
-	slices.SortStableFunc(perm, func(x, y int32) int { return cmp.Compare(sk.of[in[x].ID], sk.of[in[y].ID]) })
+	slices.SortStableFunc(perm, func(x, y int32) int { return cmp.Compare(preds[x], preds[y]) })
 	return perm
 }

@@ -66,8 +66,25 @@ func (r *Result) Early(id int) *cfg.Block { return r.at(r.early, id) }
 // Late: see Early.
 func (r *Result) Late(id int) *cfg.Block { return r.at(r.late, id) }
 
-// Schedule builds the cfg.Func of g.
-func Schedule(g *son.Graph) (*Result, error) {
+// Schedule builds the cfg.Func of g, with where each node went.
+func Schedule(g *son.Graph) (*Result, error) { return run(g, true) }
+
+// ScheduleFunc builds the cfg.Func of g alone, for a caller that reads
+// nothing of the placement (the compiler under DropGraph): the arrays by
+// node ID that Result keeps go as soon as emit is done with them, so
+// that they are not live beside the function it makes (on the `and`
+// shape at 1 MB, 5.3 MB of the gcm pass's peak). The function is the
+// same as Schedule's.
+func ScheduleFunc(g *son.Graph) (*cfg.Func, error) {
+	r, err := run(g, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.Func, nil
+}
+
+// run builds the cfg.Func of g, and with keep the arrays of Result.
+func run(g *son.Graph, keep bool) (*Result, error) {
 	sk, err := buildSkeleton(g)
 	if err != nil {
 		return nil, err
@@ -88,9 +105,30 @@ func Schedule(g *son.Graph) (*Result, error) {
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
-	// constant's copies find theirs through target, which stays.
+	// constant's copies find theirs through target, which stays. So is
+	// the block of each control node (emit orders a Phi's arguments by
+	// its block's predecessors as found), kept in where, place's array,
+	// if Result is; early and late if it is not.
 	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
-	return s.emit()
+	var where []int32
+	if keep {
+		// where is place with the control nodes' blocks added: no ID has
+		// both, and emit reads place for the data nodes only.
+		where = s.place
+		for id, k := range s.sk.of {
+			if k != 0 {
+				where[id] = k
+			}
+		}
+	} else {
+		s.early, s.late = nil, nil
+	}
+	s.sk.of = nil
+	f, err := s.emit(keep)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
 }
 
 type scheduler struct {
@@ -383,25 +421,11 @@ func (s *scheduler) useBlock(n *son.Node, k int, u *son.Node) *block {
 // Phis, its instructions in an order that respects every dependency, and
 // its terminator. The blocks, Phis, instructions and their lists are cut
 // from a few arrays (each list full to its capacity, so that a pass
-// appending to one copies it out), not allocated one by one.
-func (s *scheduler) emit() (*Result, error) {
-	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
-	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
-	edges, phis := 0, 0
-	for i, b := range s.sk.blocks {
-		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
-		f.Blocks = append(f.Blocks, &slab[i])
-		edges += int(b.numPreds() + b.numSuccs())
-		for _, phi := range s.sk.phisOf(b) {
-			if s.need[phi.ID] {
-				phis++
-			}
-		}
-	}
-	var a arena
-	s.loop = nil
-	s.sk.sortPreds()
-	var perm []int32 // the order of the Phis' arguments, block by block
+// appending to one copies it out), not allocated one by one. The nodes of
+// each block are listed before the function's arrays are made: unless
+// keep, place then goes (its array is the orderer's), so that the
+// function's blocks are not allocated beside it.
+func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
 	// A constant with copies is in the list of each of their blocks.
@@ -435,6 +459,28 @@ func (s *scheduler) emit() (*Result, error) {
 	s.data = nil // in placed now, block by block
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
+	var pos []int32 // the orderer's array by node ID
+	if !keep {
+		pos, s.place = s.place, nil
+	}
+	o := newOrderer(s.g, s.sk, pos)
+
+	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
+	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
+	edges, phis := 0, 0
+	for i, b := range s.sk.blocks {
+		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
+		f.Blocks = append(f.Blocks, &slab[i])
+		edges += int(b.numPreds() + b.numSuccs())
+		for _, phi := range s.sk.phisOf(b) {
+			if s.need[phi.ID] {
+				phis++
+			}
+		}
+	}
+	var a arena
+	s.loop = nil
+	var perm []int32 // the order of the Phis' arguments, block by block
 	lists := make([]*cfg.Block, edges)
 	cfgBlocks := func(bs []int32) []*cfg.Block {
 		if len(bs) == 0 {
@@ -450,24 +496,24 @@ func (s *scheduler) emit() (*Result, error) {
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g, s.sk)
 	start := int32(0)
 	for _, b := range s.sk.blocks {
 		cb := &slab[b.index]
+		// The predecessors, in the order of the head region's inputs,
+		// which a Phi's arguments follow, then in block order, as
+		// cfg.Parse reads them back.
 		preds := s.sk.predsOf(b)
-		cb.Preds = cfgBlocks(preds)
-		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		np := 0
 		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
 			if np == 0 {
-				perm = s.sk.predOrder(b, perm)
+				perm = predOrder(preds, perm)
 			}
 			args := a.regs(len(preds))
 			for i, k := range perm {
-				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])
+				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[k]])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -477,6 +523,9 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Phis = phiList[:np:np]
 			phiSlab, phiList = phiSlab[np:], phiList[np:]
 		}
+		slices.Sort(preds)
+		cb.Preds = cfgBlocks(preds)
+		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		end := fill[b.index]
 		if order := o.order(b, placed[start:end]); len(order) > 0 {
 			if k := len(order); k <= len(instrList) {
@@ -502,14 +551,7 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
 	}
-	// where is place with the control nodes' blocks added: no ID has both.
-	where := s.place
-	for id, k := range s.sk.of {
-		if k != 0 {
-			where[id] = k
-		}
-	}
-	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
+	return f, nil
 }
 
 // checks counts the ZeroChecks of the blocks.
