@@ -465,12 +465,25 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 	}
 	o := newOrderer(s.g, s.sk, pos)
 
-	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
-	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
+	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, s.n)}
+	// The function's blocks are cut from chunks of blockChunk, each made
+	// when the walk below first needs one of its blocks (its own, or an
+	// edge's), and the walk lets each skeleton block go once it has
+	// passed it: the two sets of blocks are not live whole at once (on the
+	// `and` shape at 1 MB, 12 MB of skeleton blocks beside 38 MB of
+	// cfg.Blocks at the gcm pass's peak).
+	cfgBlock := func(i int32) *cfg.Block {
+		if f.Blocks[i] == nil {
+			c := i / blockChunk * blockChunk
+			chunk := make([]cfg.Block, min(blockChunk, int32(s.n)-c))
+			for k := range chunk {
+				f.Blocks[c+int32(k)] = &chunk[k]
+			}
+		}
+		return f.Blocks[i]
+	}
 	edges, phis := 0, 0
-	for i, b := range s.sk.blocks {
-		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
-		f.Blocks = append(f.Blocks, &slab[i])
+	for _, b := range s.sk.blocks {
 		edges += int(b.numPreds() + b.numSuccs())
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
@@ -479,7 +492,6 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 		}
 	}
 	var a arena
-	s.loop = nil
 	var perm []int32 // the order of the Phis' arguments, block by block
 	lists := make([]*cfg.Block, edges)
 	cfgBlocks := func(bs []int32) []*cfg.Block {
@@ -489,7 +501,7 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = &slab[b]
+			l[i] = cfgBlock(b)
 		}
 		return l
 	}
@@ -497,8 +509,9 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
 	start := int32(0)
-	for _, b := range s.sk.blocks {
-		cb := &slab[b.index]
+	for i, b := range s.sk.blocks {
+		cb := cfgBlock(int32(i))
+		*cb = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])} // only its address was taken before
 		// The predecessors, in the order of the head region's inputs,
 		// which a Phi's arguments follow, then in block order, as
 		// cfg.Parse reads them back.
@@ -513,7 +526,7 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 			}
 			args := a.regs(len(preds))
 			for i, k := range perm {
-				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[k]])
+				args[i] = s.regAt(phi.In[1+k], preds[k])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -542,15 +555,17 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 		start = end
 		switch l := b.last; {
 		case l != nil && l.Op == son.OpIf:
-			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: s.regAt(l.In[1], b.index), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpReturn:
-			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: s.regAt(l.In[1], b.index), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpNever:
 			cb.Term = cfg.Term{Kind: cfg.TermJump, Pos: l.Pos, Node: l.ID}
 		default:
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
+		s.sk.blocks[i] = nil // its chunk goes with the last of its blocks
 	}
+	s.loop = nil
 	return f, nil
 }
 
@@ -599,20 +614,20 @@ func (a *arena) instr(s *scheduler, n *son.Node, b *block) *cfg.Instr {
 	switch {
 	case n.Op == son.OpZeroCheck:
 		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	case n.Op == son.OpConstant:
 		i.Op, i.Aux, i.Dst = cfg.OpConst, n.Aux, s.dstAt(n, b)
 	case n.Op == son.OpProj:
 		i.Op = cfg.OpArg
 	case n.Op == son.OpMinus:
 		i.Op, i.Args = cfg.OpNeg, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	case n.Op == son.OpNot:
 		i.Op, i.Args = cfg.OpNot, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	default:
 		i.Op, i.Args = binaryOps[n.Op], a.regs(2)
-		i.Args[0], i.Args[1] = s.regAt(n.In[1], b), s.regAt(n.In[2], b)
+		i.Args[0], i.Args[1] = s.regAt(n.In[1], b.index), s.regAt(n.In[2], b.index)
 	}
 	return i
 }
