@@ -69,7 +69,8 @@ type Options struct {
 	// DropGraph lets each level go as soon as no later pass or checker
 	// reads it: the peepholes' state once cleanup is checked (the graph is
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
-	// nil), the graph and the zerocheck pass's report once gcm is checked
+	// nil; gcm.ScheduleFunc lets its arrays go before the function's
+	// blocks are made), the graph and the zerocheck pass's report once gcm is checked
 	// (the Stats of the later passes repeat gcm's counts, which they do
 	// not change), gvn's numbering once gvn is checked, the SSA function
 	// once outssa is checked (outssa then makes the RTL function of the
