@@ -73,7 +73,7 @@ func Schedule(g *son.Graph) (*Result, error) { return run(g, true) }
 // nothing of the placement (the compiler under DropGraph): the arrays by
 // node ID that Result keeps go as soon as emit is done with them, so
 // that they are not live beside the function it makes (on the `and`
-// shape at 1 MB, 5.3 MB of the gcm pass's peak). The function is the
+// shape at 1 MB, 5.1 MB of the gcm pass's peak). The function is the
 // same as Schedule's.
 func ScheduleFunc(g *son.Graph) (*cfg.Func, error) {
 	r, err := run(g, false)
@@ -105,10 +105,10 @@ func run(g *son.Graph, keep bool) (*Result, error) {
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
-	// constant's copies find theirs through target, which stays. So is
-	// the block of each control node (emit orders a Phi's arguments by
-	// its block's predecessors as found), kept in where, place's array,
-	// if Result is; early and late if it is not.
+	// constant's copies find theirs through target, which stays. The
+	// block of each control node goes too (emit finds the order of a
+	// Phi's arguments from its block's predecessors), into where, place's
+	// array, if Result keeps it; early and late go if it does not.
 	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
 	var where []int32
 	if keep {
