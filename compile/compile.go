@@ -69,7 +69,8 @@ type Options struct {
 	// DropGraph lets each level go as soon as no later pass or checker
 	// reads it: the peepholes' state once cleanup is checked (the graph is
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
-	// nil), the graph and the zerocheck pass's report once gcm is checked
+	// nil; gcm.ScheduleFunc lets its arrays go before the function's
+	// blocks are made), the graph and the zerocheck pass's report once gcm is checked
 	// (the Stats of the later passes repeat gcm's counts, which they do
 	// not change), gvn's numbering once gvn is checked, the SSA function
 	// once outssa is checked (outssa then makes the RTL function of the
@@ -577,16 +578,22 @@ func sccp(u *Unit) error {
 }
 
 func schedule(u *Unit) error {
+	if u.Opt.DropGraph {
+		// Nothing reads the schedule under DropGraph (gcm's checker reads
+		// the function): its arrays by node ID go as soon as they are
+		// done with, before the function's are made.
+		f, err := gcm.ScheduleFunc(u.Graph)
+		if err != nil {
+			return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
+		}
+		u.SSA, u.Func = f, f
+		return nil
+	}
 	r, err := gcm.Schedule(u.Graph)
 	if err != nil {
 		return &CheckError{Pass: "gcm", Guard: GuardPass, Err: err}
 	}
-	u.SSA, u.Func = r.Func, r.Func
-	if !u.Opt.DropGraph {
-		// Nothing reads the schedule under DropGraph (gcm's checker reads
-		// the function): its arrays by node ID go before the checker runs.
-		u.GCM = r
-	}
+	u.SSA, u.Func, u.GCM = r.Func, r.Func, r
 	return nil
 }
 

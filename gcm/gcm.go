@@ -66,8 +66,25 @@ func (r *Result) Early(id int) *cfg.Block { return r.at(r.early, id) }
 // Late: see Early.
 func (r *Result) Late(id int) *cfg.Block { return r.at(r.late, id) }
 
-// Schedule builds the cfg.Func of g.
-func Schedule(g *son.Graph) (*Result, error) {
+// Schedule builds the cfg.Func of g, with where each node went.
+func Schedule(g *son.Graph) (*Result, error) { return run(g, true) }
+
+// ScheduleFunc builds the cfg.Func of g alone, for a caller that reads
+// nothing of the placement (the compiler under DropGraph): the arrays by
+// node ID that Result keeps go as soon as emit is done with them, so
+// that they are not live beside the function it makes (on the `and`
+// shape at 1 MB, 5.1 MB of the gcm pass's peak). The function is the
+// same as Schedule's.
+func ScheduleFunc(g *son.Graph) (*cfg.Func, error) {
+	r, err := run(g, false)
+	if err != nil {
+		return nil, err
+	}
+	return r.Func, nil
+}
+
+// run builds the cfg.Func of g, and with keep the arrays of Result.
+func run(g *son.Graph, keep bool) (*Result, error) {
 	sk, err := buildSkeleton(g)
 	if err != nil {
 		return nil, err
@@ -88,9 +105,30 @@ func Schedule(g *son.Graph) (*Result, error) {
 	// Placement is done: the dominator tree and its search arrays are
 	// garbage before the function is made, not live beside it (on the
 	// `and` shape at 1 MB, 13 MB of the gcm pass's peak); the uses of a
-	// constant's copies find theirs through target, which stays.
+	// constant's copies find theirs through target, which stays. The
+	// block of each control node goes too (emit finds the order of a
+	// Phi's arguments from its block's predecessors), into where, place's
+	// array, if Result keeps it; early and late go if it does not.
 	s.tree, s.shallow, s.stamp, s.slot, s.targets, s.phiOnly, s.keep, s.cand = nil, nil, nil, nil, nil, nil, nil, nil
-	return s.emit()
+	var where []int32
+	if keep {
+		// where is place with the control nodes' blocks added: no ID has
+		// both, and emit reads place for the data nodes only.
+		where = s.place
+		for id, k := range s.sk.of {
+			if k != 0 {
+				where[id] = k
+			}
+		}
+	} else {
+		s.early, s.late = nil, nil
+	}
+	s.sk.of = nil
+	f, err := s.emit(keep)
+	if err != nil {
+		return nil, err
+	}
+	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
 }
 
 type scheduler struct {
@@ -383,25 +421,11 @@ func (s *scheduler) useBlock(n *son.Node, k int, u *son.Node) *block {
 // Phis, its instructions in an order that respects every dependency, and
 // its terminator. The blocks, Phis, instructions and their lists are cut
 // from a few arrays (each list full to its capacity, so that a pass
-// appending to one copies it out), not allocated one by one.
-func (s *scheduler) emit() (*Result, error) {
-	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, 0, len(s.sk.blocks))}
-	slab := make([]cfg.Block, len(s.sk.blocks)) // one allocation, not one per block
-	edges, phis := 0, 0
-	for i, b := range s.sk.blocks {
-		slab[i] = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])}
-		f.Blocks = append(f.Blocks, &slab[i])
-		edges += int(b.numPreds() + b.numSuccs())
-		for _, phi := range s.sk.phisOf(b) {
-			if s.need[phi.ID] {
-				phis++
-			}
-		}
-	}
-	var a arena
-	s.loop = nil
-	s.sk.sortPreds()
-	var perm []int32 // the order of the Phis' arguments, block by block
+// appending to one copies it out), not allocated one by one. The nodes of
+// each block are listed before the function's arrays are made: unless
+// keep, place then goes (its array is the orderer's), so that the
+// function's blocks are not allocated beside it.
+func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
 	// A constant with copies is in the list of each of their blocks.
@@ -435,6 +459,40 @@ func (s *scheduler) emit() (*Result, error) {
 	s.data = nil // in placed now, block by block
 	// fill[i] is now where block i's nodes end, and block i-1's too start
 	// at fill[i-1] (0 for the entry).
+	var pos []int32 // the orderer's array by node ID
+	if !keep {
+		pos, s.place = s.place, nil
+	}
+	o := newOrderer(s.g, s.sk, pos)
+
+	f := &cfg.Func{Name: s.g.Name, Level: cfg.SSA, Blocks: make([]*cfg.Block, s.n)}
+	// The function's blocks are cut from chunks of blockChunk, each made
+	// when the walk below first needs one of its blocks (its own, or an
+	// edge's), and the walk lets each skeleton block go once it has
+	// passed it: the two sets of blocks are not live whole at once (on the
+	// `and` shape at 1 MB, 12 MB of skeleton blocks beside 38 MB of
+	// cfg.Blocks at the gcm pass's peak).
+	cfgBlock := func(i int32) *cfg.Block {
+		if f.Blocks[i] == nil {
+			c := i / blockChunk * blockChunk
+			chunk := make([]cfg.Block, min(blockChunk, int32(s.n)-c))
+			for k := range chunk {
+				f.Blocks[c+int32(k)] = &chunk[k]
+			}
+		}
+		return f.Blocks[i]
+	}
+	edges, phis := 0, 0
+	for _, b := range s.sk.blocks {
+		edges += int(b.numPreds() + b.numSuccs())
+		for _, phi := range s.sk.phisOf(b) {
+			if s.need[phi.ID] {
+				phis++
+			}
+		}
+	}
+	var a arena
+	var perm []int32 // the order of the Phis' arguments, block by block
 	lists := make([]*cfg.Block, edges)
 	cfgBlocks := func(bs []int32) []*cfg.Block {
 		if len(bs) == 0 {
@@ -443,31 +501,32 @@ func (s *scheduler) emit() (*Result, error) {
 		l := lists[:len(bs):len(bs)]
 		lists = lists[len(bs):]
 		for i, b := range bs {
-			l[i] = &slab[b]
+			l[i] = cfgBlock(b)
 		}
 		return l
 	}
 	phiSlab := make([]cfg.Phi, phis)
 	phiList := make([]*cfg.Phi, phis)
 	instrList := make([]*cfg.Instr, len(placed)+s.checks())
-	o := newOrderer(s.g, s.sk)
 	start := int32(0)
-	for _, b := range s.sk.blocks {
-		cb := &slab[b.index]
+	for i, b := range s.sk.blocks {
+		cb := cfgBlock(int32(i))
+		*cb = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])} // only its address was taken before
+		// The predecessors, in the order of the head region's inputs,
+		// which a Phi's arguments follow, then in block order, as
+		// cfg.Parse reads them back.
 		preds := s.sk.predsOf(b)
-		cb.Preds = cfgBlocks(preds)
-		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		np := 0
 		for _, phi := range s.sk.phisOf(b) {
 			if !s.need[phi.ID] {
 				continue
 			}
 			if np == 0 {
-				perm = s.sk.predOrder(b, perm)
+				perm = predOrder(preds, perm)
 			}
 			args := a.regs(len(preds))
 			for i, k := range perm {
-				args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])
+				args[i] = s.regAt(phi.In[1+k], preds[k])
 			}
 			phiSlab[np] = cfg.Phi{Dst: cfg.Reg(phi.ID), Args: args, Pos: phi.Pos, Node: phi.ID}
 			phiList[np] = &phiSlab[np]
@@ -477,6 +536,9 @@ func (s *scheduler) emit() (*Result, error) {
 			cb.Phis = phiList[:np:np]
 			phiSlab, phiList = phiSlab[np:], phiList[np:]
 		}
+		slices.Sort(preds)
+		cb.Preds = cfgBlocks(preds)
+		cb.Succs = cfgBlocks(s.sk.succsOf(b))
 		end := fill[b.index]
 		if order := o.order(b, placed[start:end]); len(order) > 0 {
 			if k := len(order); k <= len(instrList) {
@@ -493,23 +555,18 @@ func (s *scheduler) emit() (*Result, error) {
 		start = end
 		switch l := b.last; {
 		case l != nil && l.Op == son.OpIf:
-			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermBranch, Reg: s.regAt(l.In[1], b.index), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpReturn:
-			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: s.regAt(l.In[1], b), Pos: l.Pos, Node: l.ID}
+			cb.Term = cfg.Term{Kind: cfg.TermReturn, Reg: s.regAt(l.In[1], b.index), Pos: l.Pos, Node: l.ID}
 		case l != nil && l.Op == son.OpNever:
 			cb.Term = cfg.Term{Kind: cfg.TermJump, Pos: l.Pos, Node: l.ID}
 		default:
 			cb.Term = cfg.Term{Kind: cfg.TermJump}
 		}
+		s.sk.blocks[i] = nil // its chunk goes with the last of its blocks
 	}
-	// where is place with the control nodes' blocks added: no ID has both.
-	where := s.place
-	for id, k := range s.sk.of {
-		if k != 0 {
-			where[id] = k
-		}
-	}
-	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
+	s.loop = nil
+	return f, nil
 }
 
 // checks counts the ZeroChecks of the blocks.
@@ -557,20 +614,20 @@ func (a *arena) instr(s *scheduler, n *son.Node, b *block) *cfg.Instr {
 	switch {
 	case n.Op == son.OpZeroCheck:
 		i.Op, i.Dst, i.Args = cfg.OpCheck, 0, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	case n.Op == son.OpConstant:
 		i.Op, i.Aux, i.Dst = cfg.OpConst, n.Aux, s.dstAt(n, b)
 	case n.Op == son.OpProj:
 		i.Op = cfg.OpArg
 	case n.Op == son.OpMinus:
 		i.Op, i.Args = cfg.OpNeg, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	case n.Op == son.OpNot:
 		i.Op, i.Args = cfg.OpNot, a.regs(1)
-		i.Args[0] = s.regAt(n.In[1], b)
+		i.Args[0] = s.regAt(n.In[1], b.index)
 	default:
 		i.Op, i.Args = binaryOps[n.Op], a.regs(2)
-		i.Args[0], i.Args[1] = s.regAt(n.In[1], b), s.regAt(n.In[2], b)
+		i.Args[0], i.Args[1] = s.regAt(n.In[1], b.index), s.regAt(n.In[2], b.index)
 	}
 	return i
 }

@@ -13,29 +13,38 @@ import (
 // optimized builds src and runs the graph passes of the pipeline.
 func optimized(t *testing.T, src string) *son.Graph {
 	t.Helper()
-	f, err := syntax.Parse("t.smp", []byte(src))
+	g, err := optimize(src)
 	if err != nil {
 		t.Fatal(err)
+	}
+	return g
+}
+
+// optimize builds src and runs the graph passes of the pipeline.
+func optimize(src string) (*son.Graph, error) {
+	f, err := syntax.Parse("t.smp", []byte(src))
+	if err != nil {
+		return nil, err
 	}
 	g := son.Build(f, son.BuildOptions{})
 	g.PushAll()
 	if err := g.Iterate(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	if _, err := opt.SCCP(g, opt.Combined, nil); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	opt.ZeroCheckElim(g)
 	g.PushAll()
 	if err := g.Iterate(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	g.SplitReturns() // as the pipeline's cleanup pass leaves the returns
 	g.StripRefines()
 	if err := g.Iterate(); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	return g
+	return g, nil
 }
 
 // schedule schedules g and checks the result.

@@ -25,8 +25,13 @@ type orderer struct {
 	out   []*son.Node
 }
 
-func newOrderer(g *son.Graph, sk *skeleton) *orderer {
-	return &orderer{g: g, sk: sk, pos: make([]int32, g.MaxID())}
+// newOrderer returns an orderer for the blocks of g whose array by node
+// ID is pos's, if pos has one for every ID: its entries need no clearing.
+func newOrderer(g *son.Graph, sk *skeleton, pos []int32) *orderer {
+	if len(pos) < g.MaxID() {
+		pos = make([]int32, g.MaxID())
+	}
+	return &orderer{g: g, sk: sk, pos: pos}
 }
 
 // order is the local schedule of block b, whose data nodes are given by

@@ -237,12 +237,13 @@ func search(l []int32, b int32) int {
 	return -1
 }
 
-// regAt is the register a use of x in block b reads: x's ID, or for a
-// constant with copies the register of the copy in the block its use
-// targets. Small enough to be inlined: most arguments are not constants.
-func (s *scheduler) regAt(x *son.Node, b *block) cfg.Reg {
+// regAt is the register a use of x in block b (by index) reads: x's ID,
+// or for a constant with copies the register of the copy in the block its
+// use targets. Small enough to be inlined: most arguments are not
+// constants.
+func (s *scheduler) regAt(x *son.Node, b int32) cfg.Reg {
 	if x.Op == son.OpConstant {
-		return s.copyAt(x, s.target[b.index]+1)
+		return s.copyAt(x, s.target[b]+1)
 	}
 	return cfg.Reg(x.ID)
 }

@@ -443,14 +443,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "gcm-phi-args-reversed", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "args[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
-		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
+		Old:  "args[i] = s.regAt(phi.In[1+k], preds[k])",
+		New:  "args[len(args)-1-i] = s.regAt(phi.In[1+k], preds[k])",
 		What: "a Phi's arguments are written in reverse order of its predecessors",
 	},
 	{
 		Name: "gcm-phi-args-unpermuted", Pass: "gcm", File: "gcm/gcm.go",
-		Old:  "for i, k := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], s.sk.blocks[preds[i]])",
-		New:  "for i := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], s.sk.blocks[preds[i]])",
+		Old:  "for i, k := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+k], preds[k])",
+		New:  "for i := range perm {\n\t\t\t\targs[i] = s.regAt(phi.In[1+i], preds[i])",
 		What: "a Phi's arguments stay in region order while its block's predecessors are sorted",
 	},
 	{
@@ -505,8 +505,8 @@ var Catalogue = []Fault{
 	// ---- cfg emission (gcm/gcm.go: emit and instr) ----
 	{
 		Name: "emit-operands-swapped", Pass: "cfg emission", File: "gcm/gcm.go",
-		Old:  "i.Args[0], i.Args[1] = s.regAt(n.In[1], b), s.regAt(n.In[2], b)",
-		New:  "i.Args[0], i.Args[1] = s.regAt(n.In[2], b), s.regAt(n.In[1], b)",
+		Old:  "i.Args[0], i.Args[1] = s.regAt(n.In[1], b.index), s.regAt(n.In[2], b.index)",
+		New:  "i.Args[0], i.Args[1] = s.regAt(n.In[2], b.index), s.regAt(n.In[1], b.index)",
 		What: "every binary instruction gets its operands in reverse order",
 	},
 	{
