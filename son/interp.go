@@ -177,7 +177,7 @@ func (it *interp) step() error {
 // whatever the divisor's value, so it is an internal error.
 func (it *interp) pinned(n *Node) error {
 	if it.ct == nil {
-		it.ct = newCtrlTree(it.g)
+		it.ct = newCtrlDoms(it.g, 0, 0)
 	}
 	if c := n.In[0]; !it.ct.dominates(c, it.at) {
 		return fmt.Errorf("son.Run: %v evaluated at %v, where control has not surely passed %v", n, it.at, c)

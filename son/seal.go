@@ -26,7 +26,7 @@ func (g *Graph) Seal() {
 	g.work = worklist{rng: g.work.rng}
 	g.edges = edgeArena{}
 	g.types = typeTable{}
-	g.args, g.ids, g.marks, g.spare = nil, nil, nil, nil
+	g.args, g.ids, g.marks, g.spare, g.stack = nil, nil, nil, nil, nil
 	g.xc, g.top, g.stand, g.xjoin, g.fresh = nil, nil, nil, nil, nil
 	g.small = [2 * smallCon]*Node{}
 	g.walks.order = nil // the counts stay: the graph no longer changes

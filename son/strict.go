@@ -34,7 +34,6 @@ func (v *verifier) strict() {
 	n := v.g.MaxID()
 	v.phiDep = make([]*Node, n)
 	v.pinDep = make([]*Node, n)
-	v.state = make([]uint8, n)
 	for _, x := range v.live {
 		if isData(x) && v.state[x.ID] == strictNew {
 			v.deps(x)
@@ -64,11 +63,7 @@ func (v *verifier) strict() {
 // children first, without recursion. Nodes on a data cycle without a Phi
 // (reported by data-acyclic) are cut where the cycle closes.
 func (v *verifier) deps(root *Node) {
-	type frame struct {
-		n *Node
-		i int
-	}
-	stack := []frame{{root, 1}}
+	stack := append(v.g.takeFrames(), walkFrame{root, 1})
 	v.state[root.ID] = strictOnStack
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
@@ -79,13 +74,14 @@ func (v *verifier) deps(root *Node) {
 			v.work++
 			if isData(y) && !y.dead && y.ID < len(v.state) && v.state[y.ID] == strictNew {
 				v.state[y.ID] = strictOnStack
-				stack = append(stack, frame{y, 1})
+				stack = append(stack, walkFrame{y, 1})
 			}
 			continue
 		}
-		stack = stack[:len(stack)-1]
+		stack = popFrame(stack)
 		v.settle(x)
 	}
+	v.g.giveFrames(stack)
 }
 
 // settle computes the deepest Phi and pinned node that x depends on, from

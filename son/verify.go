@@ -66,11 +66,21 @@ func verify(g *Graph) *verifier {
 	v.isLive = make([]bool, g.MaxID())
 	copy(v.isLive, seen)
 	g.giveMarks(seen)
+	v.state = make([]uint8, g.MaxID()) // for dataAcyclic, ctrlAcyclic and strict in turn
 	v.liveOps(g.allLive())
+	ctrl, preds := 0, 0 // the control nodes and edges newCtrlDoms will find, to size its lists
 	for _, n := range v.live {
 		v.edges(n)
 		if n.dead {
 			continue
+		}
+		if n.IsControl() && n.Op != OpStop {
+			ctrl++
+			if n.Op.IsRegion() {
+				preds += len(n.In) - 1
+			} else if n.Op != OpStart {
+				preds++
+			}
 		}
 		v.shape(n)
 		v.successors(n)
@@ -79,7 +89,11 @@ func verify(g *Graph) *verifier {
 	}
 	v.dataAcyclic()
 	v.ctrlAcyclic()
-	v.ct = newCtrlTree(g)
+	if len(v.unguarded) > 0 {
+		v.ct = newCtrlTree(g) // zeroBranch walks the tree
+	} else {
+		v.ct = newCtrlDoms(g, ctrl, preds)
+	}
 	v.reachable()
 	v.zeroBranch()
 	v.strict()
@@ -128,7 +142,9 @@ type verifier struct {
 	unguarded []*Node
 
 	// For strict: by node ID, the deepest Phi a data node depends on and
-	// the deepest pinned node, or nil; and the state of the walk.
+	// the deepest pinned node, or nil. state is, by node ID, the color of
+	// dataAcyclic's and ctrlAcyclic's walks, then the state of strict's:
+	// one array, all 0 again after each of the first two.
 	phiDep, pinDep []*Node
 	state          []uint8
 	work           int // nodes settled, edges followed and uses checked, for the linearity test
@@ -410,29 +426,27 @@ func (v *verifier) typ(n *Node) {
 }
 
 // dataAcyclic looks for a cycle of data dependencies that does not pass
-// through a Phi.
+// through a Phi. Its colors are v.state's, all 0 on entry and again on
+// return; its stack is the graph's scratch (takeFrames).
 func (v *verifier) dataAcyclic() {
 	const (
 		white = iota
 		grey
 		black
 	)
-	color := make([]uint8, v.g.MaxID())
-	type frame struct {
-		n *Node
-		i int
-	}
+	color := v.state
+	stack := v.g.takeFrames()
 	for _, root := range v.live {
 		if !isData(root) || color[root.ID] != white {
 			continue
 		}
-		stack := []frame{{root, 1}}
+		stack = append(stack, walkFrame{root, 1})
 		color[root.ID] = grey
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			if f.n.Op == OpPhi || f.i >= len(f.n.In) {
 				color[f.n.ID] = black
-				stack = stack[:len(stack)-1]
+				stack = popFrame(stack)
 				continue
 			}
 			x := f.n.In[f.i]
@@ -445,31 +459,31 @@ func (v *verifier) dataAcyclic() {
 				v.bad(x, "data-acyclic", "depends on itself through %v without a Phi", f.n)
 			case white:
 				color[x.ID] = grey
-				stack = append(stack, frame{x, 1})
+				stack = append(stack, walkFrame{x, 1})
 			}
 		}
 	}
+	v.g.giveFrames(stack)
+	clear(color)
 }
 
 // ctrlAcyclic looks for a cycle of control inputs that does not close
-// through the back edge (input 2) of a Loop.
+// through the back edge (input 2) of a Loop. Its colors are v.state's, all
+// 0 on entry and again on return; its stack is the graph's scratch.
 func (v *verifier) ctrlAcyclic() {
-	color := make([]uint8, v.g.MaxID())
-	type frame struct {
-		n *Node
-		i int
-	}
+	color := v.state
+	stack := v.g.takeFrames()
 	for _, root := range v.live {
 		if !root.IsControl() || color[root.ID] != 0 {
 			continue
 		}
-		stack := []frame{{root, 0}}
+		stack = append(stack, walkFrame{root, 0})
 		color[root.ID] = 1
 		for len(stack) > 0 {
 			f := &stack[len(stack)-1]
 			if f.i >= len(f.n.In) {
 				color[f.n.ID] = 2
-				stack = stack[:len(stack)-1]
+				stack = popFrame(stack)
 				continue
 			}
 			i := f.i
@@ -483,10 +497,12 @@ func (v *verifier) ctrlAcyclic() {
 				v.bad(x, "ctrl-acyclic", "control cycle through %v that is not a loop back edge", f.n)
 			case 0:
 				color[x.ID] = 1
-				stack = append(stack, frame{x, 0})
+				stack = append(stack, walkFrame{x, 0})
 			}
 		}
 	}
+	v.g.giveFrames(stack)
+	clear(color)
 }
 
 // reachable checks that control reaches every live control node from

@@ -184,3 +184,37 @@ func TestLoopSearchNeedsALoop(t *testing.T) {
 		t.Errorf("the back edge of %v comes from %v, want a Never's projection", loop, never)
 	}
 }
+
+// TestWalkStackShared: the depth-first walks take the graph's scratch
+// stack, so that after one walk a walk as deep allocates only its result
+// (Live) and the verifier's allocations do not grow with the depth; the
+// stack holds no node between walks.
+func TestWalkStackShared(t *testing.T) {
+	chain := func(k int) *Graph {
+		return buildSrc(t, "int x = arg; "+strings.Repeat("x = x * arg + 1; ", k)+"return x;")
+	}
+	g := chain(2000)
+	g.Live()
+	if c := cap(g.stack); c < 2000 {
+		t.Fatalf("the scratch stack has room for %d frames after a walk of a chain of 2000 multiplications", c)
+	}
+	if a := testing.AllocsPerRun(3, func() { g.Live() }); a != 1 {
+		t.Errorf("Live allocates %v times, want once (its result)", a)
+	}
+	for i, f := range g.stack[:cap(g.stack)] {
+		if f != (walkFrame{}) {
+			t.Fatalf("frame %d of the scratch stack holds %v after the walks", i, f.n)
+		}
+	}
+	verifyAllocs := func(g *Graph) float64 {
+		return testing.AllocsPerRun(3, func() {
+			if err := Verify(g); err != nil {
+				t.Fatal(err)
+			}
+		})
+	}
+	short, long := verifyAllocs(chain(20)), verifyAllocs(g)
+	if long != short {
+		t.Errorf("Verify allocates %v times on a chain of 2000 multiplications, %v on one of 20", long, short)
+	}
+}

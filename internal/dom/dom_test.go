@@ -420,6 +420,30 @@ func TestLarge(t *testing.T) {
 	}
 }
 
+// TestLengauerTarjanFlatAllocs: the search needs no stack of its own, so
+// a chain as deep as it is long (the shape `and` of son's hostile
+// programs) costs the algorithm's arrays only, allocated once each: no
+// array growing with the depth (a stack of frames grew to 38 allocations
+// on this chain).
+func TestLengauerTarjanFlatAllocs(t *testing.T) {
+	const n = 100_000
+	start, succ := make([]int32, n+1), make([]int32, n-1)
+	for v := range n - 1 {
+		succ[v] = int32(v + 1)
+		start[v+1] = int32(v + 1)
+	}
+	start[n] = n - 1
+	var idom []int
+	if a := testing.AllocsPerRun(2, func() { idom = LengauerTarjanFlat(start, succ) }); a > 11 {
+		t.Errorf("LengauerTarjanFlat on a chain of %d: %v allocations, want at most 11 (its arrays)", n, a)
+	}
+	for v := 1; v < n; v++ {
+		if idom[v] != v-1 {
+			t.Fatalf("idom[%d] = %d, want %d", v, idom[v], v-1)
+		}
+	}
+}
+
 func TestPreorder(t *testing.T) {
 	// The dominator tree of Lengauer and Tarjan's figure 1, R=0 ... L=12.
 	idom := []int{0, 0, 0, 0, 0, 0, 3, 3, 0, 0, 7, 0, 4}

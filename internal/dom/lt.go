@@ -45,21 +45,26 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 	parent := make([]int32, 1, nv) // parent[i]: preorder number of i's DFS parent
 	parent[0] = -1
 	num[0] = 0
-	type frame struct{ v, e int32 } // e: the next edge's place in succ
-	stack := []frame{{0, start[0]}}
-	for len(stack) > 0 {
-		top := &stack[len(stack)-1]
-		if top.e == start[top.v+1] {
-			stack = stack[:len(stack)-1]
+	// The search's stack is the path of parents from the vertex it is at,
+	// i, up to 0: fill[i] is the place in succ of i's next edge. (A stack
+	// of frames grew by a quarter at a time on a graph as deep as it is
+	// long, the shape `and`: five times its size allocated per call.)
+	fill := make([]int32, nv)
+	fill[0] = start[0]
+	for i := int32(0); i >= 0; {
+		if fill[i] == start[vertex[i]+1] {
+			i = parent[i]
 			continue
 		}
-		w := succ[top.e]
-		top.e++
+		w := succ[fill[i]]
+		fill[i]++
 		if num[w] < 0 {
-			num[w] = int32(len(vertex))
+			j := int32(len(vertex))
+			num[w] = j
 			vertex = append(vertex, w)
-			parent = append(parent, num[top.v])
-			stack = append(stack, frame{w, start[w]})
+			parent = append(parent, i)
+			fill[j] = start[w]
+			i = j
 		}
 	}
 	n := len(vertex)
@@ -75,7 +80,7 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 		predStart[i] += predStart[i-1]
 	}
 	pred := make([]int32, predStart[n])
-	fill := make([]int32, n)
+	fill = fill[:n]
 	copy(fill, predStart[:n])
 	for i, v := range vertex {
 		for _, w := range succ[start[v]:start[v+1]] {
