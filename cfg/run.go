@@ -152,10 +152,12 @@ type runBlock struct {
 }
 
 // take returns n fresh elements cut from *arena, which is refilled by
-// chunks: a few large allocations rather than several per block.
+// chunks: a few large allocations rather than several per block. The
+// chunks double from 64 elements to 4,096, so that a small function, run
+// once (as the checkers' tests run every level), does not clear 128 KB.
 func take[T any](arena *[]T, n int) []T {
 	if cap(*arena)-len(*arena) < n {
-		*arena = make([]T, 0, max(n, 4096))
+		*arena = make([]T, 0, max(n, min(4096, max(64, 2*cap(*arena)))))
 	}
 	a := *arena
 	*arena = a[:len(a)+n]
