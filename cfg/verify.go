@@ -179,9 +179,10 @@ func (v *verifier) err() error {
 	return &VerifyError{Func: v.f.Name, Problems: v.probs}
 }
 
-// valid reports whether b is a block of f at its own position: not nil
-// and not a second listing. Only valid blocks are checked further.
-func (v *verifier) valid(i int, _ *Block) bool { return v.ok[i] }
+// valid reports whether the block at position i is a block of f at its
+// own position: not nil and not a second listing (v.ok, found once by
+// verify). Only valid blocks are checked further.
+func (v *verifier) valid(i int) bool { return v.ok[i] }
 
 // where names the part of a block a problem is in: the block itself, a
 // Phi, an instruction or the terminator. Its text, the Where of a
@@ -345,7 +346,7 @@ func (v *verifier) edges() {
 	seen := make([]int, len(f.Blocks))  // stamp: 1 + the position of the block that last counted it
 	nPreds, nSuccs := 0, 0
 	for i, s := range f.Blocks {
-		if !v.valid(i, s) {
+		if !v.valid(i) {
 			continue
 		}
 		if i == 0 && len(s.Preds) > 0 {
@@ -396,14 +397,14 @@ func (v *verifier) edges() {
 	type edge struct{ from, to *Block }
 	listed := map[edge]bool{}
 	for i, s := range f.Blocks {
-		if v.valid(i, s) {
+		if v.valid(i) {
 			for _, p := range s.Preds {
 				listed[edge{p, s}] = true
 			}
 		}
 	}
 	for i, p := range f.Blocks {
-		if !v.valid(i, p) {
+		if !v.valid(i) {
 			continue
 		}
 		for _, s := range p.Succs {
@@ -438,7 +439,7 @@ func blockList(list []*Block) string {
 func (v *verifier) reachable() {
 	v.tree = dominance(v.f, v.pos)
 	for i, b := range v.f.Blocks {
-		if v.valid(i, b) && !v.tree.Reachable(i) {
+		if v.valid(i) && !v.tree.Reachable(i) {
 			v.bad(b, where{}, "reachable", "the block is not reachable from the entry")
 		}
 	}
@@ -450,7 +451,7 @@ func (v *verifier) reachable() {
 func (v *verifier) normalized() {
 	seen := make([]int, len(v.f.Blocks)) // 1 + the position of the join that last saw each predecessor
 	for i, s := range v.f.Blocks {
-		if !v.valid(i, s) || len(s.Preds) < 2 {
+		if !v.valid(i) || len(s.Preds) < 2 {
 			continue
 		}
 		for _, p := range s.Preds {
@@ -503,7 +504,7 @@ func (v *verifier) defs(ssa bool) (index *numbering.Table, defs []defSite) {
 	n := 0
 	var maxReg Reg
 	for i, b := range v.f.Blocks {
-		if !v.valid(i, b) {
+		if !v.valid(i) {
 			continue
 		}
 		n += len(b.Phis) + len(b.Instrs)
@@ -534,7 +535,7 @@ func (v *verifier) defs(ssa bool) (index *numbering.Table, defs []defSite) {
 		defs = append(defs, site)
 	}
 	for i, b := range v.f.Blocks {
-		if !v.valid(i, b) {
+		if !v.valid(i) {
 			continue
 		}
 		for k, p := range b.Phis {
@@ -580,7 +581,7 @@ func (v *verifier) ssa() {
 		}
 	}
 	for i, b := range v.f.Blocks {
-		if !v.valid(i, b) {
+		if !v.valid(i) {
 			continue
 		}
 		if i == 0 && len(b.Phis) > 0 {
@@ -639,7 +640,7 @@ func (v *verifier) rtl() {
 		}
 	}
 	for i, b := range v.f.Blocks {
-		if !v.valid(i, b) {
+		if !v.valid(i) {
 			continue
 		}
 		for k, p := range b.Phis {

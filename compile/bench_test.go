@@ -446,20 +446,33 @@ func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 
 // TestPipelinePolicy: the pipeline-policy row compiles a small program
 // with no collection, as son build does, and leaves the collector as it
-// found it. It runs the row for five compiles (-test.benchtime 5x).
+// found it. It runs the row for five compiles (-test.benchtime 5x): the
+// flag and the collector's settings, the process's own, are put back
+// however the test ends, for the tests and benchmarks after it.
 func TestPipelinePolicy(t *testing.T) {
 	if os.Getenv("GOGC") != "" || os.Getenv("GOMEMLIMIT") != "" {
 		t.Skip("GOGC or GOMEMLIMIT set: the row is skipped")
 	}
 	benchtime := flag.Lookup("test.benchtime")
+	if benchtime == nil {
+		t.Fatal("no -test.benchtime flag: not run by go test")
+	}
 	old := benchtime.Value.String()
 	if err := benchtime.Value.Set("5x"); err != nil {
 		t.Fatal(err)
 	}
-	defer benchtime.Value.Set(old)
+	defer func() {
+		if err := benchtime.Value.Set(old); err != nil {
+			t.Errorf("-test.benchtime %q not put back: %v", old, err)
+		}
+	}()
 	src := []byte(gen.Program(gen.Config{Seed: 1, Size: 300, KeepLive: true}))
 	percent := debug.SetGCPercent(100)
 	limit := debug.SetMemoryLimit(-1)
+	defer func() {
+		debug.SetGCPercent(percent)
+		debug.SetMemoryLimit(limit)
+	}()
 	r := testing.Benchmark(func(b *testing.B) { benchPipeline(b, src, 1, true) })
 	if r.N != 5 {
 		t.Fatalf("the row ran %d compiles, want 5", r.N)
@@ -467,10 +480,10 @@ func TestPipelinePolicy(t *testing.T) {
 	if gcs, ok := r.Extra["gcs/op"]; !ok || gcs != 0 {
 		t.Errorf("gcs/op = %v (reported %v), want 0: a small program collected under son's policy", gcs, ok)
 	}
-	if got := debug.SetGCPercent(percent); got != 100 {
+	if got := debug.SetGCPercent(100); got != 100 {
 		t.Errorf("after the row the percent is %d, want 100, as before it", got)
 	}
-	if got := debug.SetMemoryLimit(limit); got != limit {
+	if got := debug.SetMemoryLimit(-1); got != limit {
 		t.Errorf("after the row the memory limit is %d, want %d, as before it", got, limit)
 	}
 }

@@ -124,11 +124,7 @@ func run(g *son.Graph, keep bool) (*Result, error) {
 		s.early, s.late = nil, nil
 	}
 	s.sk.of = nil
-	f, err := s.emit(keep)
-	if err != nil {
-		return nil, err
-	}
-	return &Result{Func: f, where: where, early: s.early, late: s.late}, nil
+	return &Result{Func: s.emit(keep), where: where, early: s.early, late: s.late}, nil
 }
 
 type scheduler struct {
@@ -425,7 +421,7 @@ func (s *scheduler) useBlock(n *son.Node, k int, u *son.Node) *block {
 // each block are listed before the function's arrays are made: unless
 // keep, place then goes (its array is the orderer's), so that the
 // function's blocks are not allocated beside it.
-func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
+func (s *scheduler) emit(keep bool) *cfg.Func {
 	// The data nodes placed in each block, in the order of s.data: counted,
 	// then cut from one array.
 	// A constant with copies is in the list of each of their blocks.
@@ -566,7 +562,7 @@ func (s *scheduler) emit(keep bool) (*cfg.Func, error) {
 		s.sk.blocks[i] = nil // its chunk goes with the last of its blocks
 	}
 	s.loop = nil
-	return f, nil
+	return f
 }
 
 // checks counts the ZeroChecks of the blocks.

@@ -108,11 +108,12 @@ func (v *Valid) num(r cfg.Reg) int32 { return v.number[v.index(r)] }
 // strictly dominates the register it replaces. GVN_spec's first half, no
 // two parameters of one number, holds of every well-formed cfg.Func: it
 // has one parameter, read by Arg instructions, and every register used
-// has a definition. It computes its own
-// definitions, and takes the dominators cfg.Verify computed to check f
-// (Cooper, Harvey and Kennedy's algorithm, on the trusted side as
-// Validate is; the pass uses Lengauer and Tarjan's), in O(n + m) plus the
-// dominators, and reports the first broken rule as an *Invalid.
+// has a definition. It computes its own definitions, and takes the
+// dominators cfg.Verify computed to check f (cfg.VerifyDominance: Cooper,
+// Harvey and Kennedy's algorithm, on the trusted side as Validate is; the
+// pass uses Lengauer and Tarjan's): one computation for both, so a bug in
+// it would mislead cfg.Verify and Validate alike. It takes O(n + m) plus
+// the dominators, and reports the first broken rule as an *Invalid.
 func Validate(f *cfg.Func, p *Proposal) (*Valid, error) {
 	v := &Valid{f: f, p: p}
 	bad := func(rule, format string, args ...any) (*Valid, error) {

@@ -48,9 +48,9 @@ func TestRelive(t *testing.T) {
 	for seed := int64(1); seed <= 6; seed++ {
 		progs = append(progs, program{"gen.smp", []byte(gen.Program(gen.Config{Seed: seed, Size: 400 * int(seed), KeepLive: true}))})
 	}
-	more := testenv.Int(t, "SON_RELIVE", 0, "an integer")
-	first := testenv.Int(t, "SON_RELIVE_SEED", 1000, "an integer")
-	size := testenv.Int(t, "SON_RELIVE_SIZE", 0, "an integer")
+	more := testenv.Int(t, "SON_RELIVE", 0, "a number of programs")
+	first := testenv.Int(t, "SON_RELIVE_SEED", 1000, "a seed")
+	size := testenv.Int(t, "SON_RELIVE_SIZE", 0, "a number of statements")
 	for seed := first; seed < first+more; seed++ {
 		c := gen.Config{Seed: seed, Size: int(size), Shape: gen.Shape((seed%4 + 4) % 4), KeepLive: true}
 		if size == 0 {

@@ -23,7 +23,7 @@ type Graph struct {
 	args  []*Node             // newNodeAfter's list of inputs, reused
 	ids   []int32             // an array by ID, all 0, for the passes to share (TakeIDs)
 	marks []bool              // a set by ID, all false, for the walks to share (takeMarks)
-	stack []walkFrame         // an empty stack for the depth-first walks to share (takeFrames)
+	stack []walkFrame         // an empty stack for the depth-first walks to share, as deep as the deepest so far (takeFrames: why, and its cost)
 	spare []*Node             // killed nodes nothing points to, for NewNode to reuse (recycle)
 	xc    *Node               // the XCtrl node xctrl found last, if still in the table
 	top   *Node               // the Top constant topCon found last, if still in the table

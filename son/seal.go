@@ -5,15 +5,15 @@ import "fmt"
 // Seal declares that g is read from now on — printed, verified,
 // interpreted, scheduled — and no longer edited, and lets go of what only
 // an edit needs: the peepholes' state. That is the value-numbering table,
-// the dependence lists, the worklist, the scratch arrays by ID (TakeIDs
-// and the walks make new ones when asked), the recycled nodes, the edge
-// arena's chunk and free lists, the last walk's order, the type table's
-// index (the nodes keep their types), the nodes kept at hand, and the
-// rewrite checker's reused programs (its problems and counts stay, for
-// RewriteError and RewriteStats). The compile pipeline seals the graph
-// after its last graph pass, cleanup, under DropGraph: otherwise all of it
-// stays live through gcm, whose pass is the pipeline's peak
-// (docs/PERFORMANCE.md, "Peak memory: levers").
+// the dependence lists, the worklist, the scratch arrays by ID and the
+// walks' stack (TakeIDs and the walks make new ones when asked), the
+// recycled nodes, the edge arena's chunk and free lists, the last walk's
+// order, the type table's index (the nodes keep their types), the nodes
+// kept at hand, and the rewrite checker's reused programs (its problems
+// and counts stay, for RewriteError and RewriteStats). The compile
+// pipeline seals the graph after its last graph pass, cleanup, under
+// DropGraph: otherwise all of it stays live through gcm, whose pass is
+// the pipeline's peak (docs/PERFORMANCE.md, "Peak memory: levers").
 //
 // After Seal, making a node, changing an edge or a type, killing a node
 // and running a peephole panic (editSealed): the caller's error, never the

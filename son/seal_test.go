@@ -42,7 +42,7 @@ func TestSealKeepsReading(t *testing.T) {
 		}
 		if g.gvn.count != 0 || g.gvn.slots != nil || g.depsOf.ids != nil || g.depsOf.lists != nil ||
 			g.work.list != nil || g.work.on != nil || g.spare != nil || g.args != nil ||
-			g.ids != nil || g.marks != nil || g.types.index != nil || g.types.slab != nil ||
+			g.ids != nil || g.marks != nil || g.stack != nil || g.types.index != nil || g.types.slab != nil ||
 			g.edges.in != nil || g.edges.pos != nil || g.walks.order != nil ||
 			g.check.progs[0].index != nil || g.check.progs[1].terms != nil {
 			t.Fatalf("%s: Seal kept some of the peepholes' state", name)

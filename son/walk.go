@@ -65,6 +65,10 @@ type walkFrame struct {
 // and of the verifier take this one. It is scratch, not a record of the
 // graph: its frames are cleared as they are popped (popFrame), and what a
 // walk leaves in it says nothing of the graph. giveFrames hands it back.
+// The graph holds it between walks, 16 bytes a frame of the deepest walk
+// (4.6 MB on `and` at 1 MB of source), and Seal lets it go; the walks of
+// a sealed graph (gcm.Check's Live, the verifier's) keep one again, until
+// the graph goes.
 func (g *Graph) takeFrames() []walkFrame {
 	s := g.stack
 	g.stack = nil

@@ -136,9 +136,11 @@ verifier or checker).
 
 Unless the environment sets GOGC or GOMEMLIMIT, son lets its heap grow
 without garbage collection up to a budget of 64 MiB plus 100 bytes per
-byte of source, and collects only to stay under it; if more than half the
-budget is live, it lifts the limit and collects as GOGC=100 would: a
-compile is short-lived and its heap mostly live.
+byte of source, less 16 MiB of slack, and collects only to stay under it;
+while more than two thirds of that limit is live, it lifts the limit and
+collects as GOGC=50 would, the heap growing to one and a half times the
+live heap (package son/internal/gcpolicy): a compile is short-lived and
+its heap mostly live.
 For son's developers, SON_CPUPROFILE=file and SON_MEMPROFILE=file write
 pprof profiles of the whole process.
 */

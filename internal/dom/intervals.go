@@ -12,7 +12,7 @@ type Intervals struct {
 	last []int32 // by vertex: the greatest preorder number in its subtree
 }
 
-// newIntervals numbers the tree given by idom (dom.CooperHarveyKennedy's:
+// NewIntervals numbers the tree given by idom (dom.CooperHarveyKennedy's:
 // idom[0] = 0, -1 for an unreachable vertex). A vertex on no path of idom
 // from 0 gets -1, as an unreachable one does: a query about it answers
 // false, and nothing panics. O(n).

@@ -17,8 +17,9 @@ func reset() {
 }
 
 // TestStart: with neither GOGC nor GOMEMLIMIT set, son collects only
-// when the heap nears its budget, 64 MiB plus 100 bytes per byte of
-// source; with either set, it leaves the collector alone.
+// when the heap nears its memory limit, the budget (64 MiB plus 100 bytes
+// per byte of source) less 16 MiB of slack; with either set, it leaves
+// the collector alone.
 func TestStart(t *testing.T) {
 	defer reset()
 	t.Setenv("GOGC", "")
