@@ -61,6 +61,7 @@ var (
 	lifted     bool
 	limit      int64
 	epoch      int
+	ended      int // the latest epoch whose watch has seen it over and ended (for tests)
 	oldPercent int
 	oldLimit   int64
 )
@@ -140,6 +141,7 @@ func watch(e int) {
 		mu.Lock()
 		defer mu.Unlock()
 		if !managed || epoch != e {
+			ended = max(ended, e)
 			return
 		}
 		metrics.Read(sample)

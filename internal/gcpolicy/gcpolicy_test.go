@@ -68,6 +68,9 @@ func TestStop(t *testing.T) {
 	debug.SetGCPercent(70)
 	debug.SetMemoryLimit(1 << 40)
 	Start()
+	mu.Lock()
+	started := epoch
+	mu.Unlock()
 	SetSource(1_000)
 	Stop()
 	SetSource(1_000_000)
@@ -82,7 +85,18 @@ func TestStop(t *testing.T) {
 	}
 	check("after Stop")
 	live := make([]byte, 40<<20) // over 48 MiB / 1.5: would lift the limit
-	for range 3 {
+	// Collect until the watch Start began has woken, seen the policy
+	// stopped and ended, so that the checks are not passed by a watch
+	// that has not run yet.
+	watchEnded := func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		return ended >= started
+	}
+	for deadline := time.Now().Add(10 * time.Second); !watchEnded(); {
+		if time.Now().After(deadline) {
+			t.Fatal("after Stop, the watch did not end in 10 s of collections")
+		}
 		runtime.GC()
 		time.Sleep(10 * time.Millisecond)
 	}
