@@ -162,15 +162,16 @@ func (c *checker) run() error {
 	// back edge in the next, so the sweeps are about the loop nesting
 	// depth (a worklist taken last-in first-out walked each loop's body
 	// again for each change at its head).
-	c.dirty = make([]bool, len(f.Blocks))
-	c.dirty[0] = true
+	dirty := make([]bool, len(f.Blocks))
+	dirty[0] = true
+	c.dirty = dirty
 	for c.again = true; c.again; {
 		c.again = false
 		for b := range f.Blocks {
-			if !c.dirty[b] {
+			if !dirty[b] {
 				continue
 			}
-			c.dirty[b] = false
+			dirty[b] = false
 			copy(s.regs, in[b].regs)
 			s.slots = in[b].slots
 			if err := c.block(b, &s); err != nil {
@@ -213,6 +214,7 @@ func (c *checker) static() error {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
 		}
 		placed := res.Blocks[b]
+		lastSucc := JumpTo(min(len(blk.Succs), MaxJumpSucc) - 1) // the last a jump may name
 		for i := range blk.Instrs {
 			in, p := &blk.Instrs[i], &placed[i]
 			// The edits before and after, one run of res.edits.
@@ -230,8 +232,8 @@ func (c *checker) static() error {
 			if !f.validRegs(in) {
 				return fmt.Errorf("regalloc check: %s: registers %d to %d, of %d", c.where(b, i), in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
-			if k := in.Jump.Succ(); k >= len(blk.Succs) {
-				return fmt.Errorf("regalloc check: %s: jumps to successor %d, the block has %d", c.where(b, i), k, len(blk.Succs))
+			if in.Jump > lastSucc && in.Jump != JumpAway {
+				return fmt.Errorf("regalloc check: %s: jumps to successor %d, the block has %d", c.where(b, i), in.Jump.Succ(), len(blk.Succs))
 			}
 			if p.Dead {
 				switch {
@@ -402,7 +404,8 @@ func (c *checker) block(b int, s *state) error {
 				c.kill(s, d)
 			}
 		}
-		if k := in.Jump.Succ(); k >= 0 {
+		if j := in.Jump; j != NoJump && j != JumpAway {
+			k := uint(j) - 1
 			c.flow(b, succs[k], s)
 			named[k/64] |= 1 << (k % 64)
 		}
@@ -413,7 +416,7 @@ func (c *checker) block(b int, s *state) error {
 		}
 	}
 	for k, t := range succs {
-		if k >= MaxJumpSucc || named[k/64]&(1<<(k%64)) == 0 {
+		if k >= MaxJumpSucc || named[uint(k)/64]&(1<<(uint(k)%64)) == 0 {
 			c.flow(b, t, s)
 		}
 	}
