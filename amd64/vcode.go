@@ -204,11 +204,18 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		insts := blk.Insts
 		ris := instrs[:len(insts):len(insts)]
 		rb.Instrs, instrs = ris, instrs[len(insts):]
+		var named uint64 // the successors a jump of the block names
 		for i := range insts {
 			vi := &insts[i]
 			vi.listOperands(&o)
 			ris[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure,
 				Branch: vi.Op == JCC || vi.Op == JMP || vi.Op == RET}
+			switch {
+			case vi.Op == RET || (vi.Op == JCC || vi.Op == JMP) && vi.ToStub:
+				ris[i].Jump = regalloc.JumpAway
+			case vi.Op == JCC || vi.Op == JMP:
+				ris[i].Jump = jumpTo(blk.Succs, vi.Target, &named)
+			}
 			for _, r := range o.regs[:o.n] {
 				regs = append(regs, r)
 			}
@@ -218,6 +225,21 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 	rf.RegName = func(r regalloc.Reg) string { return f.regName(VReg(r)) }
 	rf.Describe = func(b, i int) string { return f.Blocks[b].Insts[i].text(f) }
 	return rf
+}
+
+// jumpTo is the regalloc.Jump of a jump to block t from a block going to
+// succs: the first successor t that no jump before it named (a block
+// whose jump and fall-through both go to t names t's first place). A
+// target not among succs gets a successor past them, which
+// regalloc.Check rejects.
+func jumpTo(succs []int, t int32, named *uint64) regalloc.Jump {
+	for k, s := range succs[:min(len(succs), 64)] {
+		if s == int(t) && *named&(1<<k) == 0 {
+			*named |= 1 << k
+			return regalloc.JumpTo(k)
+		}
+	}
+	return regalloc.JumpTo(min(len(succs), regalloc.MaxJumpSucc-1))
 }
 
 func (f *VFunc) regName(r VReg) string {

@@ -1,6 +1,10 @@
 package amd64
 
-import "testing"
+import (
+	"testing"
+
+	"son/regalloc"
+)
 
 // TestOperandsUsesFirst: for every op, with every kind of each operand,
 // listOperands lists every use before any def (RegallocFunc takes the
@@ -24,6 +28,22 @@ func TestOperandsUsesFirst(t *testing.T) {
 					t.Errorf("%v with Dst %+v, Src %+v: %d uses of %d registers", op, in.Dst, s, o.nu, o.n)
 				}
 			}
+		}
+	}
+}
+
+// TestJumpTo: a jump names the first successor that is its target and
+// that no jump before it named; a target not among the successors, one
+// past them (regalloc.Check rejects it).
+func TestJumpTo(t *testing.T) {
+	var named uint64
+	succs := []int{5, 5, 7}
+	for _, tt := range []struct {
+		target int32
+		want   regalloc.Jump
+	}{{7, regalloc.JumpTo(2)}, {5, regalloc.JumpTo(0)}, {5, regalloc.JumpTo(1)}, {5, regalloc.JumpTo(3)}, {9, regalloc.JumpTo(3)}} {
+		if got := jumpTo(succs, tt.target, &named); got != tt.want {
+			t.Errorf("jump to %d: got successor %d, want %d", tt.target, got.Succ(), tt.want.Succ())
 		}
 	}
 }

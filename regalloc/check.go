@@ -11,6 +11,11 @@ import "fmt"
 // location that holds its register. At a block with several predecessors
 // a location keeps a register only if it holds it on every incoming path.
 // A write of register r makes every other location that held r stale.
+// A block's state flows to each successor from where control leaves for
+// it: from a jump to it (Instr.Jump), the moves after the jump excluded,
+// as they run only on the ways on; from the block's end to the successors
+// no jump names; from a jump away (a stub), nowhere. The checker trusts
+// the input's instructions as selected, their jumps' targets with them.
 //
 // Besides, each physical register of f must be allocated to itself (the
 // machine reads it implicitly), virtual ones to allocatable registers, a
@@ -62,6 +67,12 @@ type checker struct {
 	// kill has nothing to forget: a register's first write, the common
 	// case, costs no walk of the machine's registers.
 	held []bool
+	// The dataflow's blocks: in[b] is the state on entry to block b once
+	// known[b]; dirty[b], b is to run (again); again, a block to run
+	// again comes before the one running (a back edge).
+	in           []state
+	known, dirty []bool
+	again        bool
 }
 
 // state: regs[p] is the register of f physical register p holds, or -1;
@@ -130,21 +141,21 @@ func (c *checker) run() error {
 	}
 	c.slotHead = make([]int32, top)
 	c.held = make([]bool, top)
-	// in[b] is the state on entry to block b once known[b]; their
-	// registers are one array, NumPhys per block.
+	// The entry states' registers are one array, NumPhys per block.
 	np := f.NumPhys
 	in := make([]state, len(f.Blocks))
 	regs := make([]Reg, len(f.Blocks)*np)
 	for b := range in {
 		in[b].regs = regs[b*np : (b+1)*np : (b+1)*np]
 	}
-	known := make([]bool, len(f.Blocks))
+	c.in = in
+	c.known = make([]bool, len(f.Blocks))
 	for p := range in[0].regs {
 		in[0].regs[p] = Reg(p) // on entry each physical register holds its own value
 		c.held[p] = true
 	}
 	in[0].slots = newPset(res.Slots)
-	known[0] = true
+	c.known[0] = true
 	s := state{regs: make([]Reg, np)}
 	// Sweeps over the blocks in layout order, each running the blocks whose
 	// entry state changed: a forward edge is taken in the same sweep, a
@@ -153,8 +164,9 @@ func (c *checker) run() error {
 	// again for each change at its head).
 	dirty := make([]bool, len(f.Blocks))
 	dirty[0] = true
-	for again := true; again; {
-		again = false
+	c.dirty = dirty
+	for c.again = true; c.again; {
+		c.again = false
 		for b := range f.Blocks {
 			if !dirty[b] {
 				continue
@@ -165,20 +177,23 @@ func (c *checker) run() error {
 			if err := c.block(b, &s); err != nil {
 				return err
 			}
-			for _, t := range f.Blocks[b].Succs {
-				switch {
-				case !known[t]:
-					copy(in[t].regs, s.regs)
-					in[t].slots, known[t] = s.slots, true
-				case !in[t].meet(&s):
-					continue
-				}
-				dirty[t] = true
-				again = again || t <= b
-			}
 		}
 	}
 	return nil
+}
+
+// flow makes s flow from block b to its successor t: t's entry state is
+// s, or what it and s agree on, and t runs (again) if that changed.
+func (c *checker) flow(b, t int, s *state) {
+	switch {
+	case !c.known[t]:
+		copy(c.in[t].regs, s.regs)
+		c.in[t].slots, c.known[t] = s.slots, true
+	case !c.in[t].meet(s):
+		return
+	}
+	c.dirty[t] = true
+	c.again = c.again || t <= b
 }
 
 // static checks the rules that need no dataflow.
@@ -199,6 +214,7 @@ func (c *checker) static() error {
 			return fmt.Errorf("regalloc check: block %d: %d instructions allocated, it has %d", b, len(res.Blocks[b]), len(blk.Instrs))
 		}
 		placed := res.Blocks[b]
+		lastSucc := JumpTo(min(len(blk.Succs), MaxJumpSucc) - 1) // the last a jump may name
 		for i := range blk.Instrs {
 			in, p := &blk.Instrs[i], &placed[i]
 			// The edits before and after, one run of res.edits.
@@ -216,9 +232,18 @@ func (c *checker) static() error {
 			if !f.validRegs(in) {
 				return fmt.Errorf("regalloc check: %s: registers %d to %d, of %d", c.where(b, i), in.Off, int(in.Off)+int(in.NU)+int(in.ND), len(f.Regs))
 			}
+			if in.Jump > lastSucc && in.Jump != JumpAway {
+				return fmt.Errorf("regalloc check: %s: jumps to successor %d, the block has %d", c.where(b, i), in.Jump.Succ(), len(blk.Succs))
+			}
 			if p.Dead {
-				if !in.Pure {
+				switch {
+				case !in.Pure:
 					return fmt.Errorf("regalloc check: %s: dropped, but it is not pure", c.where(b, i))
+				case in.Jump != NoJump:
+					return fmt.Errorf("regalloc check: %s: dropped, but it jumps", c.where(b, i))
+				case p.nb+p.na != 0:
+					// lowering emits nothing of a dropped instruction
+					return fmt.Errorf("regalloc check: %s: dropped, but it has moves", c.where(b, i))
 				}
 				continue
 			}
@@ -338,11 +363,16 @@ func (c *checker) edits(b, i int, s *state, es []Edit) error {
 	return nil
 }
 
-// block runs block b from s. static has checked every offset it reads.
+// block runs block b from s, and makes its states flow to its
+// successors: at each jump to one, the moves after the jump left out; at
+// the end, to those no jump names. static has checked every offset it
+// reads and every successor a jump names.
 func (c *checker) block(b int, s *state) error {
 	f, res := c.f, c.res
 	instrs := f.Blocks[b].Instrs
+	succs := f.Blocks[b].Succs
 	placed := res.Blocks[b]
+	var named [(MaxJumpSucc + 63) / 64]uint64 // the successors a jump names
 	for i := range instrs {
 		in, p := &instrs[i], &placed[i]
 		nu := int(in.NU)
@@ -374,10 +404,20 @@ func (c *checker) block(b int, s *state) error {
 				c.kill(s, d)
 			}
 		}
+		if j := in.Jump; j != NoJump && j != JumpAway {
+			k := uint(j) - 1
+			c.flow(b, succs[k], s)
+			named[k/64] |= 1 << (k % 64)
+		}
 		if p.na > 0 {
 			if err := c.edits(b, i, s, res.After(p)); err != nil {
 				return err
 			}
+		}
+	}
+	for k, t := range succs {
+		if k >= MaxJumpSucc || named[uint(k)/64]&(1<<(uint(k)%64)) == 0 {
+			c.flow(b, t, s)
 		}
 	}
 	return nil

@@ -64,7 +64,9 @@ type Func struct {
 }
 
 // Block is a basic block: its instructions and the blocks control may go
-// to after them (an exit of the function has none).
+// to after them (an exit of the function has none). A successor some
+// instruction's Jump names is reached from that instruction; the others,
+// from the block's end (falling through).
 type Block struct {
 	Instrs []Instr
 	Succs  []int
@@ -89,8 +91,41 @@ type Instr struct {
 	Pure   bool // no effect but its Defs: dropped when none of them is read
 	// Branch marks a jump that ends its block (with any others after it);
 	// a reload at the end of a block goes before the block's jumps, which
-	// must not change the flags' meaning of a load (a move).
+	// must not change the flags' meaning of a load (a move). A jump to
+	// code that never comes back may be marked too, anywhere in a block.
 	Branch bool
+	// Jump is where control may leave the block at this instruction, for
+	// Check (the allocator does not read it): moves after a jump do not
+	// run on the way it takes. In the byte an Instr has spare.
+	Jump Jump
+}
+
+// Jump is where an instruction may send control out of its block:
+// NoJump, JumpTo(k), or JumpAway.
+type Jump uint8
+
+const (
+	// NoJump: control goes on to the next instruction, and from the
+	// block's last to the successors no jump names (its fall-through).
+	NoJump Jump = 0
+	// JumpAway: a jump out of the function, to code that never comes
+	// back (a division's stub; a return), which no state flows along.
+	JumpAway Jump = math.MaxUint8
+	// MaxJumpSucc is the most successors jumps can name (JumpTo).
+	MaxJumpSucc = int(JumpAway) - 1
+)
+
+// JumpTo is a jump, taken or not, to the block's successor Succs[k]
+// (k < MaxJumpSucc).
+func JumpTo(k int) Jump { return Jump(k + 1) }
+
+// Succ is the index in Succs of j's target, or -1 for NoJump and
+// JumpAway.
+func (j Jump) Succ() int {
+	if j == NoJump || j == JumpAway {
+		return -1
+	}
+	return int(j) - 1
 }
 
 // NewInstr adds uses and defs to f.Regs and returns an instruction that

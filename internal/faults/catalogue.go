@@ -675,4 +675,10 @@ var Catalogue = []Fault{
 		New:  "return i < len(ps) && ps[i] <= g.s",
 		What: "a loop counts as writing a spilled register only if its header block does: a loop that writes it in its body reads it through a copy reloaded on entry, stale after the write",
 	},
+	{
+		Name: "regalloc-split-reload-after-jumps", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Old:  "i := len(ws)\n\t\t\tfor i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {\n\t\t\t\ti--\n\t\t\t}\n",
+		New:  "i := len(ws)\n",
+		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
+	},
 }
