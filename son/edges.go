@@ -1,22 +1,36 @@
 package son
 
+import "unsafe"
+
 // Every edge is kept twice, as n.In[i] and as an entry of n.In[i].Out, and
 // each side records where the other is (Node.pos), so that taking
 // an edge away is O(1) however many users a node has: a constant used by
 // ten thousand scopes is common while building a large program.
 
+// posList is n's list of positions, cap(In)+cap(Out) entries (Node.pos).
+func (n *Node) posList() []int32 { return unsafe.Slice(n.pos, cap(n.In)+cap(n.Out)) }
+
+// setPosList makes p n's list of positions; it has cap(In)+cap(Out)
+// entries, for In and Out as they are or as the caller sets them next.
+func (n *Node) setPosList(p []int32) {
+	n.pos = nil
+	if len(p) > 0 {
+		n.pos = &p[0]
+	}
+}
+
 // slot is which input of its k-th user n is.
-func (n *Node) slot(k int) int32 { return n.pos[cap(n.In)+k] }
+func (n *Node) slot(k int) int32 { return n.posList()[cap(n.In)+k] }
 
 // setSlot records that n is input i of its k-th user.
-func (n *Node) setSlot(k int, i int32) { n.pos[cap(n.In)+k] = i }
+func (n *Node) setSlot(k int, i int32) { n.posList()[cap(n.In)+k] = i }
 
 // addOut records that u uses n as its input i.
 func (g *Graph) addOut(n, u *Node, i int) {
 	if len(n.Out) == cap(n.Out) {
 		g.growOut(n)
 	}
-	u.pos[i] = int32(len(n.Out))
+	u.posList()[i] = int32(len(n.Out))
 	n.Out = append(n.Out, u)
 	n.setSlot(len(n.Out)-1, int32(i))
 }
@@ -49,21 +63,23 @@ func (g *Graph) growOut(n *Node) {
 	out := g.edges.nodes(k)
 	pos := g.edges.positions(cap(n.In) + k)
 	copyEdges(out, n.Out)
-	copy(pos, n.pos[:cap(n.In)+len(n.Out)])
-	g.edges.free(n.Out, n.pos)
-	n.Out, n.pos = out[:len(n.Out)], pos
+	old := n.posList()
+	copy(pos, old[:cap(n.In)+len(n.Out)])
+	g.edges.free(n.Out, old)
+	n.Out = out[:len(n.Out)]
+	n.setPosList(pos)
 }
 
 // delOut removes the edge from n to input i of u, moving n's last user
 // into the hole.
 func (n *Node) delOut(u *Node, i int) {
-	k := u.pos[i]
+	k := u.posList()[i]
 	last := int32(len(n.Out) - 1)
 	if k != last {
 		mu, mi := n.Out[last], n.slot(int(last))
 		n.Out[k] = mu
 		n.setSlot(int(k), mi)
-		mu.pos[mi] = k
+		mu.posList()[mi] = k
 	}
 	n.Out[last] = nil
 	n.Out = n.Out[:last]
@@ -76,34 +92,36 @@ func (n *Node) UseIndex(k int) int { return int(n.slot(k)) }
 // swapIn exchanges inputs i and j of n, edges and all.
 func (n *Node) swapIn(i, j int) {
 	a, b := n.In[i], n.In[j]
+	pos := n.posList()
 	if a != nil {
-		a.setSlot(int(n.pos[i]), int32(j))
+		a.setSlot(int(pos[i]), int32(j))
 	}
 	if b != nil {
-		b.setSlot(int(n.pos[j]), int32(i))
+		b.setSlot(int(pos[j]), int32(i))
 	}
 	n.In[i], n.In[j] = b, a
-	n.pos[i], n.pos[j] = n.pos[j], n.pos[i]
+	pos[i], pos[j] = pos[j], pos[i]
 }
 
 // edgesOK reports whether the recorded positions of n's edges agree with
 // In and Out: for the verifier.
 func (n *Node) edgesOK() bool {
-	if len(n.pos) != cap(n.In)+cap(n.Out) {
+	if (n.pos == nil) != (cap(n.In)+cap(n.Out) == 0) {
 		return false
 	}
+	pos := n.posList()
 	for i, x := range n.In {
 		if x == nil {
 			continue
 		}
-		k := n.pos[i]
+		k := pos[i]
 		if k < 0 || int(k) >= len(x.Out) || x.Out[k] != n || x.slot(int(k)) != int32(i) {
 			return false
 		}
 	}
 	for k, u := range n.Out {
 		i := n.slot(k)
-		if i < 0 || int(i) >= len(u.In) || u.In[i] != n || u.pos[i] != int32(k) {
+		if i < 0 || int(i) >= len(u.In) || u.In[i] != n || u.posList()[i] != int32(k) {
 			return false
 		}
 	}
