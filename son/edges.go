@@ -127,3 +127,46 @@ func (n *Node) edgesOK() bool {
 	}
 	return true
 }
+
+// packEdges moves the edge lists of every node the table holds into two
+// new arrays, each list at its length (no room to grow: an AddIn or a new
+// user copies it out, as from a full list of the arena), in ID order, and
+// lets the arena's chunks go. The builder leaves two users' room in every
+// node, doubles the lists that outgrow it, and frees a list into a chunk
+// that lives while any list in it does: at 100k nodes the edge arrays
+// after Build held 602k edges for 413k. Cost: one scan of the IDs, one
+// copy of the edges, and the two arrays it allocates.
+func (g *Graph) packEdges() {
+	edges := 0
+	for _, n := range g.nodes.all() {
+		if n != nil {
+			edges += len(n.In) + len(n.Out)
+		}
+	}
+	in := make([]*Node, edges)
+	pos := make([]int32, edges)
+	for _, n := range g.nodes.all() {
+		if n == nil {
+			continue
+		}
+		i, o := len(n.In), len(n.Out)
+		np := n.posList()
+		p := pos[: i+o : i+o]
+		copy(p, np[:i])
+		copy(p[i:], np[cap(n.In):cap(n.In)+o])
+		nin := in[:i:i]
+		copyEdges(nin, n.In)
+		nout := in[i : i+o : i+o]
+		copyEdges(nout, n.Out)
+		if i == 0 {
+			nin = nil
+		}
+		if o == 0 {
+			nout = nil
+		}
+		n.In, n.Out = nin, nout
+		n.setPosList(p)
+		in, pos = in[i+o:], pos[i+o:]
+	}
+	g.edges = edgeArena{}
+}
