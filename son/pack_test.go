@@ -96,11 +96,11 @@ func TestPosAtBounds(t *testing.T) {
 	if got, want := len(n.posList()), cap(n.In)+cap(n.Out); got != want {
 		t.Fatalf("posList has %d entries, want %d", got, want)
 	}
-	if got, want := *n.posAt(cap(n.In)+cap(n.Out)-1), int32(0); got != want {
+	if got, want := *n.posAt(cap(n.In) + cap(n.Out) - 1), int32(0); got != want {
 		t.Errorf("the last position reads %d, want %d", got, want)
 	}
-	if *a.posAt(cap(a.In)+1) != 2 {
-		t.Errorf("a's second user slot reads %d, want 2 (input 2 of the Add)", *a.posAt(cap(a.In)+1))
+	if *a.posAt(cap(a.In) + 1) != 2 {
+		t.Errorf("a's second user slot reads %d, want 2 (input 2 of the Add)", *a.posAt(cap(a.In) + 1))
 	}
 	defer func() {
 		if recover() == nil {
