@@ -112,8 +112,8 @@ func Build(f *syntax.File, opt BuildOptions) *Graph {
 			g.giveMarks(live)
 		}
 	}
-	g.edges.dropFree()
 	g.spare = nil
+	g.packEdges() // and the arena's free lists go with it
 	return g
 }
 

@@ -54,17 +54,20 @@ func (g *Graph) Clone() *Graph {
 			continue
 		}
 		m := c.nodes.at(id)
-		m.In, m.pos = cut(len(n.In), len(n.Out))
+		var mpos []int32
+		m.In, mpos = cut(len(n.In), len(n.Out))
+		m.setPosList(mpos)
 		for i, x := range n.In {
 			m.In[i] = at(x)
 		}
-		copy(m.pos, n.pos[:len(n.In)])
+		npos := n.posList()
+		copy(mpos, npos[:len(n.In)])
 		m.Out = edges[:len(n.Out):len(n.Out)]
 		edges = edges[len(n.Out):]
 		for i, u := range n.Out {
 			m.Out[i] = at(u)
 		}
-		copy(m.pos[len(n.In):], n.pos[cap(n.In):cap(n.In)+len(n.Out)])
+		copy(mpos[len(n.In):], npos[cap(n.In):cap(n.In)+len(n.Out)])
 	}
 	c.Start, c.Stop = at(g.Start), at(g.Stop)
 	c.labels = maps.Clone(g.labels)

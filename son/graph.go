@@ -136,7 +136,8 @@ func (g *Graph) newNodeTyped(op Op, aux int64, t types.Type, typed bool, in []*N
 	if len(in) > 0 {
 		n.In = g.edges.nodes(len(in))
 	}
-	n.Out, n.pos = g.edges.nodes(2)[:0], g.edges.positions(len(in)+2)
+	n.Out = g.edges.nodes(2)[:0]
+	n.setPosList(g.edges.positions(len(in) + 2))
 	g.takeID(n)
 	g.Stats.Made++
 	for i, x := range in {
@@ -280,13 +281,15 @@ func (g *Graph) AddIn(n *Node, m *Node) {
 		in := make([]*Node, len(n.In), 2*len(n.In)+2)
 		copy(in, n.In)
 		pos := make([]int32, cap(in)+cap(n.Out))
-		copy(pos, n.pos[:len(n.In)])
-		copy(pos[cap(in):], n.pos[cap(n.In):cap(n.In)+len(n.Out)])
-		g.edges.free(n.In, n.pos)
-		n.In, n.pos = in, pos
+		old := n.posList()
+		copy(pos, old[:len(n.In)])
+		copy(pos[cap(in):], old[cap(n.In):cap(n.In)+len(n.Out)])
+		g.edges.free(n.In, old)
+		n.In = in
+		n.setPosList(pos)
 	}
 	n.In = append(n.In, m)
-	n.pos[len(n.In)-1] = 0
+	n.posList()[len(n.In)-1] = 0
 	if m != nil {
 		g.addOut(m, n, len(n.In)-1)
 	}
@@ -306,13 +309,14 @@ func (g *Graph) DelIn(n *Node, i int) {
 	if old != nil {
 		old.delOut(n, i)
 	}
+	pos := n.posList()
 	for j := i + 1; j < len(n.In); j++ {
 		if x := n.In[j]; x != nil {
-			x.setSlot(int(n.pos[j]), int32(j-1))
+			x.setSlot(int(pos[j]), int32(j-1))
 		}
 	}
 	copy(n.In[i:], n.In[i+1:])
-	copy(n.pos[i:len(n.In)-1], n.pos[i+1:len(n.In)])
+	copy(pos[i:len(n.In)-1], pos[i+1:len(n.In)])
 	n.In[len(n.In)-1] = nil
 	n.In = n.In[:len(n.In)-1]
 	if g.hasReturnPos(n) {
@@ -333,6 +337,7 @@ func (g *Graph) DelIn(n *Node, i int) {
 func (g *Graph) delIns(n *Node, del []bool) {
 	g.unlock(n)
 	var olds []*Node
+	pos := n.posList()
 	w := 0
 	for i, x := range n.In {
 		if del[i] {
@@ -344,9 +349,9 @@ func (g *Graph) delIns(n *Node, del []bool) {
 		}
 		if w != i {
 			if x != nil {
-				x.setSlot(int(n.pos[i]), int32(w))
+				x.setSlot(int(pos[i]), int32(w))
 			}
-			n.In[w], n.pos[w] = x, n.pos[i]
+			n.In[w], pos[w] = x, pos[i]
 		}
 		w++
 	}
@@ -429,7 +434,7 @@ func (g *Graph) Kill(n *Node) {
 				stack = append(stack, in)
 			}
 		}
-		g.edges.free(x.In, x.pos)
+		g.edges.free(x.In, x.posList())
 		g.edges.free(x.Out, nil)
 		x.In, x.Out, x.pos = nil, nil, nil
 		x.dead = true
@@ -583,8 +588,9 @@ func (a *edgeArena) positions(k int) []int32 {
 	return pos
 }
 
-// dropFree forgets the free lists, at the end of a build or a fixpoint:
-// lists of sizes no new node asks for would keep their chunks alive. The
+// dropFree forgets the free lists at the end of a fixpoint (Build lets
+// the whole arena go: packEdges): lists of sizes no new node asks for
+// would keep their chunks alive. The
 // arrays that held them stay, emptied, for the next fixpoint to fill:
 // growing them again from nothing was most of what a fixpoint's Kills
 // allocated (SCCP's rounds each run one).

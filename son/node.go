@@ -23,10 +23,13 @@ type Node struct {
 	// ID: few nodes have one. See Graph.Label.)
 
 	// pos records where each edge stands at its other end, in one list
-	// for both sides (one slice header, not two, in every node): pos[i],
-	// for i < cap(In), is where this node stands in In[i].Out, and
-	// pos[cap(In)+k] is which input of Out[k] this node is (edges.go).
-	pos []int32
+	// for both sides, of cap(In)+cap(Out) entries (posList): entry i,
+	// for i < cap(In), is where this node stands in In[i].Out, and entry
+	// cap(In)+k is which input of Out[k] this node is (edges.go). A
+	// pointer to the list's first entry, not a slice: its length follows
+	// from the two capacities, and the 16 bytes of a slice's length and
+	// capacity brought a Node from 96 bytes to 112.
+	pos *int32
 
 	// (The nodes whose peephole looked at this one beyond an edge are in
 	// the graph's depsOf, by ID: few nodes have any, and a field here

@@ -7,11 +7,12 @@ import (
 	"son/types"
 )
 
-// TestNodeSize holds Node to the 112-byte size class: the type is a
-// pointer into the graph's table, not a 40-byte value.
+// TestNodeSize holds Node to the 96-byte size class: the type is a
+// pointer into the graph's table, not a 40-byte value, and the positions
+// of the edges a pointer, not a slice (Node.pos).
 func TestNodeSize(t *testing.T) {
-	if got := unsafe.Sizeof(Node{}); got != 112 {
-		t.Errorf("Node is %d bytes, want 112", got)
+	if got := unsafe.Sizeof(Node{}); got != 96 {
+		t.Errorf("Node is %d bytes, want 96", got)
 	}
 }
 

@@ -284,7 +284,7 @@ func (g *Graph) sweep(live []bool) {
 		}
 	}
 	for _, n := range garbage {
-		g.edges.free(n.In, n.pos) // cleared, so that its inputs may go
+		g.edges.free(n.In, n.posList()) // cleared, so that its inputs may go
 		g.edges.free(n.Out, nil)
 		n.In, n.Out, n.pos = nil, nil, nil
 		g.dropDeps(n)
