@@ -11,6 +11,7 @@ import (
 	"maps"
 	"slices"
 	"strconv"
+	"strings"
 
 	"son/cfg"
 )
@@ -614,10 +615,15 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 					if in.Target < 1 || int(in.Target) > len(c.vf.Stubs) {
 						return nil, fmt.Errorf("isel check: %s: no such stub", at)
 					}
-					p.events = append(p.events, event{cond: cond, msg: string(c.vf.Stubs[in.Target-1]), at: at.String()})
-					if !c.assume(p, cond, false) { // the stub is certainly taken
-						p.exit = -2
-						done = append(done, p)
+					// Taken, the program stops there; not taken, the
+					// path goes on knowing cond is false.
+					stop := p.clone()
+					stop.events = append(stop.events, event{cond: cond, msg: string(c.vf.Stubs[in.Target-1]), at: at.String()})
+					if c.assume(stop, cond, true) {
+						stop.exit = -2
+						done = append(done, stop)
+					}
+					if !c.assume(p, cond, false) {
 						forked = true
 					}
 					continue
@@ -640,7 +646,7 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 				}
 			default:
 				if err := c.exec(p, in, at); err != nil {
-					return nil, err
+					return nil, fmt.Errorf("isel check: %s: %s", c.where(), strings.TrimPrefix(err.Error(), "isel check: "))
 				}
 			}
 		}
@@ -686,9 +692,9 @@ func (c *selChecker) goTo(p *path, b int, at loc, pending, done *[]*path) error 
 
 // merge joins the paths that meet at one block: a register keeps a value
 // all give it, or one that each gives up to the values its facts pin
-// (x / b on the path where b is -1 is -x); any other is unknown. The
-// checks met since they parted must agree, each path having each check or
-// proving its condition false. A fact stays as the hull of the paths'.
+// (x / b on the path where b is -1 is -x); any other is unknown. A fact
+// stays as the hull of the paths', a check proved false by all stays
+// proved.
 func (c *selChecker) merge(ps []*path) (*path, error) {
 	tt := c.tt
 	m := &path{blk: ps[0].blk, regs: map[VReg]tid{}, exit: 0}
@@ -738,29 +744,6 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 		}
 	}
 	m.conds = ps[0].conds
-	// The checks: the longest list, which every path must have or prove false.
-	long := ps[0].events
-	for _, p := range ps {
-		if len(p.events) > len(long) {
-			long = p.events
-		}
-	}
-	for _, p := range ps {
-		j := 0
-		for _, e := range long {
-			if j < len(p.events) && p.events[j].cond == e.cond && p.events[j].msg == e.msg {
-				j++
-				continue
-			}
-			if !c.provedFalse(p, e.cond) {
-				return nil, fmt.Errorf("isel check: %s: at machine block %d, a path misses the check %s (%s)", c.where(), m.blk, tt.String(e.cond), e.at)
-			}
-		}
-		if j < len(p.events) {
-			return nil, fmt.Errorf("isel check: %s: at machine block %d, paths disagree on the check %s", c.where(), m.blk, p.events[j].at)
-		}
-	}
-	m.events = slices.Clone(long)
 	m.facts = c.hullFacts(ps)
 	for _, e := range c.checks {
 		if slices.Contains(m.falses, e.cond) {
@@ -1404,31 +1387,24 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, error) {
 	tt := c.tt
 	none := pair{-1, -1}
-	// The checks, in order.
-	j := 0
-	for _, e := range rs.checks {
-		if j < len(p.events) && p.events[j].cond == e.cond && p.events[j].msg == e.msg {
-			j++
-			if p.exit == -2 && j == len(p.events) {
+	// The checks, in order: a path that stops at a stub stops at the first
+	// check that can hold, with its message; any other proves each false.
+	if p.exit == -2 {
+		ev := p.events[len(p.events)-1]
+		for _, e := range rs.checks {
+			if e.cond == ev.cond && e.msg == ev.msg {
 				return none, nil // the program stops here, as the RTL's does
 			}
-			continue
-		}
-		if !c.provedFalse(p, e.cond) {
-			got := "none"
-			if j < len(p.events) {
-				got = fmt.Sprintf("%s to %q (%s)", tt.String(p.events[j].cond), p.events[j].msg, p.events[j].at)
+			if !c.provedFalse(p, e.cond) {
+				return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, ev.msg[:len(ev.msg)-1], tt.String(ev.cond), e.at, e.msg[:len(e.msg)-1], tt.String(e.cond))
 			}
-			return none, fmt.Errorf("isel check: %s: the check of %s: %s when %s, the code's next stub: %s", c.where(), e.at, e.msg[:len(e.msg)-1], tt.String(e.cond), got)
 		}
+		return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, which no check of the RTL does", c.where(), ev.at, ev.msg[:len(ev.msg)-1], tt.String(ev.cond))
 	}
-	for ; j < len(p.events); j++ {
-		if !c.provedFalse(p, p.events[j].cond) {
-			return none, fmt.Errorf("isel check: %s: a jump to a stub the RTL has no check for: %s when %s", c.where(), p.events[j].at, tt.String(p.events[j].cond))
+	for _, e := range rs.checks {
+		if !c.provedFalse(p, e.cond) {
+			return none, fmt.Errorf("isel check: %s: the check of %s (%s when %s) is missing: a path goes on when it may hold", c.where(), e.at, e.msg[:len(e.msg)-1], tt.String(e.cond))
 		}
-	}
-	if p.exit == -2 {
-		return none, fmt.Errorf("isel check: %s: the code always stops at a stub the RTL need not reach", c.where())
 	}
 	if c.argReg >= 0 {
 		if v, ok := p.regs[c.argReg]; ok && v != tt.input(argOrigin) {

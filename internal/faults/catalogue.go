@@ -675,4 +675,37 @@ var Catalogue = []Fault{
 		New:  "return i < len(ps) && ps[i] <= g.s",
 		What: "a loop counts as writing a spilled register only if its header block does: a loop that writes it in its body reads it through a copy reloaded on entry, stale after the write",
 	},
+
+	// ---- instruction selection (amd64/isel.go), run by the probe after
+	// the last pass as son check runs it, checked by amd64.CheckSelection ----
+	{
+		Name: "isel-cmp-swap-keeps-cond", Pass: "isel", File: "amd64/isel.go",
+		Old:  "a, b, c = b, a, swapped(c)",
+		New:  "a, b = b, a",
+		What: "a comparison whose first operand is an immediate is emitted with its operands swapped but its condition kept: k < x becomes x < k",
+	},
+	{
+		Name: "isel-magic-shift-off-by-one", Pass: "isel", File: "amd64/isel.go",
+		Old:  "return m, p - 64",
+		New:  "return m, p - 63",
+		What: "the shift of a division by a constant's magic number is one too many: the quotient is halved",
+	},
+	{
+		Name: "isel-branch-fallthrough-not-inverted", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.jump(JCC, c.Invert(), e)",
+		New:  "s.jump(JCC, c, e)",
+		What: "a branch whose true side is the next block jumps to its false side on the condition, not on its negation",
+	},
+	{
+		Name: "isel-pow2-bias-short", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.op2(SHR, vr(t), vimm(64-k))",
+		New:  "s.op2(SHR, vr(t), vimm(65-k))",
+		What: "the bias of a division by 2^k is 2^(k-1)-1 for a negative dividend, not 2^k-1: the quotient rounds down instead of toward zero",
+	},
+	{
+		Name: "isel-div32-dividend-unchecked", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.op2(CMP, vr(rax), vimm(1<<31-1))\n\ts.coldBranch(&cb)\n",
+		New:  "",
+		What: "a division by a register takes the 32-bit div when the divisor fits, whatever the dividend: a negative or large dividend is divided as its low 32 bits, unsigned",
+	},
 }

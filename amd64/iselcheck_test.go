@@ -1,0 +1,117 @@
+package amd64
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"son/cfg"
+)
+
+// iselRTL divides by constants (a magic number, a power of two), by a
+// register with and without a Check before it, subtracts and compares.
+const iselRTL = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v3 = Sub v1 v2
+	v4 = Const 7
+	v5 = Div v3 v4
+	v6 = Const 4
+	v7 = Div v5 v6
+	v8 = Lt v7 v2
+	branch v8 b2 b3
+b2:
+	v9 = Mod v1 v2
+	return v9
+b3:
+	check v2          ; line 5:9
+	v10 = Div v1 v2
+	return v10
+`
+
+func selectRTL(t *testing.T, text string) (*cfg.Func, *VFunc) {
+	t.Helper()
+	f, err := cfg.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Verify(f); err != nil {
+		t.Fatal(err)
+	}
+	vf, err := Select(f, "t.smp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, vf
+}
+
+// TestCheckSelectionRejects: CheckSelection accepts the selection of
+// iselRTL and rejects it broken by hand, each time naming the RTL block
+// and what is wrong.
+func TestCheckSelectionRejects(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v", err)
+	}
+	// find returns the block and index of the first instruction of op
+	// whose printed text is want.
+	find := func(vf *VFunc, want string) (int, int) {
+		for b, blk := range vf.Blocks {
+			for i := range blk.Insts {
+				if blk.Insts[i].text(vf) == want {
+					return b, i
+				}
+			}
+		}
+		t.Fatalf("no %q in\n%v", want, vf)
+		return 0, 0
+	}
+	cases := []struct {
+		name   string
+		inst   string // the instruction to break
+		change func(vf *VFunc, in *VInst, b, i int)
+		want   []string
+	}{
+		{"add for sub", "sub v3, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Op = ADD },
+			[]string{"b1 (machine block 1)", "the RTL branches on"}},
+		{"cmp operands swapped", "cmp v7, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Dst, in.Src = in.Src, in.Dst },
+			[]string{"b1 (machine block 1)", "a path to machine block", "the RTL branches on lt("}},
+		{"wrong condition", "jge .b6", func(_ *VFunc, in *VInst, _, _ int) { in.Cond = CondG },
+			[]string{"b1 (machine block 1)", "is taken when lt(mul(arg, arg), div(", "the RTL branches on lt(div(div("}},
+		{"wrong magic number", "movabs rax, 0x4924924924924925", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm += 2 },
+			[]string{"b1 (machine block 1)", "mulhi(", "the RTL branches on lt(div(div((arg + -1*mul(arg, arg)), 7), 4)"}},
+		{"wrong shift", "sar rdx, 0x1", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = 2 },
+			[]string{"b1 (machine block 1)", "div(div((arg + -1*mul(arg, arg)), 14), 4)"}},
+		{"missing sign fix-up", "sub rdx, t6", func(vf *VFunc, _ *VInst, b, i int) {
+			vf.Blocks[b].Insts = slices.Delete(vf.Blocks[b].Insts, i, i+1)
+		}, []string{"b1 (machine block 1)", "div(sar(mulhi("}},
+		{"missing power-of-two fix-up", "add t10, v5", func(vf *VFunc, _ *VInst, b, i int) {
+			vf.Blocks[b].Insts = slices.Delete(vf.Blocks[b].Insts, i, i+1)
+		}, []string{"b1 (machine block 1)", "sar(shr("}},
+		{"wrong stub position", "je divzero", func(vf *VFunc, _ *VInst, _, _ int) {
+			vf.Stubs[0] = []byte("t.smp:6:9: runtime error: division by zero\n")
+		}, []string{"b3 (machine block 6)", "the check of b3 instruction 0 (check at 5:9)", `"t.smp:6:9: runtime error`, "machine block 15 instruction 0 (je divzero)"}},
+		{"missing stub", "je divzero", func(_ *VFunc, in *VInst, _, _ int) { in.ToStub, in.Target, in.Cond = false, 9, CondNE },
+			[]string{"b3 (machine block 6)", "the check of b3 instruction 0 (check at 5:9)", "is missing"}},
+		{"MinInt / -1 not tested", "cmp rcx, -0x1", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = -2 },
+			[]string{"b2 (machine block 2)", "machine block 11 instruction 1 (idiv rcx)", "may be MinInt / -1"}},
+		{"32-bit division unguarded", "cmp rax, 0x7fffffff", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = -1 },
+			[]string{"b2 (machine block 2)", "machine block 4 instruction 1 (div rcx)", "not proved in [0, 2^32)"}},
+	}
+	for _, tc := range cases {
+		f, vf := selectRTL(t, iselRTL)
+		b, i := find(vf, tc.inst)
+		tc.change(vf, &vf.Blocks[b].Insts[i], b, i)
+		err := CheckSelection(f, vf, "t.smp")
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v\nwants %q", tc.name, err, w)
+			}
+		}
+	}
+}
