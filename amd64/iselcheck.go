@@ -95,6 +95,7 @@ type selChecker struct {
 	// checks are the RTL block's checks, whose conditions a merge keeps
 	// when every path proves them false.
 	checks []event
+	limit  int // the most instructions a trace may run: 4 times the code's
 }
 
 // rstate is the RTL block's run: the registers it wrote, its checks.
@@ -220,6 +221,10 @@ func (c *selChecker) setup() error {
 		}
 	}
 	c.liveness()
+	c.limit = 64
+	for _, blk := range vf.Blocks {
+		c.limit += 4 * len(blk.Insts)
+	}
 	c.internal = make([]bool, len(vf.Blocks))
 	for b, blk := range vf.Blocks {
 		n := len(blk.Insts)
@@ -254,24 +259,25 @@ func (c *selChecker) liveness() {
 	type use struct{ r, b int32 }
 	var uses []use
 	defMark := make([][]int32, len(f.Blocks)) // the registers each block writes
+	seen := make([]int32, len(c.regs))        // the block (+1) that last read or wrote each register
 	for i, b := range f.Blocks {
-		seen := map[int32]bool{}
+		g := int32(i + 1)
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
 				x := c.rnum[a]
-				if !seen[x] { // read before any write in the block
-					seen[x] = true
+				if seen[x] != g { // read before any write in the block
+					seen[x] = g
 					uses = append(uses, use{x, int32(i)})
 				}
 			}
 			if in.Op.HasDst() {
 				x := c.rnum[in.Dst]
-				seen[x] = true
+				seen[x] = g
 				defMark[i] = append(defMark[i], x)
 			}
 		}
 		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-			if x := c.rnum[b.Term.Reg]; !seen[x] {
+			if x := c.rnum[b.Term.Reg]; seen[x] != g {
 				uses = append(uses, use{x, int32(i)})
 			}
 		}
@@ -283,6 +289,12 @@ func (c *selChecker) liveness() {
 			if n := len(defs[x]); n == 0 || defs[x][n-1] != int32(i) {
 				defs[x] = append(defs[x], int32(i))
 			}
+		}
+	}
+	preds := make([][]int32, len(f.Blocks))
+	for i, b := range f.Blocks {
+		for _, p := range b.Preds {
+			preds[i] = append(preds[i], int32(c.index[p]))
 		}
 	}
 	c.liveIn = make([][]int32, len(f.Blocks))
@@ -306,8 +318,7 @@ func (c *selChecker) liveness() {
 		for len(work) > 0 {
 			b := work[len(work)-1]
 			work = work[:len(work)-1]
-			for _, p := range f.Blocks[b].Preds {
-				j := int32(c.index[p])
+			for _, j := range preds[b] {
 				if isDef[j] == gen || mark[j] == gen {
 					continue
 				}
@@ -546,11 +557,7 @@ func (c *selChecker) runRTL(b *cfg.Block, rs *rstate) error {
 func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 	var pending, done []*path
 	pending = append(pending, start)
-	steps := 0
-	limit := 64
-	for _, blk := range c.vf.Blocks {
-		limit += 4 * len(blk.Insts)
-	}
+	steps, limit := 0, c.limit
 	for len(pending) > 0 {
 		// Cold blocks first, then the lowest block: every path into a join
 		// is there before it runs on.

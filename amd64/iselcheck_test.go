@@ -115,3 +115,98 @@ func TestCheckSelectionRejects(t *testing.T) {
 		}
 	}
 }
+
+// iselRTL2 divides by a negative constant and subtracts a register from
+// another into the latter (d = a - d, selected as neg d; add d, a).
+const iselRTL2 = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v3 = Const -7
+	v4 = Div v1 v3
+	v2 = Sub v4 v2
+	return v2
+`
+
+// TestCheckSelectionRejectsMore: the two selection faults the programs of
+// the campaign do not reach (the sign fix-up of a negative divisor, the
+// reversed subtraction), by hand.
+func TestCheckSelectionRejectsMore(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL2)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v\n%v", err, vf)
+	}
+	blk := vf.Blocks[1]
+	var fix, neg = -1, -1
+	for i := range blk.Insts {
+		switch in := &blk.Insts[i]; {
+		case in.Op == ADD && in.Src.Kind == KindReg && vf.regName(in.Src.R)[0] == 't':
+			fix = i // add q, t: q's sign bit
+		case in.Op == NEG:
+			neg = i
+		}
+	}
+	if fix < 0 || neg < 0 {
+		t.Fatalf("no fix-up or neg in\n%v", vf)
+	}
+	blk.Insts[fix].Op = SUB
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "b1 (machine block 1): returns") || !strings.Contains(err.Error(), "the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
+		t.Errorf("fix-up subtracted: %v", err)
+	}
+	f, vf = selectRTL(t, iselRTL2)
+	blk = vf.Blocks[1]
+	blk.Insts[neg+1].Op = SUB // neg d; add d, a -> neg d; sub d, a
+	blk.Insts = slices.Delete(blk.Insts, neg, neg+1)
+	err = CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "returns (mul(arg, arg) + div(arg, 7)), the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
+		t.Errorf("sub d, a for d = a - d: %v", err)
+	}
+}
+
+// TestCertify: certify accepts the multiplier and shift magic computes
+// for divisors of every size and sign, and they give the quotient on the
+// corners of the dividends; it rejects each with the multiplier or the
+// shift off by one.
+func TestCertify(t *testing.T) {
+	tt := newTermTable()
+	divisors := []int64{3, 5, 6, 7, 9, 10, 11, 12, 25, 100, 387, 641, 1000003, 1<<31 - 1, 1<<31 + 1, 1<<32 + 1, 1<<62 - 1, 1<<63 - 1}
+	for _, d := range divisors {
+		for _, c := range []int64{d, -d} {
+			M, s := magic(c)
+			sigma := int64(0)
+			switch {
+			case c > 0 && M < 0:
+				sigma = 1
+			case c < 0 && M > 0:
+				sigma = -1
+			}
+			got, ok := tt.certify(M, s, sigma, c > 0)
+			if !ok || got != c {
+				t.Errorf("%d: certify(%d, %d) = %d, %v", c, M, s, got, ok)
+				continue
+			}
+			if g, ok := tt.certify(M-1, s, sigma, c > 0); ok && g == c {
+				t.Errorf("%d: M-1 certified for the same divisor", c)
+			}
+			if g, ok := tt.certify(M, s+1, sigma, c > 0); ok && g == c {
+				t.Errorf("%d: s+1 certified for the same divisor", c)
+			}
+			// The quotient as the selection computes it, on the corners.
+			for _, x := range []int64{0, 1, -1, d - 1, d, d + 1, -d + 1, -d, -d - 1, 1<<62 + 12345, -1 << 63, 1<<63 - 1, 1<<63 - 1 - (1<<63-1)%d, -(1<<63 - 1 - (1<<63-1)%d)} {
+				hi := tt.mulHi(tt.konst(x), tt.konst(M))
+				hv, _ := tt.isConst(hi)
+				q := hv + sigma*x
+				q >>= s
+				if c > 0 {
+					q += int64(uint64(x) >> 63)
+				} else {
+					q += int64(uint64(q) >> 63)
+				}
+				if want := cfg.EvalBinary(cfg.OpDiv, x, c); q != want {
+					t.Errorf("%d / %d: the certified multiplier gives %d, want %d", x, c, q, want)
+				}
+			}
+		}
+	}
+}
