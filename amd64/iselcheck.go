@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"son/cfg"
+	"son/regalloc"
 )
 
 // CheckSelection checks that vf, the selection of the RTL function f
@@ -135,6 +136,8 @@ type path struct {
 	events    []event
 	conds     []tid // the terminator's branch conditions taken (negated when not taken)
 	falses    []tid // conditions of the RTL's checks proved false on every path merged into this one
+	blocks    []int // the machine blocks it ran, for messages
+	branch    loc   // the terminator's jcc, for messages
 	exit      int   // the block it left for, -1 for a return, -2 when a stub ended it
 	ret       tid
 }
@@ -149,6 +152,7 @@ func (p *path) clone() *path {
 	q.events = slices.Clone(p.events)
 	q.conds = slices.Clone(p.conds)
 	q.falses = slices.Clone(p.falses)
+	q.blocks = slices.Clone(p.blocks)
 	return &q
 }
 
@@ -591,6 +595,9 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 		}
 		// Run p to the end of its block or a branch.
 		blk := c.vf.Blocks[p.blk]
+		if p.inst == 0 {
+			p.blocks = append(p.blocks, p.blk)
+		}
 		forked := false
 		for p.inst < len(blk.Insts) && !forked {
 			steps++
@@ -642,6 +649,7 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 				if !c.coldBlock(target) && !c.internalBlock(target) {
 					taken.conds = append(taken.conds, cond)
 					p.conds = append(p.conds, c.tt.not(cond))
+					taken.branch, p.branch = at, at
 				}
 				if feasT {
 					if err := c.goTo(taken, target, at, &pending, &done); err != nil {
@@ -1382,6 +1390,21 @@ func (c *selChecker) exec(p *path, in *VInst, at loc) error {
 	return nil
 }
 
+// lastWrite names the last instruction of p's blocks that writes v, for
+// messages.
+func (c *selChecker) lastWrite(p *path, v VReg) string {
+	for k := len(p.blocks) - 1; k >= 0; k-- {
+		insts := c.vf.Blocks[p.blocks[k]].Insts
+		for i := len(insts) - 1; i >= 0; i-- {
+			o := insts[i].operands()
+			if slices.Contains(o.regs[o.nu:o.n], regalloc.Reg(v)) {
+				return " (last written by " + loc{c.vf, p.blocks[k], i}.String() + ")"
+			}
+		}
+	}
+	return ""
+}
+
 // nonZero reports whether y is certainly not 0 where it divides: a
 // constant, a divisor of the RTL block (never 0 where the RTL divides),
 // or ruled out by p's facts.
@@ -1424,7 +1447,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 			return none, fmt.Errorf("isel check: %s: the code returns, the RTL does not", c.where())
 		}
 		if want := c.rval(rs, tk.Reg); p.ret != want {
-			return none, fmt.Errorf("isel check: %s: returns %s, the RTL %s", c.where(), tt.String(p.ret), tt.String(want))
+			return none, fmt.Errorf("isel check: %s: returns %s%s, the RTL %s", c.where(), tt.String(p.ret), c.lastWrite(p, VReg(RAX)), tt.String(want))
 		}
 		return none, nil
 	}
@@ -1451,7 +1474,11 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 			if len(p.conds) > 0 {
 				got = tt.String(p.conds[0])
 			}
-			return none, fmt.Errorf("isel check: %s: a path to machine block %d is taken when %s, the RTL branches on %s", c.where(), p.exit, got, tt.String(cond))
+			by := ""
+			if len(p.conds) > 0 {
+				by = " (by " + p.branch.String() + ")"
+			}
+			return none, fmt.Errorf("isel check: %s: a path to machine block %d is taken when %s%s, the RTL branches on %s", c.where(), p.exit, got, by, tt.String(cond))
 		}
 	default:
 		return none, fmt.Errorf("isel check: %s: the code leaves for machine block %d, the RTL returns", c.where(), p.exit)
@@ -1464,7 +1491,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 		}
 		want, got := c.rval(rs, c.regs[x]), c.value(p, v)
 		if want != got {
-			return none, fmt.Errorf("isel check: %s: on the way to b%d (machine block %d), %s holds %s, the RTL's v%d %s", c.where(), t.ID, p.exit, c.vf.regName(v), tt.String(got), c.regs[x], tt.String(want))
+			return none, fmt.Errorf("isel check: %s: on the way to b%d (machine block %d), %s holds %s%s, the RTL's v%d %s", c.where(), t.ID, p.exit, c.vf.regName(v), tt.String(got), c.lastWrite(p, v), c.regs[x], tt.String(want))
 		}
 	}
 	return pair{ti, p.exit}, nil

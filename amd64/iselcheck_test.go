@@ -76,7 +76,7 @@ func TestCheckSelectionRejects(t *testing.T) {
 		{"add for sub", "sub v3, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Op = ADD },
 			[]string{"b1 (machine block 1)", "the RTL branches on"}},
 		{"cmp operands swapped", "cmp v7, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Dst, in.Src = in.Src, in.Dst },
-			[]string{"b1 (machine block 1)", "a path to machine block", "the RTL branches on lt("}},
+			[]string{"b1 (machine block 1)", "a path to machine block", "(by machine block 1 instruction 22 (jge .b6))", "the RTL branches on lt("}},
 		{"wrong condition", "jge .b6", func(_ *VFunc, in *VInst, _, _ int) { in.Cond = CondG },
 			[]string{"b1 (machine block 1)", "is taken when lt(mul(arg, arg), div(", "the RTL branches on lt(div(div("}},
 		{"wrong magic number", "movabs rax, 0x4924924924924925", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm += 2 },
@@ -159,7 +159,8 @@ func TestCheckSelectionRejectsMore(t *testing.T) {
 	blk.Insts[neg+1].Op = SUB // neg d; add d, a -> neg d; sub d, a
 	blk.Insts = slices.Delete(blk.Insts, neg, neg+1)
 	err = CheckSelection(f, vf, "t.smp")
-	if err == nil || !strings.Contains(err.Error(), "returns (mul(arg, arg) + div(arg, 7)), the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
+	if err == nil || !strings.Contains(err.Error(), "returns (mul(arg, arg) + div(arg, 7)) (last written by machine block 1 instruction") ||
+		!strings.Contains(err.Error(), "the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
 		t.Errorf("sub d, a for d = a - d: %v", err)
 	}
 }

@@ -131,28 +131,7 @@ func (tt *termTable) mkLin(items []linItem, k int64) tid {
 	if r, rk, ok := tt.recognizeMagic(items, k); ok {
 		return tt.mkLin(r, rk)
 	}
-	switch {
-	case len(items) == 0:
-		return tt.konst(k)
-	case len(items) == 1 && items[0].c == 1 && k == 0:
-		return items[0].t
-	}
-	key := tt.key[:0]
-	key = strconv.AppendInt(key, k, 36)
-	for _, it := range items {
-		key = append(key, ' ')
-		key = strconv.AppendInt(key, int64(it.t), 36)
-		key = append(key, ':')
-		key = strconv.AppendInt(key, it.c, 36)
-	}
-	tt.key = key
-	if x, ok := tt.lins[string(key)]; ok {
-		return x
-	}
-	x := tid(len(tt.terms))
-	tt.terms = append(tt.terms, term{kind: tLin, k: k, lin: slices.Clone(items)})
-	tt.lins[string(key)] = x
-	return x
+	return tt.mkLinNoRecog(items, k)
 }
 
 // normItems sorts items by term, adds the coefficients of a term met
@@ -239,6 +218,9 @@ func (tt *termTable) mulHi(a, b tid) tid {
 func (tt *termTable) and(a, b tid) tid {
 	ca, oka := tt.isConst(a)
 	cb, okb := tt.isConst(b)
+	if oka && !okb { // the constant second
+		a, b, ca, cb, oka, okb = b, a, cb, ca, okb, oka
+	}
 	switch {
 	case oka && okb:
 		return tt.konst(ca & cb)
