@@ -33,10 +33,12 @@ import (
 // when the code repeats that block's test: loop rotation). Each path must
 // give each register live into the block it leaves for the RTL's value,
 // leave for the successor the RTL's branch condition picks (or return its
-// value), and stop at the division stubs of the RTL's Checks, in order,
-// with their messages: a Check the path's conditions prove false may be
-// left out. Values are terms normalized as iselterm.go says; division by a
-// constant is recognized and its multiplier proved (certify).
+// value); a stub splits a path in two, one that stops there, which must be
+// where the first of the RTL's Checks that its conditions do not prove
+// false stops, with that Check's condition and message, and one that goes
+// on, which must prove each Check false. Values are terms normalized as
+// iselterm.go says; division by a constant is recognized and its
+// multiplier proved (certify).
 //
 // What it trusts, the x86-64 semantics it models (64-bit unless said):
 //
@@ -633,18 +635,18 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 					// path goes on knowing cond is false.
 					stop := p.clone()
 					stop.events = append(stop.events, event{cond: cond, msg: string(c.vf.Stubs[in.Target-1]), at: at.String()})
-					if c.assume(stop, cond, true) {
+					if c.assumeFlags(stop, in.Cond, true) && c.assume(stop, cond, true) {
 						stop.exit = -2
 						done = append(done, stop)
 					}
-					if !c.assume(p, cond, false) {
+					if !c.assumeFlags(p, in.Cond, false) || !c.assume(p, cond, false) {
 						forked = true
 					}
 					continue
 				}
 				taken := p.clone()
-				feasT := c.assume(taken, cond, true)
-				feasN := c.assume(p, cond, false)
+				feasT := c.assumeFlags(taken, in.Cond, true) && c.assume(taken, cond, true)
+				feasN := c.assumeFlags(p, in.Cond, false) && c.assume(p, cond, false)
 				target := int(in.Target)
 				if !c.coldBlock(target) && !c.internalBlock(target) {
 					taken.conds = append(taken.conds, cond)
@@ -888,6 +890,9 @@ func (c *selChecker) subst(x tid, m map[tid]tid) tid {
 			a, b := walk(t.a), walk(t.b)
 			r = c.apply(t.kind, a, b)
 		}
+		if v, ok := m[r]; ok { // rebuilt into a pinned value
+			r = v
+		}
 		memo[x] = r
 		return r
 	}
@@ -1073,6 +1078,16 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 		out = append(out, f)
 	}
 	p.facts = append(out, nf)
+	// What it says of t == 0, under that comparison's own normal form
+	// (x % 2 == 0 of a boolean x is !x): a check's condition is that.
+	if !c.tt.isBool(t) {
+		switch {
+		case !inWrapped(nf.lo, nf.hi, 0):
+			return c.addFact(p, c.tt.eqz(t), 0, 0)
+		case nf.lo == 0 && nf.hi == 0:
+			return c.addFact(p, c.tt.eqz(t), 1, 1)
+		}
+	}
 	return true
 }
 
@@ -1117,6 +1132,87 @@ func (c *selChecker) constrain(p *path, t tid, lo, hi uint64) bool {
 
 // assume adds to p that cond is truth; false if p cannot go that way.
 func (c *selChecker) assume(p *path, cond tid, truth bool) bool {
+	return c.assume1(p, cond, truth) && c.consistent(p)
+}
+
+// consistent reports whether p's facts can hold together as far as the
+// values they pin tell: each other fact's value, with those put in, must
+// lie in its interval when it becomes a constant.
+func (c *selChecker) consistent(p *path) bool {
+	m := c.pins(p)
+	if m == nil {
+		return true
+	}
+	for _, f := range p.facts {
+		// A pinned value is put in everywhere but in itself.
+		own, pinned := m[f.t]
+		nt := c.tt.neg(f.t)
+		nown, npinned := m[nt]
+		delete(m, f.t)
+		delete(m, nt)
+		k, ok := c.tt.isConst(c.subst(f.t, m))
+		if pinned {
+			m[f.t] = own
+		}
+		if npinned {
+			m[nt] = nown
+		}
+		if ok && !inWrapped(f.lo, f.hi, uint64(k)) {
+			return false
+		}
+	}
+	return true
+}
+
+// assumeFlags adds to p what the flags say when condition cc is taken
+// (or not): of cmp a,b, a - b == 0 or not, and a against a constant b
+// unsigned; of test a,a, a == 0 or not. These are the raw terms, before
+// the comparison's normal form (which may name them otherwise: x % 2 == 0
+// as x & 1 == 0); false if p cannot go that way.
+func (c *selChecker) assumeFlags(p *path, cc Cond, taken bool) bool {
+	if !taken {
+		cc = cc.Invert()
+	}
+	const all = ^uint64(0)
+	a, b := p.flags.a, p.flags.b
+	switch p.flags.kind {
+	case 1:
+		switch cc {
+		case CondE:
+			return c.constrain(p, c.tt.sub(a, b), 0, 0)
+		case CondNE:
+			return c.constrain(p, c.tt.sub(a, b), 1, all)
+		}
+		k, ok := c.tt.isConst(b)
+		if !ok {
+			return true
+		}
+		K := uint64(k)
+		switch cc {
+		case CondB:
+			return K != 0 && c.constrain(p, a, 0, K-1)
+		case CondAE:
+			return c.constrain(p, a, K, all)
+		case CondBE:
+			return c.constrain(p, a, 0, K)
+		case CondA:
+			return K != all && c.constrain(p, a, K+1, all)
+		}
+	case 2:
+		if a != b {
+			return true
+		}
+		switch cc {
+		case CondE:
+			return c.constrain(p, a, 0, 0)
+		case CondNE:
+			return c.constrain(p, a, 1, all)
+		}
+	}
+	return true
+}
+
+func (c *selChecker) assume1(p *path, cond tid, truth bool) bool {
 	tt := c.tt
 	if !truth {
 		cond = tt.not(cond)
@@ -1160,6 +1256,12 @@ func (c *selChecker) excludes1(p *path, t tid, v uint64) bool {
 	if k, ok := c.tt.isConst(t); ok {
 		return uint64(k) != v
 	}
+	if c.tt.isBool(t) && v > 1 {
+		return true
+	}
+	if x, k, ok := c.shifted(t); ok && c.tt.isBool(x) && v-uint64(k) > 1 {
+		return true // x + k with x 0 or 1
+	}
 	out := func(lo, hi uint64) bool { return !inWrapped(lo, hi, v) }
 	if c.factsOn(p, t, out) {
 		return true
@@ -1181,10 +1283,25 @@ func (c *selChecker) within(p *path, t tid, lo, hi uint64) bool {
 	return sh && c.factsOn(p, x, func(a, b uint64) bool { return in(a+uint64(k), b+uint64(k)) })
 }
 
+// same reports whether a and b are one value on p: one term, or one once
+// the values p's facts pin are put in.
+func (c *selChecker) same(p *path, a, b tid) bool {
+	if a == b {
+		return true
+	}
+	m := c.pins(p)
+	return m != nil && c.subst(a, m) == c.subst(b, m)
+}
+
 // provedFalse reports whether p's facts make cond false.
 func (c *selChecker) provedFalse(p *path, cond tid) bool {
 	if slices.Contains(p.falses, cond) {
 		return true
+	}
+	if m := c.pins(p); m != nil {
+		if k, ok := c.tt.isConst(c.subst(cond, m)); ok && k == 0 {
+			return true
+		}
 	}
 	t := c.tt.get(cond)
 	switch t.kind {
@@ -1422,7 +1539,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	if p.exit == -2 {
 		ev := p.events[len(p.events)-1]
 		for _, e := range rs.checks {
-			if e.cond == ev.cond && e.msg == ev.msg {
+			if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
 				return none, nil // the program stops here, as the RTL's does
 			}
 			if !c.provedFalse(p, e.cond) {
@@ -1446,7 +1563,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 		if tk.Kind != cfg.TermReturn {
 			return none, fmt.Errorf("isel check: %s: the code returns, the RTL does not", c.where())
 		}
-		if want := c.rval(rs, tk.Reg); p.ret != want {
+		if want := c.rval(rs, tk.Reg); !c.same(p, p.ret, want) {
 			return none, fmt.Errorf("isel check: %s: returns %s%s, the RTL %s", c.where(), tt.String(p.ret), c.lastWrite(p, VReg(RAX)), tt.String(want))
 		}
 		return none, nil
@@ -1465,9 +1582,9 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 			t = term.Succs[0]
 		case len(p.conds) == 0 && cond == tt.konst(0):
 			t = term.Succs[1]
-		case len(p.conds) == 1 && p.conds[0] == cond:
+		case len(p.conds) == 1 && c.same(p, p.conds[0], cond):
 			t = term.Succs[0]
-		case len(p.conds) == 1 && p.conds[0] == tt.not(cond):
+		case len(p.conds) == 1 && c.same(p, p.conds[0], tt.not(cond)):
 			t = term.Succs[1]
 		default:
 			got := "always"
@@ -1490,7 +1607,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 			continue
 		}
 		want, got := c.rval(rs, c.regs[x]), c.value(p, v)
-		if want != got {
+		if !c.same(p, want, got) {
 			return none, fmt.Errorf("isel check: %s: on the way to b%d (machine block %d), %s holds %s%s, the RTL's v%d %s", c.where(), t.ID, p.exit, c.vf.regName(v), tt.String(got), c.lastWrite(p, v), c.regs[x], tt.String(want))
 		}
 	}

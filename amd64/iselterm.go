@@ -232,6 +232,10 @@ func (tt *termTable) and(a, b tid) tid {
 		return a
 	case a == b:
 		return a
+	case okb && cb&1 == 1 && tt.isBool(a): // 0 or 1 keeps its low bit
+		return a
+	case okb && cb&1 == 0 && tt.isBool(a):
+		return tt.konst(0)
 	}
 	if okb && cb < 0 && cb&-cb == -cb { // (x + bias) & -2^k = 2^k * (x / 2^k)
 		k := mbits.TrailingZeros64(uint64(-cb))
@@ -453,7 +457,7 @@ func (tt *termTable) zeroTest(d tid, eq bool) tid {
 	}
 	if t.kind == tLin {
 		if x, c, ok := tt.remainder(t); ok {
-			d = tt.and(x, tt.konst(c-1))
+			return tt.zeroTest(tt.and(x, tt.konst(c-1)), eq)
 		}
 	}
 	if eq {
