@@ -83,8 +83,15 @@ type selChecker struct {
 	argReg VReg
 	konst  []int64 // the value of a register whose only definition is a Const
 	kok    []bool
-	liveIn [][]int32 // by RTL block: the dense numbers live on entry
-	index  map[*cfg.Block]int
+	// liveAt's: each register's exposed reads (useBlock[useAt[x]:useAt[x+1]]),
+	// the blocks writing it, each block's predecessors, stamps for the
+	// walks, and the live blocks of the registers asked about.
+	useAt, useBlock []int32
+	defs, preds     [][]int32
+	mark, isDef     []int32
+	gen             int32
+	liveSets        map[int32][]int32
+	index           map[*cfg.Block]int
 	// internal marks the machine blocks inside an RTL block's code: the
 	// blocks a division's branches fall through to and the joins its cold
 	// blocks jump back to.
@@ -257,9 +264,12 @@ func (c *selChecker) coldBlock(b int) bool {
 	return b >= 0 && b < len(c.vf.Blocks) && c.vf.Blocks[b].Cold
 }
 
-// liveness finds the registers live on entry to each RTL block: walking
-// back from each read not preceded by a write in its block to the blocks
-// that write it.
+// liveness prepares liveAt: the reads of each register not preceded by
+// a write in their block (exposed), the blocks that write it, and each
+// block's predecessors. No live set is made here: a block of a program of
+// nested loops can have thousands of registers live on entry, and the
+// check needs the liveness of few (a register one side writes and the
+// other does not, a constant the code reads from its register).
 func (c *selChecker) liveness() {
 	f := c.f
 	type use struct{ r, b int32 }
@@ -289,51 +299,72 @@ func (c *selChecker) liveness() {
 		}
 	}
 	slices.SortFunc(uses, func(x, y use) int { return int(x.r) - int(y.r) })
-	defs := make([][]int32, len(c.regs))
+	c.useAt = make([]int32, len(c.regs)+1)
+	c.useBlock = make([]int32, len(uses))
+	for k, u := range uses {
+		c.useBlock[k] = u.b
+		c.useAt[u.r+1] = int32(k + 1)
+	}
+	for x := 1; x < len(c.useAt); x++ {
+		c.useAt[x] = max(c.useAt[x], c.useAt[x-1])
+	}
+	c.defs = make([][]int32, len(c.regs))
 	for i, ds := range defMark {
 		for _, x := range ds {
-			if n := len(defs[x]); n == 0 || defs[x][n-1] != int32(i) {
-				defs[x] = append(defs[x], int32(i))
+			if n := len(c.defs[x]); n == 0 || c.defs[x][n-1] != int32(i) {
+				c.defs[x] = append(c.defs[x], int32(i))
 			}
 		}
 	}
-	preds := make([][]int32, len(f.Blocks))
+	c.preds = make([][]int32, len(f.Blocks))
 	for i, b := range f.Blocks {
 		for _, p := range b.Preds {
-			preds[i] = append(preds[i], int32(c.index[p]))
+			c.preds[i] = append(c.preds[i], int32(c.index[p]))
 		}
 	}
-	c.liveIn = make([][]int32, len(f.Blocks))
-	mark := make([]int32, len(f.Blocks))
-	isDef := make([]int32, len(f.Blocks))
-	gen := int32(0)
-	var work []int32
-	for k, u := range uses {
-		if k == 0 || u.r != uses[k-1].r {
-			gen++
-			for _, b := range defs[u.r] {
-				isDef[b] = gen
+	c.mark = make([]int32, len(f.Blocks))
+	c.isDef = make([]int32, len(f.Blocks))
+	c.liveSets = map[int32][]int32{}
+}
+
+// liveAt reports whether RTL register x is live on entry to block b: a
+// path from b's entry reaches a read of x with no write of x before it.
+// Each register's blocks are found once, walking back from its exposed
+// reads to the blocks that write it, and kept sorted.
+func (c *selChecker) liveAt(x int32, b int) bool {
+	set, ok := c.liveSets[x]
+	if !ok {
+		c.gen++
+		gen := c.gen
+		for _, d := range c.defs[x] {
+			c.isDef[d] = gen
+		}
+		var work []int32
+		for _, u := range c.useBlock[c.useAt[x]:c.useAt[x+1]] {
+			if c.mark[u] == gen {
+				continue
 			}
-		}
-		if mark[u.b] == gen {
-			continue
-		}
-		mark[u.b] = gen
-		c.liveIn[u.b] = append(c.liveIn[u.b], u.r)
-		work = append(work[:0], u.b)
-		for len(work) > 0 {
-			b := work[len(work)-1]
-			work = work[:len(work)-1]
-			for _, j := range preds[b] {
-				if isDef[j] == gen || mark[j] == gen {
-					continue
+			c.mark[u] = gen
+			set = append(set, u)
+			work = append(work[:0], u)
+			for len(work) > 0 {
+				b := work[len(work)-1]
+				work = work[:len(work)-1]
+				for _, j := range c.preds[b] {
+					if c.isDef[j] == gen || c.mark[j] == gen {
+						continue
+					}
+					c.mark[j] = gen
+					set = append(set, j)
+					work = append(work, j)
 				}
-				mark[j] = gen
-				c.liveIn[j] = append(c.liveIn[j], u.r)
-				work = append(work, j)
 			}
 		}
+		slices.Sort(set)
+		c.liveSets[x] = set
 	}
+	_, found := slices.BinarySearch(set, int32(b))
+	return found
 }
 
 // pair is an RTL block and the machine block its code starts at.
@@ -388,16 +419,13 @@ func (c *selChecker) where() string {
 	return fmt.Sprintf("b%d (machine block %d)", c.f.Blocks[c.rb].ID, c.vb)
 }
 
-// init is the value of RTL register x on entry to the block: its
-// constant, its input, or unknown when it is not live there.
-func (c *selChecker) initial(x int32, live map[int32]bool) tid {
+// initial is the value of RTL register x on entry to the block, as the
+// RTL reads it (only where it is live): its constant, or its input.
+func (c *selChecker) initial(x int32) tid {
 	if c.kok[x] {
 		return c.tt.konst(c.konst[x])
 	}
-	if live[x] {
-		return c.tt.input(int64(c.regs[x]))
-	}
-	return c.tt.freshTerm()
+	return c.tt.input(int64(c.regs[x]))
 }
 
 // value is register v's value on path p.
@@ -411,11 +439,15 @@ func (c *selChecker) value(p *path, v VReg) tid {
 	if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.rb >= 0 {
 		if o := c.vf.origin[k]; o > 0 {
 			if x, ok := c.rnum[cfg.Reg(o)]; ok {
-				if c.kok[x] {
-					return c.tt.konst(c.konst[x])
-				}
-				if c.live[x] {
+				// A register holds its RTL register's value on entry (the
+				// checks at each block's exits make sure of it where the
+				// RTL reads it; where it does not, the RTL's terms never
+				// name it); a constant's, only where it is live.
+				if !c.kok[x] {
 					return c.tt.input(o)
+				}
+				if c.liveAt(x, c.rb) {
+					return c.tt.konst(c.konst[x])
 				}
 			}
 		}
@@ -432,10 +464,6 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	c.rb, c.vb = pr.rtl, pr.mach
 	c.fr = map[VReg]tid{}
 	b := c.f.Blocks[pr.rtl]
-	c.live = map[int32]bool{}
-	for _, x := range c.liveIn[pr.rtl] {
-		c.live[x] = true
-	}
 	if c.internal[pr.mach] || c.coldBlock(pr.mach) {
 		return nil, fmt.Errorf("isel check: %s: the code of an RTL block starts inside a division's code", c.where())
 	}
@@ -508,7 +536,7 @@ func (c *selChecker) rval(rs *rstate, r cfg.Reg) tid {
 	if t, ok := rs.regs[x]; ok {
 		return t
 	}
-	t := c.initial(x, c.live)
+	t := c.initial(x)
 	rs.regs[x] = t
 	return t
 }
@@ -1600,14 +1628,28 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	default:
 		return none, fmt.Errorf("isel check: %s: the code leaves for machine block %d, the RTL returns", c.where(), p.exit)
 	}
+	// Every register either side wrote (or the RTL read) must agree, but
+	// where it is dead in t: a value the code need not make.
 	ti := c.index[t]
-	for _, x := range c.liveIn[ti] {
+	var keys []int32
+	for x := range rs.regs {
+		keys = append(keys, x)
+	}
+	for v := range p.regs {
+		if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] > 0 {
+			if x, ok := c.rnum[cfg.Reg(c.vf.origin[k])]; ok {
+				keys = append(keys, x)
+			}
+		}
+	}
+	slices.Sort(keys)
+	for n, x := range keys {
 		v := c.vregOf[x]
-		if v == 0 {
+		if v == 0 || n > 0 && keys[n-1] == x {
 			continue
 		}
 		want, got := c.rval(rs, c.regs[x]), c.value(p, v)
-		if !c.same(p, want, got) {
+		if !c.same(p, want, got) && c.liveAt(x, ti) {
 			return none, fmt.Errorf("isel check: %s: on the way to b%d (machine block %d), %s holds %s%s, the RTL's v%d %s", c.where(), t.ID, p.exit, c.vf.regName(v), tt.String(got), c.lastWrite(p, v), c.regs[x], tt.String(want))
 		}
 	}

@@ -111,13 +111,21 @@ func (tt *termTable) isConst(x tid) (int64, bool) {
 	return t.k, t.kind == tConst
 }
 
+// maxLin is the most items of a linear form that another is made from
+// item by item: a larger one is an atom of the forms made from it, so
+// that a long chain of sums (a straight-line program accumulating
+// thousands of values) costs linear time, not quadratic. That finds fewer
+// equal values (none the selector's code needs: it reassociates only
+// within a few instructions), never a false one.
+const maxLin = 32
+
 // linOf is x as a linear form: its items (appended to buf) and constant.
 func (tt *termTable) linOf(buf []linItem, x tid) ([]linItem, int64) {
 	t := tt.get(x)
-	switch t.kind {
-	case tConst:
+	switch {
+	case t.kind == tConst:
 		return buf, t.k
-	case tLin:
+	case t.kind == tLin && len(t.lin) <= maxLin:
 		return append(buf, t.lin...), t.k
 	}
 	return append(buf, linItem{x, 1}), 0

@@ -6,9 +6,9 @@ package main
 // whose work the edit breaks: "build" for the builder, "peephole" for the
 // peephole rules and the types they compute (which also run while
 // building and after sccp), "sccp", "zerocheck", "gcm", "cfg emission"
-// for the instructions and terminators gcm writes, and "regalloc" for the
-// register allocator, which the probe runs after the last pass, as son
-// check does. Each later pass adds its own faults here.
+// for the instructions and terminators gcm writes, "isel" for instruction
+// selection and "regalloc" for the register allocator, which the probe
+// runs after the last pass, as son check does. Each later pass adds its own faults here.
 var Catalogue = []Fault{
 	// ---- the builder (son/build.go) ----
 	{
