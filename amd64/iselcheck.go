@@ -14,6 +14,7 @@ import (
 	"strings"
 
 	"son/cfg"
+	"son/internal/dom"
 	"son/regalloc"
 )
 
@@ -83,6 +84,8 @@ type selChecker struct {
 	argReg VReg
 	konst  []int64 // the value of a register whose only definition is a Const
 	kok    []bool
+	kblock []int32       // the block of that Const
+	dom    dom.Intervals // the RTL's dominator tree
 	// liveAt's: each register's exposed reads (useBlock[useAt[x]:useAt[x+1]]),
 	// the blocks writing it, each block's predecessors, stamps for the
 	// walks, and the live blocks of the registers asked about.
@@ -110,8 +113,9 @@ type selChecker struct {
 
 // rstate is the RTL block's run: the registers it wrote, its checks.
 type rstate struct {
-	regs   map[int32]tid
-	checks []event
+	regs    map[int32]tid // read or written
+	written []int32
+	checks  []event
 }
 
 // event is a stop at a division stub: when cond holds, the program ends
@@ -186,11 +190,12 @@ func (c *selChecker) setup() error {
 				d := num(in.Dst)
 				for int(d) >= len(defs) {
 					defs = append(defs, 0)
-					c.konst, c.kok = append(c.konst, 0), append(c.kok, false)
+					c.konst, c.kok, c.kblock = append(c.konst, 0), append(c.kok, false), append(c.kblock, 0)
 				}
 				defs[d]++
 				if in.Op == cfg.OpConst {
 					c.konst[d], c.kok[d] = in.Aux, true
+					c.kblock[d] = int32(i)
 				}
 			}
 		}
@@ -234,6 +239,13 @@ func (c *selChecker) setup() error {
 		}
 	}
 	c.liveness()
+	succ := make([][]int, len(f.Blocks))
+	for i, b := range f.Blocks {
+		for _, t := range b.Succs {
+			succ[i] = append(succ[i], c.index[t])
+		}
+	}
+	c.dom = dom.NewIntervals(dom.CooperHarveyKennedy(succ))
 	c.limit = 64
 	for _, blk := range vf.Blocks {
 		c.limit += 4 * len(blk.Insts)
@@ -332,6 +344,9 @@ func (c *selChecker) liveness() {
 // Each register's blocks are found once, walking back from its exposed
 // reads to the blocks that write it, and kept sorted.
 func (c *selChecker) liveAt(x int32, b int) bool {
+	if c.useAt[x] == c.useAt[x+1] {
+		return false // read nowhere before a write in its block
+	}
 	set, ok := c.liveSets[x]
 	if !ok {
 		c.gen++
@@ -442,11 +457,13 @@ func (c *selChecker) value(p *path, v VReg) tid {
 				// A register holds its RTL register's value on entry (the
 				// checks at each block's exits make sure of it where the
 				// RTL reads it; where it does not, the RTL's terms never
-				// name it); a constant's, only where it is live.
+				// name it); a constant's, where its Const's block strictly
+				// dominates the block (the code writes a constant's
+				// register with nothing else: matchPath).
 				if !c.kok[x] {
 					return c.tt.input(o)
 				}
-				if c.liveAt(x, c.rb) {
+				if d := int(c.kblock[x]); d != c.rb && c.dom.Dominates(d, c.rb) {
 					return c.tt.konst(c.konst[x])
 				}
 			}
@@ -578,7 +595,9 @@ func (c *selChecker) runRTL(b *cfg.Block, rs *rstate) error {
 		default:
 			return fmt.Errorf("isel check: b%d instruction %d: RTL op %v", b.ID, k, in.Op)
 		}
-		rs.regs[c.rnum[in.Dst]] = v
+		x := c.rnum[in.Dst]
+		rs.regs[x] = v
+		rs.written = append(rs.written, x)
 	}
 	return nil
 }
@@ -1631,10 +1650,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	// Every register either side wrote (or the RTL read) must agree, but
 	// where it is dead in t: a value the code need not make.
 	ti := c.index[t]
-	var keys []int32
-	for x := range rs.regs {
-		keys = append(keys, x)
-	}
+	keys := slices.Clone(rs.written)
 	for v := range p.regs {
 		if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] > 0 {
 			if x, ok := c.rnum[cfg.Reg(c.vf.origin[k])]; ok {
@@ -1649,7 +1665,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 			continue
 		}
 		want, got := c.rval(rs, c.regs[x]), c.value(p, v)
-		if !c.same(p, want, got) && c.liveAt(x, ti) {
+		if !c.same(p, want, got) && (c.kok[x] || c.liveAt(x, ti)) {
 			return none, fmt.Errorf("isel check: %s: on the way to b%d (machine block %d), %s holds %s%s, the RTL's v%d %s", c.where(), t.ID, p.exit, c.vf.regName(v), tt.String(got), c.lastWrite(p, v), c.regs[x], tt.String(want))
 		}
 	}
