@@ -26,15 +26,18 @@ import (
 //
 // Block by block: the machine code that starts where an RTL block's does
 // (the prologue's exit for the entry, then wherever the code for a block
-// jumps for each successor) is run symbolically from the values the
-// block's live-in registers have on entry, along every path, through the
-// division's blocks and cold blocks, to where it leaves for another block
-// or returns; the paths through one division join where they meet again.
+// jumps for each successor) is run symbolically from the values the RTL
+// registers have on entry (one symbol each, for the RTL register and its
+// virtual register; a constant's register holds it where its Const's
+// block strictly dominates), along every path, through the division's
+// blocks and cold blocks, to where it leaves for another block or
+// returns; the paths through one division join where they meet again.
 // The RTL block is run over the same inputs (with the block it jumps to
 // when the code repeats that block's test: loop rotation). Each path must
-// give each register live into the block it leaves for the RTL's value,
-// leave for the successor the RTL's branch condition picks (or return its
-// value); a stub splits a path in two, one that stops there, which must be
+// give each register either side wrote the RTL's value, but where the
+// RTL's liveness says it is dead in the block it leaves for (a constant's
+// register, only its constant), leave for the successor the RTL's branch
+// condition picks (or return its value); a stub splits a path in two, one that stops there, which must be
 // where the first of the RTL's Checks that its conditions do not prove
 // false stops, with that Check's condition and message, and one that goes
 // on, which must prove each Check false. Values are terms normalized as
