@@ -106,12 +106,19 @@ type selChecker struct {
 	rb   int
 	vb   int
 	fr   map[VReg]tid   // fresh values of temporaries and physical registers in this pair
-	div  []tid          // the divisors of the RTL block(s): never 0 where run
+	div  []rtlDiv       // the divisions of the RTL block(s): never by 0 where run
 	live map[int32]bool // the RTL registers live on entry to the block
 	// checks are the RTL block's checks, whose conditions a merge keeps
 	// when every path proves them false.
 	checks []event
 	limit  int // the most instructions a trace may run: 4 times the code's
+}
+
+// rtlDiv is a division of the RTL block, by a term: checks is how many
+// of the block's Checks come before it.
+type rtlDiv struct {
+	by     tid
+	checks int
 }
 
 // rstate is the RTL block's run: the registers it wrote, its checks.
@@ -592,7 +599,7 @@ func (c *selChecker) runRTL(b *cfg.Block, rs *rstate) error {
 		case in.Op.IsBinary():
 			a, bb := c.rval(rs, in.Args[0]), c.rval(rs, in.Args[1])
 			if in.Op == cfg.OpDiv || in.Op == cfg.OpMod {
-				c.div = append(c.div, bb)
+				c.div = append(c.div, rtlDiv{bb, len(rs.checks)})
 			}
 			v = tt.binary(in.Op, a, bb)
 		default:
@@ -787,7 +794,15 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 			continue
 		}
 		m.regs[k] = tt.freshTerm()
-		for _, cand := range vals {
+		// A value that is not a constant first: a constant may hold
+		// only by a path's own facts, which the merge drops.
+		cands := slices.Clone(vals)
+		slices.SortStableFunc(cands, func(x, y tid) int {
+			_, xc := tt.isConst(x)
+			_, yc := tt.isConst(y)
+			return int(b2i(xc)) - int(b2i(yc))
+		})
+		for _, cand := range cands {
 			ok := true
 			for i := range ps {
 				if c.subst(cand, substs[i]) != c.subst(vals[i], substs[i]) {
@@ -1572,11 +1587,28 @@ func (c *selChecker) lastWrite(p *path, v VReg) string {
 	return ""
 }
 
-// nonZero reports whether y is certainly not 0 where it divides: a
-// constant, a divisor of the RTL block (never 0 where the RTL divides),
-// or ruled out by p's facts.
+// nonZero reports whether y is certainly not 0 where it divides: ruled
+// out by p's facts, or the divisor of one of the RTL block's divisions
+// (never 0 where the RTL divides) whose Checks before it p proved false.
 func (c *selChecker) nonZero(p *path, y tid) bool {
-	return slices.Contains(c.div, y) || c.excludes(p, y, 0)
+	if c.excludes(p, y, 0) {
+		return true
+	}
+	// The RTL divides by y only where it has not stopped at a Check
+	// before: the code's division may count on it once the path has
+	// proved each of those false.
+	for _, d := range c.div {
+		if d.by == y && d.checks <= len(c.checks) {
+			proved := true
+			for _, e := range c.checks[:d.checks] {
+				proved = proved && c.provedFalse(p, e.cond)
+			}
+			if proved {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // matchPath compares path p with the RTL block's run rs ending in term's

@@ -211,3 +211,32 @@ func TestCertify(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSelectionIdivAfterChecks: an idiv by a register no Check of
+// the block guards counts on the RTL's word that its divisor is not 0 only
+// once the path has passed the Checks the RTL runs before the division.
+func TestCheckSelectionIdivAfterChecks(t *testing.T) {
+	const text = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v5 = Sub v1 v2
+	check v1          ; line 3:4
+	v3 = Div v2 v5
+	return v3
+`
+	f, vf := selectRTL(t, text)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v\n%v", err, vf)
+	}
+	blk := vf.Blocks[1]
+	i := slices.IndexFunc(blk.Insts, func(in VInst) bool { return in.ToStub })
+	if i < 0 {
+		t.Fatalf("no stub in\n%v", vf)
+	}
+	blk.Insts = slices.Delete(blk.Insts, i, i+1) // the check of v1 left out
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "(idiv rcx): idiv by (arg + -1*mul(arg, arg)), which may be 0") {
+		t.Errorf("idiv before its block's checks: %v", err)
+	}
+}
