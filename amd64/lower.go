@@ -37,7 +37,8 @@ type stubLine struct {
 }
 
 // Compile selects instructions for the RTL function f, allocates their
-// registers, checks the allocation with regalloc.Check when check is set,
+// registers, checks the selection with CheckSelection and the allocation
+// with regalloc.Check when check is set,
 // and assembles the code with the runtime. file names the program in its
 // runtime errors; src, when not nil, gives the listing its source lines.
 func Compile(f *cfg.Func, file string, src []byte, check bool) (*Program, error) {
@@ -58,6 +59,11 @@ func compileFunc(f *cfg.Func, file string, src []byte, check, listing bool) (*Pr
 	vf, err := Select(f, file)
 	if err != nil {
 		return nil, err
+	}
+	if check {
+		if err := CheckSelection(f, vf, file); err != nil {
+			return nil, err
+		}
 	}
 	rf := vf.RegallocFunc()
 	res, err := regalloc.Allocate(rf)
@@ -500,9 +506,9 @@ func (vi *VInst) text(f *VFunc) string {
 		case KindImm:
 			b.WriteString(sep + signedHex(a.Imm))
 		case KindMem:
-			s := "[" + f.regName(a.R)
-			if a.R == NoVReg {
-				s = "["
+			s := "["
+			if a.R != NoVReg {
+				s += f.regName(a.R)
 			}
 			if a.Index != NoVReg {
 				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)

@@ -238,9 +238,9 @@ func BenchmarkScaling(b *testing.B) {
 		}
 		// The backend after the last pass: instruction selection, register
 		// allocation and assembly (amd64); instruction selection alone
-		// (isel), register allocation alone (regalloc), and the
-		// allocation's checker alone (regcheck).
-		for _, stage := range []string{"amd64", "isel", "regalloc", "regcheck"} {
+		// (isel) and its checker alone (iselcheck), register allocation
+		// alone (regalloc), and the allocation's checker alone (regcheck).
+		for _, stage := range []string{"amd64", "isel", "iselcheck", "regalloc", "regcheck"} {
 			b.Run(fmt.Sprintf("%s/%d", stage, target), func(b *testing.B) {
 				program(b)
 				b.StopTimer()
@@ -250,11 +250,13 @@ func BenchmarkScaling(b *testing.B) {
 				}
 				var rf *regalloc.Func
 				var res *regalloc.Result
-				if stage == "regalloc" || stage == "regcheck" {
-					vf, err := amd64.Select(u.Func, u.Name)
-					if err != nil {
+				var vf *amd64.VFunc
+				if stage != "amd64" && stage != "isel" {
+					if vf, err = amd64.Select(u.Func, u.Name); err != nil {
 						b.Fatal(err)
 					}
+				}
+				if stage == "regalloc" || stage == "regcheck" {
 					rf = vf.RegallocFunc()
 					if res, err = regalloc.Allocate(rf); err != nil {
 						b.Fatal(err)
@@ -274,6 +276,8 @@ func BenchmarkScaling(b *testing.B) {
 							_, err = amd64.Compile(u.Func, u.Name, nil, false)
 						case "isel":
 							_, err = amd64.Select(u.Func, u.Name)
+						case "iselcheck":
+							err = amd64.CheckSelection(u.Func, vf, u.Name)
 						case "regalloc":
 							_, err = regalloc.Allocate(rf)
 						default:

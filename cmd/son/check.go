@@ -24,8 +24,10 @@ correspondence and the renaming map structurally (paper 004, Definitions
 5.6 and 5.7), then coherence and well-exclusivity of the predicates with
 every answer proved (a structural derivation, a truth table, or the SAT
 solver's certificate checked by pred.CheckRUP). After the last pass it also
-selects x86-64 instructions and allocates their registers, and checks the
-allocation with its own checker, independent of the allocator
+selects x86-64 instructions, checks the selection with its own checker,
+independent of the selector (amd64.CheckSelection: each block and its code
+run symbolically over the same inputs), allocates their registers, and
+checks the allocation with its own checker, independent of the allocator
 (regalloc.Check). It prints one line per pass checked, with the live nodes
 of the graph after it ("sccp: verified (20 nodes)"), a line for the
 allocation ("regalloc: checked (2 moves left, 0 registers spilled)"), then

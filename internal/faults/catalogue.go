@@ -6,9 +6,9 @@ package main
 // whose work the edit breaks: "build" for the builder, "peephole" for the
 // peephole rules and the types they compute (which also run while
 // building and after sccp), "sccp", "zerocheck", "gcm", "cfg emission"
-// for the instructions and terminators gcm writes, and "regalloc" for the
-// register allocator, which the probe runs after the last pass, as son
-// check does. Each later pass adds its own faults here.
+// for the instructions and terminators gcm writes, "isel" for instruction
+// selection and "regalloc" for the register allocator, which the probe
+// runs after the last pass, as son check does. Each later pass adds its own faults here.
 var Catalogue = []Fault{
 	// ---- the builder (son/build.go) ----
 	{
@@ -680,5 +680,38 @@ var Catalogue = []Fault{
 		Old:  "i := len(ws)\n\t\t\tfor i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {\n\t\t\t\ti--\n\t\t\t}\n",
 		New:  "i := len(ws)\n",
 		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
+	},
+
+	// ---- instruction selection (amd64/isel.go), run by the probe after
+	// the last pass as son check runs it, checked by amd64.CheckSelection ----
+	{
+		Name: "isel-cmp-swap-keeps-cond", Pass: "isel", File: "amd64/isel.go",
+		Old:  "a, b, c = b, a, swapped(c)",
+		New:  "a, b = b, a",
+		What: "a comparison whose first operand is an immediate is emitted with its operands swapped but its condition kept: k < x becomes x < k",
+	},
+	{
+		Name: "isel-magic-shift-off-by-one", Pass: "isel", File: "amd64/isel.go",
+		Old:  "return m, p - 64",
+		New:  "return m, p - 63",
+		What: "the shift of a division by a constant's magic number is one too many: the quotient is halved",
+	},
+	{
+		Name: "isel-branch-fallthrough-not-inverted", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.jump(JCC, c.Invert(), e)",
+		New:  "s.jump(JCC, c, e)",
+		What: "a branch whose true side is the next block jumps to its false side on the condition, not on its negation",
+	},
+	{
+		Name: "isel-pow2-bias-short", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.op2(SHR, vr(t), vimm(64-k))",
+		New:  "s.op2(SHR, vr(t), vimm(65-k))",
+		What: "the bias of a division by 2^k is 2^(k-1)-1 for a negative dividend, not 2^k-1: the quotient rounds down instead of toward zero",
+	},
+	{
+		Name: "isel-div32-dividend-unchecked", Pass: "isel", File: "amd64/isel.go",
+		Old:  "s.op2(CMP, vr(rax), vimm(1<<31-1))\n\ts.coldBranch(&cb)\n",
+		New:  "",
+		What: "a division by a register takes the 32-bit div when the divisor fits, whatever the dividend: a negative or large dividend is divided as its low 32 bits, unsigned",
 	},
 }

@@ -141,7 +141,7 @@ func TestCatalogue(t *testing.T) {
 		}
 		passes[f.Pass]++
 	}
-	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission", "gvn", "outssa", "gsa", "regalloc"} {
+	for _, p := range []string{"build", "peephole", "sccp", "zerocheck", "gcm", "cfg emission", "gvn", "outssa", "gsa", "isel", "regalloc"} {
 		if passes[p] < 3 {
 			t.Errorf("%d faults of pass %q, want at least 3", passes[p], p)
 		}

@@ -1,0 +1,242 @@
+package amd64
+
+import (
+	"slices"
+	"strings"
+	"testing"
+
+	"son/cfg"
+)
+
+// iselRTL divides by constants (a magic number, a power of two), by a
+// register with and without a Check before it, subtracts and compares.
+const iselRTL = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v3 = Sub v1 v2
+	v4 = Const 7
+	v5 = Div v3 v4
+	v6 = Const 4
+	v7 = Div v5 v6
+	v8 = Lt v7 v2
+	branch v8 b2 b3
+b2:
+	v9 = Mod v1 v2
+	return v9
+b3:
+	check v2          ; line 5:9
+	v10 = Div v1 v2
+	return v10
+`
+
+func selectRTL(t *testing.T, text string) (*cfg.Func, *VFunc) {
+	t.Helper()
+	f, err := cfg.Parse(text)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := cfg.Verify(f); err != nil {
+		t.Fatal(err)
+	}
+	vf, err := Select(f, "t.smp")
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f, vf
+}
+
+// TestCheckSelectionRejects: CheckSelection accepts the selection of
+// iselRTL and rejects it broken by hand, each time naming the RTL block
+// and what is wrong.
+func TestCheckSelectionRejects(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v", err)
+	}
+	// find returns the block and index of the first instruction of op
+	// whose printed text is want.
+	find := func(vf *VFunc, want string) (int, int) {
+		for b, blk := range vf.Blocks {
+			for i := range blk.Insts {
+				if blk.Insts[i].text(vf) == want {
+					return b, i
+				}
+			}
+		}
+		t.Fatalf("no %q in\n%v", want, vf)
+		return 0, 0
+	}
+	cases := []struct {
+		name   string
+		inst   string // the instruction to break
+		change func(vf *VFunc, in *VInst, b, i int)
+		want   []string
+	}{
+		{"add for sub", "sub v3, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Op = ADD },
+			[]string{"b1 (machine block 1)", "the RTL branches on"}},
+		{"cmp operands swapped", "cmp v7, v2", func(_ *VFunc, in *VInst, _, _ int) { in.Dst, in.Src = in.Src, in.Dst },
+			[]string{"b1 (machine block 1)", "a path to machine block", "(by machine block 1 instruction 22 (jge .b6))", "the RTL branches on lt("}},
+		{"wrong condition", "jge .b6", func(_ *VFunc, in *VInst, _, _ int) { in.Cond = CondG },
+			[]string{"b1 (machine block 1)", "is taken when lt(mul(arg, arg), div(", "the RTL branches on lt(div(div("}},
+		{"wrong magic number", "movabs rax, 0x4924924924924925", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm += 2 },
+			[]string{"b1 (machine block 1)", "mulhi(", "the RTL branches on lt(div(div((arg + -1*mul(arg, arg)), 7), 4)"}},
+		{"wrong shift", "sar rdx, 0x1", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = 2 },
+			[]string{"b1 (machine block 1)", "div(div((arg + -1*mul(arg, arg)), 14), 4)"}},
+		{"missing sign fix-up", "sub rdx, t6", func(vf *VFunc, _ *VInst, b, i int) {
+			vf.Blocks[b].Insts = slices.Delete(vf.Blocks[b].Insts, i, i+1)
+		}, []string{"b1 (machine block 1)", "div(sar(mulhi("}},
+		{"missing power-of-two fix-up", "add t10, v5", func(vf *VFunc, _ *VInst, b, i int) {
+			vf.Blocks[b].Insts = slices.Delete(vf.Blocks[b].Insts, i, i+1)
+		}, []string{"b1 (machine block 1)", "sar(shr("}},
+		{"wrong stub position", "je divzero", func(vf *VFunc, _ *VInst, _, _ int) {
+			vf.Stubs[0] = []byte("t.smp:6:9: runtime error: division by zero\n")
+		}, []string{"b3 (machine block 6)", "the check of b3 instruction 0 (check at 5:9)", `"t.smp:6:9: runtime error`, "machine block 15 instruction 0 (je divzero)"}},
+		{"missing stub", "je divzero", func(_ *VFunc, in *VInst, _, _ int) { in.ToStub, in.Target, in.Cond = false, 9, CondNE },
+			[]string{"b3 (machine block 6)", "the check of b3 instruction 0 (check at 5:9)", "is missing"}},
+		{"MinInt / -1 not tested", "cmp rcx, -0x1", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = -2 },
+			[]string{"b2 (machine block 2)", "machine block 11 instruction 1 (idiv rcx)", "may be MinInt / -1"}},
+		{"32-bit division unguarded", "cmp rax, 0x7fffffff", func(_ *VFunc, in *VInst, _, _ int) { in.Src.Imm = -1 },
+			[]string{"b2 (machine block 2)", "machine block 4 instruction 1 (div rcx)", "not proved in [0, 2^32)"}},
+	}
+	for _, tc := range cases {
+		f, vf := selectRTL(t, iselRTL)
+		b, i := find(vf, tc.inst)
+		tc.change(vf, &vf.Blocks[b].Insts[i], b, i)
+		err := CheckSelection(f, vf, "t.smp")
+		if err == nil {
+			t.Errorf("%s: accepted", tc.name)
+			continue
+		}
+		for _, w := range tc.want {
+			if !strings.Contains(err.Error(), w) {
+				t.Errorf("%s: %v\nwants %q", tc.name, err, w)
+			}
+		}
+	}
+}
+
+// iselRTL2 divides by a negative constant and subtracts a register from
+// another into the latter (d = a - d, selected as neg d; add d, a).
+const iselRTL2 = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v3 = Const -7
+	v4 = Div v1 v3
+	v2 = Sub v4 v2
+	return v2
+`
+
+// TestCheckSelectionRejectsMore: the two selection faults the programs of
+// the campaign do not reach (the sign fix-up of a negative divisor, the
+// reversed subtraction), by hand.
+func TestCheckSelectionRejectsMore(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL2)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v\n%v", err, vf)
+	}
+	blk := vf.Blocks[1]
+	var fix, neg = -1, -1
+	for i := range blk.Insts {
+		switch in := &blk.Insts[i]; {
+		case in.Op == ADD && in.Src.Kind == KindReg && vf.regName(in.Src.R)[0] == 't':
+			fix = i // add q, t: q's sign bit
+		case in.Op == NEG:
+			neg = i
+		}
+	}
+	if fix < 0 || neg < 0 {
+		t.Fatalf("no fix-up or neg in\n%v", vf)
+	}
+	blk.Insts[fix].Op = SUB
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "b1 (machine block 1): returns") || !strings.Contains(err.Error(), "the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
+		t.Errorf("fix-up subtracted: %v", err)
+	}
+	f, vf = selectRTL(t, iselRTL2)
+	blk = vf.Blocks[1]
+	blk.Insts[neg+1].Op = SUB // neg d; add d, a -> neg d; sub d, a
+	blk.Insts = slices.Delete(blk.Insts, neg, neg+1)
+	err = CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "returns (mul(arg, arg) + div(arg, 7)) (last written by machine block 1 instruction") ||
+		!strings.Contains(err.Error(), "the RTL (-1*mul(arg, arg) + -1*div(arg, 7))") {
+		t.Errorf("sub d, a for d = a - d: %v", err)
+	}
+}
+
+// TestCertify: certify accepts the multiplier and shift magic computes
+// for divisors of every size and sign, and they give the quotient on the
+// corners of the dividends; it rejects each with the multiplier or the
+// shift off by one.
+func TestCertify(t *testing.T) {
+	tt := newTermTable()
+	divisors := []int64{3, 5, 6, 7, 9, 10, 11, 12, 25, 100, 387, 641, 1000003, 1<<31 - 1, 1<<31 + 1, 1<<32 + 1, 1<<62 - 1, 1<<63 - 1}
+	for _, d := range divisors {
+		for _, c := range []int64{d, -d} {
+			M, s := magic(c)
+			sigma := int64(0)
+			switch {
+			case c > 0 && M < 0:
+				sigma = 1
+			case c < 0 && M > 0:
+				sigma = -1
+			}
+			got, ok := tt.certify(M, s, sigma, c > 0)
+			if !ok || got != c {
+				t.Errorf("%d: certify(%d, %d) = %d, %v", c, M, s, got, ok)
+				continue
+			}
+			if g, ok := tt.certify(M-1, s, sigma, c > 0); ok && g == c {
+				t.Errorf("%d: M-1 certified for the same divisor", c)
+			}
+			if g, ok := tt.certify(M, s+1, sigma, c > 0); ok && g == c {
+				t.Errorf("%d: s+1 certified for the same divisor", c)
+			}
+			// The quotient as the selection computes it, on the corners.
+			for _, x := range []int64{0, 1, -1, d - 1, d, d + 1, -d + 1, -d, -d - 1, 1<<62 + 12345, -1 << 63, 1<<63 - 1, 1<<63 - 1 - (1<<63-1)%d, -(1<<63 - 1 - (1<<63-1)%d)} {
+				hi := tt.mulHi(tt.konst(x), tt.konst(M))
+				hv, _ := tt.isConst(hi)
+				q := hv + sigma*x
+				q >>= s
+				if c > 0 {
+					q += int64(uint64(x) >> 63)
+				} else {
+					q += int64(uint64(q) >> 63)
+				}
+				if want := cfg.EvalBinary(cfg.OpDiv, x, c); q != want {
+					t.Errorf("%d / %d: the certified multiplier gives %d, want %d", x, c, q, want)
+				}
+			}
+		}
+	}
+}
+
+// TestCheckSelectionIdivAfterChecks: an idiv by a register no Check of
+// the block guards counts on the RTL's word that its divisor is not 0 only
+// once the path has passed the Checks the RTL runs before the division.
+func TestCheckSelectionIdivAfterChecks(t *testing.T) {
+	const text = `func t level RTL
+b1:
+	v1 = Arg
+	v2 = Mul v1 v1
+	v5 = Sub v1 v2
+	check v1          ; line 3:4
+	v3 = Div v2 v5
+	return v3
+`
+	f, vf := selectRTL(t, text)
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatalf("the right selection: %v\n%v", err, vf)
+	}
+	blk := vf.Blocks[1]
+	i := slices.IndexFunc(blk.Insts, func(in VInst) bool { return in.ToStub })
+	if i < 0 {
+		t.Fatalf("no stub in\n%v", vf)
+	}
+	blk.Insts = slices.Delete(blk.Insts, i, i+1) // the check of v1 left out
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "(idiv rcx): idiv by (arg + -1*mul(arg, arg)), which may be 0") {
+		t.Errorf("idiv before its block's checks: %v", err)
+	}
+}

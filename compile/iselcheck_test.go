@@ -1,0 +1,89 @@
+package compile
+
+import (
+	"os"
+	"runtime"
+	"runtime/debug"
+	"strconv"
+	"testing"
+
+	"son/amd64"
+	"son/internal/gen"
+)
+
+// TestCheckSelectionAccepts: amd64.CheckSelection accepts the selection of
+// every program of testdata, its regressions and examples, and of random
+// programs of every shape: it never rejects a right selection of them.
+func TestCheckSelectionAccepts(t *testing.T) {
+	files := programFiles(t, "../testdata", "../testdata/regress", "../examples")
+	for _, file := range files {
+		_, u, err := compileFile(t, file)
+		if err != nil {
+			continue // a program with a source error
+		}
+		checkSelection(t, file, u)
+	}
+	n := 200
+	if testing.Short() {
+		n = 40
+	}
+	shapes := []gen.Shape{gen.Mixed, gen.Straight, gen.Branchy, gen.Loopy}
+	for seed := range n {
+		src := gen.Program(gen.Config{Seed: int64(seed), Size: 10 + seed%40, Shape: shapes[seed%4]})
+		u, err := Compile("gen.smp", []byte(src), Options{})
+		if err != nil {
+			t.Fatalf("seed %d: %v", seed, err)
+		}
+		checkSelection(t, "seed "+strconv.Itoa(seed), u)
+	}
+}
+
+func checkSelection(t *testing.T, name string, u *Unit) {
+	t.Helper()
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		t.Fatalf("%s: Select: %v", name, err)
+	}
+	if err := amd64.CheckSelection(u.Func, vf, u.Name); err != nil {
+		t.Errorf("%s: %v", name, err)
+	}
+}
+
+// TestMeasureSelection runs amd64.Select (SON_MEASURE=isel) or
+// amd64.CheckSelection (SON_MEASURE=check) SON_MEASURE_N times on the
+// 10k-node program of BenchmarkScaling, with the collector off, for
+// callgrind (docs/PERFORMANCE.md, "iselcheck14"): BenchmarkScaling
+// collects before each run, and the collector's sweep then runs inside
+// the function callgrind counts.
+func TestMeasureSelection(t *testing.T) {
+	what := os.Getenv("SON_MEASURE")
+	if what == "" {
+		t.Skip("SON_MEASURE not set")
+	}
+	n, _ := strconv.Atoi(os.Getenv("SON_MEASURE_N"))
+	var src []byte
+	testing.Benchmark(func(b *testing.B) { src, _ = scalingProgram(b, 10000) })
+	u, err := Compile("gen.smp", src, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	vf, err := amd64.Select(u.Func, u.Name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	debug.SetGCPercent(-1)
+	runtime.GC()
+	for range n {
+		if what == "isel" {
+			measureSelect(u)
+		} else if err := measureCheck(u, vf); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+//go:noinline
+func measureSelect(u *Unit) { _, _ = amd64.Select(u.Func, u.Name) }
+
+//go:noinline
+func measureCheck(u *Unit, vf *amd64.VFunc) error { return amd64.CheckSelection(u.Func, vf, u.Name) }
