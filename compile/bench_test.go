@@ -273,7 +273,7 @@ func BenchmarkScaling(b *testing.B) {
 						var err error
 						switch stage {
 						case "amd64":
-							_, err = amd64.Compile(u.Func, u.Name, nil, false)
+							_, err = amd64.Compile(u.Func, u.Name, nil, 0)
 						case "isel":
 							_, err = amd64.Select(u.Func, u.Name)
 						case "iselcheck":
@@ -401,7 +401,7 @@ func benchPipeline(b *testing.B, src []byte, n int, policy bool) {
 		if err != nil {
 			return err
 		}
-		p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+		p, err := amd64.Compile(u.Func, u.Name, u.Src, amd64.CheckAllocation)
 		if err != nil {
 			return err
 		}

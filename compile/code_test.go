@@ -25,11 +25,11 @@ func TestCodeMatchesCompile(t *testing.T) {
 		if err != nil {
 			t.Fatalf("%s: %v", file, err) // every example compiles
 		}
-		full, err := amd64.Compile(u.Func, u.Name, src, true)
+		full, err := amd64.Compile(u.Func, u.Name, src, amd64.CheckAll)
 		if err != nil {
 			t.Fatalf("%s: Compile: %v", file, err)
 		}
-		code, err := amd64.Code(u.Func, u.Name, true)
+		code, err := amd64.Code(u.Func, u.Name, amd64.CheckAll)
 		if err != nil {
 			t.Fatalf("%s: Code: %v", file, err)
 		}
@@ -64,7 +64,7 @@ func TestLowerFastMatches(t *testing.T) {
 			continue // a program the front end rejects has no code
 		}
 		compiled++
-		p, err := amd64.Compile(u.Func, u.Name, nil, false)
+		p, err := amd64.Compile(u.Func, u.Name, nil, 0)
 		if err != nil {
 			t.Fatalf("%s: Compile: %v", file, err)
 		}

@@ -61,7 +61,7 @@ func compileCounted(t *testing.T, name, src string) (*Unit, hostileWork) {
 	}
 	// The rest of son check: instruction selection, register allocation
 	// checked by regalloc.Check, assembly.
-	if _, err := amd64.Compile(u.Func, u.Name, u.Src, true); err != nil {
+	if _, err := amd64.Compile(u.Func, u.Name, u.Src, amd64.CheckAll); err != nil {
 		t.Fatalf("%s: native code: %v", name, err)
 	}
 	runtime.ReadMemStats(&after)

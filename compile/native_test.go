@@ -44,7 +44,7 @@ func buildNativeProgram(t *testing.T, dir, file string, src []byte) (string, *am
 	if err != nil {
 		return "", nil, err
 	}
-	p, err := amd64.Compile(u.Func, file, src, true)
+	p, err := amd64.Compile(u.Func, file, src, amd64.CheckAll)
 	if err != nil {
 		return "", nil, err
 	}
@@ -204,7 +204,7 @@ func TestGoldenAsm(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := amd64.Compile(u.Func, u.Name, src, true)
+		p, err := amd64.Compile(u.Func, u.Name, src, amd64.CheckAll)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -485,7 +485,7 @@ func TestNativeSpill(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		p, err := amd64.Compile(u.Func, u.Name, nil, true)
+		p, err := amd64.Compile(u.Func, u.Name, nil, amd64.CheckAll)
 		if err != nil {
 			t.Fatal(err)
 		}

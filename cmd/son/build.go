@@ -23,8 +23,8 @@ var cmdBuild = &command{
 	args:    "prog.smp",
 	short:   "compile a program to a standalone Linux x86-64 executable",
 	long: `Build compiles prog.smp through every pass, selects x86-64 instructions,
-allocates registers (checking the allocation with its independent checker)
-and writes a static ELF64 executable that needs nothing else: no libc, no
+allocates registers (checking the allocation with its independent checker;
+with -check, every pass's checker and the selection's too) and writes a static ELF64 executable that needs nothing else: no libc, no
 dynamic loader. It is written to the file named by -o, by default the
 program's file name without .smp in the current directory.
 
@@ -69,12 +69,16 @@ func (s *session) native(cmd *command, path string, f *flags, listing bool) (*am
 	if !ok {
 		return nil, code, false
 	}
+	checks := amd64.CheckAllocation
+	if f.check {
+		checks = amd64.CheckAll
+	}
 	var p *amd64.Program
 	var err error
 	if listing {
-		p, err = amd64.Compile(u.Func, u.Name, u.Src, true)
+		p, err = amd64.Compile(u.Func, u.Name, u.Src, checks)
 	} else {
-		p, err = amd64.Code(u.Func, u.Name, true)
+		p, err = amd64.Code(u.Func, u.Name, checks)
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)

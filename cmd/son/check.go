@@ -57,7 +57,7 @@ func runCheck(s *session, cmd *command, args []string) int {
 		fmt.Fprintf(s.stdout, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
 	}
 	if f.after == "" || passIndex(f.after) == len(compile.Passes)-1 {
-		p, err := amd64.Code(u.Func, u.Name, true)
+		p, err := amd64.Code(u.Func, u.Name, amd64.CheckAll)
 		if err != nil {
 			fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)
 			return exitInternal

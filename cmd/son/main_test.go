@@ -341,7 +341,7 @@ func TestCheck(t *testing.T) {
 	for _, st := range u.Stats {
 		fmt.Fprintf(&want, "%s: verified (%d nodes)\n", st.Name, st.Nodes)
 	}
-	p, err := amd64.Compile(u.Func, u.Name, u.Src, true)
+	p, err := amd64.Compile(u.Func, u.Name, u.Src, amd64.CheckAll)
 	if err != nil {
 		t.Fatal(err)
 	}
