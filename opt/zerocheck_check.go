@@ -275,10 +275,14 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// from ustart[id] to ustart[id+1].
 	isUser := func(u int32) bool { op := r.op[u]; return op.IsControl() && op != son.OpStop }
 	ustart := make([]int32, len(r.slot)+1)
+	// Only the control inputs' lists are read (the walk goes from control
+	// node to control node): an If's condition, a Return's value and a
+	// ZeroCheck's divisor get none.
+	isCtrl := func(x int32) bool { return x >= 0 && int(x) < len(r.op) && r.op[x].IsControl() }
 	for _, u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
-				if x >= 0 {
+				if isCtrl(x) {
 					ustart[x+1]++
 				}
 			}
@@ -293,7 +297,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	for _, u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
-				if x >= 0 {
+				if isCtrl(x) {
 					users[ustart[x]] = u
 					ustart[x]++
 				}
