@@ -72,12 +72,13 @@ type Options struct {
 	// nil; gcm.ScheduleFunc lets its arrays go before the function's
 	// blocks are made), the graph and the zerocheck pass's report once
 	// gcm's checker and son.Verify have read it, before cfg.Verify, the
-	// test runs and AfterPass of gcm (the Stats of the later passes repeat
-	// gcm's counts, which they do not change), gvn's numbering once gvn is checked, the SSA function
-	// once outssa is checked (outssa then makes the RTL function of the
-	// SSA one in place). son check, build, asm and run -level native set
-	// it, so that the peak of the cfg passes and the backend does not
-	// hold the levels before (docs/PERFORMANCE.md, "Peak memory").
+	// test runs and AfterPass of gcm (the Stats of the later passes
+	// repeat gcm's counts, which they do not change), gvn's numbering
+	// once gvn is checked, the SSA function once outssa is checked
+	// (outssa then makes the RTL function of the SSA one in place). son
+	// check, build, asm and run -level native set it, so that the peak of
+	// the cfg passes and the backend does not hold the levels before
+	// (docs/PERFORMANCE.md, "Peak memory").
 	DropGraph bool
 }
 

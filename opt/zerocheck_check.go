@@ -115,7 +115,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	var path []int
 	for _, pv := range preorder {
 		if pv < 0 {
-			break // the unreachable, none: control numbers only what Start reaches
+			break // none is unreachable: control numbers only what Start reaches
 		}
 		v := int(pv)
 		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
