@@ -70,13 +70,15 @@ type Options struct {
 	// reads it: the peepholes' state once cleanup is checked (the graph is
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
 	// nil; gcm.ScheduleFunc lets its arrays go before the function's
-	// blocks are made), the graph and the zerocheck pass's report once gcm is checked
-	// (the Stats of the later passes repeat gcm's counts, which they do
-	// not change), gvn's numbering once gvn is checked, the SSA function
-	// once outssa is checked (outssa then makes the RTL function of the
-	// SSA one in place). son check, build, asm and run -level native set
-	// it, so that the peak of the cfg passes and the backend does not
-	// hold the levels before (docs/PERFORMANCE.md, "Peak memory").
+	// blocks are made), the graph and the zerocheck pass's report once
+	// gcm's checker and son.Verify have read it, before cfg.Verify, the
+	// test runs and AfterPass of gcm (the Stats of the later passes
+	// repeat gcm's counts, which they do not change), gvn's numbering
+	// once gvn is checked, the SSA function once outssa is checked
+	// (outssa then makes the RTL function of the SSA one in place). son
+	// check, build, asm and run -level native set it, so that the peak of
+	// the cfg passes and the backend does not hold the levels before
+	// (docs/PERFORMANCE.md, "Peak memory").
 	DropGraph bool
 }
 
@@ -316,12 +318,22 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		// that the two are not live together (a Graph.Clone and son.Verify's
 		// own tables were a third of the peak on the hostile shapes).
 		u.Input, u.InputFunc = nil, nil
-		if o.Check {
-			if u.Graph != nil {
-				if err := son.Verify(u.Graph); err != nil {
-					return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
-				}
+		var st PassStats
+		graphStats := false
+		if o.Check && u.Graph != nil {
+			if err := son.Verify(u.Graph); err != nil {
+				return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
 			}
+		}
+		if o.DropGraph && p.Name == "gcm" && u.Func != nil {
+			// Nothing after this point reads the graph (cfg.Verify and the
+			// test runs by cfg.Run read the function): it goes before
+			// they run, not after, so that the two levels are not live
+			// together at their peak.
+			st, graphStats = Stats(u.Graph), true
+			dropLevels(u, p.Name)
+		}
+		if o.Check {
 			if u.Func != nil {
 				if err := cfg.Verify(u.Func); err != nil {
 					return nil, &CheckError{Pass: p.Name, Guard: GuardCfg, Err: err}
@@ -340,10 +352,11 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 			}
 		}
 		u.File = nil // built, and the reference has run
-		var st PassStats
-		if u.Graph != nil {
+		switch {
+		case graphStats:
+		case u.Graph != nil:
 			st = Stats(u.Graph)
-		} else if len(u.Stats) > 0 {
+		case len(u.Stats) > 0:
 			st = u.Stats[len(u.Stats)-1] // the graph was dropped after gcm, unchanged since
 			st.Blocks, st.Moves, st.Predicates = nil, nil, nil
 		}

@@ -546,7 +546,8 @@ func (c *checker) data() {
 	at := make([]site, min(top, g.MaxID()+defs)+1)
 	var other map[cfg.Reg]site
 	seen := make([]int32, g.MaxID())
-	last := make([][2]int32, g.MaxID()) // 1 + block index, position
+	last := make([]int32, g.MaxID()) // 1 + the index of the block last placed in
+	checkAt := map[int32]int32{}     // by node ID: the position of a check (few: one per division at most)
 	def := func(r cfg.Reg) site {
 		if r > 0 && int(r) < len(at) {
 			return at[r]
@@ -555,13 +556,14 @@ func (c *checker) data() {
 	}
 	place := func(b *cfg.Block, bi int, r cfg.Reg, node int, pos int) {
 		if node >= 0 && node < len(seen) {
-			if seen[node] > 0 && last[node][0] == int32(bi+1) && g.Node(node) != nil && g.Node(node).Op == son.OpConstant {
+			if seen[node] > 0 && last[node] == int32(bi+1) && g.Node(node) != nil && g.Node(node).Op == son.OpConstant {
 				c.bad(b, "placed", "%v has two copies in the block", g.Node(node))
 			}
 			seen[node]++
-			last[node] = [2]int32{int32(bi + 1), int32(pos)}
+			last[node] = int32(bi + 1)
 		}
 		if r == 0 {
+			checkAt[int32(node)] = int32(pos)
 			return // a Check defines nothing
 		}
 		if old := def(r); old.b != 0 {
@@ -614,11 +616,15 @@ func (c *checker) data() {
 		if n.ID < 0 || n.ID >= len(last) || seen[n.ID] == 0 {
 			return false
 		}
-		s, bi := last[n.ID], c.index.at(b)
-		if int(s[0]-1) == bi {
-			return int(s[1]) < pos
+		cb, bi := int(last[n.ID]-1), c.index.at(b)
+		at, ok := checkAt[int32(n.ID)]
+		if !ok {
+			return false // placed, but not as a check
 		}
-		return tree.StrictlyDominates(int(s[0]-1), bi)
+		if cb == bi {
+			return int(at) < pos
+		}
+		return tree.StrictlyDominates(cb, bi)
 	}
 	// reads checks that register r, read at position pos of b by what
 	// what says, holds the value of node x and is defined there.

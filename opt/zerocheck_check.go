@@ -65,9 +65,20 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		return before.opOf(x) == son.OpZeroCheck && !isLive[x]
 	}
 
-	// Dominators of the recorded control nodes, reached from Start.
+	// Dominators of the recorded control nodes, reached from Start: their
+	// preorder numbers only (dom.Intervals, 8 bytes a vertex, not a
+	// dom.Tree's 44), and the preorder as a list.
 	cg := before.control()
-	tree := dom.NewTree(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
+	tree := dom.NewIntervals(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
+	preorder := make([]int32, len(cg.ids))
+	for i := range preorder {
+		preorder[i] = -1
+	}
+	for v := range cg.ids {
+		if p := tree.Pre(v); p >= 0 {
+			preorder[p] = int32(v)
+		}
+	}
 	// strictlyAbove reports whether control node a strictly dominated b
 	// before the pass.
 	strictlyAbove := func(a, b int32) bool {
@@ -102,7 +113,11 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		return before.facts(c)
 	}
 	var path []int
-	for _, v := range tree.Preorder() {
+	for _, pv := range preorder {
+		if pv < 0 {
+			break // none is unreachable: control numbers only what Start reaches
+		}
+		v := int(pv)
 		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
 			top := cg.ids[path[len(path)-1]]
 			if r.op[top] == son.OpZeroCheck && isLive[top] {
@@ -260,10 +275,14 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// from ustart[id] to ustart[id+1].
 	isUser := func(u int32) bool { op := r.op[u]; return op.IsControl() && op != son.OpStop }
 	ustart := make([]int32, len(r.slot)+1)
+	// Only the control inputs' lists are read (the walk goes from control
+	// node to control node): an If's condition, a Return's value and a
+	// ZeroCheck's divisor get none.
+	isCtrl := func(x int32) bool { return x >= 0 && int(x) < len(r.op) && r.op[x].IsControl() }
 	for _, u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
-				if x >= 0 {
+				if isCtrl(x) {
 					ustart[x+1]++
 				}
 			}
@@ -278,7 +297,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	for _, u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
-				if x >= 0 {
+				if isCtrl(x) {
 					users[ustart[x]] = u
 					ustart[x]++
 				}

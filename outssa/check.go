@@ -164,8 +164,34 @@ func (c *checker) shape() error {
 	return nil
 }
 
+// place names where in a block of out a register is read or written, for
+// a message: instruction k (and the input's instruction x it stands for),
+// the terminator (placeTerm) or the end of the block (placeEnd). It is
+// formatted only when a check fails: formatting every instruction and
+// terminator as the checker went was most of what it allocated.
+type place struct {
+	ob *cfg.Block
+	k  int
+	x  *cfg.Instr
+}
+
+const (
+	placeTerm = -1
+	placeEnd  = -2
+)
+
+func (p place) String() string {
+	switch p.k {
+	case placeTerm:
+		return "term (" + p.ob.TermString() + ")"
+	case placeEnd:
+		return "at the end of the block"
+	}
+	return fmt.Sprintf("instr %d (%v, was %v)", p.k, p.ob.Instrs[p.k], p.x)
+}
+
 // bind records that register x of in is r in out.
-func (c *checker) bind(b *cfg.Block, x, r cfg.Reg, what string) error {
+func (c *checker) bind(b *cfg.Block, x, r cfg.Reg, what place) error {
 	if have, ok := c.m[x]; ok && have != r {
 		return c.errorf(b, "map", "%s: %v is %v here but %v elsewhere", what, x, r, have)
 	}
@@ -184,7 +210,7 @@ func (c *checker) rename() error {
 		}
 		for k, x := range b.Instrs {
 			y := ob.Instrs[k]
-			what := fmt.Sprintf("instr %d (%v, was %v)", k, y, x)
+			what := place{ob, k, x}
 			if y == nil || y.Op != x.Op || y.Aux != x.Aux || len(y.Args) != len(x.Args) || (y.Dst == 0) != (x.Dst == 0) {
 				return c.errorf(ob, "rename", "%s: not the input's instruction", what)
 			}
@@ -204,7 +230,7 @@ func (c *checker) rename() error {
 			}
 		}
 		if b.Term.Kind != cfg.TermJump {
-			if err := c.bind(ob, b.Term.Reg, ob.Term.Reg, "term ("+ob.TermString()+")"); err != nil {
+			if err := c.bind(ob, b.Term.Reg, ob.Term.Reg, place{ob, placeTerm, nil}); err != nil {
 				return err
 			}
 		}
@@ -379,7 +405,7 @@ func (c *checker) interference() error {
 	for i, b := range c.in.Blocks {
 		ob := c.out.Blocks[i]
 		occ := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
-		enter := func(x cfg.Reg, where string) error {
+		enter := func(x cfg.Reg, where place) error {
 			if !c.inS[x] {
 				return nil
 			}
@@ -391,18 +417,18 @@ func (c *checker) interference() error {
 			return nil
 		}
 		for _, x := range c.liveOut[i] {
-			if err := enter(x, "at the end of the block"); err != nil {
+			if err := enter(x, place{ob, placeEnd, nil}); err != nil {
 				return err
 			}
 		}
 		if b.Term.Kind != cfg.TermJump {
-			if err := enter(b.Term.Reg, "term ("+ob.TermString()+")"); err != nil {
+			if err := enter(b.Term.Reg, place{ob, placeTerm, nil}); err != nil {
 				return err
 			}
 		}
 		for k := len(b.Instrs) - 1; k >= 0; k-- {
 			x := b.Instrs[k]
-			where := fmt.Sprintf("instr %d (%v, was %v)", k, ob.Instrs[k], x)
+			where := place{ob, k, x}
 			if x.Op.HasDst() && c.inS[x.Dst] {
 				r := c.m[x.Dst]
 				if y, ok := occ[r]; ok && y != x.Dst {

@@ -9,7 +9,7 @@ import "son/internal/dom"
 // O(m log n) (Lengauer–Tarjan); each query O(1).
 type ctrlTree struct {
 	vertex []int32 // 1 + the vertex of each node by ID; 0 if control does not reach it
-	node   []*Node // node of each vertex
+	node   []*Node // node of each vertex; nil from newCtrlDoms
 	doms   dom.Intervals
 	tree   *dom.Tree // the whole tree, for nonZeroBelow's walk; nil from newCtrlDoms
 }
@@ -33,6 +33,7 @@ func newCtrlTree(g *Graph) *ctrlTree {
 func newCtrlDoms(g *Graph, nodes, edges int) *ctrlTree {
 	t, idom := walkCtrl(g, nodes, edges)
 	t.doms = dom.NewIntervals(idom)
+	t.node = nil // read by nonZeroBelow's walk of the whole tree only
 	return t
 }
 

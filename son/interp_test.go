@@ -310,7 +310,7 @@ func TestStepLimitBoundsWork(t *testing.T) {
 		if err == nil || err.Error() != want || it.steps != limit {
 			t.Fatalf("limit %d: %v after %d steps, want %s", limit, err, it.steps, want)
 		}
-		n := it.phi[i.ID]
+		n, _ := it.phiValue(i)
 		t.Logf("limit %d: stopped in iteration %d, %.1f steps per iteration", limit, n, float64(limit)/float64(n))
 		// Each iteration evaluates at least the 100 Xors and 100 Adds,
 		// and at most every node of the graph once per environment.
@@ -321,5 +321,46 @@ func TestStepLimitBoundsWork(t *testing.T) {
 	}
 	if r := float64(iters[1]) / float64(iters[0]); r < 9.5 || r > 10.5 {
 		t.Errorf("ten times the steps runs %.2f times the iterations, want 10", r)
+	}
+}
+
+// TestInterpEpochWraps: the memo's epochs are 32 bits; when they run out
+// the memo is cleared and they start again, so that no value memoized
+// 2^32 epochs before is read as current, and a run across the wrap
+// computes what it computes from epoch 1.
+func TestInterpEpochWraps(t *testing.T) {
+	g := buildSrc(t, "int s = 0; int i = 0;\nwhile (i < 50) {\n\ts = s + i * arg + (s >> 3);\n\ti++;\n}\nreturn s;\n")
+	if err := optimize(g); err != nil {
+		t.Fatal(err)
+	}
+	want, err := Run(g, 7, Limits{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, before := range []uint32{1, 10, 60} { // epochs left before the wrap
+		it := newInterp(g, 7, Limits{})
+		it.epoch = ^uint32(0) - before
+		got, err := it.run()
+		if err != nil || got != want {
+			t.Errorf("%d epochs before the wrap: %d, %v; want %d", before, got, err, want)
+		}
+		if before < 50 && it.epoch > 100 {
+			t.Errorf("%d epochs before the wrap: the run ended at epoch %d, past no wrap", before, it.epoch)
+		}
+	}
+	// Values memoized at epoch 1, 2^32 epochs ago: stale at the next epoch 1.
+	it := newInterp(g, 7, Limits{})
+	for id := range it.memoAt {
+		it.memoAt[id], it.memoVal[id] = 1, -12345
+	}
+	it.epoch = ^uint32(0)
+	it.newEpoch()
+	if it.epoch != 1 {
+		t.Fatalf("after the last epoch, epoch %d; want 1", it.epoch)
+	}
+	for id, e := range it.memoAt {
+		if e == it.epoch {
+			t.Fatalf("node %d: the value of 2^32 epochs ago (%d) reads as current", id, it.memoVal[id])
+		}
 	}
 }

@@ -32,8 +32,8 @@ const (
 
 func (v *verifier) strict() {
 	n := v.g.MaxID()
-	v.phiDep = make([]*Node, n)
-	v.pinDep = make([]*Node, n)
+	v.phiDep = make([]int32, n)
+	v.pinDep = make([]int32, n)
 	for _, x := range v.live {
 		if isData(x) && v.state[x.ID] == strictNew {
 			v.deps(x)
@@ -91,7 +91,7 @@ func (v *verifier) settle(x *Node) {
 	v.state[x.ID] = strictDone
 	if x.Op == OpPhi {
 		if r := x.Ctrl(); r != nil && r.Op.IsRegion() && v.ct.reached(r) {
-			v.phiDep[x.ID] = x
+			v.phiDep[x.ID] = int32(x.ID)
 		}
 		return
 	}
@@ -113,18 +113,19 @@ func (v *verifier) settle(x *Node) {
 			continue // on a cycle
 		}
 		var ok bool
-		if phi, ok = v.deeper(phi, v.phiDep[y.ID]); !ok && !broken {
+		yPhi, yPin := v.dep(v.phiDep, y), v.dep(v.pinDep, y)
+		if phi, ok = v.deeper(phi, yPhi); !ok && !broken {
 			v.bad(x, "strict", "depends on %v of %v and on %v of %v, and neither region dominates the other: no point can use it",
-				phi, phi.In[0], v.phiDep[y.ID], v.phiDep[y.ID].In[0])
+				phi, phi.In[0], yPhi, yPhi.In[0])
 			broken = true
 		}
-		if pin, ok = v.deeper(pin, v.pinDep[y.ID]); !ok && !broken {
+		if pin, ok = v.deeper(pin, yPin); !ok && !broken {
 			v.bad(x, "zerocheck-dom", "depends on %v under %v and on %v under %v, and neither dominates the other: no point can use it",
-				pin, pin.In[0], v.pinDep[y.ID], v.pinDep[y.ID].In[0])
+				pin, pin.In[0], yPin, yPin.In[0])
 			broken = true
 		}
 	}
-	v.phiDep[x.ID], v.pinDep[x.ID] = phi, pin
+	v.phiDep[x.ID], v.pinDep[x.ID] = depID(phi), depID(pin)
 	if broken {
 		v.state[x.ID] = strictBroken
 	}
@@ -164,7 +165,7 @@ func (v *verifier) use(u *Node, k int, x, c *Node) {
 	if x.dead || x.ID >= len(v.state) || v.state[x.ID] == strictBroken || !v.ct.reached(c) {
 		return // reported elsewhere
 	}
-	if p := v.phiDep[x.ID]; p != nil && !v.ct.dominates(p.In[0], c) {
+	if p := v.dep(v.phiDep, x); p != nil && !v.ct.dominates(p.In[0], c) {
 		what, at := where()
 		if p == x {
 			v.bad(u, "strict", "%s %v of %v, which does not dominate its use %s", what, x, p.In[0], at)
@@ -172,7 +173,7 @@ func (v *verifier) use(u *Node, k int, x, c *Node) {
 			v.bad(u, "strict", "%s %v, which depends on %v of %v, which does not dominate its use %s", what, x, p, p.In[0], at)
 		}
 	}
-	if p := v.pinDep[x.ID]; p != nil && !v.ct.dominates(p.In[0], c) {
+	if p := v.dep(v.pinDep, x); p != nil && !v.ct.dominates(p.In[0], c) {
 		what, at := where()
 		if p == x {
 			v.bad(u, "zerocheck-dom", "%s %v, pinned under %v, which does not dominate its use %s", what, x, p.In[0], at)
@@ -180,4 +181,29 @@ func (v *verifier) use(u *Node, k int, x, c *Node) {
 			v.bad(u, "zerocheck-dom", "%s %v, which depends on %v pinned under %v, which does not dominate its use %s", what, x, p, p.In[0], at)
 		}
 	}
+}
+
+// dep is the node that deps (phiDep or pinDep) records for x, settled:
+// nil for none. They hold node IDs, 0 for none, not pointers: 4 bytes an
+// ID each rather than 8, on every graph the verifier checks. The node is
+// found in the graph's node table; a live node the table does not hold
+// at its ID is a problem of its own, reported at x.
+func (v *verifier) dep(deps []int32, x *Node) *Node {
+	id := deps[x.ID]
+	if id == 0 {
+		return nil
+	}
+	if n := v.g.nodes.at(int(id)); n != nil && n.ID == int(id) {
+		return n
+	}
+	v.bad(x, "strict", "depends on node %d, which the node table does not hold", id)
+	return nil
+}
+
+// depID is what phiDep or pinDep records for n: its ID, 0 for none.
+func depID(n *Node) int32 {
+	if n == nil {
+		return 0
+	}
+	return int32(n.ID)
 }

@@ -142,10 +142,10 @@ type verifier struct {
 	unguarded []*Node
 
 	// For strict: by node ID, the deepest Phi a data node depends on and
-	// the deepest pinned node, or nil. state is, by node ID, the color of
+	// the deepest pinned node, by ID (0 for none). state is, by node ID, the color of
 	// dataAcyclic's and ctrlAcyclic's walks, then the state of strict's:
 	// one array, all 0 again after each of the first two.
-	phiDep, pinDep []*Node
+	phiDep, pinDep []int32
 	state          []uint8
 	work           int // nodes settled, edges followed and uses checked, for the linearity test
 }
