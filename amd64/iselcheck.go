@@ -59,10 +59,16 @@ import (
 //	jmp, jcc, ret, fall-through                                     control; a jump to a stub ends the program with its message
 //
 // and the RTL's: cfg.Run's, with cfg.EvalBinary's arithmetic, a Check of 0
-// stopping the program, a Div or Mod never run by 0 (a Check before it
-// makes sure, which cfg.Verify and the passes before keep), and a register
+// stopping the program, and a register
 // whose only definition is a Const holding it wherever it is read (RTL
-// from SSA: a read reached by no definition is not a value).
+// from SSA: a read reached by no definition is not a value). What it
+// proves is CompCert's preservation: the code does what the RTL does on
+// every run where the RTL does not go wrong. A Div or Mod the RTL runs
+// by 0 with no Check before it is such a run (cfg.Run stops with an
+// internal error), and there the code may trap: nothing here, nor
+// cfg.Verify, rules it out; the checkers of the passes before do
+// (zerocheck's keeps a check, or a branch proving the divisor not 0,
+// above each division), and the tests run the RTL.
 func CheckSelection(f *cfg.Func, vf *VFunc, file string) error {
 	if f == nil || vf == nil || len(vf.Blocks) == 0 {
 		return fmt.Errorf("isel check: no function")
@@ -163,6 +169,10 @@ type path struct {
 	branch    loc   // the terminator's jcc, for messages
 	exit      int   // the block it left for, -1 for a return, -2 when a stub ended it
 	ret       tid
+	// The values its facts pin (pins) and what putting them in made of
+	// each term (substMemo), kept until the facts change (pinnedIn).
+	sub, subMemo map[tid]tid
+	subMade      bool
 }
 
 func (p *path) clone() *path {
@@ -176,6 +186,7 @@ func (p *path) clone() *path {
 	q.conds = slices.Clone(p.conds)
 	q.falses = slices.Clone(p.falses)
 	q.blocks = slices.Clone(p.blocks)
+	q.sub, q.subMemo, q.subMade = nil, nil, false
 	return &q
 }
 
@@ -458,7 +469,8 @@ func (c *selChecker) value(p *path, v VReg) tid {
 	if t, ok := p.regs[v]; ok {
 		return t
 	}
-	if v == c.argReg {
+	if v == c.argReg && c.rb >= 0 {
+		// Past the prologue, which must have written it (setup checks).
 		return c.tt.input(argOrigin)
 	}
 	if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.rb >= 0 {
@@ -778,10 +790,6 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 			keys[k] = true
 		}
 	}
-	substs := make([]map[tid]tid, len(ps))
-	for i, p := range ps {
-		substs[i] = c.pins(p)
-	}
 	for k := range keys {
 		vals := make([]tid, len(ps))
 		same := true
@@ -804,8 +812,9 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 		})
 		for _, cand := range cands {
 			ok := true
-			for i := range ps {
-				if c.subst(cand, substs[i]) != c.subst(vals[i], substs[i]) {
+			for i, p := range ps {
+				a, _ := c.pinnedIn(p, cand)
+				if b, _ := c.pinnedIn(p, vals[i]); a != b {
 					ok = false
 					break
 				}
@@ -893,6 +902,23 @@ func hull(a, b fact) fact {
 	return best
 }
 
+// pinnedIn is x with the values p's facts pin put in, and whether they
+// pin any: subst of pins(p), both kept on p until its facts change, as
+// merge, same and provedFalse ask it of many terms (a block of n checked
+// divisions cost n^3 when each made its own).
+func (c *selChecker) pinnedIn(p *path, x tid) (tid, bool) {
+	if !p.subMade {
+		p.sub, p.subMemo, p.subMade = c.pins(p), nil, true
+	}
+	if p.sub == nil {
+		return x, false
+	}
+	if p.subMemo == nil {
+		p.subMemo = map[tid]tid{}
+	}
+	return c.substMemo(x, p.sub, p.subMemo), true
+}
+
 // pins is the substitution of p's facts that pin a value to one constant.
 func (c *selChecker) pins(p *path) map[tid]tid {
 	var m map[tid]tid
@@ -913,7 +939,13 @@ func (c *selChecker) subst(x tid, m map[tid]tid) tid {
 	if len(m) == 0 {
 		return x
 	}
-	memo := map[tid]tid{}
+	return c.substMemo(x, m, map[tid]tid{})
+}
+
+// substMemo is subst remembering in memo what each term became, for a
+// caller that puts the same m into many terms (consistent): they share
+// their subterms, and each is rebuilt once.
+func (c *selChecker) substMemo(x tid, m, memo map[tid]tid) tid {
 	var walk func(x tid) tid
 	walk = func(x tid) tid {
 		if r, ok := m[x]; ok {
@@ -1143,6 +1175,7 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 		out = append(out, f)
 	}
 	p.facts = append(out, nf)
+	p.subMade = false
 	// What it says of t == 0, under that comparison's own normal form
 	// (x % 2 == 0 of a boolean x is !x): a check's condition is that.
 	if !c.tt.isBool(t) {
@@ -1208,11 +1241,21 @@ func (c *selChecker) consistent(p *path) bool {
 	if m == nil {
 		return true
 	}
+	// One memo for the facts that pin nothing, which see all of m: a
+	// memo for each fact made a block of n checked divisions cost n^3.
+	shared := map[tid]tid{}
 	for _, f := range p.facts {
 		// A pinned value is put in everywhere but in itself.
 		own, pinned := m[f.t]
 		nt := c.tt.neg(f.t)
 		nown, npinned := m[nt]
+		if !pinned && !npinned {
+			k, ok := c.tt.isConst(c.substMemo(f.t, m, shared))
+			if ok && !inWrapped(f.lo, f.hi, uint64(k)) {
+				return false
+			}
+			continue
+		}
 		delete(m, f.t)
 		delete(m, nt)
 		k, ok := c.tt.isConst(c.subst(f.t, m))
@@ -1354,8 +1397,9 @@ func (c *selChecker) same(p *path, a, b tid) bool {
 	if a == b {
 		return true
 	}
-	m := c.pins(p)
-	return m != nil && c.subst(a, m) == c.subst(b, m)
+	ra, ok := c.pinnedIn(p, a)
+	rb, _ := c.pinnedIn(p, b)
+	return ok && ra == rb
 }
 
 // provedFalse reports whether p's facts make cond false.
@@ -1363,8 +1407,8 @@ func (c *selChecker) provedFalse(p *path, cond tid) bool {
 	if slices.Contains(p.falses, cond) {
 		return true
 	}
-	if m := c.pins(p); m != nil {
-		if k, ok := c.tt.isConst(c.subst(cond, m)); ok && k == 0 {
+	if r, ok := c.pinnedIn(p, cond); ok {
+		if k, ok := c.tt.isConst(r); ok && k == 0 {
 			return true
 		}
 	}
@@ -1625,14 +1669,14 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 				return none, nil // the program stops here, as the RTL's does
 			}
 			if !c.provedFalse(p, e.cond) {
-				return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, ev.msg[:len(ev.msg)-1], tt.String(ev.cond), e.at, e.msg[:len(e.msg)-1], tt.String(e.cond))
+				return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
 			}
 		}
-		return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, which no check of the RTL does", c.where(), ev.at, ev.msg[:len(ev.msg)-1], tt.String(ev.cond))
+		return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, which no check of the RTL does", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond))
 	}
 	for _, e := range rs.checks {
 		if !c.provedFalse(p, e.cond) {
-			return none, fmt.Errorf("isel check: %s: the check of %s (%s when %s) is missing: a path goes on when it may hold", c.where(), e.at, e.msg[:len(e.msg)-1], tt.String(e.cond))
+			return none, fmt.Errorf("isel check: %s: the check of %s (%s when %s) is missing: a path goes on when it may hold", c.where(), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
 		}
 	}
 	if c.argReg >= 0 {

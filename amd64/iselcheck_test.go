@@ -1,6 +1,7 @@
 package amd64
 
 import (
+	"fmt"
 	"slices"
 	"strings"
 	"testing"
@@ -238,5 +239,49 @@ b1:
 	err := CheckSelection(f, vf, "t.smp")
 	if err == nil || !strings.Contains(err.Error(), "(idiv rcx): idiv by (arg + -1*mul(arg, arg)), which may be 0") {
 		t.Errorf("idiv before its block's checks: %v", err)
+	}
+}
+
+// TestCheckSelectionPrologueWritesArg: a prologue that never copies rdi
+// into the argument's register is rejected; the checker once took the
+// register's value on entry for the argument there too.
+func TestCheckSelectionPrologueWritesArg(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL)
+	vf.Blocks[0].Insts = slices.Delete(vf.Blocks[0].Insts, 0, 1)
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "prologue") {
+		t.Fatalf("a prologue without mov arg, rdi: got %v, want an error naming the prologue", err)
+	}
+}
+
+// TestCheckSelectionEmptyStubMessage: a stub with an empty message is an
+// error of the check, not a panic.
+func TestCheckSelectionEmptyStubMessage(t *testing.T) {
+	f, vf := selectRTL(t, iselRTL)
+	vf.Stubs[0] = nil
+	if err := CheckSelection(f, vf, "t.smp"); err == nil {
+		t.Fatal("a stub whose message is empty: accepted")
+	}
+}
+
+// TestCheckSelectionManyChecks: a block of many checked divisions by
+// computed values is accepted (its paths put the values their facts pin
+// in once a path, not once a fact: cubic in the divisions before, still
+// more than linear; docs/PERFORMANCE.md, "iselcheck14").
+func TestCheckSelectionManyChecks(t *testing.T) {
+	var sb strings.Builder
+	sb.WriteString("func t level RTL\nb1:\n\tv1 = Arg\n\tv2 = Mul v1 v1\n")
+	r, prev := 3, 1
+	for i := range 60 {
+		fmt.Fprintf(&sb, "\tv%d = Add v%d v2\n", r, prev)
+		fmt.Fprintf(&sb, "\tcheck v%d          ; line %d:1\n", r, i+1)
+		fmt.Fprintf(&sb, "\tv%d = Div v%d v%d\n", r+1, prev, r)
+		prev = r + 1
+		r += 2
+	}
+	fmt.Fprintf(&sb, "\treturn v%d\n", prev)
+	f, vf := selectRTL(t, sb.String())
+	if err := CheckSelection(f, vf, "t.smp"); err != nil {
+		t.Fatal(err)
 	}
 }
