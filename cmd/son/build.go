@@ -24,8 +24,9 @@ var cmdBuild = &command{
 	short:   "compile a program to a standalone Linux x86-64 executable",
 	long: `Build compiles prog.smp through every pass, selects x86-64 instructions,
 allocates registers (checking the allocation with its independent checker;
-with -check, every pass's checker and the selection's too) and writes a static ELF64 executable that needs nothing else: no libc, no
-dynamic loader. It is written to the file named by -o, by default the
+with -check, every pass's checker and the selection's too) and writes a
+static ELF64 executable that needs nothing else: no libc, no dynamic
+loader. It is written to the file named by -o, by default the
 program's file name without .smp in the current directory.
 
 The executable takes its argument as son run does (an integer literal,
