@@ -943,7 +943,7 @@ func (c *selChecker) subst(x tid, m map[tid]tid) tid {
 }
 
 // substMemo is subst remembering in memo what each term became, for a
-// caller that puts the same m into many terms (consistent): they share
+// caller that puts the same m into many terms (pinnedIn): they share
 // their subterms, and each is rebuilt once.
 func (c *selChecker) substMemo(x tid, m, memo map[tid]tid) tid {
 	var walk func(x tid) tid
@@ -1241,16 +1241,16 @@ func (c *selChecker) consistent(p *path) bool {
 	if m == nil {
 		return true
 	}
-	// One memo for the facts that pin nothing, which see all of m: a
-	// memo for each fact made a block of n checked divisions cost n^3.
-	shared := map[tid]tid{}
 	for _, f := range p.facts {
 		// A pinned value is put in everywhere but in itself.
 		own, pinned := m[f.t]
 		nt := c.tt.neg(f.t)
 		nown, npinned := m[nt]
 		if !pinned && !npinned {
-			k, ok := c.tt.isConst(c.substMemo(f.t, m, shared))
+			// All of m: p's own memo (pinnedIn), which the facts share
+			// (a memo for each made a block of n checked divisions cost n^3).
+			r, _ := c.pinnedIn(p, f.t)
+			k, ok := c.tt.isConst(r)
 			if ok && !inWrapped(f.lo, f.hi, uint64(k)) {
 				return false
 			}

@@ -1,14 +1,15 @@
 package compile
 
 import (
+	"fmt"
 	"os"
 	"runtime"
 	"runtime/debug"
-	"strconv"
 	"testing"
 
 	"son/amd64"
 	"son/internal/gen"
+	"son/internal/testenv"
 )
 
 // TestCheckSelectionAccepts: amd64.CheckSelection accepts the selection of
@@ -16,13 +17,7 @@ import (
 // programs of every shape: it never rejects a right selection of them.
 func TestCheckSelectionAccepts(t *testing.T) {
 	files := programFiles(t, "../testdata", "../testdata/regress", "../examples")
-	for _, file := range files {
-		_, u, err := compileFile(t, file)
-		if err != nil {
-			continue // a program with a source error
-		}
-		checkSelection(t, file, u)
-	}
+	eachCompiled(t, files, func(file string, _ []byte, u *Unit) { checkSelection(t, file, u) })
 	n := 200
 	if testing.Short() {
 		n = 40
@@ -34,7 +29,7 @@ func TestCheckSelectionAccepts(t *testing.T) {
 		if err != nil {
 			t.Fatalf("seed %d: %v", seed, err)
 		}
-		checkSelection(t, "seed "+strconv.Itoa(seed), u)
+		checkSelection(t, fmt.Sprintf("seed %d", seed), u)
 	}
 }
 
@@ -57,10 +52,14 @@ func checkSelection(t *testing.T, name string, u *Unit) {
 // the function callgrind counts.
 func TestMeasureSelection(t *testing.T) {
 	what := os.Getenv("SON_MEASURE")
-	if what == "" {
-		t.Skip("SON_MEASURE not set")
+	switch what {
+	case "":
+		t.Skip("a measuring harness: set SON_MEASURE to isel or check")
+	case "isel", "check":
+	default:
+		t.Fatalf("SON_MEASURE=%q: want isel or check", what)
 	}
-	n, _ := strconv.Atoi(os.Getenv("SON_MEASURE_N"))
+	n := testenv.Int(t, "SON_MEASURE_N", 1, "a number of runs")
 	var src []byte
 	testing.Benchmark(func(b *testing.B) { src, _ = scalingProgram(b, 10000) })
 	u, err := Compile("gen.smp", src, Options{})
@@ -71,7 +70,7 @@ func TestMeasureSelection(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	debug.SetGCPercent(-1)
+	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	runtime.GC()
 	for range n {
 		if what == "isel" {
