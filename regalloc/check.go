@@ -87,8 +87,9 @@ type state struct {
 // meet keeps in s what t also holds, and reports whether s changed.
 func (s *state) meet(t *state) bool {
 	changed := false
+	tr := t.regs[:len(s.regs)] // one bounds check, not one a register
 	for p, r := range s.regs {
-		if r != t.regs[p] && r != -1 {
+		if r != tr[p] && r != -1 {
 			s.regs[p], changed = -1, true
 		}
 	}
@@ -301,15 +302,22 @@ func (c *checker) validLoc(l Loc) error {
 	return nil
 }
 
+// get is the register of f that l holds in s, or -1. get and put are
+// inlined for a machine register, most operands; a slot takes a call.
 func (c *checker) get(s *state, l Loc) Reg {
 	if l.IsSlot() {
-		k := l.Slot()
-		if s.slots.has(k) {
-			return c.slotName[k]
-		}
-		return -1
+		return c.getSlot(s, l)
 	}
 	return s.regs[l]
+}
+
+// getSlot is get of slot l.
+func (c *checker) getSlot(s *state, l Loc) Reg {
+	k := l.Slot()
+	if s.slots.has(k) {
+		return c.slotName[k]
+	}
+	return -1
 }
 
 // put records that l holds r (-1: nothing known).
@@ -394,8 +402,13 @@ func (c *checker) block(b int, s *state) error {
 				c.kill(s, d)
 			}
 			for k := nu; k < len(regs); k++ {
-				// whatever the location held is overwritten
-				if err := c.put(s, locs[k], regs[k]); err != nil {
+				// whatever the location held is overwritten: static
+				// made it a machine register, put's first case, here
+				// without the call
+				if l, r := locs[k], regs[k]; !l.IsSlot() && r >= 0 {
+					c.held[r] = true
+					s.regs[l] = r
+				} else if err := c.put(s, l, r); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
 				}
 			}
