@@ -67,7 +67,9 @@ func TestCheckSlotsBound(t *testing.T) {
 // TestCheckHand: allocations made by hand, each correct one accepted and
 // its broken twin rejected with the exact message. They reach the
 // checker's paths one by one: a slot made stale when its register is
-// written again, the meet of registers and of slots where paths join, a
+// written again, a register written again in the one location it has
+// been in (no kill) and then in others (kills), the meet of registers
+// and of slots where paths join, a
 // loop's back edge, an edit naming a slot that does not exist, and the
 // ways out of a block: a reload after a jump into a loop (it runs on the
 // fall-through only), a reload after a jump away to a stub (it runs on
