@@ -69,12 +69,12 @@ func TestCheckSlotsBound(t *testing.T) {
 // checker's paths one by one: a slot made stale when its register is
 // written again, a register written again in the one location it has
 // been in (no kill) and then in others (kills), the meet of registers
-// and of slots where paths join, a
-// loop's back edge, an edit naming a slot that does not exist, and the
-// ways out of a block: a reload after a jump into a loop (it runs on the
-// fall-through only), a reload after a jump away to a stub (it runs on
-// the way on), a jump to a successor the block does not have; and a
-// dropped instruction with moves, which lowering would not emit.
+// and of slots where paths join, a loop's back edge, an edit naming a
+// slot that does not exist, and the ways out of a block: a reload after
+// a jump into a loop (it runs on the fall-through only), a reload after
+// a jump away to a stub (it runs on the way on), a jump to a successor
+// the block does not have; and a dropped instruction with moves, which
+// lowering would not emit.
 func TestCheckHand(t *testing.T) {
 	v3, v4 := Reg(3), Reg(4)
 	r1, r2, s0 := Loc(1), Loc(2), SlotLoc(0)
