@@ -258,12 +258,12 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 				if listing {
 					list = append(list, listed{kind: listInst, n: int32(a.Len() - 1)})
 				}
-			} else if ris == nil || listing || !lowerFast(&a, vi, rf.Operands(&ris[i]), res.Locs(p)) {
+			} else if locs, ops := res.Locs(p), operandsOf(rf, ris, i); ris == nil || listing || !lowerFast(&a, vi, ops, locs) {
 				var err error
 				if ris != nil {
-					err = vi.resolveInto(&in, rf.Operands(&ris[i]), res.Locs(p), stub, labels)
+					err = vi.resolveInto(&in, ops, locs, stub, labels)
 				} else {
-					in, err = vi.resolve(res.Locs(p), stub, labels)
+					in, err = vi.resolve(locs, stub, labels)
 				}
 				if err != nil {
 					return nil, fmt.Errorf("amd64: block %d, instruction %d (%s): %v", b, i, vi.text(vf), err)
@@ -300,6 +300,18 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	return p, nil
 }
 
+// operandsOf is rf.Operands(&ris[i]), or nil without ris, cut from
+// rf.Regs with no test of the offsets: rf is RegallocFunc's, which made
+// them (the test took a fifth of lowering's own instructions).
+func operandsOf(rf *regalloc.Func, ris []regalloc.Instr, i int) []regalloc.Reg {
+	if ris == nil {
+		return nil
+	}
+	in := &ris[i]
+	k := in.Off + int32(in.NU) + int32(in.ND)
+	return rf.Regs[in.Off:k:k]
+}
+
 // lowerFast emits vi when it is op r64, r64 or op r64, imm8 of encode's
 // fast path (fastForm), mov r32, imm32 or lea, as resolveInto and
 // emitPlain would, its registers given their locations, with no Inst
@@ -311,16 +323,16 @@ func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool
 		return false
 	}
 	r := resolver{regs: regs, locs: locs}
-	d, err := r.loc(vi.Dst.R)
-	if err != nil || d >= NumRegs {
+	d, ok := r.find(vi.Dst.R)
+	if !ok || d >= NumRegs {
 		return false
 	}
 	f := &fastForm[vi.Op]
 	switch {
 	case f.rr != 0 && vi.Src.Kind == KindReg:
-		s, err := r.loc(vi.Src.R)
+		s, ok := r.find(vi.Src.R)
 		switch {
-		case err != nil || s >= NumRegs:
+		case !ok || s >= NumRegs:
 			return false
 		case vi.Op == MOV && d == s: // a coalesced move
 		default:
@@ -333,12 +345,12 @@ func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool
 	case vi.Op == LEA && vi.Src.Kind == KindMem:
 		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: int32(vi.Src.Imm)}}
 		if vi.Src.R != NoVReg {
-			if m.Mem.Base, err = r.loc(vi.Src.R); err != nil || m.Mem.Base >= NumRegs {
+			if m.Mem.Base, ok = r.find(vi.Src.R); !ok || m.Mem.Base >= NumRegs {
 				return false
 			}
 		}
 		if vi.Src.Index != NoVReg {
-			if m.Mem.Index, err = r.loc(vi.Src.Index); err != nil || m.Mem.Index >= NumRegs {
+			if m.Mem.Index, ok = r.find(vi.Src.Index); !ok || m.Mem.Index >= NumRegs {
 				return false
 			}
 			m.Mem.Scale = vi.Src.Scale
@@ -453,17 +465,26 @@ type resolver struct {
 }
 
 func (r *resolver) loc(v VReg) (Reg, error) {
+	if x, ok := r.find(v); ok {
+		return x, nil
+	}
+	return 0, fmt.Errorf("no location for register %d", v)
+}
+
+// find is loc without its error, small enough to be inlined (lowerFast's
+// calls were a fifth of its cost): ok is false where loc fails.
+func (r *resolver) find(v VReg) (x Reg, ok bool) {
 	if v >= 0 && v < FirstVirtual {
-		return Reg(v), nil
+		return Reg(v), true
 	}
 	if len(r.locs) == len(r.regs) {
 		for k, u := range r.regs {
 			if VReg(u) == v {
-				return Reg(r.locs[k]), nil
+				return Reg(r.locs[k]), true
 			}
 		}
 	}
-	return 0, fmt.Errorf("no location for register %d", v)
+	return 0, false
 }
 
 // arg sets *a, which is zero, to va with its registers' locations.

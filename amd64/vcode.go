@@ -208,14 +208,18 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 		for i := range insts {
 			vi := &insts[i]
 			vi.listOperands(&o)
-			ris[i] = regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure,
-				Branch: vi.Op == JCC || vi.Op == JMP || vi.Op == RET}
-			switch {
-			case vi.Op == RET || (vi.Op == JCC || vi.Op == JMP) && vi.ToStub:
-				ris[i].Jump = regalloc.JumpAway
-			case vi.Op == JCC || vi.Op == JMP:
-				ris[i].Jump = jumpTo(blk.Succs, vi.Target, &named)
+			// Made whole, then stored once.
+			in := regalloc.Instr{Off: int32(len(regs)), NU: uint16(o.nu), ND: uint16(o.n - o.nu), Move: o.move, Pure: o.pure}
+			switch op := vi.Op; {
+			case op == RET:
+				in.Branch, in.Jump = true, regalloc.JumpAway
+			case op == JCC || op == JMP:
+				in.Branch, in.Jump = true, regalloc.JumpAway
+				if !vi.ToStub {
+					in.Jump = jumpTo(blk.Succs, vi.Target, &named)
+				}
 			}
+			ris[i] = in
 			for _, r := range o.regs[:o.n] {
 				regs = append(regs, r)
 			}

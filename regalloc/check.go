@@ -1,6 +1,9 @@
 package regalloc
 
-import "fmt"
+import (
+	"fmt"
+	"math"
+)
 
 // Check proves that res is a correct allocation of f, trusting nothing of
 // the allocator (Rideau and Leroy, "Validating register allocation and
@@ -62,11 +65,16 @@ type checker struct {
 	// The slots named r are slotHead[r], then slotNext of it, each
 	// stored plus one (0 ends the chain): kill finds them without a map.
 	slotHead, slotNext []int32
-	// held[r]: some location of some state has held register r of f
-	// (put it there, or r is physical). Until then no state holds r and
-	// kill has nothing to forget: a register's first write, the common
-	// case, costs no walk of the machine's registers.
-	held []bool
+	// only[r]: the one location any state has ever held register r of f
+	// in (put it there, or r's own for a physical one), noLoc before
+	// any, manyLocs once two. Before any, kill has nothing to forget: a
+	// register's first write costs no walk of the machine's registers.
+	// A write of r to only[r], a machine register, needs no kill either:
+	// no other location, of any state, can hold r. That is most writes
+	// of a register written again (the destination of a two-address
+	// instruction), as the allocator gives a register one location
+	// unless it spills it.
+	only []Loc
 	// The dataflow's blocks: in[b] is the state on entry to block b once
 	// known[b]; dirty[b], b is to run (again); again, a block to run
 	// again comes before the one running (a back edge).
@@ -87,8 +95,9 @@ type state struct {
 // meet keeps in s what t also holds, and reports whether s changed.
 func (s *state) meet(t *state) bool {
 	changed := false
+	tr := t.regs[:len(s.regs)] // one bounds check, not one a register
 	for p, r := range s.regs {
-		if r != t.regs[p] && r != -1 {
+		if r != tr[p] && r != -1 {
 			s.regs[p], changed = -1, true
 		}
 	}
@@ -140,7 +149,10 @@ func (c *checker) run() error {
 		top = max(top, r+1)
 	}
 	c.slotHead = make([]int32, top)
-	c.held = make([]bool, top)
+	c.only = make([]Loc, top)
+	for r := range c.only {
+		c.only[r] = noLoc
+	}
 	// The entry states' registers are one array, NumPhys per block.
 	np := f.NumPhys
 	in := make([]state, len(f.Blocks))
@@ -152,7 +164,7 @@ func (c *checker) run() error {
 	c.known = make([]bool, len(f.Blocks))
 	for p := range in[0].regs {
 		in[0].regs[p] = Reg(p) // on entry each physical register holds its own value
-		c.held[p] = true
+		c.only[p] = Loc(p)
 	}
 	in[0].slots = newPset(res.Slots)
 	c.known[0] = true
@@ -201,6 +213,9 @@ func (c *checker) static() error {
 	f, res := c.f, c.res
 	if len(res.Blocks) != len(f.Blocks) {
 		return fmt.Errorf("regalloc check: %d blocks allocated, the function has %d", len(res.Blocks), len(f.Blocks))
+	}
+	if res.Slots < 0 || res.Slots > maxSlots {
+		return fmt.Errorf("regalloc check: %d slots", res.Slots)
 	}
 	alloc := make([]bool, f.NumPhys)
 	for _, r := range f.Allocatable {
@@ -301,21 +316,28 @@ func (c *checker) validLoc(l Loc) error {
 	return nil
 }
 
+// get is the register of f that l holds in s, or -1. get and put are
+// inlined for a machine register, most operands; a slot takes a call.
 func (c *checker) get(s *state, l Loc) Reg {
 	if l.IsSlot() {
-		k := l.Slot()
-		if s.slots.has(k) {
-			return c.slotName[k]
-		}
-		return -1
+		return c.getSlot(s, l)
 	}
 	return s.regs[l]
+}
+
+// getSlot is get of slot l.
+func (c *checker) getSlot(s *state, l Loc) Reg {
+	k := l.Slot()
+	if s.slots.has(k) {
+		return c.slotName[k]
+	}
+	return -1
 }
 
 // put records that l holds r (-1: nothing known).
 func (c *checker) put(s *state, l Loc, r Reg) error {
 	if r >= 0 {
-		c.held[r] = true
+		c.hold(r, l)
 	}
 	if !l.IsSlot() {
 		s.regs[l] = r
@@ -339,9 +361,29 @@ func (c *checker) put(s *state, l Loc, r Reg) error {
 	return nil
 }
 
+// noLoc and manyLocs are the marks of checker.only: no location, and
+// more than one. Neither is a location: static accepts at most maxSlots
+// slots, whose locations are above both.
+const (
+	noLoc    Loc = math.MinInt32
+	manyLocs Loc = math.MinInt32 + 1
+	maxSlots     = -int(manyLocs) - 1
+)
+
+// hold records in only that a state holds r in l.
+func (c *checker) hold(r Reg, l Loc) {
+	switch o := c.only[r]; {
+	case o == l:
+	case o == noLoc:
+		c.only[r] = l
+	default:
+		c.only[r] = manyLocs
+	}
+}
+
 // kill forgets every location that holds r.
 func (c *checker) kill(s *state, r Reg) {
-	if r < 0 || int(r) >= len(c.held) || !c.held[r] {
+	if r < 0 || int(r) >= len(c.only) || c.only[r] == noLoc {
 		return // no location holds it (put records registers of f only)
 	}
 	for p, x := range s.regs {
@@ -390,12 +432,19 @@ func (c *checker) block(b int, s *state) error {
 						c.where(b, i), c.name(u), c.locName(locs[k]), c.name(got))
 				}
 			}
-			for _, d := range regs[nu:] {
-				c.kill(s, d)
+			for k, d := range regs[nu:] {
+				if d < 0 || int(d) >= len(c.only) || c.only[d] != locs[nu+k] {
+					c.kill(s, d) // else only its new location can hold d
+				}
 			}
 			for k := nu; k < len(regs); k++ {
-				// whatever the location held is overwritten
-				if err := c.put(s, locs[k], regs[k]); err != nil {
+				// whatever the location held is overwritten: static
+				// made it a machine register, put's first case, here
+				// without the call
+				if l, r := locs[k], regs[k]; !l.IsSlot() && r >= 0 {
+					c.hold(r, l)
+					s.regs[l] = r
+				} else if err := c.put(s, l, r); err != nil {
 					return fmt.Errorf("regalloc check: %s: %v", c.where(b, i), err)
 				}
 			}

@@ -45,15 +45,36 @@ func handCase(slots int, blocks []hb) (*Func, *Result) {
 	return f, res
 }
 
+// TestCheckSlotsBound: Check rejects an allocation with more slots than
+// the marks of checker.only leave locations for, or fewer than none,
+// before making anything of that size; maxSlots itself passes the bound
+// (NewChecker goes on to the instructions).
+func TestCheckSlotsBound(t *testing.T) {
+	for _, slots := range []int{maxSlots + 1, -1} {
+		f, res := handCase(slots, []hb{{nil, []hi{{defs: []Reg{3}, at: []Loc{1}}}}})
+		want := fmt.Sprintf("regalloc check: %d slots", slots)
+		if err := Check(f, res); err == nil || err.Error() != want {
+			t.Errorf("%d slots: got %v, want %q", slots, err, want)
+		}
+	}
+	f, res := handCase(maxSlots, []hb{{nil, []hi{{defs: []Reg{3}, at: []Loc{SlotLoc(maxSlots - 1)}}}}})
+	want := "regalloc check: block 0, instruction 0 (I0): v3 is in slot2147483645, not a register"
+	if _, err := NewChecker(f, res); err == nil || err.Error() != want {
+		t.Errorf("%d slots: got %v, want %q", maxSlots, err, want)
+	}
+}
+
 // TestCheckHand: allocations made by hand, each correct one accepted and
 // its broken twin rejected with the exact message. They reach the
 // checker's paths one by one: a slot made stale when its register is
-// written again, the meet of registers and of slots where paths join, a
-// loop's back edge, an edit naming a slot that does not exist, and the
-// ways out of a block: a reload after a jump into a loop (it runs on the
-// fall-through only), a reload after a jump away to a stub (it runs on
-// the way on), a jump to a successor the block does not have; and a
-// dropped instruction with moves, which lowering would not emit.
+// written again, a register written again in the one location it has
+// been in (no kill) and then in others (kills), the meet of registers
+// and of slots where paths join, a loop's back edge, an edit naming a
+// slot that does not exist, and the ways out of a block: a reload after
+// a jump into a loop (it runs on the fall-through only), a reload after
+// a jump away to a stub (it runs on the way on), a jump to a successor
+// the block does not have; and a dropped instruction with moves, which
+// lowering would not emit.
 func TestCheckHand(t *testing.T) {
 	v3, v4 := Reg(3), Reg(4)
 	r1, r2, s0 := Loc(1), Loc(2), SlotLoc(0)
@@ -75,6 +96,17 @@ func TestCheckHand(t *testing.T) {
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), {defs: []Reg{v3}, at: []Loc{r1}, before: []Edit{{r2, s0}}}, use(v3, r1)}}},
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), {defs: []Reg{v3}, at: []Loc{r1}, before: []Edit{{r2, s0}}}, use(v3, r2)}}},
 			"regalloc check: block 0, instruction 2 (I2): reads v3 from r2, which holds nothing known"},
+		// A write of a register to the one location it has ever been
+		// in forgets nothing (checker.only); a write to a second one
+		// forgets the first, and from then on every write forgets.
+		{"a register written again in its one location, then in a second", 0,
+			[]hb{{nil, []hi{def(v3, r1), def(v3, r1), use(v3, r1), def(v3, r2), use(v3, r2)}}},
+			[]hb{{nil, []hi{def(v3, r1), def(v3, r1), use(v3, r1), def(v3, r2), use(v3, r1)}}},
+			"regalloc check: block 0, instruction 4 (I4): reads v3 from r1, which holds nothing known"},
+		{"a register back in its first location, once in two", 0,
+			[]hb{{nil, []hi{def(v3, r1), def(v3, r2), def(v3, r1), use(v3, r1)}}},
+			[]hb{{nil, []hi{def(v3, r1), def(v3, r2), def(v3, r1), use(v3, r2)}}},
+			"regalloc check: block 0, instruction 3 (I3): reads v3 from r2, which holds nothing known"},
 		{"register clobbered on one path to a join", 0,
 			[]hb{
 				{[]int{1, 2}, []hi{def(v3, r1)}},

@@ -507,7 +507,11 @@ func (a *alloc) init() error {
 				if k < int(in.NU) {
 					// dropDead's read counts, made here in the same walk.
 					if int(r) >= len(a.reads) {
-						a.reads = append(a.reads, make([]int32, int(r)+1-len(a.reads))...)
+						// At least doubled: the registers come in about the
+						// order of their numbers, and growing to each took
+						// a call per register.
+						n := max(int(r)+1, 2*len(a.reads))
+						a.reads = append(a.reads, make([]int32, n-len(a.reads))...)
 					}
 					a.reads[r]++
 				}
@@ -533,6 +537,7 @@ func (a *alloc) init() error {
 		a.blocks[b] = ws
 		k += len(blk.Instrs)
 	}
+	a.reads = a.reads[:min(len(a.reads), a.nregs)] // dropDead grows it to nregs
 	a.canUse = make([]bool, f.NumPhys)
 	for _, r := range f.Allocatable {
 		if r >= 0 && int(r) < f.NumPhys {
@@ -737,27 +742,38 @@ func (a *alloc) liveness() {
 			if w.move {
 				a.moves = append(a.moves, wi)
 			}
-			for _, u := range a.uses(w) {
-				if int(u) >= np {
-					a.mention(u, b)
-					a.hull(u, usePos, b)
+			// The uses at usePos, then the defs at defPos, in one walk.
+			// A virtual register's mention and hull are made here, as
+			// positions only grow: its first mention (mhead -1) starts
+			// its interval, every mention ends it, and only a mention in
+			// a block other than its one (few) calls mention.
+			nu := int(w.nu)
+			for k, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+				p := usePos
+				if k >= nu {
+					p = defPos
+				}
+				if int(r) >= np {
+					switch h := a.mhead[r]; {
+					case h == -1:
+						a.mhead[r] = int32(-2 - b)
+						a.start[r], a.sblk[r] = p, int32(b)
+					case h != int32(-2-b):
+						a.mention(r, b)
+					}
+					a.end[r], a.eblk[r] = p, int32(b)
 					continue
 				}
 				mentioned = true
-				if phys && wrote[u] != int32(b+1) && (len(ues[u]) == 0 || ues[u][len(ues[u])-1] != int32(b)) {
-					ues[u] = append(ues[u], int32(b))
-				}
-			}
-			for _, d := range a.defs(w) {
-				if int(d) >= np {
-					a.mention(d, b)
-					a.hull(d, defPos, b)
-					continue
-				}
-				mentioned = true
-				if phys && wrote[d] != int32(b+1) {
-					wrote[d] = int32(b + 1)
-					defsIn[d] = append(defsIn[d], int32(b))
+				switch {
+				case !phys:
+				case k < nu:
+					if wrote[r] != int32(b+1) && (len(ues[r]) == 0 || ues[r][len(ues[r])-1] != int32(b)) {
+						ues[r] = append(ues[r], int32(b))
+					}
+				case wrote[r] != int32(b+1):
+					wrote[r] = int32(b + 1)
+					defsIn[r] = append(defsIn[r], int32(b))
 				}
 			}
 		}
