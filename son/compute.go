@@ -183,15 +183,17 @@ func binaryType(op Op, a, b types.Type) types.Type {
 		}
 		return types.Int
 	}
-	r := rangeType(op, a, b)
+	r := rangeType(op, &a, &b)
 	if r.IsInt() && !r.IsConst() {
-		r = knownBits(op, r, a, b)
+		r = knownBits(op, r, &a, &b)
 	}
 	return r
 }
 
-// rangeType is the range part of binaryType, for integer a and b.
-func rangeType(op Op, a, b types.Type) types.Type {
+// rangeType is the range part of binaryType, for integer a and b. It and
+// the functions it calls take the operands by pointer: two types are ten
+// words, more than the registers of a call hold, so each call copied them.
+func rangeType(op Op, a, b *types.Type) types.Type {
 	if (op == OpDiv || op == OpMod) && b.IsConst() && b.Value() == 0 {
 		// Never computed: the ZeroCheck before it stops the program. Not
 		// Top, though: a Top condition would make the code after the check
@@ -296,7 +298,7 @@ func rangeType(op Op, a, b types.Type) types.Type {
 // constant moves the known bits and fills with known bits; a product has
 // the trailing zeros of both factors; == is false, != true, when a bit is
 // known 1 on one side and 0 on the other.
-func knownBits(op Op, r, a, b types.Type) types.Type {
+func knownBits(op Op, r types.Type, a, b *types.Type) types.Type {
 	az, ao, bz, bo := a.Zeros(), a.Ones(), b.Zeros(), b.Ones()
 	var z, o uint64
 	switch op {
@@ -384,7 +386,7 @@ func allOnes(v int64) int64 {
 }
 
 // mulRange: a product is bilinear, so its extremes are at the corners.
-func mulRange(a, b types.Type) types.Type {
+func mulRange(a, b *types.Type) types.Type {
 	corners := [4][2]int64{{a.Lo(), b.Lo()}, {a.Lo(), b.Hi()}, {a.Hi(), b.Lo()}, {a.Hi(), b.Hi()}}
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, c := range corners {
@@ -399,7 +401,7 @@ func mulRange(a, b types.Type) types.Type {
 
 // divRange: truncating division by a constant is monotone in the dividend;
 // otherwise the quotient is no larger in magnitude than the dividend.
-func divRange(a, b types.Type) types.Type {
+func divRange(a, b *types.Type) types.Type {
 	if b.IsConst() {
 		c := b.Value()
 		switch {
@@ -429,7 +431,7 @@ func divRange(a, b types.Type) types.Type {
 // divisor that is not a constant is rounded up to 2^k-1: a Phi that feeds
 // its own divisor would otherwise narrow by one per round of the peephole
 // worklist.
-func modRange(a, b types.Type) types.Type {
+func modRange(a, b *types.Type) types.Type {
 	mb := int64(math.MaxInt64)
 	if b.Lo() != math.MinInt64 {
 		mb = max(-b.Lo(), b.Hi(), 1) - 1
