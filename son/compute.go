@@ -78,7 +78,8 @@ func Compute(n *Node, typ *Typing) types.Type {
 	}
 	switch {
 	case n.Op.IsBinary():
-		return binaryType(n.Op, typ.Of(n.In[1]), typ.Of(n.In[2]))
+		a, b := typ.Of(n.In[1]), typ.Of(n.In[2])
+		return binaryType(n.Op, &a, &b)
 	case n.Op.IsUnary():
 		return unaryType(n.Op, typ.Of(n.In[1]))
 	}
@@ -173,7 +174,10 @@ func phiType(n *Node, typ *Typing) types.Type {
 	return t
 }
 
-func binaryType(op Op, a, b types.Type) types.Type {
+// binaryType is the type of a op b. It and the functions it calls take
+// the operands by pointer: two types are ten words, more than the
+// registers of a call hold, so each call copied them.
+func binaryType(op Op, a, b *types.Type) types.Type {
 	if a.IsTop() || b.IsTop() {
 		return types.Top
 	}
@@ -183,16 +187,14 @@ func binaryType(op Op, a, b types.Type) types.Type {
 		}
 		return types.Int
 	}
-	r := rangeType(op, &a, &b)
+	r := rangeType(op, a, b)
 	if r.IsInt() && !r.IsConst() {
-		r = knownBits(op, r, &a, &b)
+		r = knownBits(op, r, a, b)
 	}
 	return r
 }
 
-// rangeType is the range part of binaryType, for integer a and b. It and
-// the functions it calls take the operands by pointer: two types are ten
-// words, more than the registers of a call hold, so each call copied them.
+// rangeType is the range part of binaryType, for integer a and b.
 func rangeType(op Op, a, b *types.Type) types.Type {
 	if (op == OpDiv || op == OpMod) && b.IsConst() && b.Value() == 0 {
 		// Never computed: the ZeroCheck before it stops the program. Not
