@@ -168,7 +168,14 @@ func phiType(n *Node, typ *Typing) types.Type {
 	t := types.Top
 	for i := 1; i < len(n.In) && i < len(r.In); i++ {
 		if c := r.In[i]; c != nil && n.In[i] != nil && typ.Of(c).IsCtrl() {
-			t = types.Meet(t, typ.Of(n.In[i]))
+			// The meet with Top, or with the same value, is the other
+			// value (types.Meet's own first answers), without the call.
+			switch x := typ.Of(n.In[i]); {
+			case t.IsTop() || x.Same(&t):
+				t = x
+			case !x.IsTop():
+				t = types.Meet(t, x)
+			}
 		}
 	}
 	return t
