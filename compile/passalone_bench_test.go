@@ -25,12 +25,7 @@ func BenchmarkPassAlone(b *testing.B) {
 				b.ResetTimer()
 				for range b.N {
 					b.StopTimer()
-					u := &Unit{Name: "gen.smp", Src: src}
-					for _, q := range Passes[:i] {
-						if err := q.run(u); err != nil {
-							b.Fatal(err)
-						}
-					}
+					u := unitBefore(b, src, i)
 					b.StartTimer()
 					if err := runPassAlone(p, u); err != nil {
 						b.Fatal(err)
