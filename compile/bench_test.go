@@ -141,6 +141,18 @@ func scalingProgram(b *testing.B, nodes int) ([]byte, int) {
 
 func abs(x int) int { return max(x, -x) }
 
+// unitBefore returns a unit of src on which the passes before Passes[i]
+// have run.
+func unitBefore(b *testing.B, src []byte, i int) *Unit {
+	u := &Unit{Name: "gen.smp", Src: src}
+	for _, q := range Passes[:i] {
+		if err := q.run(u); err != nil {
+			b.Fatal(err)
+		}
+	}
+	return u
+}
+
 // BenchmarkScaling times parsing and each pass alone on generated programs
 // of about 1k, 10k, 100k and 1M nodes (the live nodes of the graph build
 // makes: n below), and reports time and allocations per node of n, so that
@@ -220,12 +232,7 @@ func BenchmarkScaling(b *testing.B) {
 				peeps := 0
 				for range b.N {
 					b.StopTimer()
-					u := &Unit{Name: "gen.smp", Src: src}
-					for _, q := range Passes[:i] {
-						if err := q.run(u); err != nil {
-							b.Fatal(err)
-						}
-					}
+					u := unitBefore(b, src, i)
 					peeps -= peepholes(u)
 					cost.run(b, func() error { return p.run(u) })
 					peeps += peepholes(u)

@@ -88,19 +88,11 @@ func (s *Solution) Value(n *son.Node) types.Type {
 	return types.Top
 }
 
-// lookup is Value as a closure over s's arrays as they are now (Set may
-// grow them): the solver and the checker read an input's value through
-// it, one call with no method-value wrapper around Value.
-func (s *Solution) lookup() func(*son.Node) types.Type {
-	slot, values := s.slot, s.values
-	return func(n *son.Node) types.Type {
-		if uint(n.ID) < uint(len(slot)) {
-			if i := slot[n.ID]; i > 0 {
-				return values[i-1]
-			}
-		}
-		return types.Top
-	}
+// typing is Value for son.Compute: s's arrays as they are now (Set may
+// grow them), which the solver and the checker read inlined, one read per
+// input evaluated, where a call of a closure each was 4% of the pass.
+func (s *Solution) typing() *son.Typing {
+	return &son.Typing{Slot: s.slot, Values: s.values}
 }
 
 // Set changes the claim for n: for tests of the checker.
@@ -194,7 +186,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	tr := newTracer(trace, g)
-	val := s.lookup()
+	val := s.typing()
 	for work.len > 0 {
 		i := work.pop()
 		n := live[i]
@@ -328,7 +320,7 @@ func (r *ring) pop() int32 {
 }
 
 // transfer is n's equation in the chosen analysis.
-func transfer(n *son.Node, mode Mode, val func(*son.Node) types.Type) types.Type {
+func transfer(n *son.Node, mode Mode, val *son.Typing) types.Type {
 	switch mode {
 	case ConstOnly:
 		if n.IsControl() {

@@ -80,7 +80,7 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 		live = in.Live()
 	}
 	sound := son.NewSoundMemo(len(live))
-	val := s.lookup()
+	val := s.typing()
 	for i, n := range live {
 		var claim types.Type
 		if own {
@@ -121,7 +121,7 @@ func modeName(m Mode) string {
 
 // equation is n's equation in mode, written apart from the solver's
 // transfer.
-func equation(n *son.Node, mode Mode, val func(*son.Node) types.Type) types.Type {
+func equation(n *son.Node, mode Mode, val *son.Typing) types.Type {
 	switch {
 	case mode == ConstOnly && n.IsControl():
 		switch n.Op {

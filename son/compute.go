@@ -15,14 +15,14 @@ import (
 // a control node is reachable only when its type is Ctrl, and a Phi meets
 // only the inputs whose region input is reachable (Click–Cooper, tables V
 // and VI).
-func Compute(n *Node, typ func(*Node) types.Type) types.Type {
+func Compute(n *Node, typ *Typing) types.Type {
 	switch n.Op {
 	case OpStart:
 		return startType
 	case OpStop:
 		// The end is reached when a Return is.
 		for _, r := range n.In {
-			if r != nil && typeIn(r, typ).IsCtrl() {
+			if r != nil && typ.Of(r).IsCtrl() {
 				return types.Ctrl
 			}
 		}
@@ -37,7 +37,7 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 	case OpScope:
 		return types.Bottom
 	case OpCProj, OpProj:
-		p := typeIn(n.In[0], typ)
+		p := typ.Of(n.In[0])
 		if p.IsTuple() && int(n.Aux) < p.Len() {
 			return p.Elem(int(n.Aux))
 		}
@@ -46,41 +46,42 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 		}
 		return types.Top
 	case OpIf:
-		return ifType(typeIn(n.In[0], typ), typeIn(n.In[1], typ))
+		return ifType(typ.Of(n.In[0]), typ.Of(n.In[1]))
 	case OpNever:
-		if typeIn(n.In[0], typ).IsCtrl() {
+		if typ.Of(n.In[0]).IsCtrl() {
 			return tupleCC
 		}
 		return tupleXX
 	case OpRegion:
 		for _, c := range n.In[1:] {
-			if c != nil && typeIn(c, typ).IsCtrl() {
+			if c != nil && typ.Of(c).IsCtrl() {
 				return types.Ctrl
 			}
 		}
 		return types.XCtrl
 	case OpLoop:
 		// A loop is reached only through its entry.
-		return ctrlType(typeIn(n.In[1], typ))
+		return ctrlType(typ.Of(n.In[1]))
 	case OpReturn, OpZeroCheck:
 		// A ZeroCheck passes control on whenever it is reached: its
 		// failure is an exit of its own, so even a check of the constant
 		// 0 keeps the code after it alive as far as types go.
-		return ctrlType(typeIn(n.In[0], typ))
+		return ctrlType(typ.Of(n.In[0]))
 	case OpPhi:
 		return phiType(n, typ)
 	case OpRefine:
 		return refineType(n, typ)
 	case OpDiv, OpMod:
-		if c := n.In[0]; c != nil && !typeIn(c, typ).IsCtrl() {
+		if c := n.In[0]; c != nil && !typ.Of(c).IsCtrl() {
 			return types.Top
 		}
 	}
 	switch {
 	case n.Op.IsBinary():
-		return binaryType(n.Op, typeIn(n.In[1], typ), typeIn(n.In[2], typ))
+		a, b := typ.Of(n.In[1]), typ.Of(n.In[2])
+		return binaryType(n.Op, &a, &b)
 	case n.Op.IsUnary():
-		return unaryType(n.Op, typeIn(n.In[1], typ))
+		return unaryType(n.Op, typ.Of(n.In[1]))
 	}
 	panic("son: Compute of " + n.Op.String())
 }
@@ -88,14 +89,28 @@ func Compute(n *Node, typ func(*Node) types.Type) types.Type {
 // Compute is the type of n from the types stored in its inputs.
 func (g *Graph) Compute(n *Node) types.Type { return Compute(n, nil) }
 
-// typeIn is x's type as typ reports it, or the type x holds if typ is
-// nil: for the graph's own types a load, inlined, where a call through
-// the function value (*Node).Type cost 2% of Build.
-func typeIn(x *Node, typ func(*Node) types.Type) types.Type {
-	if typ == nil {
+// A Typing gives Compute (and the soundness checks) the types of a node's
+// inputs: nil, the types the nodes hold; else the values of an analysis
+// by dense number, as opt's solver keeps them: a node's number is
+// Slot[ID]-1 (none for 0 or beyond Slot, its value Top), its value
+// Values[number]. Arrays, not a function, so that the analysis's reads
+// (one per input evaluated) inline, with no call through a closure.
+type Typing struct {
+	Slot   []int32
+	Values []types.Type
+}
+
+// Of is x's type in t, inlined.
+func (t *Typing) Of(x *Node) types.Type {
+	if t == nil {
 		return x.Type()
 	}
-	return typ(x)
+	if uint(x.ID) < uint(len(t.Slot)) {
+		if i := t.Slot[x.ID]; i > 0 {
+			return t.Values[i-1]
+		}
+	}
+	return types.Top
 }
 
 var (
@@ -131,13 +146,13 @@ func ifType(c, p types.Type) types.Type {
 // phiType meets the inputs that arrive through reachable region inputs. A
 // Phi of a loop still being built has the declared type of its variable
 // (Aux 1 for bool).
-func phiType(n *Node, typ func(*Node) types.Type) types.Type {
+func phiType(n *Node, typ *Typing) types.Type {
 	r := n.In[0]
 	if r == nil || !r.Op.IsRegion() {
 		// The region collapsed into a single predecessor; the Phi is
 		// about to become its only input.
 		if len(n.In) > 1 && n.In[1] != nil {
-			return typeIn(n.In[1], typ)
+			return typ.Of(n.In[1])
 		}
 		return types.Top
 	}
@@ -147,19 +162,29 @@ func phiType(n *Node, typ func(*Node) types.Type) types.Type {
 		}
 		return types.Int
 	}
-	if r.Op == OpLoop && !typeIn(r.In[1], typ).IsCtrl() {
+	if r.Op == OpLoop && !typ.Of(r.In[1]).IsCtrl() {
 		return types.Top // the loop is never entered
 	}
 	t := types.Top
 	for i := 1; i < len(n.In) && i < len(r.In); i++ {
-		if c := r.In[i]; c != nil && n.In[i] != nil && typeIn(c, typ).IsCtrl() {
-			t = types.Meet(t, typeIn(n.In[i], typ))
+		if c := r.In[i]; c != nil && n.In[i] != nil && typ.Of(c).IsCtrl() {
+			// The meet with Top, or with the same value, is the other
+			// value (types.Meet's own first answers), without the call.
+			switch x := typ.Of(n.In[i]); {
+			case t.IsTop() || x.Same(&t):
+				t = x
+			case !x.IsTop():
+				t = types.Meet(t, x)
+			}
 		}
 	}
 	return t
 }
 
-func binaryType(op Op, a, b types.Type) types.Type {
+// binaryType is the type of a op b. It and the functions it calls take
+// the operands by pointer: two types are ten words, more than the
+// registers of a call hold, so each call copied them.
+func binaryType(op Op, a, b *types.Type) types.Type {
 	if a.IsTop() || b.IsTop() {
 		return types.Top
 	}
@@ -177,7 +202,7 @@ func binaryType(op Op, a, b types.Type) types.Type {
 }
 
 // rangeType is the range part of binaryType, for integer a and b.
-func rangeType(op Op, a, b types.Type) types.Type {
+func rangeType(op Op, a, b *types.Type) types.Type {
 	if (op == OpDiv || op == OpMod) && b.IsConst() && b.Value() == 0 {
 		// Never computed: the ZeroCheck before it stops the program. Not
 		// Top, though: a Top condition would make the code after the check
@@ -282,7 +307,7 @@ func rangeType(op Op, a, b types.Type) types.Type {
 // constant moves the known bits and fills with known bits; a product has
 // the trailing zeros of both factors; == is false, != true, when a bit is
 // known 1 on one side and 0 on the other.
-func knownBits(op Op, r, a, b types.Type) types.Type {
+func knownBits(op Op, r types.Type, a, b *types.Type) types.Type {
 	az, ao, bz, bo := a.Zeros(), a.Ones(), b.Zeros(), b.Ones()
 	var z, o uint64
 	switch op {
@@ -370,7 +395,7 @@ func allOnes(v int64) int64 {
 }
 
 // mulRange: a product is bilinear, so its extremes are at the corners.
-func mulRange(a, b types.Type) types.Type {
+func mulRange(a, b *types.Type) types.Type {
 	corners := [4][2]int64{{a.Lo(), b.Lo()}, {a.Lo(), b.Hi()}, {a.Hi(), b.Lo()}, {a.Hi(), b.Hi()}}
 	lo, hi := int64(math.MaxInt64), int64(math.MinInt64)
 	for _, c := range corners {
@@ -385,7 +410,7 @@ func mulRange(a, b types.Type) types.Type {
 
 // divRange: truncating division by a constant is monotone in the dividend;
 // otherwise the quotient is no larger in magnitude than the dividend.
-func divRange(a, b types.Type) types.Type {
+func divRange(a, b *types.Type) types.Type {
 	if b.IsConst() {
 		c := b.Value()
 		switch {
@@ -415,7 +440,7 @@ func divRange(a, b types.Type) types.Type {
 // divisor that is not a constant is rounded up to 2^k-1: a Phi that feeds
 // its own divisor would otherwise narrow by one per round of the peephole
 // worklist.
-func modRange(a, b types.Type) types.Type {
+func modRange(a, b *types.Type) types.Type {
 	mb := int64(math.MaxInt64)
 	if b.Lo() != math.MinInt64 {
 		mb = max(-b.Lo(), b.Hi(), 1) - 1

@@ -116,7 +116,7 @@ func TestBinaryTypeSound(t *testing.T) {
 		for _, a := range rs {
 			xs := samplesOf(a, rng, 8)
 			for _, b := range rs {
-				typ := binaryType(op, a, b)
+				typ := binTy(op, a, b)
 				if (op == OpDiv || op == OpMod) && b.IsConst() && b.Value() == 0 {
 					// Never computed (its ZeroCheck stops the program), but
 					// typed 0, not Top: an If on a Top value would make the
@@ -181,10 +181,10 @@ func TestTransferMonotone(t *testing.T) {
 	for _, op := range allBinaryOps {
 		for _, a := range append(rs, types.Bottom) {
 			for _, b := range append(rs, types.Bottom) {
-				wide := binaryType(op, a, b)
+				wide := binTy(op, a, b)
 				for _, a2 := range narrow(a) {
 					for _, b2 := range narrow(b) {
-						if got := binaryType(op, a2, b2); !got.IsA(wide) {
+						if got := binTy(op, a2, b2); !got.IsA(wide) {
 							t.Errorf("%v: binaryType(%v, %v) = %v is not IsA binaryType(%v, %v) = %v", op, a2, b2, got, a, b, wide)
 						}
 					}
@@ -209,10 +209,10 @@ func TestTransferMonotone(t *testing.T) {
 func TestTransferTopBottom(t *testing.T) {
 	for _, op := range allBinaryOps {
 		for _, x := range []types.Type{types.Int, types.Const(3), types.Top, types.Bottom} {
-			if got := binaryType(op, types.Top, x); !got.IsTop() {
+			if got := binTy(op, types.Top, x); !got.IsTop() {
 				t.Errorf("binaryType(%v, Top, %v) = %v, want Top", op, x, got)
 			}
-			if got := binaryType(op, x, types.Top); !got.IsTop() {
+			if got := binTy(op, x, types.Top); !got.IsTop() {
 				t.Errorf("binaryType(%v, %v, Top) = %v, want Top", op, x, got)
 			}
 		}
@@ -221,10 +221,10 @@ func TestTransferTopBottom(t *testing.T) {
 			want = types.Bool
 		}
 		for _, x := range []types.Type{types.Int, types.Const(3), types.Bottom} {
-			if got := binaryType(op, types.Bottom, x); !got.Equal(want) {
+			if got := binTy(op, types.Bottom, x); !got.Equal(want) {
 				t.Errorf("binaryType(%v, Bot, %v) = %v, want %v", op, x, got, want)
 			}
-			if got := binaryType(op, x, types.Bottom); !got.Equal(want) {
+			if got := binTy(op, x, types.Bottom); !got.Equal(want) {
 				t.Errorf("binaryType(%v, %v, Bot) = %v, want %v", op, x, got, want)
 			}
 		}
@@ -329,7 +329,7 @@ func TestBinaryTypePrecision(t *testing.T) {
 		{OpLe, c(minInt), types.Int, c(1)},
 	}
 	for _, tt := range tests {
-		if got := binaryType(tt.op, tt.a, tt.b); !got.Equal(tt.want) {
+		if got := binTy(tt.op, tt.a, tt.b); !got.Equal(tt.want) {
 			t.Errorf("binaryType(%v, %v, %v) = %v, want %v", tt.op, tt.a, tt.b, got, tt.want)
 		}
 	}
@@ -388,7 +388,7 @@ func TestIfType(t *testing.T) {
 		ctrl := &Node{ID: 1, Op: OpCProj, typ: typeRef(tt.ctrl)}
 		cond := &Node{ID: 2, Op: OpProj, typ: typeRef(tt.cond)}
 		iff := &Node{ID: 3, Op: OpIf, In: []*Node{ctrl, cond}}
-		if got := Compute(iff, (*Node).Type).String(); got != tt.want {
+		if got := Compute(iff, nil).String(); got != tt.want {
 			t.Errorf("Compute(If(%v, %v)) = %s, want %s", tt.ctrl, tt.cond, got, tt.want)
 		}
 	}
@@ -437,7 +437,7 @@ func TestComputeNodes(t *testing.T) {
 		{&Node{Op: OpProj, Aux: 1, In: []*Node{&Node{ID: 17, Op: OpStart, typ: typeRef(types.Tuple(types.Ctrl, types.Int))}}}, "int"},
 	}
 	for i, tt := range tests {
-		if got := Compute(tt.n, (*Node).Type).String(); got != tt.want {
+		if got := Compute(tt.n, nil).String(); got != tt.want {
 			t.Errorf("%d: Compute(%v) = %s, want %s", i, tt.n.Op, got, tt.want)
 		}
 	}
@@ -545,3 +545,6 @@ func TestOverflowHelpers(t *testing.T) {
 		}
 	}
 }
+
+// binTy is binaryType of operands given by value.
+func binTy(op Op, a, b types.Type) types.Type { return binaryType(op, &a, &b) }

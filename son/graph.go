@@ -411,7 +411,11 @@ func (g *Graph) Kill(n *Node) {
 	if !n.Unused() {
 		panic(fmt.Sprintf("son: kill of %v which is in use", n))
 	}
-	stack := []*Node{n}
+	// The nodes to kill, on the goroutine's stack unless a kill cascades
+	// through more than its 16 (a list of one grew on the heap at the
+	// first input a kill left unused).
+	var buf [16]*Node
+	stack := append(buf[:0], n)
 	for len(stack) > 0 {
 		x := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]

@@ -89,11 +89,11 @@ func pick(r rel, side int64) rel {
 // refineType is the type of Refine n: its value's type narrowed by each
 // fact of its branch about it whose other side is n's y or a constant.
 // Monotone: higher types of x and y give a higher result.
-func refineType(n *Node, typ func(*Node) types.Type) types.Type {
-	if c := n.In[0]; c == nil || !typeIn(c, typ).IsCtrl() {
+func refineType(n *Node, typ *Typing) types.Type {
+	if c := n.In[0]; c == nil || !typ.Of(c).IsCtrl() {
 		return types.Top // never reached
 	}
-	t := typeIn(n.In[1], typ)
+	t := typ.Of(n.In[1])
 	p := n.In[0]
 	if t.IsTop() || p.Op != OpCProj || p.In[0] == nil || p.In[0].Op != OpIf {
 		return t
@@ -114,7 +114,7 @@ func refineType(n *Node, typ func(*Node) types.Type) types.Type {
 			if y != n.In[2] && !y.IsConst() {
 				return
 			}
-			yt = typeIn(y, typ)
+			yt = typ.Of(y)
 		}
 		t = narrow(r, t, yt)
 	})

@@ -129,7 +129,7 @@ func (c *rewriteChecker) typed(n *Node, t types.Type) {
 		return
 	}
 	c.Stats.Types++
-	if msg := checkSound(n, t, (*Node).Type); msg != "" {
+	if msg := checkSound(n, t, nil); msg != "" {
 		c.bad(n, "type-sound", "%s", msg)
 	}
 }

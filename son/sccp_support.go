@@ -59,7 +59,7 @@ func (m *SoundMemo) slot(k *soundKey) *soundKey {
 // same message: checkSound's cases (unsampled, phiUnjudged, phiArrives
 // shared with it), with the samples of a unary or binary node, or of a
 // Phi's input, looked up before they are taken.
-func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ *Typing) string {
 	switch {
 	case n.Op == OpPhi:
 		return m.checkPhi(n, t, typ)
@@ -71,9 +71,9 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 	if unsampled(n, t, typ) {
 		return ""
 	}
-	k := soundKey{op: n.Op, t: t, a: typ(n.In[1])}
+	k := soundKey{op: n.Op, t: t, a: typ.Of(n.In[1])}
 	if n.Op.IsBinary() {
-		k.b = typ(n.In[2])
+		k.b = typ.Of(n.In[2])
 	}
 	if m.known(&k) {
 		m.Hits++
@@ -87,7 +87,7 @@ func (m *SoundMemo) CheckTransfer(n *Node, t types.Type, typ func(*Node) types.T
 }
 
 // checkPhi is checkSoundPhi with each input's samples remembered.
-func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ *Typing) string {
 	if phiUnjudged(n, typ) {
 		return ""
 	}
@@ -99,7 +99,7 @@ func (m *SoundMemo) checkPhi(n *Node, t types.Type, typ func(*Node) types.Type) 
 		if !phiArrives(c, x, typ) {
 			continue
 		}
-		a := typ(x)
+		a := typ.Of(x)
 		if a.Same(&t) {
 			continue // every sample of the claim itself lies within it
 		}

@@ -221,7 +221,7 @@ func allResults(op Op, t types.Type) bool {
 // have the types typ gives, or "" when every sample lies within t (or n
 // is not a data op this rule judges). A division under control that is
 // not reachable computes nothing.
-func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func checkSound(n *Node, t types.Type, typ *Typing) string {
 	switch {
 	case n.Op == OpPhi:
 		return checkSoundPhi(n, t, typ)
@@ -234,7 +234,7 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 		return ""
 	}
 	if n.Op.IsUnary() {
-		ta := typ(n.In[1])
+		ta := typ.Of(n.In[1])
 		var abuf [maxSamples]int64
 		for _, a := range samplePoints(abuf[:], ta, false) {
 			if v := semUnary(n.Op, a); !t.Contains(v) {
@@ -243,7 +243,7 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 		}
 		return ""
 	}
-	ta, tb := typ(n.In[1]), typ(n.In[2])
+	ta, tb := typ.Of(n.In[1]), typ.Of(n.In[2])
 	shift := n.Op == OpShl || n.Op == OpSar || n.Op == OpShr
 	var abuf, bbuf [maxSamples]int64
 	as := samplePoints(abuf[:], ta, false, tb)
@@ -262,13 +262,13 @@ func checkSound(n *Node, t types.Type, typ func(*Node) types.Type) string {
 // unsampled reports whether checkSound passes the unary or binary node n
 // claimed t without a sample: an operand missing or dead, a division
 // under control not reached, or t holding every result of the op.
-func unsampled(n *Node, t types.Type, typ func(*Node) types.Type) bool {
+func unsampled(n *Node, t types.Type, typ *Typing) bool {
 	for _, x := range n.In[1:] {
 		if x == nil || x.dead {
 			return true
 		}
 	}
-	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ(c).IsCtrl() {
+	if c := n.In[0]; c != nil && (n.Op == OpDiv || n.Op == OpMod) && !typ.Of(c).IsCtrl() {
 		return true
 	}
 	return allResults(n.Op, t)
@@ -277,22 +277,22 @@ func unsampled(n *Node, t types.Type, typ func(*Node) types.Type) bool {
 // phiUnjudged reports whether checkSoundPhi passes Phi n without looking
 // at its inputs: its Region is not one, is being built or not reached, or
 // is a Loop not entered (or n is being built).
-func phiUnjudged(n *Node, typ func(*Node) types.Type) bool {
+func phiUnjudged(n *Node, typ *Typing) bool {
 	r := n.In[0]
-	return r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ(r).IsCtrl() ||
-		r.Op == OpLoop && !typ(r.In[1]).IsCtrl()
+	return r == nil || !r.Op.IsRegion() || r.InProgress() || n.InProgress() || !typ.Of(r).IsCtrl() ||
+		r.Op == OpLoop && !typ.Of(r.In[1]).IsCtrl()
 }
 
 // phiArrives reports whether Phi input x arrives through region input c,
 // which control may take: checkSoundPhi judges its value.
-func phiArrives(c, x *Node, typ func(*Node) types.Type) bool {
-	return c != nil && x != nil && !x.dead && typ(c).IsCtrl()
+func phiArrives(c, x *Node, typ *Typing) bool {
+	return c != nil && x != nil && !x.dead && typ.Of(c).IsCtrl()
 }
 
 // checkSoundPhi: a value arriving through a predecessor that control may
 // take lies within the Phi's type. Which predecessors control takes is
 // read from their types (reachability, not arithmetic, is trusted here).
-func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func checkSoundPhi(n *Node, t types.Type, typ *Typing) string {
 	if phiUnjudged(n, typ) {
 		return ""
 	}
@@ -303,9 +303,9 @@ func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
 		if !phiArrives(c, x, typ) {
 			continue
 		}
-		for _, v := range samplePoints(buf[:], typ(x), false) {
+		for _, v := range samplePoints(buf[:], typ.Of(x), false) {
 			if !t.Contains(v) {
-				return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v, as %d", t, i, x, c, typ(x), v)
+				return fmt.Sprintf("typed %v, but value %d, %v, arrives through %v within %v, as %d", t, i, x, c, typ.Of(x), v)
 			}
 		}
 	}
@@ -315,13 +315,13 @@ func checkSoundPhi(n *Node, t types.Type, typ func(*Node) types.Type) string {
 // CheckTransfer returns why the type t claimed for n is not sound for the
 // types typ gives its inputs, or "": the type soundness rule for a
 // checker that holds its own lattice values (opt.CheckSCCP).
-func CheckTransfer(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func CheckTransfer(n *Node, t types.Type, typ *Typing) string {
 	return checkSound(n, t, typ)
 }
 
 // sound is the verifier's type soundness rule.
 func (v *verifier) sound(n *Node) {
-	if msg := checkSound(n, n.Type(), (*Node).Type); msg != "" {
+	if msg := checkSound(n, n.Type(), nil); msg != "" {
 		v.bad(n, "type-sound", "%s", msg)
 	}
 }
@@ -334,13 +334,13 @@ func (v *verifier) sound(n *Node) {
 // tables of relations refine.go narrows with; x compared with itself is
 // evaluated on a alone; a condition of another form proves nothing, so
 // the type must then hold all of x's.
-func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string {
+func checkSoundRefine(n *Node, t types.Type, typ *Typing) string {
 	if len(n.In) < 2 {
 		return ""
 	}
 	p, x := n.In[0], n.In[1]
 	if p == nil || p.Op != OpCProj || len(p.In) == 0 || p.In[0] == nil || p.In[0].Op != OpIf ||
-		len(p.In[0].In) < 2 || x == nil || x.dead || !typ(p).IsCtrl() {
+		len(p.In[0].In) < 2 || x == nil || x.dead || !typ.Of(p).IsCtrl() {
 		return ""
 	}
 	cond := p.In[0].In[1]
@@ -381,7 +381,7 @@ func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string 
 		c, ok := eval(a, b)
 		return ok && taken(c)
 	}
-	tx := typ(x)
+	tx := typ.Of(x)
 	var abuf, bbuf [maxSamples]int64
 	bs := append(bbuf[:0], 0)
 	var to types.Type
@@ -389,7 +389,7 @@ func checkSoundRefine(n *Node, t types.Type, typ func(*Node) types.Type) string 
 		if other.dead {
 			return ""
 		}
-		to = typ(other)
+		to = typ.Of(other)
 		bs = samplePoints(bbuf[:], to, false, tx)
 	}
 	for _, a := range samplePoints(abuf[:], tx, false, to) {
