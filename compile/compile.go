@@ -459,7 +459,7 @@ func Stats(g *son.Graph) PassStats {
 func blockStats(f *cfg.Func) []BlockStats {
 	var bs []BlockStats
 	for _, b := range f.Blocks {
-		st := BlockStats{ID: b.ID, LoopDepth: b.LoopDepth, Ops: []string{}}
+		st := BlockStats{ID: b.ID, LoopDepth: int(b.LoopDepth), Ops: []string{}}
 		for range b.Phis {
 			st.Ops = append(st.Ops, "Phi")
 		}
