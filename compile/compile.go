@@ -71,7 +71,9 @@ type Options struct {
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
 	// nil; gcm.ScheduleFunc lets its arrays go before the function's
 	// blocks are made), the graph and the zerocheck pass's report once
-	// gcm's checker and son.Verify have read it, before cfg.Verify, the
+	// gcm's checker and son.Verify have read it (Verify only if the
+	// sealed graph is not the one it accepted after cleanup:
+	// verifiedAsIs), before cfg.Verify, the
 	// test runs and AfterPass of gcm (the Stats of the later passes
 	// repeat gcm's counts, which they do not change), gvn's numbering
 	// once gvn is checked, the SSA function once outssa is checked
