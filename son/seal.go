@@ -57,7 +57,9 @@ func (g *Graph) editSealed(what string) {
 // address) and two claims of the walk cache that Verify checks (liveOps:
 // every node live, the counts by op). It leaves out the order the graph
 // keeps for PushAll, which Seal drops: Unchanged asks that there be none.
-// One scan of the node table; it allocates nothing.
+// A type is taken by address: package types has no mutator of a Type, and
+// SetType, son's only writer of a node's type, panics after Seal. One scan
+// of the node table; it allocates nothing.
 func (g *Graph) Fingerprint() uint64 {
 	h := fingerprint{sum: 0x9e3779b97f4a7c15}
 	h.node(g.Start)
