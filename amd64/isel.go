@@ -409,7 +409,7 @@ func (s *selector) run() {
 		}
 		switch b.Term.Kind {
 		case cfg.TermJump:
-			t := index.of(b.Succs[0])
+			t := index.of(b.Succs()[0])
 			if t <= i && s.rotatable(f.Blocks[t]) {
 				// A back edge to a loop test: the test is repeated here,
 				// so that an iteration takes one branch, back to the body.
@@ -423,7 +423,7 @@ func (s *selector) run() {
 					}
 				}
 				s.pos = h.Term.Pos
-				s.branch(h, hf, index.of(h.Succs[0]), index.of(h.Succs[1]), next)
+				s.branch(h, hf, index.of(h.Succs()[0]), index.of(h.Succs()[1]), next)
 				continue
 			}
 			if t != next {
@@ -431,7 +431,7 @@ func (s *selector) run() {
 			}
 			s.succs(t)
 		case cfg.TermBranch:
-			s.branch(b, fused, index.of(b.Succs[0]), index.of(b.Succs[1]), next)
+			s.branch(b, fused, index.of(b.Succs()[0]), index.of(b.Succs()[1]), next)
 		case cfg.TermReturn:
 			s.mov(VReg(RAX), s.reg(b.Term.Reg))
 			s.emit(VInst{Op: RET})

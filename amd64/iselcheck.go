@@ -262,7 +262,7 @@ func (c *selChecker) setup() error {
 	c.liveness()
 	succ := make([][]int, len(f.Blocks))
 	for i, b := range f.Blocks {
-		for _, t := range b.Succs {
+		for _, t := range b.Succs() {
 			succ[i] = append(succ[i], c.index[t])
 		}
 	}
@@ -513,7 +513,7 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	}
 	c.checks = rs.checks
 	if b.Term.Kind == cfg.TermJump {
-		c.checks = append(slices.Clip(c.checks), c.peekChecks(b.Succs[0], rs)...)
+		c.checks = append(slices.Clip(c.checks), c.peekChecks(b.Succs()[0], rs)...)
 	}
 	paths, err := c.trace(&path{blk: pr.mach, regs: map[VReg]tid{}}, false)
 	if err != nil {
@@ -526,7 +526,7 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 			rotated = rotated || len(p.conds) > 0 || p.exit == -1
 		}
 		if rotated { // loop rotation: the code repeats the test of the block b jumps to
-			h := b.Succs[0]
+			h := b.Succs()[0]
 			if h.Term.Kind != cfg.TermBranch {
 				return nil, fmt.Errorf("isel check: %s: a conditional branch where the RTL jumps to b%d", c.where(), h.ID)
 			}
@@ -1700,18 +1700,18 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 		if len(p.conds) != 0 {
 			return none, fmt.Errorf("isel check: %s: the code branches, the RTL jumps", c.where())
 		}
-		t = term.Succs[0]
+		t = term.Succs()[0]
 	case cfg.TermBranch:
 		cond := tt.nez(c.rval(rs, tk.Reg))
 		switch {
 		case len(p.conds) == 0 && cond == tt.konst(1):
-			t = term.Succs[0]
+			t = term.Succs()[0]
 		case len(p.conds) == 0 && cond == tt.konst(0):
-			t = term.Succs[1]
+			t = term.Succs()[1]
 		case len(p.conds) == 1 && c.same(p, p.conds[0], cond):
-			t = term.Succs[0]
+			t = term.Succs()[0]
 		case len(p.conds) == 1 && c.same(p, p.conds[0], tt.not(cond)):
-			t = term.Succs[1]
+			t = term.Succs()[1]
 		default:
 			got := "always"
 			if len(p.conds) > 0 {

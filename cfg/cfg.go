@@ -30,13 +30,42 @@ type Func struct {
 // Block is a basic block: Phis, then instructions in order, then one
 // terminator.
 type Block struct {
-	ID        int      // unique in the function; printed b<ID>
-	Preds     []*Block // in order: a Phi's i-th argument comes from Preds[i]
-	Succs     []*Block // set by the terminator: Jump one, Branch two (true, false), Return none
-	Phis      []*Phi
-	Instrs    []*Instr
-	Term      Term
-	LoopDepth int // number of loops around the block, for printing and code motion
+	ID     int      // unique in the function; printed b<ID>
+	Preds  []*Block // in order: a Phi's i-th argument comes from Preds[i]
+	Phis   []*Phi
+	Instrs []*Instr
+	Term   Term
+	// succs[:nsucc] are the successors (Succs), set by the terminator:
+	// Jump one, Branch two (true, false), Return none. Held in the block,
+	// not a slice: a slice's header and its array took 32 to 40 bytes a
+	// block for at most two successors.
+	succs     [2]*Block
+	LoopDepth int32 // number of loops around the block, for printing and code motion
+	nsucc     uint8
+}
+
+// Succs returns the block's successors: Jump one, Branch two (true,
+// false), Return none. The slice is the block's own: writing an element
+// replaces that successor; SetSuccs and AddSucc change how many there are.
+func (b *Block) Succs() []*Block { return b.succs[:b.nsucc] }
+
+// SetSuccs sets the block's successors. A block has at most two: more is
+// the caller's error (no terminator has more), and panics.
+func (b *Block) SetSuccs(succs ...*Block) {
+	if len(succs) > len(b.succs) {
+		panic("cfg: a block has at most two successors")
+	}
+	b.succs = [2]*Block{}
+	b.nsucc = uint8(copy(b.succs[:], succs))
+}
+
+// AddSucc appends s to the block's successors (at most two, as SetSuccs).
+func (b *Block) AddSucc(s *Block) {
+	if int(b.nsucc) == len(b.succs) {
+		panic("cfg: a block has at most two successors")
+	}
+	b.succs[b.nsucc] = s
+	b.nsucc++
 }
 
 // Phi is dst = φ(args): on entry from Preds[k], dst gets args[k]; all the

@@ -37,13 +37,13 @@ func DOT(f *Func, title string) string {
 		if b == nil || pos.at(b) != i {
 			continue
 		}
-		for j, t := range b.Succs {
+		for j, t := range b.Succs() {
 			k, ok := pos.of(t)
 			if !ok {
 				continue
 			}
 			var attrs []string
-			if b.Term.Kind == TermBranch && len(b.Succs) == 2 {
+			if b.Term.Kind == TermBranch && len(b.Succs()) == 2 {
 				attrs = append(attrs, `label="`+[]string{"T", "F"}[j]+`"`)
 			}
 			if tree.Dominates(k, i) {

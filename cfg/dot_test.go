@@ -118,7 +118,7 @@ func TestDOTEscapes(t *testing.T) {
 	}
 	// A successor outside the function, a nil block, a block twice.
 	b1 := &Block{ID: 1, Term: Term{Kind: TermJump}}
-	b1.Succs = []*Block{{ID: 2}}
+	b1.SetSuccs(&Block{ID: 2})
 	checkDOT(t, DOT(&Func{Blocks: []*Block{b1, nil, b1}}, "broken"))
 	checkDOT(t, DOT(&Func{}, ""))
 }

@@ -78,14 +78,14 @@ func succIndex(f *Func, pos *blockIndex) (start, succ []int32) {
 	n := 0
 	for _, b := range f.Blocks {
 		if b != nil {
-			n += len(b.Succs)
+			n += len(b.Succs())
 		}
 	}
 	start = make([]int32, len(f.Blocks)+1)
 	succ = make([]int32, 0, n)
 	for i, b := range f.Blocks {
 		if b != nil && pos.at(b) == i {
-			for _, s := range b.Succs {
+			for _, s := range b.Succs() {
 				if j, ok := pos.of(s); ok {
 					succ = append(succ, int32(j))
 				}

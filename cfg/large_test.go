@@ -32,7 +32,7 @@ func diamonds(n int) *Func {
 		return b
 	}
 	edge := func(from, to *Block) {
-		from.Succs = append(from.Succs, to)
+		from.AddSucc(to)
 		to.Preds = append(to.Preds, from)
 	}
 	head := block()

@@ -167,7 +167,7 @@ func (p *parser) funcLine(l string) {
 
 // comment reads the fields of a comment that Parse understands: "line N"
 // or "line N:C", and "depth N". Other comments are ignored.
-func (p *parser) comment(c string) (pos syntax.Pos, depth int, hasDepth bool) {
+func (p *parser) comment(c string) (pos syntax.Pos, depth int32, hasDepth bool) {
 	for _, field := range strings.Split(c, ",") {
 		kw, val, ok := strings.Cut(strings.TrimSpace(field), " ")
 		val = strings.TrimSpace(val)
@@ -193,7 +193,7 @@ func (p *parser) comment(c string) (pos syntax.Pos, depth int, hasDepth bool) {
 				p.errorf("bad loop depth %q", val)
 				continue
 			}
-			depth, hasDepth = int(d), true
+			depth, hasDepth = int32(d), true
 		}
 	}
 	return pos, depth, hasDepth
@@ -233,7 +233,7 @@ func (p *parser) blockID(s string) (int, bool) {
 	return 0, false
 }
 
-func (p *parser) blockHeader(fields []string, depth int, hasDepth bool) {
+func (p *parser) blockHeader(fields []string, depth int32, hasDepth bool) {
 	if len(fields) != 1 {
 		p.errorf("text after the block name %s", fields[0])
 		p.cur = &Block{}
@@ -366,10 +366,10 @@ func (p *parser) resolve() {
 			p.errorf("undefined block b%d", r.id)
 			continue
 		}
-		r.from.Succs = append(r.from.Succs, s)
+		r.from.AddSucc(s)
 	}
 	for _, b := range p.f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			s.Preds = append(s.Preds, b)
 		}
 	}

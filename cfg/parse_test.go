@@ -71,7 +71,7 @@ func diffFuncs(a, b *Func) string {
 	line := func(p syntax.Pos) int32 { return p.Line }
 	for i := range a.Blocks {
 		x, y := a.Blocks[i], b.Blocks[i]
-		if x.ID != y.ID || x.LoopDepth != y.LoopDepth || !sameBlocks(x.Preds, y.Preds) || !sameBlocks(x.Succs, y.Succs) ||
+		if x.ID != y.ID || x.LoopDepth != y.LoopDepth || !sameBlocks(x.Preds, y.Preds) || !sameBlocks(x.Succs(), y.Succs()) ||
 			len(x.Phis) != len(y.Phis) || len(x.Instrs) != len(y.Instrs) ||
 			x.Term.Kind != y.Term.Kind || x.Term.Reg != y.Term.Reg || line(x.Term.Pos) != line(y.Term.Pos) {
 			return fmt.Sprintf("block %d: %v vs %v", i, x, y)
@@ -233,7 +233,7 @@ func TestPrintPreds(t *testing.T) {
 func TestPrintBroken(t *testing.T) {
 	b1 := &Block{ID: 1}
 	b2 := &Block{ID: 2, Preds: []*Block{b1}, Phis: []*Phi{nil, {Dst: 4, Args: []Reg{1, 2}}}}
-	b1.Succs = []*Block{b2}
+	b1.SetSuccs(b2)
 	b1.Term = Term{Kind: TermJump}
 	b2.Instrs = []*Instr{nil, {Op: OpCheck, Dst: 3, Args: []Reg{0}}, {Op: 200}}
 	b2.Term = Term{Kind: 9, Reg: 1}

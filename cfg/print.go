@@ -143,7 +143,7 @@ func (w *printer) term(b *Block) {
 		w.WriteString("term")
 		w.int(int64(b.Term.Kind))
 	}
-	for _, t := range b.Succs {
+	for _, t := range b.Succs() {
 		w.WriteByte(' ')
 		w.blockName(t)
 	}

@@ -105,7 +105,7 @@ func Run(f *Func, arg int64, lim Limits) (int64, error) {
 		}
 		next, k := rb.succ[j], rb.edge[j]
 		if k < 0 {
-			return 0, fmt.Errorf("cfg.Run: %v: %s: %v is not among the predecessors of %v", b, termWhere(b), b, b.Succs[j])
+			return 0, fmt.Errorf("cfg.Run: %v: %s: %v is not among the predecessors of %v", b, termWhere(b), b, b.Succs()[j])
 		}
 		if rb, err = m.block(next); err != nil {
 			return 0, err
@@ -232,10 +232,10 @@ func (m *machine) block(i int) (*runBlock, error) {
 	default:
 		return nil, fmt.Errorf("cfg.Run: %v: the block has no terminator", b)
 	}
-	if len(b.Succs) != n {
-		return nil, fmt.Errorf("cfg.Run: %v: %s: %d successors", b, termWhere(b), len(b.Succs))
+	if len(b.Succs()) != n {
+		return nil, fmt.Errorf("cfg.Run: %v: %s: %d successors", b, termWhere(b), len(b.Succs()))
 	}
-	for k, s := range b.Succs {
+	for k, s := range b.Succs() {
 		j, ok := m.pos.of(s)
 		if !ok {
 			return nil, fmt.Errorf("cfg.Run: %v: %s: successor %v is not a block of the function", b, termWhere(b), s)

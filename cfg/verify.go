@@ -23,7 +23,7 @@ import (
 //     one, a Branch two different ones, a Return none) and whose register
 //     is set for a Branch or Return, and not for a Jump;
 //   - edges: Preds and Succs mirror each other exactly (b appears in
-//     s.Preds as many times as s in b.Succs) and hold only blocks of f;
+//     s.Preds as many times as s in b.Succs()) and hold only blocks of f;
 //   - reachable: every block is reachable from the entry;
 //   - instr, phi: each instruction has a valid op, Op.NumArgs arguments,
 //     a Dst exactly when Op.HasDst, and registers > 0; each Phi a Dst and
@@ -275,16 +275,16 @@ func (v *verifier) term(b *Block) {
 		}
 	case TermBranch:
 		want = 2
-		if len(b.Succs) == 2 && b.Succs[0] == b.Succs[1] {
-			v.bad(b, atTerm(b), "term", "both sides of the branch go to %v", b.Succs[0])
+		if len(b.Succs()) == 2 && b.Succs()[0] == b.Succs()[1] {
+			v.bad(b, atTerm(b), "term", "both sides of the branch go to %v", b.Succs()[0])
 		}
 	case TermReturn:
 	default:
 		v.bad(b, where{}, "term", "unknown terminator kind %d", t.Kind)
 		return
 	}
-	if len(b.Succs) != want {
-		v.bad(b, atTerm(b), "term", "a %s has %d successors, but the block has %d", termName[t.Kind], want, len(b.Succs))
+	if len(b.Succs()) != want {
+		v.bad(b, atTerm(b), "term", "a %s has %d successors, but the block has %d", termName[t.Kind], want, len(b.Succs()))
 	}
 	if t.Kind != TermJump && t.Reg <= 0 {
 		v.bad(b, atTerm(b), "term", "a %s needs a register > 0, has %v", termName[t.Kind], t.Reg)
@@ -338,7 +338,7 @@ func (v *verifier) instrShape(b *Block, k int, in *Instr) {
 
 // edges checks that Preds and Succs mirror each other: for every block s
 // and every p in s.Preds, p lists s among its Succs as many times as s
-// lists p among its Preds, and every edge p → s in p.Succs appears in
+// lists p among its Preds, and every edge p → s in p.Succs() appears in
 // s.Preds. It counts with a scratch array by position, in O(n + m).
 func (v *verifier) edges() {
 	f := v.f
@@ -352,7 +352,7 @@ func (v *verifier) edges() {
 		if i == 0 && len(s.Preds) > 0 {
 			v.bad(s, where{}, "entry", "the entry has predecessors %s", blockList(s.Preds))
 		}
-		for _, t := range s.Succs {
+		for _, t := range s.Succs() {
 			if t == nil {
 				v.bad(s, where{}, "edges", "a successor is nil")
 			} else if _, ok := v.pos.of(t); !ok {
@@ -383,10 +383,10 @@ func (v *verifier) edges() {
 			}
 			n := count[j]
 			count[j] = -1 // reported once per predecessor
-			if m := countBlock(p.Succs, s); m != n {
+			if m := countBlock(p.Succs(), s); m != n {
 				v.bad(s, where{}, "edges", "%v is listed %d times among the predecessors, but %v lists %v %d times among its successors", p, n, p, s, m)
 			}
-			nPreds += min(n, countBlock(p.Succs, s))
+			nPreds += min(n, countBlock(p.Succs(), s))
 		}
 	}
 	if nPreds == nSuccs {
@@ -407,7 +407,7 @@ func (v *verifier) edges() {
 		if !v.valid(i) {
 			continue
 		}
-		for _, s := range p.Succs {
+		for _, s := range p.Succs() {
 			if _, ok := v.pos.of(s); ok && !listed[edge{p, s}] {
 				v.bad(p, where{}, "edges", "successor %v does not list %v among its predecessors", s, p)
 				listed[edge{p, s}] = true // once
@@ -460,9 +460,9 @@ func (v *verifier) normalized() {
 				continue // not a block, or seen already
 			}
 			seen[j] = i + 1
-			if len(p.Succs) >= 2 {
+			if len(p.Succs()) >= 2 {
 				v.bad(p, where{}, "critical-edge", "the edge %v → %v is critical: %v has %d successors and %v %d predecessors",
-					p, s, p, len(p.Succs), s, len(s.Preds))
+					p, s, p, len(p.Succs()), s, len(s.Preds))
 			}
 			if p.Term.Kind != TermJump {
 				v.bad(s, where{}, "join-entry", "the block has %d predecessors but is entered from %v by a %s, not a jump",

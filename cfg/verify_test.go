@@ -117,7 +117,7 @@ func TestVerifyStructure(t *testing.T) {
 			[]string{"b2: instr 1: instr: the instruction is nil"}},
 		{"jump with two successors", func(f *Func) {
 			b2, b3, b4 := f.Blocks[1], f.Blocks[2], f.Blocks[3]
-			b2.Succs = append(b2.Succs, b3)
+			b2.AddSucc(b3)
 			b3.Preds = append(b3.Preds, b2)
 			_ = b4
 		}, []string{"b2: term (jump b4 b3): term: a jump has 1 successors, but the block has 2",
@@ -125,7 +125,7 @@ func TestVerifyStructure(t *testing.T) {
 			"b1: critical-edge: the edge b1 → b3"}},
 		{"return with a successor", func(f *Func) {
 			b4, b1 := f.Blocks[3], f.Blocks[0]
-			b4.Succs = []*Block{b1}
+			b4.SetSuccs(b1)
 			b1.Preds = []*Block{b4}
 		}, []string{"b4: term (return v4 b1): term: a return has 0 successors, but the block has 1", "b1: entry: the entry has predecessors b4"}},
 		{"missing predecessor", func(f *Func) { f.Blocks[3].Preds = f.Blocks[3].Preds[:1] }, []string{
@@ -142,9 +142,9 @@ func TestVerifyStructure(t *testing.T) {
 			b4 := f.Blocks[3]
 			out := &Block{ID: 99, Preds: []*Block{b4}, Term: Term{Kind: TermReturn, Reg: 1}}
 			b4.Term = Term{Kind: TermJump}
-			b4.Succs = []*Block{out}
+			b4.SetSuccs(out)
 		}, []string{"b4: edges: successor b99 is not a block of the function"}},
-		{"nil successor", func(f *Func) { f.Blocks[1].Succs[0] = nil }, []string{"b2: edges: a successor is nil",
+		{"nil successor", func(f *Func) { f.Blocks[1].Succs()[0] = nil }, []string{"b2: edges: a successor is nil",
 			"b4: edges: b2 is listed 1 times among the predecessors, but b2 lists b4 0 times among its successors"}},
 		{"jump with a register", func(f *Func) { f.Blocks[1].Term.Reg = 1 }, []string{"b2: term (jump b4): term: a jump has no register, but this one has v1"}},
 		{"unknown terminator", func(f *Func) { f.Blocks[2].Term.Kind = 9 }, []string{"b3: term: unknown terminator kind 9",

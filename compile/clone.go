@@ -19,7 +19,7 @@ func cloneFunc(f *cfg.Func) *cfg.Func {
 		nblocks++
 		nphis += len(b.Phis)
 		ninstrs += len(b.Instrs)
-		nedges += len(b.Preds) + len(b.Succs)
+		nedges += len(b.Preds) + len(b.Succs())
 		for _, p := range b.Phis {
 			if p != nil {
 				nregs += len(p.Args)
@@ -75,7 +75,8 @@ func cloneFunc(f *cfg.Func) *cfg.Func {
 			continue
 		}
 		nb := c.Blocks[i]
-		nb.Preds, nb.Succs = list(b.Preds), list(b.Succs)
+		nb.Preds = list(b.Preds)
+		nb.SetSuccs(list(b.Succs())...)
 		if b.Phis != nil {
 			start := len(phiList)
 			for _, p := range b.Phis {

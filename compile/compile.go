@@ -71,7 +71,9 @@ type Options struct {
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
 	// nil; gcm.ScheduleFunc lets its arrays go before the function's
 	// blocks are made), the graph and the zerocheck pass's report once
-	// gcm's checker and son.Verify have read it, before cfg.Verify, the
+	// gcm's checker and son.Verify have read it (Verify only if the
+	// sealed graph is not the one it accepted after cleanup:
+	// verifiedAsIs), before cfg.Verify, the
 	// test runs and AfterPass of gcm (the Stats of the later passes
 	// repeat gcm's counts, which they do not change), gvn's numbering
 	// once gvn is checked, the SSA function once outssa is checked
@@ -193,6 +195,10 @@ type Unit struct {
 
 	testRuns []testRun // the reference's results on testArgs, with checking on
 	buildErr error     // what the builder's checker found (checkBuild)
+	// verified is the graph's Fingerprint when son.Verify accepted it
+	// after the last pass that edits it (cleanup, under DropGraph), 0 if
+	// not taken: a sealed graph with that fingerprint is not verified again.
+	verified uint64
 }
 
 // PassStats is what -stats reports after each pass.
@@ -320,9 +326,18 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		u.Input, u.InputFunc = nil, nil
 		var st PassStats
 		graphStats := false
-		if o.Check && u.Graph != nil {
+		if o.Check && u.Graph != nil && !verifiedAsIs(u) {
+			sealNext := o.DropGraph && p.Name == "cleanup" // dropLevels seals it
+			if sealNext {
+				// The counts Stats takes below, taken first: Verify
+				// checks them, and the fingerprint holds them.
+				u.Graph.LiveOps()
+			}
 			if err := son.Verify(u.Graph); err != nil {
 				return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
+			}
+			if sealNext {
+				u.verified = u.Graph.Fingerprint()
 			}
 		}
 		if o.DropGraph && p.Name == "gcm" && u.Func != nil {
@@ -383,6 +398,18 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 	return u, nil
 }
 
+// verifiedAsIs reports whether u's graph is sealed and is, by its
+// fingerprint, the graph son.Verify accepted after cleanup: then Verify
+// would judge it as it did, and is not run again (after gcm, where its
+// tables beside the function set the pass's peak). A sealed graph panics
+// at every edit through son's API; the fingerprint covers what an edit
+// around it (a field written in place) would change, so that the skip
+// does not rest on the seal alone (docs/ASSURANCE.md, "A sealed graph
+// verified once").
+func verifiedAsIs(u *Unit) bool {
+	return u.verified != 0 && u.Graph.Unchanged(u.verified)
+}
+
 // dropLevels lets go of what no pass after the one named pass reads
 // (Options.DropGraph): the peepholes' state after cleanup, the last pass
 // that edits the graph (son.Graph.Seal); the graph after gcm, with the
@@ -434,7 +461,7 @@ func Stats(g *son.Graph) PassStats {
 func blockStats(f *cfg.Func) []BlockStats {
 	var bs []BlockStats
 	for _, b := range f.Blocks {
-		st := BlockStats{ID: b.ID, LoopDepth: b.LoopDepth, Ops: []string{}}
+		st := BlockStats{ID: b.ID, LoopDepth: int(b.LoopDepth), Ops: []string{}}
 		for range b.Phis {
 			st.Ops = append(st.Ops, "Phi")
 		}

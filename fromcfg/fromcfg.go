@@ -105,7 +105,7 @@ func (t *translator) order() error {
 	}
 	succ := make([][]int, t.n)
 	for i, b := range t.f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ[i] = append(succ[i], t.pos[s])
 		}
 	}
@@ -197,7 +197,7 @@ func (t *translator) edge(p, s *cfg.Block) *son.Node {
 		return t.exit[pi]
 	}
 	k := int64(0)
-	if p.Succs[1] == s {
+	if p.Succs()[1] == s {
 		k = 1
 	}
 	return t.g.NewNode(son.OpCProj, k, t.ifs[pi])

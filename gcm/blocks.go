@@ -19,7 +19,7 @@ import (
 // block is a basic block being built. Its ZeroChecks, Phis, predecessors
 // and successors are ranges of lists the skeleton holds for all blocks,
 // not lists of their own, and the number of predecessors follows from its
-// head: 40 bytes a block, not 136 (a program of && has a block per
+// head: 40 bytes a block, not 128 (a program of && has a block per
 // operand). Its cfg.Block is emit's, by index; emit lets the block go
 // once it has made that one.
 type block struct {
@@ -113,9 +113,9 @@ type blockLists struct {
 
 // blockChunk is the number of blocks in a chunk of the skeleton's blocks
 // in index order, and of cfg.Blocks in one of emit's: a whole number of
-// the allocator's 8 KB pages for both (40 and 136 bytes a block: 5 and
-// 17 pages), where 256 cfg.Blocks would take 5 pages for 4.25 and waste
-// a sixth of them (7 MB on the `and` shape at 1 MB).
+// the allocator's 8 KB pages for both (40 and 128 bytes a block: 5 and
+// 16 pages), where 256 cfg.Blocks of 136 bytes took 5 pages for 4.25 and
+// wasted a sixth of them (7 MB on the `and` shape at 1 MB).
 const blockChunk = 1024
 
 // newBlock returns a zero block.

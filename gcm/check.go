@@ -281,8 +281,8 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 	var chain []*son.Node
 	t := b.Term
 	succs := func(k int) bool {
-		if len(b.Succs) != k {
-			c.bad(b, "term", "%d successors, want %d as control leaves at %v", len(b.Succs), k, cur)
+		if len(b.Succs()) != k {
+			c.bad(b, "term", "%d successors, want %d as control leaves at %v", len(b.Succs()), k, cur)
 			return false
 		}
 		return true
@@ -327,7 +327,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 					c.bad(b, "term", "%v has no projection %d", next, side)
 					return
 				}
-				match(b, p, b.Succs[side])
+				match(b, p, b.Succs()[side])
 			}
 		case son.OpNever:
 			c.setBlock(c.blockOf, next, b)
@@ -341,7 +341,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				return
 			}
 			if succs(1) {
-				match(b, p, b.Succs[0])
+				match(b, p, b.Succs()[0])
 			}
 		case son.OpReturn:
 			c.setBlock(c.blockOf, next, b)
@@ -358,7 +358,7 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			}
 			c.setBlock(c.endOf, cur, b)
 			if succs(1) {
-				match(b, next, b.Succs[0])
+				match(b, next, b.Succs()[0])
 			}
 		default:
 			c.bad(b, "term", "control goes from %v to %v, which no block may hold", cur, next)
@@ -510,12 +510,12 @@ func (c *checker) data() {
 	c.endOf, c.chains = nil, nil // control's and checks' own: garbage from here
 	edges := 0
 	for _, b := range f.Blocks {
-		edges += len(b.Succs)
+		edges += len(b.Succs())
 	}
 	start := make([]int32, len(f.Blocks)+1) // block i's successors are succ[start[i]:start[i+1]]
 	succ := make([]int32, 0, edges)
 	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ = append(succ, int32(c.index.at(s)))
 		}
 		start[i+1] = int32(len(succ))

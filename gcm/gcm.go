@@ -480,7 +480,7 @@ func (s *scheduler) emit(keep bool) *cfg.Func {
 	}
 	edges, phis := 0, 0
 	for _, b := range s.sk.blocks {
-		edges += int(b.numPreds() + b.numSuccs())
+		edges += int(b.numPreds()) // the successors are held in the cfg.Block
 		for _, phi := range s.sk.phisOf(b) {
 			if s.need[phi.ID] {
 				phis++
@@ -507,7 +507,7 @@ func (s *scheduler) emit(keep bool) *cfg.Func {
 	start := int32(0)
 	for i, b := range s.sk.blocks {
 		cb := cfgBlock(int32(i))
-		*cb = cfg.Block{ID: i + 1, LoopDepth: int(s.loop[i])} // only its address was taken before
+		*cb = cfg.Block{ID: i + 1, LoopDepth: int32(s.loop[i])} // only its address was taken before
 		// The predecessors, in the order of the head region's inputs,
 		// which a Phi's arguments follow, then in block order, as
 		// cfg.Parse reads them back.
@@ -534,7 +534,9 @@ func (s *scheduler) emit(keep bool) *cfg.Func {
 		}
 		slices.Sort(preds)
 		cb.Preds = cfgBlocks(preds)
-		cb.Succs = cfgBlocks(s.sk.succsOf(b))
+		for _, t := range s.sk.succsOf(b) {
+			cb.AddSucc(cfgBlock(t))
+		}
 		end := fill[b.index]
 		if order := o.order(b, placed[start:end]); len(order) > 0 {
 			if k := len(order); k <= len(instrList) {

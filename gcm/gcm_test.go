@@ -149,7 +149,7 @@ func TestNestedLoops(t *testing.T) {
 	if b := placed(t, g, r, son.OpShl); b.LoopDepth != 1 {
 		t.Errorf("i<<3 at loop depth %d, want 1", b.LoopDepth)
 	}
-	depths := map[int]bool{}
+	depths := map[int32]bool{}
 	for _, b := range r.Func.Blocks {
 		depths[b.LoopDepth] = true
 	}
@@ -335,12 +335,12 @@ func TestCheckGarbage(t *testing.T) {
 		{"no function", func(f *cfg.Func) { *f = cfg.Func{} }, "func: block: the function has no blocks"},
 		{"nil block", func(f *cfg.Func) { f.Blocks[1] = nil }, "func: block: block 1 of the function is nil"},
 		{"block listed twice", func(f *cfg.Func) { f.Blocks[2] = f.Blocks[1] }, "block: listed twice"},
-		{"nil successor", func(f *cfg.Func) { f.Blocks[0].Succs[0] = nil }, "b1: term: a successor is nil where control goes to"},
-		{"successor from elsewhere", func(f *cfg.Func) { f.Blocks[0].Succs[0] = &cfg.Block{ID: 99} }, "b1: term: successor b99 is not a block of the function"},
+		{"nil successor", func(f *cfg.Func) { f.Blocks[0].Succs()[0] = nil }, "b1: term: a successor is nil where control goes to"},
+		{"successor from elsewhere", func(f *cfg.Func) { f.Blocks[0].Succs()[0] = &cfg.Block{ID: 99} }, "b1: term: successor b99 is not a block of the function"},
 		{"successors swapped", func(f *cfg.Func) {
 			for _, b := range f.Blocks {
 				if b.Term.Kind == cfg.TermBranch {
-					b.Succs[0], b.Succs[1] = b.Succs[1], b.Succs[0]
+					b.Succs()[0], b.Succs()[1] = b.Succs()[1], b.Succs()[0]
 					return
 				}
 			}
@@ -348,7 +348,7 @@ func TestCheckGarbage(t *testing.T) {
 		{"too few successors", func(f *cfg.Func) {
 			for _, b := range f.Blocks {
 				if b.Term.Kind == cfg.TermBranch {
-					b.Succs = b.Succs[:1]
+					b.SetSuccs(b.Succs()[:1]...)
 					return
 				}
 			}

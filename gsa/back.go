@@ -38,7 +38,7 @@ func ToSSA(g *Func) (*cfg.Func, error) {
 		pos[b] = i
 	}
 	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ[i] = append(succ[i], pos[s])
 		}
 	}

@@ -188,8 +188,8 @@ func clone(f *cfg.Func) *cfg.Func {
 		for _, p := range b.Preds {
 			nb.Preds = append(nb.Preds, of[p])
 		}
-		for _, s := range b.Succs {
-			nb.Succs = append(nb.Succs, of[s])
+		for _, s := range b.Succs() {
+			nb.AddSucc(of[s])
 		}
 		for _, in := range b.Instrs {
 			x := *in

@@ -146,7 +146,7 @@ func (g *Func) parts(name func(i int) string) error {
 func (c *checker) exits() {
 	f, g, x := c.f, c.g, c.x
 	for u, ub := range f.Blocks {
-		for _, vb := range ub.Succs {
+		for _, vb := range ub.Succs() {
 			v := x.pos[vb]
 			for l := x.loop[u]; l >= 0 && !x.inLoop(l, v); l = x.parent[l] {
 				if len(vb.Preds) != 1 || len(vb.Instrs) != 0 || vb.Term.Kind != cfg.TermJump {
@@ -217,13 +217,13 @@ func (c *checker) code() {
 	for i, b := range f.Blocks {
 		tb := g.Code.Blocks[i]
 		// Regular instructions: equal, up to the renaming.
-		if tb.ID != b.ID || len(tb.Succs) != len(b.Succs) || len(tb.Preds) != len(b.Preds) || len(tb.Instrs) != len(b.Instrs) {
+		if tb.ID != b.ID || len(tb.Succs()) != len(b.Succs()) || len(tb.Preds) != len(b.Preds) || len(tb.Instrs) != len(b.Instrs) {
 			c.bad(b, "code", "the block differs in shape from %v of the code", tb)
 			continue
 		}
-		for k, s := range b.Succs {
-			if tb.Succs[k] != g.Code.Blocks[x.pos[s]] {
-				c.bad(b, "code", "successor %d is %v, not %v", k, tb.Succs[k], s)
+		for k, s := range b.Succs() {
+			if tb.Succs()[k] != g.Code.Blocks[x.pos[s]] {
+				c.bad(b, "code", "successor %d is %v, not %v", k, tb.Succs()[k], s)
 			}
 		}
 		for k, p := range b.Preds {
@@ -701,9 +701,9 @@ func (e *edgeConds) of(j, k int) *pred.Pred {
 	p := s.Preds[k]
 	var c *pred.Pred
 	switch {
-	case p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2:
+	case p.Term.Kind != cfg.TermBranch || len(p.Succs()) != 2:
 		c = pred.Const(pred.True)
-	case p.Succs[0] == s:
+	case p.Succs()[0] == s:
 		c = pred.Cond(p.Term.Reg)
 	default:
 		c = pred.NewNot(pred.Cond(p.Term.Reg))

@@ -46,7 +46,7 @@ func newFacts(f *cfg.Func) (*facts, error) {
 	}
 	succ := make([][]int, n)
 	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			j, ok := x.pos[s]
 			if !ok {
 				return nil, fmt.Errorf("gsa: %v: successor %v is not a block of the function", b, s)

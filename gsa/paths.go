@@ -240,11 +240,11 @@ func project(p *pred.Pred, def func(cfg.Reg) bool) *pred.Pred { return pred.Proj
 // edgeCond is the condition under which control goes from p to s: p's
 // branch register, negated on the false edge; True after a jump.
 func edgeCond(p, s *cfg.Block) *pred.Pred {
-	if p.Term.Kind != cfg.TermBranch || len(p.Succs) != 2 {
+	if p.Term.Kind != cfg.TermBranch || len(p.Succs()) != 2 {
 		return pred.Const(pred.True)
 	}
 	c := pred.Cond(p.Term.Reg)
-	if p.Succs[0] == s {
+	if p.Succs()[0] == s {
 		return c
 	}
 	return pred.NewNot(c)

@@ -244,13 +244,13 @@ func DOT(g *Func, title string) string {
 		s.WriteString("];\n")
 	}
 	for i, b := range f.Blocks {
-		for j, t := range b.Succs {
+		for j, t := range b.Succs() {
 			k, ok := pos[t]
 			if !ok {
 				continue
 			}
 			var attrs []string
-			if b.Term.Kind == cfg.TermBranch && len(b.Succs) == 2 {
+			if b.Term.Kind == cfg.TermBranch && len(b.Succs()) == 2 {
 				attrs = append(attrs, `label="`+[]string{"T", "F"}[j]+`"`)
 			}
 			if g.Header[k] && k <= i {

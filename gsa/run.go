@@ -144,10 +144,10 @@ func Run(g *Func, arg int64, lim cfg.Limits) (int64, error) {
 		default:
 			return 0, fmt.Errorf("gsa.Run: %v: the block has no terminator", b)
 		}
-		if j >= len(b.Succs) {
-			return 0, fmt.Errorf("gsa.Run: %v: %s: %d successors", b, b.TermString(), len(b.Succs))
+		if j >= len(b.Succs()) {
+			return 0, fmt.Errorf("gsa.Run: %v: %s: %d successors", b, b.TermString(), len(b.Succs()))
 		}
-		next := b.Succs[j]
+		next := b.Succs()[j]
 		ni, ok := pos[next]
 		if !ok {
 			return 0, fmt.Errorf("gsa.Run: %v: successor %v is not a block of the function", b, next)

@@ -102,7 +102,7 @@ func CheckRewrite(in, out *cfg.Func, n Numbering) error {
 		if b == nil || a == nil {
 			return fmt.Errorf("gvn: cfg: block %d is nil", i)
 		}
-		if b.ID != a.ID || fmt.Sprint(edges(b.Succs, posOut)) != fmt.Sprint(edges(a.Succs, posIn)) ||
+		if b.ID != a.ID || fmt.Sprint(edges(b.Succs(), posOut)) != fmt.Sprint(edges(a.Succs(), posIn)) ||
 			fmt.Sprint(edges(b.Preds, posOut)) != fmt.Sprint(edges(a.Preds, posIn)) || b.Term.Kind != a.Term.Kind {
 			bad(b, "cfg", "the block, its edges or its terminator's kind changed (was %v)", a)
 			continue

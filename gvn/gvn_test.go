@@ -450,7 +450,8 @@ func TestNumberRefusesBrokenInput(t *testing.T) {
 		t.Errorf("two blocks of one ID: got %v", err)
 	}
 	for _, s := range []*cfg.Block{{ID: 1}, nil} {
-		b := &cfg.Block{ID: 1, Instrs: arg, Succs: []*cfg.Block{s}, Term: cfg.Term{Kind: cfg.TermJump}}
+		b := &cfg.Block{ID: 1, Instrs: arg, Term: cfg.Term{Kind: cfg.TermJump}}
+		b.SetSuccs(s)
 		if _, err := Number(&cfg.Func{Name: "s", Level: cfg.SSA, Blocks: []*cfg.Block{b}}); err == nil || err.Error() != "gvn: b1 has a successor that is not a block of the function" {
 			t.Errorf("successor %v: got %v", s, err)
 		}

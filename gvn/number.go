@@ -169,7 +169,7 @@ func collect(f *cfg.Func) (*numberer, error) {
 	}
 	for i, b := range f.Blocks {
 		x.first = append(x.first, int32(len(x.vals)))
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			if x.at(s) < 0 {
 				return nil, fmt.Errorf("gvn: %v has a successor that is not a block of the function", b)
 			}
@@ -357,11 +357,11 @@ func (x *numberer) refine() (*partition, int) {
 func (x *numberer) flatSuccs() (start, succ []int32) {
 	n := 0
 	for _, b := range x.f.Blocks {
-		n += len(b.Succs)
+		n += len(b.Succs())
 	}
 	start, succ = make([]int32, 1, len(x.f.Blocks)+1), make([]int32, 0, n)
 	for _, b := range x.f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ = append(succ, x.at(s))
 		}
 		start = append(start, int32(len(succ)))

@@ -41,8 +41,9 @@ func (e *editor) reg() cfg.Reg {
 
 // block returns a new empty block that jumps to to, at loop depth depth,
 // appended to the function; the caller links its predecessors.
-func (e *editor) block(to *cfg.Block, depth int) *cfg.Block {
-	b := &cfg.Block{ID: e.nextID, Succs: []*cfg.Block{to}, Term: cfg.Term{Kind: cfg.TermJump}, LoopDepth: depth}
+func (e *editor) block(to *cfg.Block, depth int32) *cfg.Block {
+	b := &cfg.Block{ID: e.nextID, Term: cfg.Term{Kind: cfg.TermJump}, LoopDepth: depth}
+	b.SetSuccs(to)
 	e.nextID++
 	e.f.Blocks = append(e.f.Blocks, b)
 	return b
@@ -69,7 +70,7 @@ func Reorder(f *cfg.Func) {
 	}
 	succ := make([][]int, len(f.Blocks))
 	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ[i] = append(succ[i], pos[s])
 		}
 	}

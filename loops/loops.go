@@ -40,7 +40,7 @@ func Analyze(f *cfg.Func) (*Forest, error) {
 	}
 	succ := make([][]int, n)
 	for i, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			j, ok := a.Pos[s]
 			if !ok {
 				return nil, fmt.Errorf("loops: %v: successor %v is not a block of the function", b, s)

@@ -106,7 +106,7 @@ func checkShape(t *testing.T, file string, f *cfg.Func) {
 	}
 	for i, b := range f.Blocks {
 		inner := a.Of[i]
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			j := a.Pos[s]
 			if inner != nil && !a.Contains(inner, j) {
 				if len(s.Preds) != 1 || len(s.Instrs) != 0 || s.Term.Kind != cfg.TermJump {

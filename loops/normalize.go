@@ -31,14 +31,14 @@ func Normalize(f *cfg.Func) error {
 				latches = append(latches, k)
 			}
 		}
-		merge := func(ks []int, depth int) {
+		merge := func(ks []int, depth int32) {
 			if len(ks) < 2 {
 				return
 			}
 			nb := e.block(h, depth)
 			for _, k := range ks {
 				p := h.Preds[k]
-				replace(p.Succs, h, nb)
+				replace(p.Succs(), h, nb)
 				nb.Preds = append(nb.Preds, p)
 			}
 			for _, phi := range h.Phis {

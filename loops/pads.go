@@ -19,7 +19,7 @@ func Pads(f *cfg.Func) error {
 	n := len(f.Blocks)
 	for u := range n {
 		ub := f.Blocks[u]
-		for j, vb := range ub.Succs {
+		for j, vb := range ub.Succs() {
 			v := a.Pos[vb]
 			left := 0
 			for l := a.Of[u]; l != nil && !a.Contains(l, v); l = l.Parent {
@@ -28,9 +28,9 @@ func Pads(f *cfg.Func) error {
 			if left == 0 || isPad(vb) {
 				continue
 			}
-			p := e.block(vb, max(ub.LoopDepth-left, 0))
+			p := e.block(vb, max(ub.LoopDepth-int32(left), 0))
 			p.Preds = []*cfg.Block{ub}
-			ub.Succs[j] = p
+			ub.Succs()[j] = p
 			replace(vb.Preds, ub, p)
 		}
 	}

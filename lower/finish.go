@@ -17,21 +17,22 @@ func (l *lowerer) finish(name string) *cfg.Func {
 	order := rpo(l.blocks[0], len(l.blocks))
 	npreds := make(map[*cfg.Block]int, len(order))
 	for _, b := range order {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			npreds[s]++
 		}
 	}
 	// Split each edge from a branch to a join with a block of one jump.
 	for _, b := range order {
-		if len(b.Succs) < 2 {
+		if len(b.Succs()) < 2 {
 			continue
 		}
-		for k, s := range b.Succs {
+		for k, s := range b.Succs() {
 			if npreds[s] < 2 {
 				continue
 			}
-			mid := &cfg.Block{Term: cfg.Term{Kind: cfg.TermJump}, Succs: []*cfg.Block{s}, LoopDepth: min(b.LoopDepth, s.LoopDepth)}
-			b.Succs[k] = mid
+			mid := &cfg.Block{Term: cfg.Term{Kind: cfg.TermJump}, LoopDepth: min(b.LoopDepth, s.LoopDepth)}
+			mid.SetSuccs(s)
+			b.Succs()[k] = mid
 		}
 	}
 	order = rpo(order[0], len(order)*3)
@@ -40,7 +41,7 @@ func (l *lowerer) finish(name string) *cfg.Func {
 		b.Preds = nil
 	}
 	for _, b := range order {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			s.Preds = append(s.Preds, b)
 		}
 	}
@@ -61,8 +62,8 @@ func rpo(entry *cfg.Block, hint int) []*cfg.Block {
 	seen[entry] = true
 	for len(stack) > 0 {
 		top := &stack[len(stack)-1]
-		if top.next < len(top.b.Succs) {
-			s := top.b.Succs[top.next]
+		if top.next < len(top.b.Succs()) {
+			s := top.b.Succs()[top.next]
 			top.next++
 			if !seen[s] {
 				seen[s] = true

@@ -54,7 +54,7 @@ type lowerer struct {
 	numVars int
 	next    cfg.Reg // the next temporary register
 	loops   []loop  // enclosing loops, innermost last
-	depth   int     // the loop depth of the blocks being made: the loops whose head they are in or after
+	depth   int32   // the loop depth of the blocks being made: the loops whose head they are in or after
 	err     error
 }
 
@@ -119,7 +119,7 @@ func (l *lowerer) constant(v int64) cfg.Reg {
 func (l *lowerer) term(kind cfg.TermKind, r cfg.Reg, pos syntax.Pos, succs ...*cfg.Block) {
 	b := l.block()
 	b.Term = cfg.Term{Kind: kind, Reg: r, Pos: pos}
-	b.Succs = succs
+	b.SetSuccs(succs...)
 	l.cur = nil
 }
 

@@ -145,7 +145,7 @@ func (c *checker) shape() error {
 			return c.errorf(b, "shape", "the output has %v at this position", ob)
 		case len(ob.Phis) > 0:
 			return c.errorf(ob, "shape", "the output has Phis")
-		case !same(b.Succs, ob.Succs) || !same(b.Preds, ob.Preds):
+		case !same(b.Succs(), ob.Succs()) || !same(b.Preds, ob.Preds):
 			return c.errorf(b, "shape", "the output's edges differ")
 		case ob.Term.Kind != b.Term.Kind:
 			return c.errorf(b, "shape", "the terminator is %q, was %q", ob.TermString(), b.TermString())
@@ -153,7 +153,7 @@ func (c *checker) shape() error {
 			return c.errorf(b, "shape", "%d instructions, fewer than the %d of the input", len(ob.Instrs), len(b.Instrs))
 		}
 		for k, m := range ob.Instrs[len(b.Instrs):] {
-			if len(b.Succs) != 1 || len(b.Succs[0].Phis) == 0 {
+			if len(b.Succs()) != 1 || len(b.Succs()[0].Phis) == 0 {
 				return c.errorf(ob, "extra-move", "instr %d (%v) is not in the input, and the block does not jump to a block with Phis", len(b.Instrs)+k, m)
 			}
 			if m == nil || (m.Op != cfg.OpCopy && m.Op != cfg.OpConst) || len(m.Args) != m.Op.NumArgs() || m.Dst <= 0 {
@@ -246,7 +246,7 @@ func (c *checker) phiMap() error {
 	c.written = make([]map[cfg.Reg]sym, len(c.in.Blocks))
 	for i, b := range c.in.Blocks {
 		ob := c.out.Blocks[i]
-		if len(b.Succs) != 1 || len(b.Succs[0].Phis) == 0 {
+		if len(b.Succs()) != 1 || len(b.Succs()[0].Phis) == 0 {
 			continue
 		}
 		w := map[cfg.Reg]sym{}

@@ -168,7 +168,7 @@ func newTranslation(f *cfg.Func) *translation {
 	var maxReg cfg.Reg
 	for _, b := range f.Blocks {
 		maxID = max(maxID, b.ID)
-		nsucc += len(b.Succs)
+		nsucc += len(b.Succs())
 		ndefs += len(b.Phis) + len(b.Instrs)
 		for _, p := range b.Phis {
 			maxReg = max(maxReg, p.Dst)
@@ -186,7 +186,7 @@ func newTranslation(f *cfg.Func) *translation {
 	// edges[start[i]:start[i+1]].
 	start, edges := make([]int32, 1, len(f.Blocks)+1), make([]int32, 0, nsucc)
 	for _, b := range f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			edges = append(edges, t.at(s))
 		}
 		start = append(start, int32(len(edges)))
@@ -571,7 +571,7 @@ func (t *translation) coalesce() {
 				continue // a dead Phi gets no move
 			}
 			for k := range p.Args {
-				pairs = append(pairs, pair{d, t.reads[r], b.Preds[k].LoopDepth})
+				pairs = append(pairs, pair{d, t.reads[r], int(b.Preds[k].LoopDepth)})
 				r++
 			}
 		}
@@ -657,9 +657,9 @@ func (t *translation) emit(inPlace bool) (*Result, error) {
 		for _, in := range b.Instrs {
 			nargs += len(in.Args)
 		}
-		nlists += len(b.Preds) + len(b.Succs)
-		if len(b.Succs) == 1 {
-			room[i] = len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+		nlists += len(b.Preds) + len(b.Succs())
+		if len(b.Succs()) == 1 {
+			room[i] = len(b.Succs()[0].Phis) + len(b.Succs()[0].Phis)/2
 		}
 		nroom += len(b.Instrs) + room[i]
 	}
@@ -686,7 +686,8 @@ func (t *translation) emit(inPlace bool) (*Result, error) {
 	}
 	for i, b := range f.Blocks {
 		nb := out[i]
-		nb.Preds, nb.Succs = blocks(b.Preds), blocks(b.Succs)
+		nb.Preds = blocks(b.Preds)
+		nb.SetSuccs(blocks(b.Succs())...)
 		if n := len(b.Instrs) + room[i]; n > 0 {
 			nb.Instrs = ilists[:0:n]
 			ilists = ilists[n:]
@@ -739,8 +740,8 @@ func (t *translation) emitInPlace(named []cfg.Reg, tmp cfg.Reg) (*Result, error)
 	res := &Result{Func: f}
 	nroom := 0
 	for _, b := range f.Blocks {
-		if len(b.Succs) == 1 && len(b.Succs[0].Phis) > 0 {
-			nroom += len(b.Instrs) + len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+		if len(b.Succs()) == 1 && len(b.Succs()[0].Phis) > 0 {
+			nroom += len(b.Instrs) + len(b.Succs()[0].Phis) + len(b.Succs()[0].Phis)/2
 		}
 	}
 	ilists := make([]*cfg.Instr, nroom)
@@ -763,8 +764,8 @@ func (t *translation) emitInPlace(named []cfg.Reg, tmp cfg.Reg) (*Result, error)
 		if b.Term.Kind != cfg.TermJump {
 			b.Term.Reg = named[t.reads[r]]
 		}
-		if len(b.Succs) == 1 && len(b.Succs[0].Phis) > 0 {
-			n := len(b.Instrs) + len(b.Succs[0].Phis) + len(b.Succs[0].Phis)/2
+		if len(b.Succs()) == 1 && len(b.Succs()[0].Phis) > 0 {
+			n := len(b.Instrs) + len(b.Succs()[0].Phis) + len(b.Succs()[0].Phis)/2
 			l := append(ilists[:0:n], b.Instrs...)
 			ilists = ilists[n:]
 			b.Instrs = l

@@ -201,7 +201,7 @@ func (v *validator) sameBlock(i int) {
 			v.bad(b, "", "erasure", "its %s are not those of the RTL block", what)
 		}
 	}
-	sameList("successors", b.Succs, r.Succs)
+	sameList("successors", b.Succs(), r.Succs())
 	sameList("predecessors", b.Preds, r.Preds)
 	if b.Term.Kind != r.Term.Kind {
 		v.bad(b, termAt(b), "erasure", "the RTL block ends in %s", r.TermString())
@@ -235,7 +235,7 @@ func (v *validator) sameBlock(i int) {
 			if p == nil {
 				continue // reported as an erasure of the predecessors
 			}
-			if len(p.Succs) != 1 || p.Term.Kind != cfg.TermJump {
+			if len(p.Succs()) != 1 || p.Term.Kind != cfg.TermJump {
 				v.bad(b, "", "normalized", "the junction is entered from %v by a %s", p, p.TermString())
 			}
 		}

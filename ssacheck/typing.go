@@ -21,7 +21,7 @@ func (v *validator) typing() {
 	// The dominator tree, by Cooper, Harvey and Kennedy's algorithm.
 	succ := make([][]int, n)
 	for i, b := range ssa.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ[i] = append(succ[i], v.pos[s])
 		}
 	}
@@ -202,10 +202,10 @@ func (v *validator) enter(i int) {
 	if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
 		v.use(site{b: b, k: -1}, b.Term.Reg)
 	}
-	if len(b.Succs) != 1 || len(b.Succs[0].Phis) == 0 {
+	if len(b.Succs()) != 1 || len(b.Succs()[0].Phis) == 0 {
 		return
 	}
-	s, k := b.Succs[0], v.succK[i]
+	s, k := b.Succs()[0], v.succK[i]
 	for j := range s.Phis {
 		v.use(site{b: b, k: k, phi: j, to: s}, s.Phis[j].Args[k])
 	}

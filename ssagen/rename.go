@@ -28,9 +28,8 @@ func (g *gen) rename(prune bool) error {
 		for k, p := range b.Preds {
 			o.Preds[k] = g.out[g.pos[p]]
 		}
-		o.Succs = make([]*cfg.Block, len(b.Succs))
-		for k, s := range b.Succs {
-			o.Succs[k] = g.out[g.pos[s]]
+		for _, s := range b.Succs() {
+			o.AddSucc(g.out[g.pos[s]])
 		}
 	}
 	g.instrs = make([]cfg.Instr, g.nInstrs) // slabs the instructions are cut from
@@ -202,10 +201,10 @@ func (g *gen) enter(i int) {
 	if x := m[0]; x >= 0 {
 		o.Term.Reg = g.use(b, -1, x, b.Term.Reg)
 	}
-	if len(b.Succs) != 1 {
+	if len(b.Succs()) != 1 {
 		return // a junction is entered only by jumps
 	}
-	j := g.pos[b.Succs[0]]
+	j := g.pos[b.Succs()[0]]
 	k := g.succK[i]
 	for m, x := range g.phis[j] {
 		g.out[j].Phis[m].Args[k] = g.cur[x] // 0 if no definition reaches: see dropPartialPhis

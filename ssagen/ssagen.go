@@ -199,7 +199,7 @@ func (g *gen) variable(r cfg.Reg) int32 {
 func (g *gen) frontiers() {
 	succ := make([][]int, g.n)
 	for i, b := range g.f.Blocks {
-		for _, s := range b.Succs {
+		for _, s := range b.Succs() {
 			succ[i] = append(succ[i], g.pos[s])
 		}
 	}

@@ -1,0 +1,55 @@
+package cfg
+
+import (
+	"testing"
+	"unsafe"
+)
+
+// TestBlockSize: a Block holds its successors (at most two) and a 32-bit
+// loop depth beside their count: 128 bytes, not 136 with a slice of
+// successors (docs/PERFORMANCE.md, "mem12c").
+func TestBlockSize(t *testing.T) {
+	if got := unsafe.Sizeof(Block{}); got != 128 {
+		t.Errorf("cfg.Block is %d bytes, want 128", got)
+	}
+}
+
+// TestBlockSuccs: Succs is the block's own list (writing an element
+// replaces that successor), SetSuccs and AddSucc set how many there are,
+// and a third successor panics.
+func TestBlockSuccs(t *testing.T) {
+	a, b, c := &Block{ID: 1}, &Block{ID: 2}, &Block{ID: 3}
+	if len(a.Succs()) != 0 {
+		t.Fatalf("new block: %v", a.Succs())
+	}
+	a.AddSucc(b)
+	a.AddSucc(c)
+	if s := a.Succs(); len(s) != 2 || s[0] != b || s[1] != c {
+		t.Fatalf("after AddSucc: %v", s)
+	}
+	a.Succs()[1] = b
+	if s := a.Succs(); s[1] != b {
+		t.Fatalf("after writing an element: %v", s)
+	}
+	a.SetSuccs(c)
+	if s := a.Succs(); len(s) != 1 || s[0] != c {
+		t.Fatalf("after SetSuccs(c): %v", s)
+	}
+	a.SetSuccs()
+	if len(a.Succs()) != 0 || a.succs[0] != nil {
+		t.Fatalf("after SetSuccs(): %v, %v", a.Succs(), a.succs)
+	}
+	for _, add := range []func(){
+		func() { a.SetSuccs(a, b, c) },
+		func() { a.SetSuccs(a, b); a.AddSucc(c) },
+	} {
+		func() {
+			defer func() {
+				if recover() == nil {
+					t.Errorf("a third successor did not panic: %v", a.Succs())
+				}
+			}()
+			add()
+		}()
+	}
+}
