@@ -79,15 +79,20 @@ func (n *pnode[V]) set(k uint32, s uint8, v V) *pnode[V] {
 		if ok && q.vals[j] == v {
 			return n
 		}
-		vals := make([]V, 0, len(q.vals)+1)
-		vals = append(vals, q.vals[:j]...)
+		size := len(q.vals) + 1
 		if ok {
-			vals = append(vals, v)
-			vals = append(vals, q.vals[j+1:]...)
-		} else {
-			vals = append(append(vals, v), q.vals[j:]...)
+			size--
 		}
-		return &pnode[V]{bits: q.bits | 1<<i, vals: vals}
+		r := newLeaf[V](size)
+		r.bits = q.bits | 1<<i
+		r.vals = append(r.vals, q.vals[:j]...)
+		if ok {
+			r.vals = append(r.vals, v)
+			r.vals = append(r.vals, q.vals[j+1:]...)
+		} else {
+			r.vals = append(append(r.vals, v), q.vals[j:]...)
+		}
+		return r
 	}
 	var kid *pnode[V]
 	if ok {
@@ -97,15 +102,78 @@ func (n *pnode[V]) set(k uint32, s uint8, v V) *pnode[V] {
 	if nk == kid {
 		return n
 	}
-	kids := make([]*pnode[V], 0, len(q.kids)+1)
-	kids = append(kids, q.kids[:j]...)
+	size := len(q.kids) + 1
 	if ok {
-		kids = append(kids, nk)
-		kids = append(kids, q.kids[j+1:]...)
-	} else {
-		kids = append(append(kids, nk), q.kids[j:]...)
+		size--
 	}
-	return &pnode[V]{bits: q.bits | 1<<i, kids: kids}
+	r := newInner[V](size)
+	r.bits = q.bits | 1<<i
+	r.kids = append(r.kids, q.kids[:j]...)
+	if ok {
+		r.kids = append(r.kids, nk)
+		r.kids = append(r.kids, q.kids[j+1:]...)
+	} else {
+		r.kids = append(append(r.kids, nk), q.kids[j:]...)
+	}
+	return r
+}
+
+// newInner is an inner node with room for n kids, made in one
+// allocation with them for the small sizes most nodes have (a path's
+// fork and merge set a few keys each, and each set makes a node a level).
+func newInner[V comparable](n int) *pnode[V] {
+	switch {
+	case n <= 1:
+		x := &struct {
+			n pnode[V]
+			a [1]*pnode[V]
+		}{}
+		x.n.kids = x.a[:0]
+		return &x.n
+	case n <= 2:
+		x := &struct {
+			n pnode[V]
+			a [2]*pnode[V]
+		}{}
+		x.n.kids = x.a[:0]
+		return &x.n
+	case n <= 4:
+		x := &struct {
+			n pnode[V]
+			a [4]*pnode[V]
+		}{}
+		x.n.kids = x.a[:0]
+		return &x.n
+	}
+	return &pnode[V]{kids: make([]*pnode[V], 0, n)}
+}
+
+// newLeaf is a leaf with room for n values, as newInner.
+func newLeaf[V comparable](n int) *pnode[V] {
+	switch {
+	case n <= 1:
+		x := &struct {
+			n pnode[V]
+			a [1]V
+		}{}
+		x.n.vals = x.a[:0]
+		return &x.n
+	case n <= 2:
+		x := &struct {
+			n pnode[V]
+			a [2]V
+		}{}
+		x.n.vals = x.a[:0]
+		return &x.n
+	case n <= 4:
+		x := &struct {
+			n pnode[V]
+			a [4]V
+		}{}
+		x.n.vals = x.a[:0]
+		return &x.n
+	}
+	return &pnode[V]{vals: make([]V, 0, n)}
 }
 
 // del is m without key k.
@@ -124,12 +192,14 @@ func (n *pnode[V]) del(k uint32, s uint8) *pnode[V] {
 	if !ok {
 		return n
 	}
-	q := &pnode[V]{bits: n.bits &^ (1 << i)}
+	bits := n.bits &^ (1 << i)
 	if s == 0 {
-		if q.bits == 0 {
+		if bits == 0 {
 			return nil
 		}
-		q.vals = append(append(make([]V, 0, len(n.vals)-1), n.vals[:j]...), n.vals[j+1:]...)
+		q := newLeaf[V](len(n.vals) - 1)
+		q.bits = bits
+		q.vals = append(append(q.vals, n.vals[:j]...), n.vals[j+1:]...)
 		return q
 	}
 	nk := n.kids[j].del(k, s-5)
@@ -137,15 +207,18 @@ func (n *pnode[V]) del(k uint32, s uint8) *pnode[V] {
 		return n
 	}
 	if nk != nil {
+		q := newInner[V](len(n.kids))
 		q.bits = n.bits
-		q.kids = append(make([]*pnode[V], 0, len(n.kids)), n.kids...)
+		q.kids = append(q.kids, n.kids...)
 		q.kids[j] = nk
 		return q
 	}
-	if q.bits == 0 {
+	if bits == 0 {
 		return nil
 	}
-	q.kids = append(append(make([]*pnode[V], 0, len(n.kids)-1), n.kids[:j]...), n.kids[j+1:]...)
+	q := newInner[V](len(n.kids) - 1)
+	q.bits = bits
+	q.kids = append(append(q.kids, n.kids[:j]...), n.kids[j+1:]...)
 	return q
 }
 
