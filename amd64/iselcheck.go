@@ -189,6 +189,10 @@ type path struct {
 	branch loc   // the terminator's jcc, for messages
 	exit   int   // the block it left for, -1 for a return, -2 when a stub ended it
 	ret    tid
+	// Of a path a stub ended: the index among c.checks of where it stops,
+	// and whether that check is its stub's (settle).
+	stopAt    int
+	stopMatch bool
 	// What putting the pins in made of each term (substMemo), kept until
 	// the pins change (pinnedIn).
 	subMemo map[tid]tid
@@ -771,6 +775,7 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 					stop.events = append(stop.events, event{cond: cond, msg: string(c.vf.Stubs[in.Target-1]), at: at.String()})
 					if c.assumeFlags(stop, in.Cond, true) && c.assume(stop, cond, true) {
 						stop.exit = -2
+						c.settle(stop)
 						done = append(done, stop)
 					}
 					if !c.assumeFlags(p, in.Cond, false) || !c.assume(p, cond, false) {
@@ -1753,6 +1758,30 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 	return false
 }
 
+// settle decides where the stop path p stops among the block's checks
+// (c.checks, which the RTL's run ends with: matchPath checks it): at the
+// first, from those p proved false on, whose message and condition are
+// its stub's (stopMatch), or that p does not prove false. It then lets
+// p's maps go: the block's trace keeps its stop paths to its end, one a
+// checked division, and they held every version of the paths' maps.
+func (c *selChecker) settle(p *path) {
+	ev := p.events[len(p.events)-1]
+	i := p.proved
+	for ; i < len(c.checks); i++ {
+		e := c.checks[i]
+		if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
+			p.stopMatch = true
+			break
+		}
+		if !c.provedFalse(p, e.cond) {
+			break
+		}
+	}
+	p.stopAt = i
+	p.regs, p.facts, p.pins, p.deep = pmap[tid]{}, pmap[*termFacts]{}, pmap[tid]{}, pmap[struct{}]{}
+	p.dirty, p.blocks, p.subMemo = nil, nil, nil
+}
+
 // matchPath compares path p with the RTL block's run rs ending in term's
 // terminator, and returns the pair p leaves for ({-1, -1} for none).
 func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, error) {
@@ -1763,14 +1792,17 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	// The first p.proved of c.checks are proved false, and begin rs's.
 	from := min(p.proved, c.sameChecks)
 	if p.exit == -2 {
+		// Where it stops was found as it did (settle), among c.checks.
 		ev := p.events[len(p.events)-1]
-		for _, e := range rs.checks[from:] {
-			if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
+		if c.sameChecks < len(rs.checks) {
+			return none, fmt.Errorf("isel check: %s: the RTL's checks are not those the code was traced with", c.where())
+		}
+		if i := p.stopAt; i < len(rs.checks) {
+			if p.stopMatch {
 				return none, nil // the program stops here, as the RTL's does
 			}
-			if !c.provedFalse(p, e.cond) {
-				return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
-			}
+			e := rs.checks[i]
+			return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
 		}
 		return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, which no check of the RTL does", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond))
 	}
