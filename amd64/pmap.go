@@ -75,23 +75,17 @@ func (n *pnode[V]) set(k uint32, s uint8, v V) *pnode[V] {
 		q = *n
 	}
 	j, ok := q.slot(i)
+	size := len(q.vals) + len(q.kids) + 1
+	if ok {
+		size--
+	}
 	if s == 0 {
 		if ok && q.vals[j] == v {
 			return n
 		}
-		size := len(q.vals) + 1
-		if ok {
-			size--
-		}
-		r := newLeaf[V](size)
+		r := newNode(size, valsOf[V])
 		r.bits = q.bits | 1<<i
-		r.vals = append(r.vals, q.vals[:j]...)
-		if ok {
-			r.vals = append(r.vals, v)
-			r.vals = append(r.vals, q.vals[j+1:]...)
-		} else {
-			r.vals = append(append(r.vals, v), q.vals[j:]...)
-		}
+		r.vals = splice(r.vals, q.vals, j, v, ok)
 		return r
 	}
 	var kid *pnode[V]
@@ -102,78 +96,61 @@ func (n *pnode[V]) set(k uint32, s uint8, v V) *pnode[V] {
 	if nk == kid {
 		return n
 	}
-	size := len(q.kids) + 1
-	if ok {
-		size--
-	}
-	r := newInner[V](size)
+	r := newNode(size, kidsOf[V])
 	r.bits = q.bits | 1<<i
-	r.kids = append(r.kids, q.kids[:j]...)
-	if ok {
-		r.kids = append(r.kids, nk)
-		r.kids = append(r.kids, q.kids[j+1:]...)
-	} else {
-		r.kids = append(append(r.kids, nk), q.kids[j:]...)
-	}
+	r.kids = splice(r.kids, q.kids, j, nk, ok)
 	return r
 }
 
-// newInner is an inner node with room for n kids, made in one
-// allocation with them for the small sizes most nodes have (a path's
-// fork and merge set a few keys each, and each set makes a node a level).
-func newInner[V comparable](n int) *pnode[V] {
-	switch {
-	case n <= 1:
-		x := &struct {
-			n pnode[V]
-			a [1]*pnode[V]
-		}{}
-		x.n.kids = x.a[:0]
-		return &x.n
-	case n <= 2:
-		x := &struct {
-			n pnode[V]
-			a [2]*pnode[V]
-		}{}
-		x.n.kids = x.a[:0]
-		return &x.n
-	case n <= 4:
-		x := &struct {
-			n pnode[V]
-			a [4]*pnode[V]
-		}{}
-		x.n.kids = x.a[:0]
-		return &x.n
+// splice is dst with src appended, v put in at j: in place of src[j]
+// when replace, before it when not.
+func splice[T any](dst, src []T, j int, v T, replace bool) []T {
+	dst = append(append(dst, src[:j]...), v)
+	if replace {
+		j++
 	}
-	return &pnode[V]{kids: make([]*pnode[V], 0, n)}
+	return append(dst, src[j:]...)
 }
 
-// newLeaf is a leaf with room for n values, as newInner.
-func newLeaf[V comparable](n int) *pnode[V] {
+// cut is dst with src appended but for src[j].
+func cut[T any](dst, src []T, j int) []T {
+	return append(append(dst, src[:j]...), src[j+1:]...)
+}
+
+func kidsOf[V comparable](n *pnode[V]) *[]*pnode[V] { return &n.kids }
+func valsOf[V comparable](n *pnode[V]) *[]V         { return &n.vals }
+
+// newNode is a node with room for n kids or values (field picks which),
+// made in one allocation with them for the small sizes most nodes have
+// (a path's fork and merge set a few keys each, and each set makes a node
+// a level).
+func newNode[V comparable, T any](n int, field func(*pnode[V]) *[]T) *pnode[V] {
 	switch {
 	case n <= 1:
 		x := &struct {
 			n pnode[V]
-			a [1]V
+			a [1]T
 		}{}
-		x.n.vals = x.a[:0]
+		*field(&x.n) = x.a[:0]
 		return &x.n
 	case n <= 2:
 		x := &struct {
 			n pnode[V]
-			a [2]V
+			a [2]T
 		}{}
-		x.n.vals = x.a[:0]
+		*field(&x.n) = x.a[:0]
 		return &x.n
 	case n <= 4:
 		x := &struct {
 			n pnode[V]
-			a [4]V
+			a [4]T
 		}{}
-		x.n.vals = x.a[:0]
+		*field(&x.n) = x.a[:0]
 		return &x.n
 	}
-	return &pnode[V]{vals: make([]V, 0, n)}
+	r := &pnode[V]{}
+	*field(r) = make([]T, 0, n)
+	return r
 }
 
 // del is m without key k.
@@ -193,32 +170,30 @@ func (n *pnode[V]) del(k uint32, s uint8) *pnode[V] {
 		return n
 	}
 	bits := n.bits &^ (1 << i)
+	var q *pnode[V]
 	if s == 0 {
 		if bits == 0 {
 			return nil
 		}
-		q := newLeaf[V](len(n.vals) - 1)
-		q.bits = bits
-		q.vals = append(append(q.vals, n.vals[:j]...), n.vals[j+1:]...)
-		return q
+		q = newNode(len(n.vals)-1, valsOf[V])
+		q.vals = cut(q.vals, n.vals, j)
+	} else {
+		nk := n.kids[j].del(k, s-5)
+		switch {
+		case nk == n.kids[j]:
+			return n
+		case nk != nil:
+			bits = n.bits
+			q = newNode(len(n.kids), kidsOf[V])
+			q.kids = splice(q.kids, n.kids, j, nk, true)
+		case bits == 0:
+			return nil
+		default:
+			q = newNode(len(n.kids)-1, kidsOf[V])
+			q.kids = cut(q.kids, n.kids, j)
+		}
 	}
-	nk := n.kids[j].del(k, s-5)
-	if nk == n.kids[j] {
-		return n
-	}
-	if nk != nil {
-		q := newInner[V](len(n.kids))
-		q.bits = n.bits
-		q.kids = append(q.kids, n.kids...)
-		q.kids[j] = nk
-		return q
-	}
-	if bits == 0 {
-		return nil
-	}
-	q := newInner[V](len(n.kids) - 1)
 	q.bits = bits
-	q.kids = append(append(q.kids, n.kids[:j]...), n.kids[j+1:]...)
 	return q
 }
 
