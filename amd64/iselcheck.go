@@ -227,6 +227,9 @@ func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
 		}
 	}
 	old := p.pins
+	if _, was := old.get(int32(t)); !pinned && !was {
+		return // nor was it: no term -t made for nothing
+	}
 	nt := int32(c.tt.neg(t))
 	if pinned {
 		p.pins = p.pins.set(int32(t), c.tt.konst(int64(pin))).set(nt, c.tt.konst(-int64(pin)))
