@@ -2,7 +2,8 @@
 // symbolic execution of each RTL block and of the machine code selected
 // for it over the same inputs (docs/ASSURANCE.md). Cost: linear in the
 // code, times the paths through a block's divisions (four each, merged
-// where they join).
+// where they join), times the height of the paths' maps (pmap: log32 of
+// the terms), however many divisions one block holds.
 
 package amd64
 
@@ -175,11 +176,11 @@ type path struct {
 	// facts holds the facts of each term, under its canonical form
 	// (canon); pins the values facts pin to one constant, t and -t
 	// (kept with facts: setFacts).
+	facts pmap[*termFacts]
+	pins  pmap[tid]
 	// deep holds the pinned terms that are not tests against 0, t and
 	// -t: substMemo does not look into terms older than the oldest, which
 	// cannot hold one (a term is made after its operands).
-	facts  pmap[*termFacts]
-	pins   pmap[tid]
 	deep   pmap[struct{}]
 	dirty  []tid // the terms whose facts changed since consistent last looked
 	proved int   // the leading checks of the block (c.checks) p proves false

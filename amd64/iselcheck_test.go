@@ -266,9 +266,8 @@ func TestCheckSelectionEmptyStubMessage(t *testing.T) {
 }
 
 // TestCheckSelectionManyChecks: a block of many checked divisions by
-// computed values is accepted (its paths put the values their facts pin
-// in once a path, not once a fact: cubic in the divisions before, still
-// more than linear; docs/PERFORMANCE.md, "iselcheck14").
+// computed values is accepted (TestCheckSelectionLinearInDivisions counts
+// the cost of such blocks; docs/PERFORMANCE.md, "iselcheck14", "cons14").
 func TestCheckSelectionManyChecks(t *testing.T) {
 	var sb strings.Builder
 	sb.WriteString("func t level RTL\nb1:\n\tv1 = Arg\n\tv2 = Mul v1 v1\n")
