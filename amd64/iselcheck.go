@@ -179,8 +179,9 @@ type path struct {
 	facts pmap[*termFacts]
 	pins  pmap[tid]
 	// deep holds the pinned terms that are not tests against 0, t and
-	// -t: substMemo does not look into terms older than the oldest, which
-	// cannot hold one (a term is made after its operands).
+	// -t (either may be the older): substMemo does not look into terms
+	// older than the oldest, which cannot hold one (a term is made after
+	// its operands).
 	deep   pmap[struct{}]
 	dirty  []tid // the terms whose facts changed since consistent last looked
 	proved int   // the leading checks of the block (c.checks) p proves false
@@ -199,9 +200,13 @@ type path struct {
 	subMemo map[tid]tid
 }
 
-// termFacts is the facts of one term: one wrapped interval, or more
-// where their intersection is not one. Never changed once made.
-type termFacts struct{ f []fact }
+// termFacts is the facts of one term: one wrapped interval (in one, made
+// with it), or more where their intersection is not one. Never changed
+// once made.
+type termFacts struct {
+	f   []fact
+	one [1]fact
+}
 
 func (p *path) clone() *path {
 	q := *p
@@ -213,13 +218,18 @@ func (p *path) clone() *path {
 	return &q
 }
 
-// setFacts makes fs the facts of the canonical term t on p, keeping the
-// pins.
+// setFacts makes fs (copied) the facts of the canonical term t on p,
+// keeping the pins.
 func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
-	if len(fs) == 0 {
+	switch len(fs) {
+	case 0:
 		p.facts = p.facts.del(int32(t))
-	} else {
-		p.facts = p.facts.set(int32(t), &termFacts{fs})
+	case 1:
+		tf := &termFacts{one: [1]fact{fs[0]}}
+		tf.f = tf.one[:]
+		p.facts = p.facts.set(int32(t), tf)
+	default:
+		p.facts = p.facts.set(int32(t), &termFacts{f: slices.Clone(fs)})
 	}
 	pin, pinned := uint64(0), false
 	for _, f := range fs {
@@ -1252,7 +1262,8 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 		}
 	}
 	// Intersect with every fact of t that gives one interval with it.
-	var out []fact
+	var buf [4]fact
+	out := buf[:0]
 	if tf, ok := p.facts.get(int32(t)); ok {
 		for _, f := range tf.f {
 			r, empty, one := intersect(f, nf)
