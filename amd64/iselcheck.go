@@ -2,13 +2,15 @@
 // symbolic execution of each RTL block and of the machine code selected
 // for it over the same inputs (docs/ASSURANCE.md). Cost: linear in the
 // code, times the paths through a block's divisions (four each, merged
-// where they join).
+// where they join), times the height of the paths' maps (pmap: log32 of
+// the terms), however many divisions one block holds.
 
 package amd64
 
 import (
 	"fmt"
 	"maps"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -114,10 +116,18 @@ type selChecker struct {
 	fr   map[VReg]tid   // fresh values of temporaries and physical registers in this pair
 	div  []rtlDiv       // the divisions of the RTL block(s): never by 0 where run
 	live map[int32]bool // the RTL registers live on entry to the block
-	// checks are the RTL block's checks, whose conditions a merge keeps
-	// when every path proves them false.
-	checks []event
-	limit  int // the most instructions a trace may run: 4 times the code's
+	// checks are the RTL block's checks, in order: a path counts how many
+	// of the first it proves false (path.proved), and a merge keeps the
+	// fewest of the paths' (prove). checkAt is the first index of each
+	// condition among them, divBy how many checks come before each
+	// division by a term.
+	checks  []event
+	checkAt map[tid]int
+	divBy   map[tid][]int
+	// sameChecks is how many of the checks the RTL's run ends with are
+	// c.checks's first (matchPath).
+	sameChecks int
+	limit      int // the most instructions a trace may run: 4 times the code's
 }
 
 // rtlDiv is a division of the RTL block, by a term: checks is how many
@@ -156,38 +166,98 @@ type flagState struct {
 	a, b tid
 }
 
-// path is one way through the code of a block.
+// path is one way through the code of a block. Its registers, facts and
+// pins are persistent maps (pmap): a fork copies none of them, and the
+// paths that meet again differ only in what each set since (merge).
 type path struct {
 	blk, inst int
-	regs      map[VReg]tid
+	regs      pmap[tid] // by VReg
 	flags     flagState
-	facts     []fact
-	events    []event
-	conds     []tid // the terminator's branch conditions taken (negated when not taken)
-	falses    []tid // conditions of the RTL's checks proved false on every path merged into this one
-	blocks    []int // the machine blocks it ran, for messages
-	branch    loc   // the terminator's jcc, for messages
-	exit      int   // the block it left for, -1 for a return, -2 when a stub ended it
-	ret       tid
-	// The values its facts pin (pins) and what putting them in made of
-	// each term (substMemo), kept until the facts change (pinnedIn).
-	sub, subMemo map[tid]tid
-	subMade      bool
+	// facts holds the facts of each term, under its canonical form
+	// (canon); pins the values facts pin to one constant, t and -t
+	// (kept with facts: setFacts).
+	facts pmap[*termFacts]
+	pins  pmap[tid]
+	// deep holds the pinned terms that are not tests against 0, t and
+	// -t (either may be the older): substMemo does not look into terms
+	// older than the oldest, which cannot hold one (a term is made after
+	// its operands).
+	deep   pmap[struct{}]
+	dirty  []tid // the terms whose facts changed since consistent last looked
+	proved int   // the leading checks of the block (c.checks) p proves false
+	events []event
+	conds  []tid // the terminator's branch conditions taken (negated when not taken)
+	blocks []int // the machine blocks it ran, for messages
+	branch loc   // the terminator's jcc, for messages
+	exit   int   // the block it left for, -1 for a return, -2 when a stub ended it
+	ret    tid
+	// Of a path a stub ended: the index among c.checks of where it stops,
+	// and whether that check is its stub's (settle).
+	stopAt    int
+	stopMatch bool
+	// What putting the pins in made of each term (substMemo), kept until
+	// the pins change (pinnedIn).
+	subMemo map[tid]tid
+}
+
+// termFacts is the facts of one term: one wrapped interval (in one, made
+// with it), or more where their intersection is not one. Never changed
+// once made.
+type termFacts struct {
+	f   []fact
+	one [1]fact
 }
 
 func (p *path) clone() *path {
 	q := *p
-	q.regs = make(map[VReg]tid, len(p.regs))
-	for k, v := range p.regs {
-		q.regs[k] = v
-	}
-	q.facts = slices.Clone(p.facts)
+	q.dirty = slices.Clone(p.dirty)
 	q.events = slices.Clone(p.events)
 	q.conds = slices.Clone(p.conds)
-	q.falses = slices.Clone(p.falses)
 	q.blocks = slices.Clone(p.blocks)
-	q.sub, q.subMemo, q.subMade = nil, nil, false
+	q.subMemo = nil
 	return &q
+}
+
+// setFacts makes fs (copied) the facts of the canonical term t on p,
+// keeping the pins.
+func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
+	switch len(fs) {
+	case 0:
+		p.facts = p.facts.del(int32(t))
+	case 1:
+		tf := &termFacts{one: [1]fact{fs[0]}}
+		tf.f = tf.one[:]
+		p.facts = p.facts.set(int32(t), tf)
+	default:
+		p.facts = p.facts.set(int32(t), &termFacts{f: slices.Clone(fs)})
+	}
+	pin, pinned := uint64(0), false
+	for _, f := range fs {
+		if f.lo == f.hi {
+			pin, pinned = f.lo, true
+		}
+	}
+	old := p.pins
+	if _, was := old.get(int32(t)); !pinned && !was {
+		return // nor was it: no term -t made for nothing
+	}
+	nt := int32(c.tt.neg(t))
+	if pinned {
+		p.pins = p.pins.set(int32(t), c.tt.konst(int64(pin))).set(nt, c.tt.konst(-int64(pin)))
+		// A test against 0 pinned (t == 0 is 0 where t is not, as
+		// addFact adds) is put in where it is asked of, or met on the
+		// way to a deep pin, but is no reason to look into older terms:
+		// a path of n checked divisions pins n of them.
+		if k := c.tt.get(t).kind; k != tEq && k != tNe {
+			p.deep = p.deep.set(int32(t), struct{}{}).set(nt, struct{}{})
+		}
+	} else {
+		p.pins = p.pins.del(int32(t)).del(nt)
+		p.deep = p.deep.del(int32(t)).del(nt)
+	}
+	if p.pins != old {
+		p.subMemo = nil
+	}
 }
 
 func (c *selChecker) setup() error {
@@ -411,7 +481,8 @@ func (c *selChecker) run() error {
 	// register holding it, and go to the entry's code.
 	c.fr = map[VReg]tid{}
 	c.rb, c.vb = -1, 0
-	start := &path{blk: 0, regs: map[VReg]tid{VReg(RDI): c.tt.input(argOrigin)}}
+	start := &path{blk: 0}
+	start.regs = start.regs.set(int32(RDI), c.tt.input(argOrigin))
 	paths, err := c.trace(start, true)
 	if err != nil {
 		return err
@@ -466,7 +537,7 @@ func (c *selChecker) initial(x int32) tid {
 
 // value is register v's value on path p.
 func (c *selChecker) value(p *path, v VReg) tid {
-	if t, ok := p.regs[v]; ok {
+	if t, ok := p.regs.get(int32(v)); ok {
 		return t
 	}
 	if v == c.argReg && c.rb >= 0 {
@@ -515,7 +586,15 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	if b.Term.Kind == cfg.TermJump {
 		c.checks = append(slices.Clip(c.checks), c.peekChecks(b.Succs()[0], rs)...)
 	}
-	paths, err := c.trace(&path{blk: pr.mach, regs: map[VReg]tid{}}, false)
+	c.checkAt = map[tid]int{}
+	for i := len(c.checks) - 1; i >= 0; i-- {
+		c.checkAt[c.checks[i].cond] = i
+	}
+	c.divBy = map[tid][]int{}
+	for _, d := range c.div {
+		c.divBy[d.by] = append(c.divBy[d.by], d.checks)
+	}
+	paths, err := c.trace(&path{blk: pr.mach}, false)
 	if err != nil {
 		return nil, err
 	}
@@ -535,6 +614,10 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 			}
 			term = h
 		}
+	}
+	c.sameChecks = 0
+	for c.sameChecks < min(len(rs.checks), len(c.checks)) && rs.checks[c.sameChecks].cond == c.checks[c.sameChecks].cond {
+		c.sameChecks++
 	}
 	var next []pair
 	for _, p := range paths {
@@ -706,6 +789,7 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 					stop.events = append(stop.events, event{cond: cond, msg: string(c.vf.Stubs[in.Target-1]), at: at.String()})
 					if c.assumeFlags(stop, in.Cond, true) && c.assume(stop, cond, true) {
 						stop.exit = -2
+						c.settle(stop)
 						done = append(done, stop)
 					}
 					if !c.assumeFlags(p, in.Cond, false) || !c.assume(p, cond, false) {
@@ -779,18 +863,24 @@ func (c *selChecker) goTo(p *path, b int, at loc, pending, done *[]*path) error 
 // merge joins the paths that meet at one block: a register keeps a value
 // all give it, or one that each gives up to the values its facts pin
 // (x / b on the path where b is -1 is -x); any other is unknown. A fact
-// stays as the hull of the paths', a check proved false by all stays
-// proved.
+// stays as the hull of the paths', the checks proved false by all stay
+// proved. The paths were forked from one and share what none changed
+// since: only what diff finds differing is looked at, so a merge costs
+// what the paths did since they parted, not what the block did before.
 func (c *selChecker) merge(ps []*path) (*path, error) {
 	tt := c.tt
-	m := &path{blk: ps[0].blk, regs: map[VReg]tid{}, exit: 0}
-	keys := map[VReg]bool{}
-	for _, p := range ps {
-		for k := range p.regs {
-			keys[k] = true
-		}
+	m := &path{blk: ps[0].blk, regs: ps[0].regs, facts: ps[0].facts, pins: ps[0].pins, deep: ps[0].deep, exit: 0}
+	var regKeys, factKeys []int32
+	for _, p := range ps[1:] {
+		diff(ps[0].regs, p.regs, func(k int32) { regKeys = append(regKeys, k) })
+		diff(ps[0].facts, p.facts, func(k int32) { factKeys = append(factKeys, k) })
 	}
-	for k := range keys {
+	slices.Sort(regKeys)
+	for n, r := range regKeys {
+		if n > 0 && regKeys[n-1] == r {
+			continue
+		}
+		k := VReg(r)
 		vals := make([]tid, len(ps))
 		same := true
 		for i, p := range ps {
@@ -798,10 +888,10 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 			same = same && vals[i] == vals[0]
 		}
 		if same {
-			m.regs[k] = vals[0]
+			m.regs = m.regs.set(r, vals[0])
 			continue
 		}
-		m.regs[k] = tt.freshTerm()
+		v := tt.freshTerm()
 		// A value that is not a constant first: a constant may hold
 		// only by a path's own facts, which the merge drops.
 		cands := slices.Clone(vals)
@@ -820,12 +910,14 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 				}
 			}
 			if ok {
-				m.regs[k] = cand
+				v = cand
 				break
 			}
 		}
+		m.regs = m.regs.set(r, v)
 	}
 	m.flags = ps[0].flags
+	m.proved = ps[0].proved
 	for _, p := range ps {
 		if p.flags != m.flags {
 			m.flags = flagState{}
@@ -833,56 +925,69 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 		if len(p.conds) != len(ps[0].conds) || !slices.Equal(p.conds, ps[0].conds) {
 			return nil, fmt.Errorf("isel check: %s: paths of different branches meet at machine block %d", c.where(), m.blk)
 		}
+		m.proved = min(m.proved, p.proved)
 	}
 	m.conds = ps[0].conds
-	m.facts = c.hullFacts(ps)
-	for _, e := range c.checks {
-		if slices.Contains(m.falses, e.cond) {
-			continue
-		}
-		all := true
-		for _, p := range ps {
-			all = all && c.provedFalse(p, e.cond)
-		}
-		if all {
-			m.falses = append(m.falses, e.cond)
+	slices.Sort(factKeys)
+	for n, t := range factKeys {
+		if n == 0 || factKeys[n-1] != t {
+			c.setFacts(m, tid(t), c.hullFacts(ps, tid(t)))
 		}
 	}
-
+	c.prove(m, ps)
 	return m, nil
 }
 
-// hullFacts is what all of ps know: for each value every path has a fact
-// of, the smallest wrapped interval holding each path's tightest one.
-func (c *selChecker) hullFacts(ps []*path) []fact {
-	var out []fact
-	for _, f0 := range ps[0].facts {
-		if slices.ContainsFunc(out, func(o fact) bool { return o.t == f0.t }) {
-			continue
+// prove counts the checks of the block proved false on m: those proved
+// on each of ps (m itself when ps is empty), from m.proved on, two at
+// most: a path whose facts rule out many divisors at once (arg in
+// [0, 2^31) rules out arg + k for every later k) would otherwise prove
+// them again after each merge with a path whose facts do not. The code
+// meets the checks one at a time, so the count keeps up with it; a check
+// not counted is left to provedFalse (which may still prove it from the
+// facts), never wrongly counted.
+func (c *selChecker) prove(m *path, ps []*path) {
+	for n := 0; n < 2 && m.proved < len(c.checks); n++ {
+		cond := c.checks[m.proved].cond
+		all := true
+		for _, p := range ps {
+			all = all && c.provedFalse(p, cond)
 		}
-		h, ok := fact{}, true
-		for i, p := range ps {
-			best, found := fact{}, false
-			for _, f := range p.facts {
-				if f.t == f0.t && (!found || f.hi-f.lo < best.hi-best.lo) {
-					best, found = f, true
-				}
-			}
-			if !found {
-				ok = false
-				break
-			}
-			if i == 0 {
-				h = best
-			} else {
-				h = hull(h, best)
+		if len(ps) == 0 {
+			all = c.provedFalse(m, cond)
+		}
+		if !all {
+			return
+		}
+		m.proved++
+	}
+}
+
+// hullFacts is what all of ps know of term t: when every path has a fact
+// of it, the smallest wrapped interval holding each path's tightest one.
+func (c *selChecker) hullFacts(ps []*path, t tid) []fact {
+	var h fact
+	for i, p := range ps {
+		tf, ok := p.facts.get(int32(t))
+		if !ok {
+			return nil
+		}
+		best := tf.f[0]
+		for _, f := range tf.f[1:] {
+			if f.hi-f.lo < best.hi-best.lo {
+				best = f
 			}
 		}
-		if ok && h.hi-h.lo != ^uint64(0) {
-			out = append(out, h)
+		if i == 0 {
+			h = best
+		} else {
+			h = hull(h, best)
 		}
 	}
-	return out
+	if h.hi-h.lo == ^uint64(0) {
+		return nil
+	}
+	return []fact{h}
 }
 
 // within2 reports whether the wrapped interval y lies in x.
@@ -903,52 +1008,45 @@ func hull(a, b fact) fact {
 }
 
 // pinnedIn is x with the values p's facts pin put in, and whether they
-// pin any: subst of pins(p), both kept on p until its facts change, as
-// merge, same and provedFalse ask it of many terms (a block of n checked
-// divisions cost n^3 when each made its own).
+// pin any: substMemo of p.pins, with a memo kept on p until its pins
+// change, as merge, same and provedFalse ask it of many terms (a block of
+// n checked divisions cost n^3 when each made its own).
 func (c *selChecker) pinnedIn(p *path, x tid) (tid, bool) {
-	if !p.subMade {
-		p.sub, p.subMemo, p.subMade = c.pins(p), nil, true
-	}
-	if p.sub == nil {
+	if p.pins.root == nil {
 		return x, false
 	}
 	if p.subMemo == nil {
 		p.subMemo = map[tid]tid{}
 	}
-	return c.substMemo(x, p.sub, p.subMemo), true
+	return c.substMemo(x, p, -1, p.subMemo), true
 }
 
-// pins is the substitution of p's facts that pin a value to one constant.
-func (c *selChecker) pins(p *path) map[tid]tid {
-	var m map[tid]tid
-	for _, f := range p.facts {
-		if f.lo == f.hi {
-			if m == nil {
-				m = map[tid]tid{}
-			}
-			m[f.t] = c.tt.konst(int64(f.lo))
-			m[c.tt.neg(f.t)] = c.tt.konst(-int64(f.lo))
+// substMemo is x with the terms p pins replaced, but for own and -own
+// (-1: none), normalized again, remembering in memo what each term
+// became, for a caller that puts the same pins into many terms
+// (pinnedIn): they share their subterms, and each is rebuilt once. It
+// does not look into a term older than every pin of p.deep, which holds
+// none of them (a term is made after its operands, a form x + k after x:
+// mkLinNoRecog); what the pinned tests against 0 in it would make of it
+// is not found there.
+func (c *selChecker) substMemo(x tid, p *path, own tid, memo map[tid]tid) tid {
+	nown := tid(-1)
+	if own >= 0 {
+		nown = c.tt.neg(own)
+	}
+	pin := func(x tid) (tid, bool) {
+		if x == own || x == nown {
+			return 0, false
 		}
+		return p.pins.get(int32(x))
 	}
-	return m
-}
-
-// subst is x with the terms of m replaced, normalized again.
-func (c *selChecker) subst(x tid, m map[tid]tid) tid {
-	if len(m) == 0 {
-		return x
+	floor := tid(math.MaxInt32)
+	if d, ok := p.deep.min(); ok {
+		floor = tid(d)
 	}
-	return c.substMemo(x, m, map[tid]tid{})
-}
-
-// substMemo is subst remembering in memo what each term became, for a
-// caller that puts the same m into many terms (pinnedIn): they share
-// their subterms, and each is rebuilt once.
-func (c *selChecker) substMemo(x tid, m, memo map[tid]tid) tid {
 	var walk func(x tid) tid
 	walk = func(x tid) tid {
-		if r, ok := m[x]; ok {
+		if r, ok := pin(x); ok {
 			return r
 		}
 		if r, ok := memo[x]; ok {
@@ -957,10 +1055,14 @@ func (c *selChecker) substMemo(x tid, m, memo map[tid]tid) tid {
 		tt := c.tt
 		t := *tt.get(x)
 		r := x
+		if x < floor {
+			memo[x] = r
+			return r
+		}
 		switch t.kind {
 		case tConst, tIn, tFresh:
 		case tLin:
-			if k, ok := m[tt.mkLin(slices.Clone(t.lin), 0)]; ok && t.k != 0 {
+			if k, ok := pin(tt.mkLin(slices.Clone(t.lin), 0)); ok && t.k != 0 {
 				r = tt.addConst(k, t.k)
 				break
 			}
@@ -987,7 +1089,7 @@ func (c *selChecker) substMemo(x tid, m, memo map[tid]tid) tid {
 			a, b := walk(t.a), walk(t.b)
 			r = c.apply(t.kind, a, b)
 		}
-		if v, ok := m[r]; ok { // rebuilt into a pinned value
+		if v, ok := pin(r); ok { // rebuilt into a pinned value
 			r = v
 		}
 		memo[x] = r
@@ -1160,9 +1262,10 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 		}
 	}
 	// Intersect with every fact of t that gives one interval with it.
-	out := p.facts[:0]
-	for _, f := range p.facts {
-		if f.t == t {
+	var buf [4]fact
+	out := buf[:0]
+	if tf, ok := p.facts.get(int32(t)); ok {
+		for _, f := range tf.f {
 			r, empty, one := intersect(f, nf)
 			if empty {
 				return false
@@ -1171,11 +1274,11 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 				nf = r
 				continue
 			}
+			out = append(out, f)
 		}
-		out = append(out, f)
 	}
-	p.facts = append(out, nf)
-	p.subMade = false
+	c.setFacts(p, t, append(out, nf))
+	p.dirty = append(p.dirty, t)
 	// What it says of t == 0, under that comparison's own normal form
 	// (x % 2 == 0 of a boolean x is !x): a check's condition is that.
 	if !c.tt.isBool(t) {
@@ -1192,10 +1295,11 @@ func (c *selChecker) addFact(p *path, t tid, lo, hi uint64) bool {
 // factsOn calls fn with each interval p's facts give t.
 func (c *selChecker) factsOn(p *path, t tid, fn func(lo, hi uint64) bool) bool {
 	ct, neg := c.canon(t)
-	for _, f := range p.facts {
-		if f.t != ct {
-			continue
-		}
+	tf, ok := p.facts.get(int32(ct))
+	if !ok {
+		return false
+	}
+	for _, f := range tf.f {
 		lo, hi := f.lo, f.hi
 		if neg {
 			lo, hi = -hi, -lo
@@ -1230,43 +1334,55 @@ func (c *selChecker) constrain(p *path, t tid, lo, hi uint64) bool {
 
 // assume adds to p that cond is truth; false if p cannot go that way.
 func (c *selChecker) assume(p *path, cond tid, truth bool) bool {
-	return c.assume1(p, cond, truth) && c.consistent(p)
+	if !c.assume1(p, cond, truth) || !c.consistent(p) {
+		return false
+	}
+	c.prove(p, nil)
+	return true
 }
 
 // consistent reports whether p's facts can hold together as far as the
-// values they pin tell: each other fact's value, with those put in, must
-// lie in its interval when it becomes a constant.
+// values they pin tell: the value of each fact changed since it last ran
+// (p.dirty), with the pins put in (but its own), must lie in its interval
+// when it becomes a constant. It only prunes paths that cannot be run,
+// so what it does not look at can only make the checker reject more,
+// never accept wrong code: it does not look again at the older facts
+// when a new pin comes (a fact is checked against the pins there are
+// when it changes), which kept a block of n checked divisions quadratic,
+// each adding a pin (t == 0 is 0 where t is not 0: addFact).
 func (c *selChecker) consistent(p *path) bool {
-	m := c.pins(p)
-	if m == nil {
+	dirty := p.dirty
+	p.dirty = p.dirty[:0]
+	if p.pins.root == nil {
 		return true
 	}
-	for _, f := range p.facts {
-		// A pinned value is put in everywhere but in itself.
-		own, pinned := m[f.t]
-		nt := c.tt.neg(f.t)
-		nown, npinned := m[nt]
-		if !pinned && !npinned {
-			// All of m: p's own memo (pinnedIn), which the facts share
-			// (a memo for each made a block of n checked divisions cost n^3).
-			r, _ := c.pinnedIn(p, f.t)
-			k, ok := c.tt.isConst(r)
-			if ok && !inWrapped(f.lo, f.hi, uint64(k)) {
-				return false
-			}
+	for n, t := range dirty {
+		if slices.Contains(dirty[:n], t) {
 			continue
 		}
-		delete(m, f.t)
-		delete(m, nt)
-		k, ok := c.tt.isConst(c.subst(f.t, m))
+		tf, ok := p.facts.get(int32(t))
+		if !ok {
+			continue
+		}
+		var r tid
+		_, pinned := p.pins.get(int32(t))
 		if pinned {
-			m[f.t] = own
+			// A pinned value is put in everywhere but in itself.
+			r = c.substMemo(t, p, t, map[tid]tid{})
+		} else {
+			// All the pins: p's own memo (pinnedIn), which the facts
+			// share (a memo for each made a block of n checked divisions
+			// cost n^3).
+			r, _ = c.pinnedIn(p, t)
 		}
-		if npinned {
-			m[nt] = nown
+		k, ok := c.tt.isConst(r)
+		if !ok {
+			continue
 		}
-		if ok && !inWrapped(f.lo, f.hi, uint64(k)) {
-			return false
+		for _, f := range tf.f {
+			if !inWrapped(f.lo, f.hi, uint64(k)) {
+				return false
+			}
 		}
 	}
 	return true
@@ -1404,7 +1520,7 @@ func (c *selChecker) same(p *path, a, b tid) bool {
 
 // provedFalse reports whether p's facts make cond false.
 func (c *selChecker) provedFalse(p *path, cond tid) bool {
-	if slices.Contains(p.falses, cond) {
+	if i, ok := c.checkAt[cond]; ok && i < p.proved {
 		return true
 	}
 	if r, ok := c.pinnedIn(p, cond); ok {
@@ -1447,7 +1563,7 @@ func (c *selChecker) exec(p *path, in *VInst, at loc) error {
 	if in.Dst.Kind != KindReg && in.Op != CQO {
 		return fmt.Errorf("isel check: %s: destination kind %v not modeled", at, in.Dst.Kind)
 	}
-	set := func(v VReg, t tid) { p.regs[v] = t }
+	set := func(v VReg, t tid) { p.regs = p.regs.set(int32(v), t) }
 	src := func() (tid, error) { return c.operand(p, &in.Src, at) }
 	dst := func() tid { return c.value(p, d) }
 	rax, rdx := VReg(RAX), VReg(RDX)
@@ -1641,11 +1757,13 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 	// The RTL divides by y only where it has not stopped at a Check
 	// before: the code's division may count on it once the path has
 	// proved each of those false.
-	for _, d := range c.div {
-		if d.by == y && d.checks <= len(c.checks) {
+	for _, n := range c.divBy[y] {
+		if n <= len(c.checks) {
 			proved := true
-			for _, e := range c.checks[:d.checks] {
-				proved = proved && c.provedFalse(p, e.cond)
+			for _, e := range c.checks[min(p.proved, n):n] {
+				if proved = c.provedFalse(p, e.cond); !proved {
+					break
+				}
 			}
 			if proved {
 				return true
@@ -1655,6 +1773,30 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 	return false
 }
 
+// settle decides where the stop path p stops among the block's checks
+// (c.checks, which the RTL's run ends with: matchPath checks it): at the
+// first, from those p proved false on, whose message and condition are
+// its stub's (stopMatch), or that p does not prove false. It then lets
+// p's maps go: the block's trace keeps its stop paths to its end, one a
+// checked division, and they held every version of the paths' maps.
+func (c *selChecker) settle(p *path) {
+	ev := p.events[len(p.events)-1]
+	i := p.proved
+	for ; i < len(c.checks); i++ {
+		e := c.checks[i]
+		if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
+			p.stopMatch = true
+			break
+		}
+		if !c.provedFalse(p, e.cond) {
+			break
+		}
+	}
+	p.stopAt = i
+	p.regs, p.facts, p.pins, p.deep = pmap[tid]{}, pmap[*termFacts]{}, pmap[tid]{}, pmap[struct{}]{}
+	p.dirty, p.blocks, p.subMemo = nil, nil, nil
+}
+
 // matchPath compares path p with the RTL block's run rs ending in term's
 // terminator, and returns the pair p leaves for ({-1, -1} for none).
 func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, error) {
@@ -1662,25 +1804,30 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	none := pair{-1, -1}
 	// The checks, in order: a path that stops at a stub stops at the first
 	// check that can hold, with its message; any other proves each false.
+	// The first p.proved of c.checks are proved false, and begin rs's.
+	from := min(p.proved, c.sameChecks)
 	if p.exit == -2 {
+		// Where it stops was found as it did (settle), among c.checks.
 		ev := p.events[len(p.events)-1]
-		for _, e := range rs.checks {
-			if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
+		if c.sameChecks < len(rs.checks) {
+			return none, fmt.Errorf("isel check: %s: the RTL's checks are not those the code was traced with", c.where())
+		}
+		if i := p.stopAt; i < len(rs.checks) {
+			if p.stopMatch {
 				return none, nil // the program stops here, as the RTL's does
 			}
-			if !c.provedFalse(p, e.cond) {
-				return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
-			}
+			e := rs.checks[i]
+			return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, where the check of %s may stop it with %q when %s", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
 		}
 		return none, fmt.Errorf("isel check: %s: the code stops at %s with %q when %s, which no check of the RTL does", c.where(), ev.at, strings.TrimSuffix(ev.msg, "\n"), tt.String(ev.cond))
 	}
-	for _, e := range rs.checks {
+	for _, e := range rs.checks[from:] {
 		if !c.provedFalse(p, e.cond) {
 			return none, fmt.Errorf("isel check: %s: the check of %s (%s when %s) is missing: a path goes on when it may hold", c.where(), e.at, strings.TrimSuffix(e.msg, "\n"), tt.String(e.cond))
 		}
 	}
 	if c.argReg >= 0 {
-		if v, ok := p.regs[c.argReg]; ok && v != tt.input(argOrigin) {
+		if v, ok := p.regs.get(int32(c.argReg)); ok && v != tt.input(argOrigin) {
 			return none, fmt.Errorf("isel check: %s: the argument's register is overwritten with %s", c.where(), tt.String(v))
 		}
 	}
@@ -1730,13 +1877,14 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	// where it is dead in t: a value the code need not make.
 	ti := c.index[t]
 	keys := slices.Clone(rs.written)
-	for v := range p.regs {
+	p.regs.each(func(r int32, _ tid) {
+		v := VReg(r)
 		if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] > 0 {
 			if x, ok := c.rnum[cfg.Reg(c.vf.origin[k])]; ok {
 				keys = append(keys, x)
 			}
 		}
-	}
+	})
 	slices.Sort(keys)
 	for n, x := range keys {
 		v := c.vregOf[x]

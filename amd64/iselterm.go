@@ -720,9 +720,15 @@ func (tt *termTable) mkLinNoRecog(items []linItem, k int64) tid {
 	if x, ok := tt.lins[string(key)]; ok {
 		return x
 	}
+	ks := string(key)
+	if k != 0 {
+		// The form without k first, so that it is older than every
+		// form it is shifted by (substMemo counts on it).
+		tt.mkLinNoRecog(slices.Clone(items), 0)
+	}
 	x := tid(len(tt.terms))
 	tt.terms = append(tt.terms, term{kind: tLin, k: k, lin: slices.Clone(items)})
-	tt.lins[string(key)] = x
+	tt.lins[ks] = x
 	return x
 }
 

@@ -61,6 +61,17 @@ under a comment with the source line it comes from. The runtime around it
 	run: runAsm,
 }
 
+// backendChecks is what the backend checks of its own work for a command
+// with flags f: the allocation always (regalloc.Check), the selection
+// (amd64.CheckSelection) only with -check, as it costs about a tenth of
+// the compile (docs/PERFORMANCE.md, "iselcheck14").
+func backendChecks(f *flags) amd64.Checks {
+	if f.check {
+		return amd64.CheckAll
+	}
+	return amd64.CheckAllocation
+}
+
 // native compiles the program at path to machine code, with what its
 // Listing needs when listing is set. Only the RTL function of the unit
 // stays live while the backend runs; without the listing, the selected
@@ -70,16 +81,12 @@ func (s *session) native(cmd *command, path string, f *flags, listing bool) (*am
 	if !ok {
 		return nil, code, false
 	}
-	checks := amd64.CheckAllocation
-	if f.check {
-		checks = amd64.CheckAll
-	}
 	var p *amd64.Program
 	var err error
 	if listing {
-		p, err = amd64.Compile(u.Func, u.Name, u.Src, checks)
+		p, err = amd64.Compile(u.Func, u.Name, u.Src, backendChecks(f))
 	} else {
-		p, err = amd64.Code(u.Func, u.Name, checks)
+		p, err = amd64.Code(u.Func, u.Name, backendChecks(f))
 	}
 	if err != nil {
 		fmt.Fprintf(s.stderr, "son: internal error: %v\n", err)

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -728,6 +729,33 @@ func TestSourceLimit(t *testing.T) {
 		code, stdout, stderr := runSon(tt.stdin, tt.args...)
 		if code != tt.code || stdout != tt.stdout || stderr != tt.stderr {
 			t.Errorf("son %v: exit %d, stdout %q, stderr %q; want %d, %q, %q", tt.args, code, stdout, stderr, tt.code, tt.stdout, tt.stderr)
+		}
+	}
+}
+
+// TestBackendChecks: the commands that make machine code (son build,
+// asm, run -level native, ir -after machine) check the register
+// allocation always and the instruction selection only with -check;
+// son check always checks both (TestCheck).
+func TestBackendChecks(t *testing.T) {
+	s := &session{stdout: io.Discard, stderr: io.Discard}
+	for _, name := range []string{"build", "asm", "run", "ir"} {
+		for _, check := range []bool{false, true} {
+			args := []string{"p.smp"}
+			if check {
+				args = append([]string{"-check"}, args...)
+			}
+			f, _, _, ok := s.parseFlags(lookup(name), args)
+			if !ok {
+				t.Fatalf("son %s %v: the flags do not parse", name, args)
+			}
+			got := backendChecks(f)
+			if got&amd64.CheckAllocation == 0 {
+				t.Errorf("son %s %v: the allocation is not checked", name, args)
+			}
+			if sel := got&amd64.CheckSelected != 0; sel != check {
+				t.Errorf("son %s %v: the selection checked %v, want %v", name, args, sel, check)
+			}
 		}
 	}
 }

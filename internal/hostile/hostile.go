@@ -35,6 +35,7 @@ var Shapes = []Shape{
 	{"ifs", "nests of 4,990 ifs, each level assigning a variable", ifs},
 	{"straight", "straight-line assignments among five variables", straight},
 	{"vars", "a new variable per statement, every tenth an if assigning an older one", vars},
+	{"divs", "one block of s = s + 7 / (arg + k); each division checked", divs},
 }
 
 // Program returns the program of shape s, of about size bytes (at least
@@ -94,6 +95,17 @@ func breaks(b *strings.Builder, size int) {
 		fmt.Fprintf(b, "if (x == %d) break;\ny += x;\n", i)
 	}
 	b.WriteString("}\nreturn x + y;\n")
+}
+
+// divs is one block of divisions, each by a value that may be 0 and so
+// checked: the selection checker follows a path through each check and
+// keeps what it learns (arg + k != 0) as facts of the block's paths.
+func divs(b *strings.Builder, size int) {
+	b.WriteString("int s = 0;\n")
+	for k := 1; b.Len() < size; k++ {
+		fmt.Fprintf(b, "s = s + 7 / (arg + %d);\n", k)
+	}
+	b.WriteString("return s;\n")
 }
 
 // nests writes nests of at most MaxDepth levels one after the other until
