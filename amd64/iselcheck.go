@@ -3,7 +3,8 @@
 // for it over the same inputs (docs/ASSURANCE.md). Cost: linear in the
 // code, times the paths through a block's divisions (four each, merged
 // where they join), times the height of the paths' maps (pmap: log32 of
-// the terms), however many divisions one block holds.
+// the terms), however many divisions one block holds. Memory: the
+// function's RTL tables and one block's terms and paths at a time.
 
 package amd64
 

@@ -380,6 +380,7 @@ func TestCheckSelectionTermsPerBlock(t *testing.T) {
 		return max(c.tt.peak, len(c.tt.terms))
 	}
 	small, large := peak(20), peak(200)
+	t.Logf("terms at once: %d, %d", small, large)
 	if small != large || small > 100 {
 		t.Errorf("the most terms held at once: %d for 20 blocks, %d for 200; want one block's, the same", small, large)
 	}
