@@ -3,7 +3,8 @@
 // for it over the same inputs (docs/ASSURANCE.md). Cost: linear in the
 // code, times the paths through a block's divisions (four each, merged
 // where they join), times the height of the paths' maps (pmap: log32 of
-// the terms), however many divisions one block holds.
+// the terms), however many divisions one block holds. Memory: the
+// function's RTL tables and one block's terms and paths at a time.
 
 package amd64
 
@@ -75,11 +76,18 @@ func CheckSelection(f *cfg.Func, vf *VFunc, file string) error {
 	if f == nil || vf == nil || len(vf.Blocks) == 0 {
 		return fmt.Errorf("isel check: no function")
 	}
+	_, err := checkSelection(f, vf, file)
+	return err
+}
+
+// checkSelection is CheckSelection, returning its checker for the tests
+// to look into.
+func checkSelection(f *cfg.Func, vf *VFunc, file string) (*selChecker, error) {
 	c := &selChecker{f: f, vf: vf, file: file, tt: newTermTable()}
 	if err := c.setup(); err != nil {
-		return err
+		return c, err
 	}
-	return c.run()
+	return c, c.run()
 }
 
 type selChecker struct {
@@ -570,8 +578,19 @@ func (c *selChecker) value(p *path, v VReg) tid {
 	return t
 }
 
+// checkBlock checks the code of one RTL block from machine block
+// pr.mach, and returns the pairs its paths leave for. Its terms are its
+// own: it starts from an empty term table (tt.reset), since no term id
+// crosses a block boundary. Both sides start from the entry values
+// (initial, value: inputs and constants made anew here), the fresh
+// values of c.fr, the divisions, checks and their indexes (c.div,
+// c.checks, checkAt, divBy) are remade here before any use, the paths
+// and their maps and memos live within this call's trace and match,
+// and what it returns, like run's work list, names blocks only. The
+// prologue's terms (run) are dead before the first block's.
 func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	c.rb, c.vb = pr.rtl, pr.mach
+	c.tt.reset()
 	c.fr = map[VReg]tid{}
 	b := c.f.Blocks[pr.rtl]
 	if c.internal[pr.mach] || c.coldBlock(pr.mach) {

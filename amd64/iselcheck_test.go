@@ -347,3 +347,92 @@ func TestCheckSelectionLinearInDivisions(t *testing.T) {
 		}
 	}
 }
+
+// blocksRTL is a chain of n blocks of one shape, b2 to b(n+1): each
+// divides (v1*v1 + v1) by 3 into v1 and returns it (from a block of its
+// own) when the quotient is below 3.
+func blocksRTL(n int) string {
+	var sb strings.Builder
+	sb.WriteString("func t level RTL\nb1:\n\tv1 = Arg\n\tv2 = Const 3\n\tjump b2\n")
+	end := n + 2
+	for i := 2; i < end; i++ {
+		fmt.Fprintf(&sb, "b%d:\n\tv3 = Mul v1 v1\n\tv4 = Add v3 v1\n\tv1 = Div v4 v2\n\tv5 = Lt v1 v2\n\tbranch v5 b%d b%d\n", i, end+i, i+1)
+	}
+	for i := end; i < 2*end; i++ {
+		if i != end+1 {
+			fmt.Fprintf(&sb, "b%d:\n\treturn v1\n", i)
+		}
+	}
+	return sb.String()
+}
+
+// TestCheckSelectionTermsPerBlock: the checker's terms are its block's
+// (termTable.reset at each block): ten times the blocks of one shape hold
+// no more terms at once, and a fault in the last block is still found and
+// named with that block's terms.
+func TestCheckSelectionTermsPerBlock(t *testing.T) {
+	peak := func(n int) int {
+		f, vf := selectRTL(t, blocksRTL(n))
+		c, err := checkSelection(f, vf, "t.smp")
+		if err != nil {
+			t.Fatalf("%d blocks: %v", n, err)
+		}
+		return max(c.tt.peak, len(c.tt.terms))
+	}
+	small, large := peak(20), peak(200)
+	t.Logf("terms at once: %d, %d", small, large)
+	if small != large || small > 100 {
+		t.Errorf("the most terms held at once: %d for 20 blocks, %d for 200; want one block's, the same", small, large)
+	}
+	f, vf := selectRTL(t, blocksRTL(200))
+	var last *VInst
+	for b := range vf.Blocks {
+		for i := range vf.Blocks[b].Insts {
+			if in := &vf.Blocks[b].Insts[i]; in.Op == MOVABS {
+				last = in
+			}
+		}
+	}
+	if last == nil {
+		t.Fatalf("no movabs in\n%v", vf)
+	}
+	last.Src.Imm += 2 // the last division's magic number
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil {
+		t.Fatal("a wrong magic number in the last block: accepted")
+	}
+	for _, w := range []string{"b201 (machine block", "mulhi(", "the RTL branches on lt(div((v1 + mul(v1, v1)), 3), 3)"} {
+		if !strings.Contains(err.Error(), w) {
+			t.Errorf("a wrong magic number in the last block: %v\nwants %q", err, w)
+		}
+	}
+}
+
+// TestTermTableReset: after reset the ids start again at 0 and no old
+// id or key is found for a new term, whether the table keeps its maps
+// (few terms) or drops them (more than resetKeep); fresh terms keep
+// their serial numbers.
+func TestTermTableReset(t *testing.T) {
+	for _, n := range []int{10, 2 * resetKeep} {
+		tt := newTermTable()
+		x := tt.input(1)
+		for k := range n {
+			x = tt.add(x, tt.konst(int64(k)))
+		}
+		tt.freshTerm()
+		made := len(tt.terms)
+		tt.reset()
+		if len(tt.terms) != 0 || len(tt.index) != 0 || len(tt.lins) != 0 || tt.peak != made {
+			t.Fatalf("%d sums: after reset %d terms, %d keys, %d forms, peak %d (want 0, 0, 0, %d)", n, len(tt.terms), len(tt.index), len(tt.lins), tt.peak, made)
+		}
+		a := tt.input(2)
+		k := tt.konst(5)
+		s := tt.add(a, k)
+		if a != 0 || tt.String(s) != "(v2 + 5)" || tt.String(tt.add(tt.input(1), tt.konst(0))) != "v1" {
+			t.Errorf("%d sums: after reset a = %d, %s", n, a, tt.String(s))
+		}
+		if f := tt.freshTerm(); tt.String(f) != "?2" {
+			t.Errorf("%d sums: the fresh term after reset is %s, want ?2", n, tt.String(f))
+		}
+	}
+}

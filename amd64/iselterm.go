@@ -68,13 +68,15 @@ type termKey struct {
 	k    int64
 }
 
-// termTable holds the terms of one check.
+// termTable holds the terms of one RTL block's check (reset between
+// blocks: selChecker.checkBlock says why no term outlives its block).
 type termTable struct {
 	terms []term
 	index map[termKey]tid
 	lins  map[string]tid
 	key   []byte
 	fresh int64
+	peak  int                              // the most terms held at once before a reset (the tests')
 	big   struct{ p, m, e, t, u *big.Int } // scratch for certify
 }
 
@@ -82,6 +84,26 @@ func newTermTable() *termTable {
 	t := &termTable{index: map[termKey]tid{}, lins: map[string]tid{}}
 	t.big.p, t.big.m, t.big.e, t.big.t, t.big.u = new(big.Int), new(big.Int), new(big.Int), new(big.Int), new(big.Int)
 	return t
+}
+
+// resetKeep is the most terms a table keeps its slice and maps for
+// across reset: a larger block's are dropped, so that clearing costs
+// no more than the block made, and one large block's memory does not
+// stay for the rest of the function.
+const resetKeep = 1 << 8
+
+// reset forgets every term, so that the next one made is tid 0 again;
+// the serial numbers of fresh terms go on (messages name them).
+func (tt *termTable) reset() {
+	tt.peak = max(tt.peak, len(tt.terms))
+	if len(tt.terms) > resetKeep {
+		tt.terms, tt.index, tt.lins = nil, map[termKey]tid{}, map[string]tid{}
+		return
+	}
+	clear(tt.terms) // the forms' items go with them
+	tt.terms = tt.terms[:0]
+	clear(tt.index)
+	clear(tt.lins)
 }
 
 func (tt *termTable) get(x tid) *term { return &tt.terms[x] }
