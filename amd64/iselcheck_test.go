@@ -436,3 +436,58 @@ func TestTermTableReset(t *testing.T) {
 		}
 	}
 }
+
+// TestCheckSelectionDivisionsMutants: on blocks of many checked divisions
+// (divisionsRTL), where paths keep facts and pins in shared maps and count
+// the checks they prove false as a prefix (issue 14), CheckSelection
+// rejects each stub jump broken: dropped (the division may trap by 0),
+// sent to another division's stub (its message names another line), or
+// taken on the negated condition (it stops where the divisor is not 0).
+// A check counted as proved where it is not, or a fact or pin a merge
+// keeps from one path only, would let one of them through.
+func TestCheckSelectionDivisionsMutants(t *testing.T) {
+	for _, chain := range []bool{false, true} {
+		f, vf := selectRTL(t, divisionsRTL(40, chain))
+		if err := CheckSelection(f, vf, "t.smp"); err != nil {
+			t.Fatalf("chain %v: the right selection: %v", chain, err)
+		}
+		if len(vf.Stubs) < 40 {
+			t.Fatalf("chain %v: %d stubs, want one a division", chain, len(vf.Stubs))
+		}
+		n := 0
+		for bi, b := range vf.Blocks {
+			for ii, in := range b.Insts {
+				if !in.ToStub {
+					continue
+				}
+				n++
+				if n%3 != 0 && n > 4 { // the first few and every third
+					continue
+				}
+				for _, kind := range []string{"drop", "other stub", "negated"} {
+					m := *vf
+					m.Blocks = slices.Clone(vf.Blocks)
+					nb := *b
+					nb.Insts = slices.Clone(b.Insts)
+					m.Blocks[bi] = &nb
+					switch kind {
+					case "drop":
+						nb.Insts = slices.Delete(nb.Insts, ii, ii+1)
+					case "other stub":
+						nb.Insts[ii].Target = in.Target%int32(len(vf.Stubs)) + 1
+					case "negated":
+						nb.Insts[ii].Cond = in.Cond ^ 1
+					}
+					if err := CheckSelection(f, &m, "t.smp"); err == nil {
+						t.Errorf("chain %v: stub jump %d (block %d instruction %d) %s: accepted", chain, n, bi, ii, kind)
+					} else if !strings.Contains(err.Error(), "isel check: b1") {
+						t.Errorf("chain %v: stub jump %d %s: %v, want it to name b1", chain, n, kind, err)
+					}
+				}
+			}
+		}
+		if n < 40 {
+			t.Errorf("chain %v: %d stub jumps, want one a division", chain, n)
+		}
+	}
+}
