@@ -275,14 +275,17 @@ func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
 func (c *selChecker) setup() error {
 	f, vf := c.f, c.vf
 	// Registers and block IDs are numbered by numbering.Tables (an array
-	// by key where the keys are dense), not Go maps: at 1 MB of source the
-	// maps were a tenth of the checker's function-wide state.
-	n, maxReg, maxID := 0, int64(-1), int64(-1)
+	// by key where the keys are dense), not Go maps, which took several
+	// times the bytes and live the whole check.
+	nDst, nRead, nPred, maxReg, maxID := 0, 0, 0, int64(-1), int64(-1)
 	for _, b := range f.Blocks {
 		maxID = max(maxID, int64(b.ID))
+		nRead++ // the terminator's
+		nPred += len(b.Preds)
 		for _, in := range b.Instrs {
-			n += 1 + len(in.Args)
+			nRead += len(in.Args)
 			if in.Op.HasDst() {
+				nDst++
 				maxReg = max(maxReg, int64(in.Dst))
 			}
 			for _, a := range in.Args {
@@ -291,7 +294,7 @@ func (c *selChecker) setup() error {
 		}
 		maxReg = max(maxReg, int64(b.Term.Reg))
 	}
-	c.rnum = numbering.New(n, maxReg)
+	c.rnum = numbering.New(nDst+nRead, maxReg)
 	num := func(r cfg.Reg) {
 		if c.rnum.Lookup(int64(r)) < 0 {
 			c.rnum.Set(int64(r), int32(len(c.regs)))
@@ -359,7 +362,7 @@ func (c *selChecker) setup() error {
 			c.vregOf[x] = v
 		}
 	}
-	c.liveness()
+	c.liveness(nDst, nRead, nPred)
 	start, succ := make([]int32, len(f.Blocks)+1), make([]int32, 0, len(f.Blocks)+len(f.Blocks)/2)
 	for i, b := range f.Blocks {
 		for _, t := range b.Succs() {
@@ -411,10 +414,12 @@ func (c *selChecker) coldBlock(b int) bool {
 // or block (csr). No live set is made here: a block of a program of
 // nested loops can have thousands of registers live on entry, and the
 // check needs the liveness of few (a register one side writes and the
-// other does not, a constant the code reads from its register).
-func (c *selChecker) liveness() {
+// other does not, a constant the code reads from its register). The
+// pairs are made at most as many as their bounds (nDst writes, nRead
+// reads, nPred predecessors), not grown.
+func (c *selChecker) liveness(nDst, nRead, nPred int) {
 	f := c.f
-	var uses, defs []regBlock
+	uses, defs := make([]regBlock, 0, nRead), make([]regBlock, 0, nDst)
 	seen := make([]int32, len(c.regs))  // the block (+1) that last read or wrote each register
 	wrote := make([]int32, len(c.regs)) // the block (+1) that last wrote it
 	for i, b := range f.Blocks {
@@ -444,7 +449,7 @@ func (c *selChecker) liveness() {
 	}
 	c.useAt, c.useBlock = csr(len(c.regs), uses)
 	c.defAt, c.defBlock = csr(len(c.regs), defs)
-	var preds []regBlock
+	preds := make([]regBlock, 0, nPred)
 	for i, b := range f.Blocks {
 		for _, p := range b.Preds {
 			preds = append(preds, regBlock{int32(i), c.block(p)})
