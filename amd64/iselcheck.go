@@ -294,7 +294,7 @@ func (c *selChecker) setup() error {
 		}
 		maxReg = max(maxReg, int64(b.Term.Reg))
 	}
-	c.rnum = numbering.New(nDst+nRead, maxReg)
+	c.rnum = numbering.New(nDst, maxReg) // a register is written at least once, or grows the table
 	num := func(r cfg.Reg) {
 		if c.rnum.Lookup(int64(r)) < 0 {
 			c.rnum.Set(int64(r), int32(len(c.regs)))
