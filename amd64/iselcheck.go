@@ -18,6 +18,7 @@ import (
 
 	"son/cfg"
 	"son/internal/dom"
+	"son/internal/numbering"
 	"son/regalloc"
 )
 
@@ -97,7 +98,7 @@ type selChecker struct {
 	tt   *termTable
 	// vregOf is the virtual register of each RTL register, by its dense
 	// number (rnum); argReg the argument's.
-	rnum   map[cfg.Reg]int32
+	rnum   *numbering.Table // by cfg.Reg
 	regs   []cfg.Reg
 	vregOf []VReg
 	argReg VReg
@@ -109,11 +110,14 @@ type selChecker struct {
 	// the blocks writing it, each block's predecessors, stamps for the
 	// walks, and the live blocks of the registers asked about.
 	useAt, useBlock []int32
-	defs, preds     [][]int32
+	defAt, defBlock []int32
+	predAt, pred    []int32
 	mark, isDef     []int32
 	gen             int32
-	liveSets        map[int32][]int32
-	index           map[*cfg.Block]int
+	liveAtX         []int32
+	liveBlocks      []int32
+	work            []int32
+	index           *numbering.Table // each block's index in f.Blocks, by ID
 	// internal marks the machine blocks inside an RTL block's code: the
 	// blocks a division's branches fall through to and the joins its cold
 	// blocks jump back to.
@@ -270,37 +274,44 @@ func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
 
 func (c *selChecker) setup() error {
 	f, vf := c.f, c.vf
-	c.rnum = map[cfg.Reg]int32{}
-	num := func(r cfg.Reg) int32 {
-		if x, ok := c.rnum[r]; ok {
-			return x
-		}
-		x := int32(len(c.regs))
-		c.rnum[r] = x
-		c.regs = append(c.regs, r)
-		return x
-	}
-	defs := []int32{}
-	c.index = make(map[*cfg.Block]int, len(f.Blocks))
-	for i, b := range f.Blocks {
-		c.index[b] = i
+	// Registers and block IDs are numbered by numbering.Tables (an array
+	// by key where the keys are dense), not Go maps, which took several
+	// times the bytes and live the whole check.
+	nDst, nRead, nPred, maxReg, maxID := 0, 0, 0, int64(-1), int64(-1)
+	for _, b := range f.Blocks {
+		maxID = max(maxID, int64(b.ID))
+		nRead++ // the terminator's
+		nPred += len(b.Preds)
 		for _, in := range b.Instrs {
+			nRead += len(in.Args)
 			if in.Op.HasDst() {
-				d := num(in.Dst)
-				for int(d) >= len(defs) {
-					defs = append(defs, 0)
-					c.konst, c.kok, c.kblock = append(c.konst, 0), append(c.kok, false), append(c.kblock, 0)
-				}
-				defs[d]++
-				if in.Op == cfg.OpConst {
-					c.konst[d], c.kok[d] = in.Aux, true
-					c.kblock[d] = int32(i)
-				}
+				nDst++
+				maxReg = max(maxReg, int64(in.Dst))
+			}
+			for _, a := range in.Args {
+				maxReg = max(maxReg, int64(a))
 			}
 		}
+		maxReg = max(maxReg, int64(b.Term.Reg))
 	}
-	for d, n := range defs {
-		c.kok[d] = c.kok[d] && n == 1
+	c.rnum = numbering.New(nDst, maxReg) // a register is written at least once, or grows the table
+	num := func(r cfg.Reg) {
+		if c.rnum.Lookup(int64(r)) < 0 {
+			c.rnum.Set(int64(r), int32(len(c.regs)))
+			c.regs = append(c.regs, r)
+		}
+	}
+	c.index = numbering.New(len(f.Blocks), maxID)
+	for i, b := range f.Blocks {
+		if c.index.Lookup(int64(b.ID)) >= 0 {
+			return fmt.Errorf("isel check: two blocks b%d", b.ID)
+		}
+		c.index.Set(int64(b.ID), int32(i))
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				num(in.Dst)
+			}
+		}
 	}
 	// Registers only read are numbered after the defined ones.
 	for _, b := range f.Blocks {
@@ -313,8 +324,22 @@ func (c *selChecker) setup() error {
 			num(b.Term.Reg)
 		}
 	}
-	for len(c.konst) < len(c.regs) {
-		c.konst, c.kok = append(c.konst, 0), append(c.kok, false)
+	defs := make([]int32, len(c.regs))
+	c.konst, c.kok, c.kblock = make([]int64, len(c.regs)), make([]bool, len(c.regs)), make([]int32, len(c.regs))
+	for i, b := range f.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op.HasDst() {
+				d := c.reg(in.Dst)
+				defs[d]++
+				if in.Op == cfg.OpConst {
+					c.konst[d], c.kok[d] = in.Aux, true
+					c.kblock[d] = int32(i)
+				}
+			}
+		}
+	}
+	for d, n := range defs {
+		c.kok[d] = c.kok[d] && n == 1
 	}
 	c.vregOf = make([]VReg, len(c.regs))
 	c.argReg = -1
@@ -327,8 +352,8 @@ func (c *selChecker) setup() error {
 			}
 			c.argReg = v
 		case o > 0:
-			x, ok := c.rnum[cfg.Reg(o)]
-			if !ok {
+			x := c.rnum.Lookup(int64(o))
+			if x < 0 {
 				continue // an RTL register f does not mention: never live
 			}
 			if c.vregOf[x] != 0 {
@@ -337,14 +362,15 @@ func (c *selChecker) setup() error {
 			c.vregOf[x] = v
 		}
 	}
-	c.liveness()
-	succ := make([][]int, len(f.Blocks))
+	c.liveness(nDst, nRead, nPred)
+	start, succ := make([]int32, len(f.Blocks)+1), make([]int32, 0, len(f.Blocks)+len(f.Blocks)/2)
 	for i, b := range f.Blocks {
 		for _, t := range b.Succs() {
-			succ[i] = append(succ[i], c.index[t])
+			succ = append(succ, c.block(t))
 		}
+		start[i+1] = int32(len(succ))
 	}
-	c.dom = dom.NewIntervals(dom.CooperHarveyKennedy(succ))
+	c.dom = dom.NewIntervals(dom.CooperHarveyKennedyFlat(start, succ))
 	c.limit = 64
 	for _, blk := range vf.Blocks {
 		c.limit += 4 * len(blk.Insts)
@@ -371,112 +397,138 @@ func (c *selChecker) setup() error {
 	return nil
 }
 
+// reg is RTL register r's dense number (0 for one f does not mention,
+// as a map would: setup numbers every register f reads or writes).
+func (c *selChecker) reg(r cfg.Reg) int32 { return c.rnum.Get(int64(r)) }
+
+// block is b's index in f.Blocks (0 for a block not in f, as a map would).
+func (c *selChecker) block(b *cfg.Block) int32 { return c.index.Get(int64(b.ID)) }
+
 func (c *selChecker) coldBlock(b int) bool {
 	return b >= 0 && b < len(c.vf.Blocks) && c.vf.Blocks[b].Cold
 }
 
 // liveness prepares liveAt: the reads of each register not preceded by
 // a write in their block (exposed), the blocks that write it, and each
-// block's predecessors. No live set is made here: a block of a program of
+// block's predecessors, each as one flat array with an index by register
+// or block (csr). No live set is made here: a block of a program of
 // nested loops can have thousands of registers live on entry, and the
 // check needs the liveness of few (a register one side writes and the
-// other does not, a constant the code reads from its register).
-func (c *selChecker) liveness() {
+// other does not, a constant the code reads from its register). The
+// pairs are made at most as many as their bounds (nDst writes, nRead
+// reads, nPred predecessors), not grown.
+func (c *selChecker) liveness(nDst, nRead, nPred int) {
 	f := c.f
-	type use struct{ r, b int32 }
-	var uses []use
-	defMark := make([][]int32, len(f.Blocks)) // the registers each block writes
-	seen := make([]int32, len(c.regs))        // the block (+1) that last read or wrote each register
+	uses, defs := make([]regBlock, 0, nRead), make([]regBlock, 0, nDst)
+	seen := make([]int32, len(c.regs))  // the block (+1) that last read or wrote each register
+	wrote := make([]int32, len(c.regs)) // the block (+1) that last wrote it
 	for i, b := range f.Blocks {
 		g := int32(i + 1)
 		for _, in := range b.Instrs {
 			for _, a := range in.Args {
-				x := c.rnum[a]
+				x := c.reg(a)
 				if seen[x] != g { // read before any write in the block
 					seen[x] = g
-					uses = append(uses, use{x, int32(i)})
+					uses = append(uses, regBlock{x, int32(i)})
 				}
 			}
 			if in.Op.HasDst() {
-				x := c.rnum[in.Dst]
+				x := c.reg(in.Dst)
 				seen[x] = g
-				defMark[i] = append(defMark[i], x)
+				if wrote[x] != g {
+					wrote[x] = g
+					defs = append(defs, regBlock{x, int32(i)})
+				}
 			}
 		}
 		if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
-			if x := c.rnum[b.Term.Reg]; seen[x] != g {
-				uses = append(uses, use{x, int32(i)})
+			if x := c.reg(b.Term.Reg); seen[x] != g {
+				uses = append(uses, regBlock{x, int32(i)})
 			}
 		}
 	}
-	slices.SortFunc(uses, func(x, y use) int { return int(x.r) - int(y.r) })
-	c.useAt = make([]int32, len(c.regs)+1)
-	c.useBlock = make([]int32, len(uses))
-	for k, u := range uses {
-		c.useBlock[k] = u.b
-		c.useAt[u.r+1] = int32(k + 1)
-	}
-	for x := 1; x < len(c.useAt); x++ {
-		c.useAt[x] = max(c.useAt[x], c.useAt[x-1])
-	}
-	c.defs = make([][]int32, len(c.regs))
-	for i, ds := range defMark {
-		for _, x := range ds {
-			if n := len(c.defs[x]); n == 0 || c.defs[x][n-1] != int32(i) {
-				c.defs[x] = append(c.defs[x], int32(i))
-			}
-		}
-	}
-	c.preds = make([][]int32, len(f.Blocks))
+	c.useAt, c.useBlock = csr(len(c.regs), uses)
+	c.defAt, c.defBlock = csr(len(c.regs), defs)
+	preds := make([]regBlock, 0, nPred)
 	for i, b := range f.Blocks {
 		for _, p := range b.Preds {
-			c.preds[i] = append(c.preds[i], int32(c.index[p]))
+			preds = append(preds, regBlock{int32(i), c.block(p)})
 		}
 	}
+	c.predAt, c.pred = csr(len(f.Blocks), preds)
 	c.mark = make([]int32, len(f.Blocks))
 	c.isDef = make([]int32, len(f.Blocks))
-	c.liveSets = map[int32][]int32{}
+	c.liveAtX = make([]int32, len(c.regs))
+}
+
+// regBlock pairs a register, or a block, with a block.
+type regBlock struct{ r, b int32 }
+
+// csr lays the pairs out by r (0 <= r < n), in their order: r's blocks
+// are b[at[r]:at[r+1]].
+func csr(n int, pairs []regBlock) (at, b []int32) {
+	at = make([]int32, n+1)
+	for _, p := range pairs {
+		at[p.r+1]++
+	}
+	for r := 1; r <= n; r++ {
+		at[r] += at[r-1]
+	}
+	b = make([]int32, len(pairs))
+	next := slices.Clone(at[:n])
+	for _, p := range pairs {
+		b[next[p.r]] = p.b
+		next[p.r]++
+	}
+	return at, b
 }
 
 // liveAt reports whether RTL register x is live on entry to block b: a
 // path from b's entry reaches a read of x with no write of x before it.
 // Each register's blocks are found once, walking back from its exposed
-// reads to the blocks that write it, and kept sorted.
+// reads to the blocks that write it, and kept sorted in one array:
+// liveBlocks[k] is their number and they follow it, for k = liveAtX[x]-1
+// (liveAtX[x] is 0 until then).
 func (c *selChecker) liveAt(x int32, b int) bool {
 	if c.useAt[x] == c.useAt[x+1] {
 		return false // read nowhere before a write in its block
 	}
-	set, ok := c.liveSets[x]
-	if !ok {
+	if c.liveAtX[x] == 0 {
 		c.gen++
 		gen := c.gen
-		for _, d := range c.defs[x] {
+		for _, d := range c.defBlock[c.defAt[x]:c.defAt[x+1]] {
 			c.isDef[d] = gen
 		}
-		var work []int32
+		from := len(c.liveBlocks)
+		c.liveBlocks = append(c.liveBlocks, 0)
+		work := c.work[:0]
 		for _, u := range c.useBlock[c.useAt[x]:c.useAt[x+1]] {
 			if c.mark[u] == gen {
 				continue
 			}
 			c.mark[u] = gen
-			set = append(set, u)
+			c.liveBlocks = append(c.liveBlocks, u)
 			work = append(work[:0], u)
 			for len(work) > 0 {
 				b := work[len(work)-1]
 				work = work[:len(work)-1]
-				for _, j := range c.preds[b] {
+				for _, j := range c.pred[c.predAt[b]:c.predAt[b+1]] {
 					if c.isDef[j] == gen || c.mark[j] == gen {
 						continue
 					}
 					c.mark[j] = gen
-					set = append(set, j)
+					c.liveBlocks = append(c.liveBlocks, j)
 					work = append(work, j)
 				}
 			}
 		}
-		slices.Sort(set)
-		c.liveSets[x] = set
+		c.work = work
+		slices.Sort(c.liveBlocks[from+1:])
+		c.liveBlocks[from] = int32(len(c.liveBlocks) - from - 1)
+		c.liveAtX[x] = int32(from + 1)
 	}
+	k := c.liveAtX[x]
+	set := c.liveBlocks[k : k+c.liveBlocks[k-1]]
 	_, found := slices.BinarySearch(set, int32(b))
 	return found
 }
@@ -506,7 +558,9 @@ func (c *selChecker) run() error {
 		return nil
 	}
 	work := []pair{{0, p.exit}}
-	done := map[pair]bool{work[0]: true}
+	var done pairSet
+	done.init(len(c.f.Blocks))
+	done.add(work[0])
 	for len(work) > 0 {
 		pr := work[len(work)-1]
 		work = work[:len(work)-1]
@@ -515,16 +569,60 @@ func (c *selChecker) run() error {
 			return err
 		}
 		for _, n := range next {
-			if !done[n] {
-				if len(done) > 2*len(c.f.Blocks)+16 {
+			if !done.has(n) {
+				if done.n > 2*len(c.f.Blocks)+16 {
 					return fmt.Errorf("isel check: RTL blocks reached at more than two places each")
 				}
-				done[n] = true
+				done.add(n)
 				work = append(work, n)
 			}
 		}
 	}
 	return nil
+}
+
+// pairSet is run's set of pairs: the first two machine blocks (+1) of
+// each RTL block in an array, two int32 a block where a map of pairs
+// took some 40 bytes a pair; any more (an error soon: run) in a map.
+type pairSet struct {
+	at    []int32 // at[2*rtl], at[2*rtl+1]: mach+1, or 0
+	extra map[pair]bool
+	n     int // the pairs in the set
+}
+
+func (s *pairSet) init(blocks int) { s.at = make([]int32, 2*blocks) }
+
+// slots is pr's RTL block's two slots, or nil where pr is not one of
+// the array's.
+func (s *pairSet) slots(pr pair) []int32 {
+	if pr.rtl < 0 || 2*pr.rtl >= len(s.at) || pr.mach < 0 || pr.mach >= math.MaxInt32 {
+		return nil
+	}
+	return s.at[2*pr.rtl : 2*pr.rtl+2]
+}
+
+func (s *pairSet) has(pr pair) bool {
+	if sl := s.slots(pr); sl != nil && (sl[0] == int32(pr.mach+1) || sl[1] == int32(pr.mach+1)) {
+		return true
+	}
+	return s.extra[pr]
+}
+
+// add puts pr, not in s, in s.
+func (s *pairSet) add(pr pair) {
+	s.n++
+	if sl := s.slots(pr); sl != nil {
+		for k := range sl {
+			if sl[k] == 0 {
+				sl[k] = int32(pr.mach + 1)
+				return
+			}
+		}
+	}
+	if s.extra == nil {
+		s.extra = map[pair]bool{}
+	}
+	s.extra[pr] = true
 }
 
 func (c *selChecker) where() string {
@@ -554,7 +652,7 @@ func (c *selChecker) value(p *path, v VReg) tid {
 	}
 	if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.rb >= 0 {
 		if o := c.vf.origin[k]; o > 0 {
-			if x, ok := c.rnum[cfg.Reg(o)]; ok {
+			if x := c.rnum.Lookup(o); x >= 0 {
 				// A register holds its RTL register's value on entry (the
 				// checks at each block's exits make sure of it where the
 				// RTL reads it; where it does not, the RTL's terms never
@@ -673,7 +771,7 @@ func (c *selChecker) peekChecks(h *cfg.Block, rs *rstate) []event {
 
 // rval is RTL register r's value in rs.
 func (c *selChecker) rval(rs *rstate, r cfg.Reg) tid {
-	x := c.rnum[r]
+	x := c.reg(r)
 	if t, ok := rs.regs[x]; ok {
 		return t
 	}
@@ -719,7 +817,7 @@ func (c *selChecker) runRTL(b *cfg.Block, rs *rstate) error {
 		default:
 			return fmt.Errorf("isel check: b%d instruction %d: RTL op %v", b.ID, k, in.Op)
 		}
-		x := c.rnum[in.Dst]
+		x := c.reg(in.Dst)
 		rs.regs[x] = v
 		rs.written = append(rs.written, x)
 	}
@@ -1894,12 +1992,12 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	}
 	// Every register either side wrote (or the RTL read) must agree, but
 	// where it is dead in t: a value the code need not make.
-	ti := c.index[t]
+	ti := int(c.block(t))
 	keys := slices.Clone(rs.written)
 	p.regs.each(func(r int32, _ tid) {
 		v := VReg(r)
 		if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] > 0 {
-			if x, ok := c.rnum[cfg.Reg(c.vf.origin[k])]; ok {
+			if x := c.rnum.Lookup(c.vf.origin[k]); x >= 0 {
 				keys = append(keys, x)
 			}
 		}

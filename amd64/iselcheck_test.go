@@ -491,3 +491,165 @@ func TestCheckSelectionDivisionsMutants(t *testing.T) {
 		}
 	}
 }
+
+// loopsRTL is two nested loops over registers numbered far apart (v900001:
+// the checker numbers them by a hash table, not an array) in blocks whose
+// IDs are not their order.
+const loopsRTL = `func t level RTL
+b7:
+	v1 = Arg
+	v900001 = Const 0
+	v3 = Const 1
+	v40 = Const 0
+	jump b100
+b100:
+	v5 = Lt v900001 v1
+	branch v5 b3 b55
+b3:
+	v6 = Const 0
+	jump b9
+b9:
+	v8 = Lt v6 v900001
+	branch v8 b12 b20
+b12:
+	v40 = Add v40 v6
+	v6 = Add v6 v3
+	jump b9
+b20:
+	v900001 = Add v900001 v3
+	jump b100
+b55:
+	v41 = Mul v40 v3
+	return v41
+`
+
+// TestSelCheckerLiveAt: the checker's liveness (liveAt, from the flat
+// arrays of liveness) agrees with a fixed point of the dataflow equations
+// (live in = read before written, or live out and not written) on every
+// register and block of iselRTL, loopsRTL and blocksRTL, asked in two
+// orders so that the live sets lie interleaved in their one array.
+func TestSelCheckerLiveAt(t *testing.T) {
+	for name, text := range map[string]string{"isel": iselRTL, "loops": loopsRTL, "blocks": blocksRTL(6)} {
+		f, vf := selectRTL(t, text)
+		c, err := checkSelection(f, vf, "t.smp")
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if name == "loops" && c.rnum.Dense() {
+			t.Errorf("loops: registers numbered by an array, want the hash table")
+		}
+		want := refLiveIn(f)
+		live := 0
+		for _, rev := range []bool{true, false} {
+			for k := range c.regs {
+				x := k
+				if rev {
+					x = len(c.regs) - 1 - k
+				}
+				for i, b := range f.Blocks {
+					got := c.liveAt(int32(x), i)
+					if got != want[i][c.regs[x]] {
+						t.Errorf("%s: v%d live on entry to b%d: %v, want %v", name, c.regs[x], b.ID, got, !got)
+					}
+					if got {
+						live++
+					}
+				}
+			}
+		}
+		if live == 0 {
+			t.Errorf("%s: no register live anywhere", name)
+		}
+	}
+	// Registers live across the loops of loopsRTL, by hand.
+	f, vf := selectRTL(t, loopsRTL)
+	c, _ := checkSelection(f, vf, "t.smp")
+	for _, w := range []struct {
+		r     cfg.Reg
+		block int // index in f.Blocks
+		live  bool
+	}{{900001, 1, true}, {900001, 6, false}, {40, 3, true}, {6, 3, true}, {6, 1, false}, {41, 6, false}, {1, 5, true}} {
+		if got := c.liveAt(c.reg(w.r), w.block); got != w.live {
+			t.Errorf("loops: v%d live on entry to b%d: %v, want %v", w.r, f.Blocks[w.block].ID, got, w.live)
+		}
+	}
+}
+
+// refLiveIn is each block's live-in registers, by iterating the dataflow
+// equations to their fixed point.
+func refLiveIn(f *cfg.Func) []map[cfg.Reg]bool {
+	in := make([]map[cfg.Reg]bool, len(f.Blocks))
+	index := map[*cfg.Block]int{}
+	for i, b := range f.Blocks {
+		in[i] = map[cfg.Reg]bool{}
+		index[b] = i
+	}
+	for changed := true; changed; {
+		changed = false
+		for i := len(f.Blocks) - 1; i >= 0; i-- {
+			b := f.Blocks[i]
+			live := map[cfg.Reg]bool{}
+			for _, s := range b.Succs() {
+				for r := range in[index[s]] {
+					live[r] = true
+				}
+			}
+			if b.Term.Kind == cfg.TermBranch || b.Term.Kind == cfg.TermReturn {
+				live[b.Term.Reg] = true
+			}
+			for k := len(b.Instrs) - 1; k >= 0; k-- {
+				ins := b.Instrs[k]
+				if ins.Op.HasDst() {
+					delete(live, ins.Dst)
+				}
+				for _, a := range ins.Args {
+					live[a] = true
+				}
+			}
+			if len(live) != len(in[i]) {
+				in[i], changed = live, true
+			}
+		}
+	}
+	return in
+}
+
+// TestPairSet: run's set of pairs holds two machine blocks an RTL block
+// in its array and any more in its map, each found once added and no
+// other.
+func TestPairSet(t *testing.T) {
+	var s pairSet
+	s.init(3)
+	add := []pair{{0, 5}, {2, 0}, {0, 7}, {0, 9}, {2, 3}, {1, 1 << 40}, {0, 11}}
+	for k, pr := range add {
+		if s.has(pr) {
+			t.Fatalf("%v found before it is added", pr)
+		}
+		s.add(pr)
+		for j, q := range add {
+			if s.has(q) != (j <= k) {
+				t.Fatalf("after adding %v: has(%v) = %v", add[:k+1], q, s.has(q))
+			}
+		}
+	}
+	for _, pr := range []pair{{1, 5}, {2, 5}, {0, 0}, {1, 0}, {2, 1}, {0, 8}} {
+		if s.has(pr) {
+			t.Errorf("%v found, never added", pr)
+		}
+	}
+	if s.n != len(add) || len(s.extra) != 3 {
+		t.Errorf("%d pairs, %d in the map; want %d, 3 ({0 9}, {0 11}, and {1 2^40} beyond an int32)", s.n, len(s.extra), len(add))
+	}
+}
+
+// TestCheckSelectionDuplicateBlockIDs: blocks are numbered by ID, so two
+// blocks of one ID (which cfg.Verify rejects) are an error, not one block
+// checked for the other.
+func TestCheckSelectionDuplicateBlockIDs(t *testing.T) {
+	f, vf := selectRTL(t, loopsRTL)
+	f.Blocks[4].ID = f.Blocks[2].ID
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || err.Error() != "isel check: two blocks b3" {
+		t.Errorf("two blocks b3: %v", err)
+	}
+}
