@@ -123,11 +123,10 @@ type selChecker struct {
 	// blocks jump back to.
 	internal []bool
 	// The current pair: the RTL block and the machine block.
-	rb   int
-	vb   int
-	fr   map[VReg]tid   // fresh values of temporaries and physical registers in this pair
-	div  []rtlDiv       // the divisions of the RTL block(s): never by 0 where run
-	live map[int32]bool // the RTL registers live on entry to the block
+	rb  int
+	vb  int
+	fr  map[VReg]tid // fresh values of temporaries and physical registers in this pair
+	div []rtlDiv     // the divisions of the RTL block(s): never by 0 where run
 	// checks are the RTL block's checks, in order: a path counts how many
 	// of the first it proves false (path.proved), and a merge keeps the
 	// fewest of the paths' (prove). checkAt is the first index of each
@@ -388,7 +387,7 @@ func (c *selChecker) setup() error {
 		if blk.Cold {
 			for i := range blk.Insts {
 				in := &blk.Insts[i]
-				if (in.Op == JMP || in.Op == JCC && !in.ToStub) && in.Target >= 0 && int(in.Target) < len(vf.Blocks) && !c.coldBlock(int(in.Target)) {
+				if (in.Op == JMP || in.Op == JCC) && !in.ToStub && in.Target >= 0 && int(in.Target) < len(vf.Blocks) && !c.coldBlock(int(in.Target)) {
 					c.internal[in.Target] = true
 				}
 			}
@@ -647,7 +646,7 @@ func (c *selChecker) value(p *path, v VReg) tid {
 		return t
 	}
 	if v == c.argReg && c.rb >= 0 {
-		// Past the prologue, which must have written it (setup checks).
+		// Past the prologue, which must have written it (run checks).
 		return c.tt.input(argOrigin)
 	}
 	if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.rb >= 0 {
@@ -887,6 +886,9 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 				done = append(done, p)
 				forked = true
 			case JMP:
+				if in.ToStub { // the selector stops only on a condition (jcc)
+					return nil, fmt.Errorf("isel check: %s: a jmp to a stub", at)
+				}
 				if err := c.goTo(p, int(in.Target), at, &pending, &done); err != nil {
 					return nil, err
 				}
@@ -1179,9 +1181,11 @@ func (c *selChecker) substMemo(x tid, p *path, own tid, memo map[tid]tid) tid {
 		switch t.kind {
 		case tConst, tIn, tFresh:
 		case tLin:
-			if k, ok := pin(tt.mkLin(slices.Clone(t.lin), 0)); ok && t.k != 0 {
-				r = tt.addConst(k, t.k)
-				break
+			if x0, k0, ok := c.shifted(x); ok { // x0 + k0, x0 pinned
+				if v, ok := pin(x0); ok {
+					r = tt.addConst(v, k0)
+					break
+				}
 			}
 			items := make([]linItem, 0, len(t.lin))
 			k := t.k
@@ -1200,8 +1204,6 @@ func (c *selChecker) substMemo(x tid, p *path, own tid, memo map[tid]tid) tid {
 			r = tt.eqz(walk(t.a))
 		case tNe:
 			r = tt.nez(walk(t.a))
-		case tZext8:
-			r = tt.and(walk(t.a), tt.konst(0xff))
 		default:
 			a, b := walk(t.a), walk(t.b)
 			r = c.apply(t.kind, a, b)
@@ -1990,7 +1992,7 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	default:
 		return none, fmt.Errorf("isel check: %s: the code leaves for machine block %d, the RTL returns", c.where(), p.exit)
 	}
-	// Every register either side wrote (or the RTL read) must agree, but
+	// Every register either side wrote must agree, but
 	// where it is dead in t: a value the code need not make.
 	ti := int(c.block(t))
 	keys := slices.Clone(rs.written)

@@ -116,6 +116,14 @@ func TestCheckSelectionRejects(t *testing.T) {
 			}
 		}
 	}
+	// A jmp to a stub at the end of the prologue's block, where no path
+	// stops: read as a jump to machine block 1 (the stub's number), it
+	// was accepted, and the program stopped with the stub's message.
+	f, vf = selectRTL(t, iselRTL)
+	vf.Blocks[0].Insts = append(vf.Blocks[0].Insts, VInst{Op: JMP, ToStub: true, Target: 1})
+	if err := CheckSelection(f, vf, "t.smp"); err == nil || !strings.Contains(err.Error(), "a jmp to a stub") {
+		t.Errorf("a jmp to a stub: %v, want a jmp to a stub", err)
+	}
 }
 
 // iselRTL2 divides by a negative constant and subtracts a register from
@@ -260,8 +268,9 @@ func TestCheckSelectionPrologueWritesArg(t *testing.T) {
 func TestCheckSelectionEmptyStubMessage(t *testing.T) {
 	f, vf := selectRTL(t, iselRTL)
 	vf.Stubs[0] = nil
-	if err := CheckSelection(f, vf, "t.smp"); err == nil {
-		t.Fatal("a stub whose message is empty: accepted")
+	err := CheckSelection(f, vf, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), `(je divzero) with "" when eq0(v2)`) {
+		t.Fatalf("a stub whose message is empty: %v, want the stub's empty message against the check's", err)
 	}
 }
 

@@ -43,12 +43,11 @@ const (
 	tLe                 // a <= b, signed
 	tUlt                // a < b, unsigned
 	tUle                // a <= b, unsigned
-	tZext8              // a & 0xff
 	tSet8               // a with its low byte set to b (setcc)
 )
 
 var tkindNames = [...]string{"const", "in", "fresh", "lin", "and", "or", "xor", "mul", "mulhi", "shl", "sar", "shr",
-	"div", "mod", "eq0", "ne0", "lt", "le", "ult", "ule", "zext8", "set8"}
+	"div", "mod", "eq0", "ne0", "lt", "le", "ult", "ule", "set8"}
 
 type linItem struct {
 	t tid
@@ -76,13 +75,13 @@ type termTable struct {
 	lins  map[string]tid
 	key   []byte
 	fresh int64
-	peak  int                              // the most terms held at once before a reset (the tests')
-	big   struct{ p, m, e, t, u *big.Int } // scratch for certify
+	peak  int                           // the most terms held at once before a reset (the tests')
+	big   struct{ p, m, e, t *big.Int } // scratch for certify
 }
 
 func newTermTable() *termTable {
 	t := &termTable{index: map[termKey]tid{}, lins: map[string]tid{}}
-	t.big.p, t.big.m, t.big.e, t.big.t, t.big.u = new(big.Int), new(big.Int), new(big.Int), new(big.Int), new(big.Int)
+	t.big.p, t.big.m, t.big.e, t.big.t = new(big.Int), new(big.Int), new(big.Int), new(big.Int)
 	return t
 }
 
@@ -254,10 +253,8 @@ func (tt *termTable) and(a, b tid) tid {
 	switch {
 	case oka && okb:
 		return tt.konst(ca & cb)
-	case oka && ca == 0 || okb && cb == 0:
+	case okb && cb == 0: // (a constant a is second, or both are)
 		return tt.konst(0)
-	case oka && ca == -1:
-		return b
 	case okb && cb == -1:
 		return a
 	case a == b:
@@ -860,7 +857,7 @@ func (tt *termTable) write(sb *strings.Builder, x tid, depth int) {
 			sb.WriteString(" + " + strconv.FormatInt(t.k, 10))
 		}
 		sb.WriteString(")")
-	case tEq, tNe, tZext8:
+	case tEq, tNe:
 		sb.WriteString(tkindNames[t.kind] + "(")
 		tt.write(sb, t.a, depth+1)
 		sb.WriteString(")")

@@ -8,7 +8,8 @@ import mbits "math/bits"
 // nothing (a struct copy) and the maps of paths forked from one differ
 // only in the nodes set since, which diff visits and no others. A radix
 // trie of 32-way nodes over the key's bits, each node keeping only the
-// children it has (a bitmap); its shape depends only on its keys. Get,
+// children it has (a bitmap); its shape depends only on its keys and the
+// largest key it ever held (del does not lower the root; diff lifts it). Get,
 // set and del cost the trie's height, at most 7 levels.
 type pmap[V comparable] struct {
 	root  *pnode[V]

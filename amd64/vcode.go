@@ -235,7 +235,8 @@ func (f *VFunc) RegallocFunc() *regalloc.Func {
 // succs: the first successor t that no jump before it named (a block
 // whose jump and fall-through both go to t names t's first place). A
 // target not among succs gets a successor past them, which
-// regalloc.Check rejects.
+// regalloc.Check rejects. (A block has at most two successors, as its
+// cfg block: named's 64 bits and the successor past them never run out.)
 func jumpTo(succs []int, t int32, named *uint64) regalloc.Jump {
 	for k, s := range succs[:min(len(succs), 64)] {
 		if s == int(t) && *named&(1<<k) == 0 {

@@ -35,6 +35,9 @@ func TestBlockSuccs(t *testing.T) {
 	if s := a.Succs(); len(s) != 1 || s[0] != c {
 		t.Fatalf("after SetSuccs(c): %v", s)
 	}
+	if s := append(a.Succs(), b); len(a.Succs()) != 1 || a.succs[1] != nil || s[1] != b {
+		t.Fatalf("an append to Succs wrote into the block: %v, %v", a.Succs(), a.succs)
+	}
 	a.SetSuccs()
 	if len(a.Succs()) != 0 || a.succs[0] != nil {
 		t.Fatalf("after SetSuccs(): %v, %v", a.Succs(), a.succs)

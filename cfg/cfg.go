@@ -46,8 +46,9 @@ type Block struct {
 
 // Succs returns the block's successors: Jump one, Branch two (true,
 // false), Return none. The slice is the block's own: writing an element
-// replaces that successor; SetSuccs and AddSucc change how many there are.
-func (b *Block) Succs() []*Block { return b.succs[:b.nsucc] }
+// replaces that successor; SetSuccs and AddSucc change how many there are
+// (an append to it copies: its capacity is its length).
+func (b *Block) Succs() []*Block { return b.succs[:b.nsucc:b.nsucc] }
 
 // SetSuccs sets the block's successors. A block has at most two: more is
 // the caller's error (no terminator has more), and panics.

@@ -116,7 +116,7 @@ var scalingNodes = []int{1_000, 10_000, 100_000, 1_000_000}
 // of 20 tries finds one), and that number. The nodes grow in steps with the
 // generator's size, differently for each seed, so each try guesses a size
 // from the nodes per statement of the one before, with the next seed.
-func scalingProgram(b *testing.B, nodes int) ([]byte, int) {
+func scalingProgram(b testing.TB, nodes int) ([]byte, int) {
 	b.Helper()
 	var best []byte
 	bestN := 0

@@ -19,7 +19,7 @@ func cloneFunc(f *cfg.Func) *cfg.Func {
 		nblocks++
 		nphis += len(b.Phis)
 		ninstrs += len(b.Instrs)
-		nedges += len(b.Preds) + len(b.Succs())
+		nedges += len(b.Preds)
 		for _, p := range b.Phis {
 			if p != nil {
 				nregs += len(p.Args)
@@ -56,17 +56,19 @@ func cloneFunc(f *cfg.Func) *cfg.Func {
 			of[b] = nb
 		}
 	}
+	clone := func(b *cfg.Block) *cfg.Block {
+		if x := of[b]; x != nil {
+			return x
+		}
+		return b // not a block of f: keep it, so that the verifier says so
+	}
 	list := func(bs []*cfg.Block) []*cfg.Block {
 		if bs == nil {
 			return nil
 		}
 		start := len(edges)
 		for _, b := range bs {
-			x := of[b]
-			if x == nil {
-				x = b // not a block of f: keep it, so that the verifier says so
-			}
-			edges = append(edges, x)
+			edges = append(edges, clone(b))
 		}
 		return edges[start:len(edges):len(edges)]
 	}
@@ -76,7 +78,9 @@ func cloneFunc(f *cfg.Func) *cfg.Func {
 		}
 		nb := c.Blocks[i]
 		nb.Preds = list(b.Preds)
-		nb.SetSuccs(list(b.Succs())...)
+		for _, x := range b.Succs() {
+			nb.AddSucc(clone(x))
+		}
 		if b.Phis != nil {
 			start := len(phiList)
 			for _, p := range b.Phis {

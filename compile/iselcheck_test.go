@@ -60,8 +60,7 @@ func TestMeasureSelection(t *testing.T) {
 		t.Fatalf("SON_MEASURE=%q: want isel or check", what)
 	}
 	n := testenv.Int(t, "SON_MEASURE_N", 1, "a number of runs")
-	var src []byte
-	testing.Benchmark(func(b *testing.B) { src, _ = scalingProgram(b, 10000) })
+	src, _ := scalingProgram(t, 10000)
 	u, err := Compile("gen.smp", src, Options{})
 	if err != nil {
 		t.Fatal(err)

@@ -12,11 +12,16 @@ import (
 // --toggle-collect=son/compile.runPassAlone (docs/PERFORMANCE.md, fix19):
 // the collector is off and the goroutine's stack grown beforehand, since
 // a stack copy inside the toggled call ends callgrind's collection there.
+// With the collector off, each iteration's unit stays: run it a few
+// times (-benchtime 3x), not for a second.
 func BenchmarkPassAlone(b *testing.B) {
 	defer debug.SetGCPercent(debug.SetGCPercent(-1))
 	for _, target := range scalingNodes[1:3] {
 		var src []byte
-		for i, p := range Passes[:5] {
+		for i, p := range Passes {
+			if i > 0 && Passes[i-1].Name == "cleanup" {
+				break // the graph passes end with cleanup
+			}
 			b.Run(fmt.Sprintf("%s/%d", p.Name, target), func(b *testing.B) {
 				if src == nil {
 					src, _ = scalingProgram(b, target)

@@ -65,10 +65,10 @@ func ParseMode(s string) (Mode, error) {
 // a graph after build holds about six IDs per live node, and a value is
 // five words, so an array by ID was most of what the pass allocated.
 type Solution struct {
-	values []types.Type // by dense number
-	// slot is, by node ID, 1 + the node's dense number; 0 for a node that
-	// was not live when solved, whose value is Top.
-	slot []int32
+	// t holds the values by dense number (Values) and, by node ID, 1 +
+	// the node's dense number (Slot); 0 for a node that was not live when
+	// solved, whose value is Top.
+	t son.Typing
 	// graph and live are the graph Analyze solved and its live nodes,
 	// live[i] numbered i, so that Annotate and CheckSCCP do not walk the
 	// graph again.
@@ -79,40 +79,31 @@ type Solution struct {
 }
 
 // Value is the claimed value of n.
-func (s *Solution) Value(n *son.Node) types.Type {
-	if n.ID < len(s.slot) {
-		if i := s.slot[n.ID]; i > 0 {
-			return s.values[i-1]
-		}
-	}
-	return types.Top
-}
+func (s *Solution) Value(n *son.Node) types.Type { return s.t.Of(n) }
 
-// typing is Value for son.Compute: s's arrays as they are now (Set may
-// grow them), which the solver and the checker read inlined, one read per
-// input evaluated, where a call of a closure each was 4% of the pass.
-func (s *Solution) typing() *son.Typing {
-	return &son.Typing{Slot: s.slot, Values: s.values}
-}
+// typing is Value for son.Compute, which the solver and the checker read
+// inlined, one read per input evaluated, where a call of a closure each
+// was 4% of the pass.
+func (s *Solution) typing() *son.Typing { return &s.t }
 
 // Set changes the claim for n: for tests of the checker.
 func (s *Solution) Set(n *son.Node, t types.Type) {
-	for n.ID >= len(s.slot) {
-		s.slot = append(s.slot, 0)
+	for n.ID >= len(s.t.Slot) {
+		s.t.Slot = append(s.t.Slot, 0)
 	}
-	if s.slot[n.ID] == 0 {
-		s.values = append(s.values, types.Top)
-		s.slot[n.ID] = int32(len(s.values))
+	if s.t.Slot[n.ID] == 0 {
+		s.t.Values = append(s.t.Values, types.Top)
+		s.t.Slot[n.ID] = int32(len(s.t.Values))
 	}
-	s.values[s.slot[n.ID]-1] = t
+	s.t.Values[s.t.Slot[n.ID]-1] = t
 }
 
 // Release gives the solution's array by node ID back to its graph's
 // scratch (son.Graph.GiveIDs), for the passes after to reuse; s is not
 // used after.
 func (s *Solution) Release() {
-	s.graph.GiveIDs(s.slot)
-	s.slot, s.values = nil, nil
+	s.graph.GiveIDs(s.t.Slot)
+	s.t.Slot, s.t.Values = nil, nil
 }
 
 // fallsBeforeWidening is how often an integer range may fall before it is
@@ -144,7 +135,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	if len(live) >= math.MaxInt32 {
 		return nil, fmt.Errorf("the %v analysis cannot number %d live nodes", mode, len(live))
 	}
-	s := &Solution{values: make([]types.Type, len(live)), slot: g.TakeIDs(), graph: g, live: live}
+	s := &Solution{t: son.Typing{Values: make([]types.Type, len(live)), Slot: g.TakeIDs()}, graph: g, live: live}
 	// By dense number: how often the value fell, and whether the node is
 	// on the worklist.
 	falls := make([]uint8, len(live))
@@ -162,7 +153,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	work := newRing(len(live))
 	budget := len(live)
 	for i, n := range live {
-		s.slot[n.ID] = int32(i) + 1
+		s.t.Slot[n.ID] = int32(i) + 1
 		budget += maxFalls * len(n.Out)
 		if n.Op.IsRegion() {
 			budget += maxFalls * len(n.In) * len(n.Out) // inputs' falls revisit the Phis
@@ -170,9 +161,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		switch {
 		case n == g.Start: // Top, until its first evaluation makes it reachable
 		case n.Op == son.OpIf || n.Op == son.OpNever:
-			s.values[i] = unreachedIf
+			s.t.Values[i] = unreachedIf
 		case n.IsControl():
-			s.values[i] = types.XCtrl
+			s.t.Values[i] = types.XCtrl
 		}
 		if n == g.Start || n == g.Stop || len(n.In) == 0 {
 			on[i] = true
@@ -180,7 +171,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 	}
 	push := func(n *son.Node) {
-		if i := s.slot[n.ID] - 1; i >= 0 && !on[i] {
+		if i := s.t.Slot[n.ID] - 1; i >= 0 && !on[i] {
 			on[i] = true
 			work.push(i)
 		}
@@ -192,9 +183,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		n := live[i]
 		on[i] = false
 		if s.Evals++; s.Evals > budget {
-			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.values[i])
+			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.t.Values[i])
 		}
-		old := s.values[i]
+		old := s.t.Values[i]
 		// The meet with the old value keeps the values falling: a range
 		// widened below its equation's value must not rise back to it
 		// when its inputs change, or a loop can go up and down forever.
@@ -228,7 +219,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		if tr != nil { // no call, with two values of 40 bytes, when not tracing
 			tr.change(n, old, v)
 		}
-		s.values[i] = v
+		s.t.Values[i] = v
 		ctrl := n.IsControl()
 		for _, u := range n.Out {
 			push(u)
@@ -364,7 +355,7 @@ func Annotate(g *son.Graph, s *Solution) {
 		for i, n := range s.live {
 			// Most claims are the type itself (the peepholes typed the
 			// node alike), whose join with it is the type.
-			if t, v := n.Type(), s.values[i]; !v.Same(&t) && !equalKinds(&v, &t) {
+			if t, v := n.Type(), s.t.Values[i]; !v.Same(&t) && !equalKinds(&v, &t) {
 				g.SetType(n, join(t, v))
 			}
 		}

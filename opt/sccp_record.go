@@ -11,7 +11,7 @@ import (
 // SCCPRecord is what the checkers of a round of sccp keep of the graph as
 // it was before the analysis, in place of a whole son.Graph.Clone: by node
 // ID, each live node's op, constant, type and inputs (their IDs), about a
-// third of a clone's bytes (a node of the graph is 112 bytes before its
+// third of a clone's bytes (a node of the graph is 96 bytes before its
 // edges; the types are kept once each, by number: a type is 40 bytes);
 // and, once the solution is checked, which control nodes run by the
 // claims. The pipeline takes it before Analyze (RecordSCCP), checks
@@ -130,9 +130,9 @@ func (r *SCCPRecord) name(id int) string {
 
 // valueOf is s's claim for the node with this ID (Solution.Value by ID).
 func valueOf(s *Solution, id int) types.Type {
-	if id < len(s.slot) {
-		if i := s.slot[id]; i > 0 {
-			return s.values[i-1]
+	if id < len(s.t.Slot) {
+		if i := s.t.Slot[id]; i > 0 {
+			return s.t.Values[i-1]
 		}
 	}
 	return types.Top

@@ -28,7 +28,7 @@ func TestSoundMemoAgrees(t *testing.T) {
 		return types.Const(c.Hi()), true
 	}
 	// The solution's values with every control node unreached.
-	unreached := &son.Typing{Slot: s.slot, Values: append([]types.Type(nil), s.values...)}
+	unreached := &son.Typing{Slot: s.t.Slot, Values: append([]types.Type(nil), s.t.Values...)}
 	for i, n := range s.live {
 		if n.IsControl() {
 			unreached.Values[i] = types.XCtrl

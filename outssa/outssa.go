@@ -657,7 +657,7 @@ func (t *translation) emit(inPlace bool) (*Result, error) {
 		for _, in := range b.Instrs {
 			nargs += len(in.Args)
 		}
-		nlists += len(b.Preds) + len(b.Succs())
+		nlists += len(b.Preds)
 		if len(b.Succs()) == 1 {
 			room[i] = len(b.Succs()[0].Phis) + len(b.Succs()[0].Phis)/2
 		}
@@ -687,7 +687,9 @@ func (t *translation) emit(inPlace bool) (*Result, error) {
 	for i, b := range f.Blocks {
 		nb := out[i]
 		nb.Preds = blocks(b.Preds)
-		nb.SetSuccs(blocks(b.Succs())...)
+		for _, x := range b.Succs() {
+			nb.AddSucc(out[t.at(x)])
+		}
 		if n := len(b.Instrs) + room[i]; n > 0 {
 			nb.Instrs = ilists[:0:n]
 			ilists = ilists[n:]

@@ -178,6 +178,10 @@ func TestCheckHand(t *testing.T) {
 			[]hb{{nil, []hi{def(v3, r1, Edit{s0, r1}), {defs: []Reg{v4}, dead: true}, use(v3, r2, Edit{r2, s0})}}},
 			[]hb{{nil, []hi{def(v3, r1), {defs: []Reg{v4}, dead: true, after: []Edit{{s0, r1}}}, use(v3, r2, Edit{r2, s0})}}},
 			"regalloc check: block 0, instruction 1 (I1): dropped, but it has moves"},
+		{"a dropped instruction that jumps", 0,
+			[]hb{{[]int{1}, []hi{def(v3, r1), {defs: []Reg{v4}, dead: true}, jump(JumpTo(0), nil, nil)}}, {nil, []hi{use(v3, r1)}}},
+			[]hb{{[]int{1}, []hi{def(v3, r1), {defs: []Reg{v4}, dead: true, jump: JumpTo(0)}}}, {nil, []hi{use(v3, r1)}}},
+			"regalloc check: block 0, instruction 1 (I1): dropped, but it jumps"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			if err := Check(handCase(tt.slots, tt.good)); err != nil {

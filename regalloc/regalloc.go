@@ -746,7 +746,9 @@ func (a *alloc) liveness() {
 			// A virtual register's mention and hull are made here, as
 			// positions only grow: its first mention (mhead -1) starts
 			// its interval, every mention ends it, and only a mention in
-			// a block other than its one (few) calls mention.
+			// a block other than its one (few) calls mention. (This is
+			// mention's first case and hull inlined: it holds as start
+			// and mhead are reset together, above.)
 			nu := int(w.nu)
 			for k, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
 				p := usePos

@@ -9,7 +9,7 @@ import (
 )
 
 // backend runs on u, compiled with checking on to its last pass, what son
-// check runs after it (amd64.Code with check set): instruction selection
+// check runs after it (amd64.Code with amd64.CheckAll): instruction selection
 // and its checker, amd64.CheckSelection, register allocation, the
 // allocation's own checker, regalloc.Check, and lowering to machine code,
 // step by step so that a failure names its step. It lowers by
