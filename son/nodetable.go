@@ -1,6 +1,9 @@
 package son
 
-import "iter"
+import (
+	"iter"
+	"math/bits"
+)
 
 // nodeTable holds a graph's nodes by ID in chunks of nodeChunk entries
 // after the first: it grows by a chunk, never copying, so that the table
@@ -112,12 +115,27 @@ func (t *nodeTable) countOps(ops *[256]int) int {
 }
 
 // nextDiv returns the first division or remainder (Div, Mod) with an ID
-// from id on, and its ID; nil if there is none.
+// from id on, and its ID; nil if there is none. It reads only the IDs
+// that hold a node (heldBits), 64 IDs a word: most IDs hold none (killed,
+// or taken for a node not made), and reading each cost about 20
+// instructions.
 func (t *nodeTable) nextDiv(id int) (int, *Node) {
-	for ; id < t.n; id++ {
-		if n := t.at(id); n != nil && (n.Op == OpDiv || n.Op == OpMod) {
-			return id, n
-		}
+	if id >= t.n {
+		return id, nil
 	}
-	return id, nil
+	w := id / 64
+	word := t.heldBits[w] &^ (1<<(uint(id)%64) - 1) // the IDs before id
+	for {
+		for word != 0 {
+			id := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if n := t.at(id); n.Op == OpDiv || n.Op == OpMod {
+				return id, n
+			}
+		}
+		if w++; w >= len(t.heldBits) {
+			return t.n, nil
+		}
+		word = t.heldBits[w]
+	}
 }
