@@ -18,6 +18,10 @@ type nodeTable struct {
 	// the scans for the nodes a walk did not find (notIn) read 64 IDs a
 	// word, where IDs outnumber the nodes they hold about five to one.
 	heldBits []uint64
+	// room is the number of IDs the chunks have room for, and heldBits
+	// bits: add takes an ID below it with no test but this one (grow
+	// makes more), inlined where it was a call that tested both.
+	room int
 }
 
 const (
@@ -36,7 +40,18 @@ func makeNodeTable(n, first int) nodeTable {
 			t.chunks = append(t.chunks, make([]*Node, n, max(n+first, 1)))
 		}
 	}
+	t.setRoom()
 	return t
+}
+
+// setRoom sets room from the chunks, all full but the last, and makes
+// heldBits as long as room needs.
+func (t *nodeTable) setRoom() {
+	last := t.chunks[len(t.chunks)-1]
+	t.room = (len(t.chunks)-1)*nodeChunk + cap(last)
+	if w := (t.room + 63) / 64; w > len(t.heldBits) {
+		t.heldBits = append(t.heldBits, make([]uint64, w-len(t.heldBits))...)
+	}
 }
 
 // len is the number of IDs given out.
@@ -66,21 +81,31 @@ func (t *nodeTable) count() int { return t.held }
 
 // add gives the next ID to n.
 func (t *nodeTable) add(n *Node) {
-	last := &t.chunks[len(t.chunks)-1]
-	if len(*last) == nodeChunk {
-		t.chunks = append(t.chunks, make([]*Node, 0, nodeChunk))
-		last = &t.chunks[len(t.chunks)-1]
+	if t.n >= t.room {
+		t.grow()
 	}
-	*last = append(*last, n) // the first chunk doubles until nodeChunk
 	id := uint(t.n)
-	if id/64 == uint(len(t.heldBits)) {
-		t.heldBits = append(t.heldBits, 0)
-	}
+	c := &t.chunks[id>>nodeChunkBits]
+	k := id & (nodeChunk - 1)
+	*c = (*c)[:k+1]
+	(*c)[k] = n
 	t.n++
 	if n != nil {
 		t.heldBits[id/64] |= 1 << (id % 64)
 		t.held++
 	}
+}
+
+// grow makes room for more IDs: the first chunk doubles until nodeChunk,
+// then a chunk is added.
+func (t *nodeTable) grow() {
+	last := &t.chunks[len(t.chunks)-1]
+	if c := cap(*last); c < nodeChunk {
+		*last = append(make([]*Node, 0, min(2*c, nodeChunk)), *last...)
+	} else {
+		t.chunks = append(t.chunks, make([]*Node, 0, nodeChunk))
+	}
+	t.setRoom()
 }
 
 // all yields every ID with its node, nil ones included, in order.
