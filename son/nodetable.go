@@ -20,7 +20,8 @@ type nodeTable struct {
 	heldBits []uint64
 	// room is the number of IDs the chunks have room for, and heldBits
 	// bits: add takes an ID below it with no test but this one (grow
-	// makes more), inlined where it was a call that tested both.
+	// makes more), where it appended to a chunk and to heldBits, each
+	// append with its own test.
 	room int
 }
 
