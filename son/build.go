@@ -196,7 +196,7 @@ func (b *builder) save(vars []*syntax.Var) *Node {
 	} else {
 		b.saved = append(b.saved, savedScope{})
 	}
-	s := b.g.NewNode(OpScope, slot, in...)
+	s := b.g.newNodeTyped(OpScope, slot, types.Bottom, true, in) // Compute's type of a Scope
 	clearEdges(in)
 	b.in = in[:0]
 	s.keep++

@@ -548,3 +548,18 @@ func TestOverflowHelpers(t *testing.T) {
 
 // binTy is binaryType of operands given by value.
 func binTy(op Op, a, b types.Type) types.Type { return binaryType(op, &a, &b) }
+
+// TestScopeTypeIsBottom: the builder's save gives its Scopes the type
+// Bottom without computing it (newNodeTyped, typed); that is Compute's
+// type of a Scope, whatever its inputs.
+func TestScopeTypeIsBottom(t *testing.T) {
+	g := NewGraph("t")
+	x := g.Con(3)
+	for _, in := range [][]*Node{{g.Start}, {g.Start, x}, {g.Start, x, g.Con(-1)}} {
+		made := g.NewNode(OpScope, 0, in...)
+		typed := g.newNodeTyped(OpScope, 0, types.Bottom, true, in)
+		if !made.Type().Equal(types.Bottom) || !typed.Type().Equal(made.Type()) {
+			t.Errorf("Scope of %d inputs: computed %v, given %v; want Bottom", len(in), made.Type(), typed.Type())
+		}
+	}
+}

@@ -61,13 +61,13 @@ func (k *gvnKey) hash() uint64 {
 		h = mix(h, 1)
 	}
 	h = mix(h, uint64(len(k.in)))
-	swap := k.swapped()
-	for i := range k.in {
-		j := i
-		if swap && (i == 1 || i == 2) {
-			j = 3 - i
-		}
-		h = mix(h, nodeID(k.in[j]))
+	in := k.in
+	if k.swapped() { // operands 1 and 2 in the other order, then the rest
+		h = mix(mix(mix(h, nodeID(in[0])), nodeID(in[2])), nodeID(in[1]))
+		in = in[3:]
+	}
+	for _, x := range in {
+		h = mix(h, nodeID(x))
 	}
 	return h
 }

@@ -1,6 +1,9 @@
 package son
 
-import "iter"
+import (
+	"iter"
+	"math/bits"
+)
 
 // nodeTable holds a graph's nodes by ID in chunks of nodeChunk entries
 // after the first: it grows by a chunk, never copying, so that the table
@@ -15,6 +18,11 @@ type nodeTable struct {
 	// the scans for the nodes a walk did not find (notIn) read 64 IDs a
 	// word, where IDs outnumber the nodes they hold about five to one.
 	heldBits []uint64
+	// room is the number of IDs the chunks have room for, and heldBits
+	// bits: add takes an ID below it with no test but this one (grow
+	// makes more), where it appended to a chunk and to heldBits, each
+	// append with its own test.
+	room int
 }
 
 const (
@@ -33,7 +41,18 @@ func makeNodeTable(n, first int) nodeTable {
 			t.chunks = append(t.chunks, make([]*Node, n, max(n+first, 1)))
 		}
 	}
+	t.setRoom()
 	return t
+}
+
+// setRoom sets room from the chunks, all full but the last, and makes
+// heldBits as long as room needs.
+func (t *nodeTable) setRoom() {
+	last := t.chunks[len(t.chunks)-1]
+	t.room = (len(t.chunks)-1)*nodeChunk + cap(last)
+	if w := (t.room + 63) / 64; w > len(t.heldBits) {
+		t.heldBits = append(t.heldBits, make([]uint64, w-len(t.heldBits))...)
+	}
 }
 
 // len is the number of IDs given out.
@@ -63,21 +82,31 @@ func (t *nodeTable) count() int { return t.held }
 
 // add gives the next ID to n.
 func (t *nodeTable) add(n *Node) {
-	last := &t.chunks[len(t.chunks)-1]
-	if len(*last) == nodeChunk {
-		t.chunks = append(t.chunks, make([]*Node, 0, nodeChunk))
-		last = &t.chunks[len(t.chunks)-1]
+	if t.n >= t.room {
+		t.grow()
 	}
-	*last = append(*last, n) // the first chunk doubles until nodeChunk
 	id := uint(t.n)
-	if id/64 == uint(len(t.heldBits)) {
-		t.heldBits = append(t.heldBits, 0)
-	}
+	c := &t.chunks[id>>nodeChunkBits]
+	k := id & (nodeChunk - 1)
+	*c = (*c)[:k+1]
+	(*c)[k] = n
 	t.n++
 	if n != nil {
 		t.heldBits[id/64] |= 1 << (id % 64)
 		t.held++
 	}
+}
+
+// grow makes room for more IDs: the first chunk doubles until nodeChunk,
+// then a chunk is added.
+func (t *nodeTable) grow() {
+	last := &t.chunks[len(t.chunks)-1]
+	if c := cap(*last); c < nodeChunk {
+		*last = append(make([]*Node, 0, min(2*c, nodeChunk)), *last...)
+	} else {
+		t.chunks = append(t.chunks, make([]*Node, 0, nodeChunk))
+	}
+	t.setRoom()
 }
 
 // all yields every ID with its node, nil ones included, in order.
@@ -112,12 +141,27 @@ func (t *nodeTable) countOps(ops *[256]int) int {
 }
 
 // nextDiv returns the first division or remainder (Div, Mod) with an ID
-// from id on, and its ID; nil if there is none.
+// from id on, and its ID; nil if there is none. It reads only the IDs
+// that hold a node (heldBits), 64 IDs a word: most IDs hold none (killed,
+// or taken for a node not made), and reading each cost about 20
+// instructions.
 func (t *nodeTable) nextDiv(id int) (int, *Node) {
-	for ; id < t.n; id++ {
-		if n := t.at(id); n != nil && (n.Op == OpDiv || n.Op == OpMod) {
-			return id, n
-		}
+	if id >= t.n {
+		return id, nil
 	}
-	return id, nil
+	w := id / 64
+	word := t.heldBits[w] &^ (1<<(uint(id)%64) - 1) // the IDs before id
+	for {
+		for word != 0 {
+			id := w*64 + bits.TrailingZeros64(word)
+			word &= word - 1
+			if n := t.at(id); n.Op == OpDiv || n.Op == OpMod {
+				return id, n
+			}
+		}
+		if w++; w >= len(t.heldBits) {
+			return t.n, nil
+		}
+		word = t.heldBits[w]
+	}
 }

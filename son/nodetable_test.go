@@ -155,3 +155,50 @@ func TestHeldBits(t *testing.T) {
 	check("graph", &g.nodes)
 	check("clone", &g.Clone().nodes)
 }
+
+// TestNextDiv: nextDiv, which reads only the IDs whose bit says they hold
+// a node, finds from any ID on the divisions and remainders a scan of
+// every ID finds, in order, across words and chunks, past killed ones.
+func TestNextDiv(t *testing.T) {
+	g := NewGraph("t")
+	x := g.NewNode(OpConstant, 7)
+	const n = nodeChunk + 200
+	for g.MaxID() < n {
+		id := g.MaxID()
+		switch {
+		case id%61 == 0 || id == nodeChunk-1 || id == nodeChunk:
+			g.NewNode(OpDiv, 0, nil, x, x)
+		case id%67 == 0:
+			g.NewNode(OpMod, 0, nil, x, x)
+		case id%13 == 0:
+			g.nodes.add(nil) // an ID for a node not made
+		default:
+			g.NewNode(OpConstant, int64(id))
+		}
+	}
+	for id := 0; id < n; id += 97 { // a killed division: its ID holds nil
+		if d := g.Node(id); d != nil && d.Op == OpDiv {
+			g.nodes.set(id, nil)
+		}
+	}
+	for _, from := range []int{0, 1, 63, 64, 65, 122, nodeChunk - 1, nodeChunk, n - 1, n} {
+		var want, got []int
+		for id := from; id < n; id++ {
+			if d := g.nodes.at(id); d != nil && (d.Op == OpDiv || d.Op == OpMod) {
+				want = append(want, id)
+			}
+		}
+		for id, d := g.nodes.nextDiv(from); d != nil; id, d = g.nodes.nextDiv(id + 1) {
+			if d.ID != id {
+				t.Fatalf("nextDiv gives ID %d with node %v", id, d)
+			}
+			got = append(got, id)
+		}
+		if !slices.Equal(got, want) {
+			t.Errorf("from %d: nextDiv finds %v, a scan %v", from, got, want)
+		}
+		if len(want) == 0 && from < n-1 {
+			t.Errorf("from %d: no division to find", from)
+		}
+	}
+}

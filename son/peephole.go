@@ -56,9 +56,10 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	}
 	g.Stats.Peepholes++
 	old := n.Type()
+	fresh := n == g.fresh
 	var t types.Type
-	if n == g.fresh {
-		t = n.Type() // just computed by NewNode, and nothing changed since
+	if fresh {
+		t = old // just computed by NewNode, and nothing changed since
 	} else {
 		t = g.Compute(n)
 	}
@@ -66,16 +67,18 @@ func (g *Graph) peepholeOpt(n *Node) *Node {
 	if g.check != nil {
 		g.check.typed(n, t)
 	}
-	if n.Op == OpPhi && !sameType(t, old) && t.IsInt() && !t.IsConst() {
-		// A loop Phi's range may narrow step by step around its cycle;
-		// after maxNarrow steps it keeps the (sound) type it has.
-		if n.narrowed >= maxNarrow {
-			t = old
-		} else {
-			n.narrowed++
+	if !fresh { // a fresh node's type is its own: no change to set
+		if n.Op == OpPhi && !sameType(t, old) && t.IsInt() && !t.IsConst() {
+			// A loop Phi's range may narrow step by step around its cycle;
+			// after maxNarrow steps it keeps the (sound) type it has.
+			if n.narrowed >= maxNarrow {
+				t = old
+			} else {
+				n.narrowed++
+			}
 		}
+		g.setType(n, t)
 	}
-	g.setType(n, t)
 
 	// A constant value needs no computation; dead control no node.
 	switch {
@@ -256,7 +259,10 @@ func (g *Graph) unlock(n *Node) {
 }
 
 // unlockGVN is unlock's removal from the table, apart so that unlock
-// inlines.
+// inlines: not inlined itself, or unlock would be over the budget again
+// (cost 85 of 80 with it).
+//
+//go:noinline
 func (g *Graph) unlockGVN(n *Node) {
 	g.gvn.remove(n)
 	n.flags &^= inGVN
