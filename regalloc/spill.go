@@ -354,7 +354,7 @@ func (a *alloc) temp(m mentionAt, r, x Reg, p int, s int32) {
 		a.push(int32(t))
 	case te < s:
 		a.assign[t] = int32(p)
-		if q := a.pastHint(m, x); q >= 0 {
+		if q := a.pastHint(m, t); q >= 0 {
 			a.assign[t] = int32(q)
 		}
 	default:
@@ -363,14 +363,15 @@ func (a *alloc) temp(m mentionAt, r, x Reg, p int, s int32) {
 	}
 }
 
-// pastHint is the register a temporary of x in a Move (m), before the
-// point of spilling, may take from the Move's other side instead of x's:
-// for a read, the register of the Move's def, which holds nothing else
-// live at the read (no other interval ends there, and any value of the
-// def's there dies at the Move); for a write, that of the Move's use
-// where the use's interval ends at the Move (nothing else starts at the
-// write). Else -1.
-func (a *alloc) pastHint(m mentionAt, x Reg) int {
+// pastHint is the register a temporary of a Move's (m), before the point
+// of spilling, may take from the Move's other side instead of its
+// register's: for a read, the register of the Move's def, which holds
+// nothing else live at the read (no other interval ends there, a fixed
+// segment of the def's starts at the write, and a virtual one's value
+// there dies at the Move); for a write, that of the Move's use where the
+// use's interval or fixed segment ends at the Move (nothing else starts
+// at the write). Else -1.
+func (a *alloc) pastHint(m mentionAt, t Reg) int {
 	w := &a.w[m.wi]
 	if !w.move {
 		return -1
@@ -381,14 +382,29 @@ func (a *alloc) pastHint(m mentionAt, x Reg) int {
 	if m.use {
 		other = a.regs[w.off+int32(w.nu)]
 	}
-	if other == x || int(other) < a.f.NumPhys {
+	d := a.bstart[m.b] + w.rel // the write's position
+	switch {
+	case other == t:
+		return -1
+	case int(other) < a.f.NumPhys:
+		if q := int(other); a.allocatable(q) && (m.use || !a.fixedAt(q, d)) {
+			return q
+		}
 		return -1
 	}
 	q := int(a.assign[other])
-	if q < 0 || !m.use && a.end[other] != a.bstart[m.b]+w.rel-1 {
+	if q < 0 || !m.use && a.end[other] != d-1 {
 		return -1
 	}
 	return q
+}
+
+// fixedAt reports whether a fixed segment of physical register p holds
+// position x (a binary search: the segments are by start, and by end).
+func (a *alloc) fixedAt(p int, x int32) bool {
+	segs := a.fixed[p]
+	k, _ := slices.BinarySearchFunc(segs, x, func(seg [3]int32, x int32) int { return cmp.Compare(seg[1], x) })
+	return k < len(segs) && segs[k][0] <= x
 }
 
 // splitLoops makes the copies of x, spilled at s, one for each innermost
