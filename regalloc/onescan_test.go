@@ -105,3 +105,31 @@ func TestSpillMoveTemporary(t *testing.T) {
 		t.Errorf("moves left %d, coalesced %d; want 0 and 1", res.Moves, res.Coalesced)
 	}
 }
+
+// TestSpillMoveToFixed: a Move copies v4 into physical register r1 (as
+// into rcx for a division) before the point where v4 is spilled; its
+// temporary takes r1, free at the read as r1's segment starts at the
+// Move's write, and the Move is coalesced.
+func TestSpillMoveToFixed(t *testing.T) {
+	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}}
+	f.Blocks = []Block{f.block(nil,
+		ti{Defs: []Reg{4}}, // I0
+		ti{Uses: []Reg{4}, Defs: []Reg{1}, Move: true}, // I1
+		ti{Uses: []Reg{1}},    // I2
+		ti{Defs: []Reg{5}},    // I3
+		ti{Defs: []Reg{6}},    // I4: v4, v5 and v6 live
+		ti{Uses: []Reg{5, 6}}, // I5
+		ti{Uses: []Reg{4}},    // I6
+	)}
+	res := allocChecked(t, f)
+	if res.Spilled != 1 {
+		t.Fatalf("spilled %d; want 1", res.Spilled)
+	}
+	p := &res.Blocks[0][1]
+	if u, b := res.Uses(p), res.Before(p); u[0] != 1 || !slices.Equal(b, []Edit{{Dst: 1, Src: SlotLoc(0)}}) {
+		t.Errorf("the Move reads %v after %v; want r1, reloaded from slot0", u, b)
+	}
+	if res.Coalesced != 1 || res.Moves != 0 {
+		t.Errorf("moves left %d, coalesced %d; want 0 and 1", res.Moves, res.Coalesced)
+	}
+}

@@ -681,6 +681,18 @@ var Catalogue = []Fault{
 		New:  "i := len(ws)\n",
 		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
 	},
+	{
+		Name: "regalloc-past-temp-first-register", Pass: "regalloc", File: "regalloc/spill.go",
+		Old:  "case te < s:\n\t\ta.assign[t] = int32(p)\n",
+		New:  "case te < s:\n\t\ta.assign[t] = int32(a.f.Allocatable[0])\n",
+		What: "a spilled register's temporaries before the point of spilling take the first allocatable register, not the one the register held alone there: a reload or store clobbers a live register",
+	},
+	{
+		Name: "regalloc-past-move-source-live", Pass: "regalloc", File: "regalloc/spill.go",
+		Old:  "if q < 0 || !m.use && a.end[other] != d-1 {",
+		New:  "if q < 0 {",
+		What: "a Move's temporary of its spilled destination, before the point of spilling, takes the source's register even where the source lives on after the Move: the store's value clobbers the source",
+	},
 
 	// ---- instruction selection (amd64/isel.go), run by the probe after
 	// the last pass as son check runs it, checked by amd64.CheckSelection ----
