@@ -23,9 +23,13 @@ import (
 // the end of each block entering the loop, live to the loop's end, waiting
 // like a temporary; a copy that finds no register, or is evicted, is
 // undone at once: its reads get temporaries, and its reloads are not
-// made. One rewrite after the scan inserts the reloads and stores with
-// the registers the scan gave their temporaries. regalloc.Check proves
-// every result.
+// made. The scan renames the spilled register in each instruction to its
+// temporary or copy there; one rewrite after the scan inserts the reloads
+// and stores. What the scan decided before s stands (the allocator before
+// issue 14 ran the scan again on the rewritten code, until nothing
+// spilled). Cost: the instructions of the blocks listed for each spilled
+// register, walked once when it is spilled, and a heap operation per
+// temporary and copy. regalloc.Check proves every result.
 
 // spillHit is an instruction that mentions a spilled register: the i-th
 // of block b; or, as a loop's reload (w), the place before the i-th (i
