@@ -78,58 +78,38 @@ func TestSpillStraddling(t *testing.T) {
 	}
 }
 
-// TestSpillMoveTemporary: a Move copies v3 into v7 before the point
-// where v3 is spilled (v6's write), while v3 is live, so v7 got the other
-// register, r2; the Move's temporary of v3 takes v7's register rather
-// than v3's, and the Move is coalesced (it reloads v3 into r2).
+// TestSpillMoveTemporary: a Move copies v3 before the point where v3 is
+// spilled (v6's write), while v3 is live: into v7, which got the other
+// register, r2, or into physical register r1 (as into rcx for a
+// division), whose segment starts at the Move's write. The Move's
+// temporary of v3 takes the destination's register rather than v3's,
+// free at the read, and the Move is coalesced (it reloads v3 there).
 func TestSpillMoveTemporary(t *testing.T) {
-	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}}
-	f.Blocks = []Block{f.block(nil,
-		ti{Defs: []Reg{3}}, // I0
-		ti{Uses: []Reg{3}, Defs: []Reg{7}, Move: true}, // I1
-		ti{Uses: []Reg{7}},    // I2
-		ti{Defs: []Reg{5}},    // I3
-		ti{Defs: []Reg{6}},    // I4: v3, v5 and v6 live
-		ti{Uses: []Reg{5, 6}}, // I5
-		ti{Uses: []Reg{3}},    // I6
-	)}
-	res := allocChecked(t, f)
-	if res.Spilled != 1 {
-		t.Fatalf("spilled %d; want 1", res.Spilled)
-	}
-	p := &res.Blocks[0][1]
-	if u, d, b := res.Uses(p), res.Defs(p), res.Before(p); u[0] != 2 || d[0] != 2 || !slices.Equal(b, []Edit{{Dst: 2, Src: SlotLoc(0)}}) {
-		t.Errorf("the Move reads %v and writes %v after %v; want r2 both, reloaded from slot0", u, d, b)
-	}
-	if res.Coalesced != 1 || res.Moves != 0 {
-		t.Errorf("moves left %d, coalesced %d; want 0 and 1", res.Moves, res.Coalesced)
-	}
-}
-
-// TestSpillMoveToFixed: a Move copies v4 into physical register r1 (as
-// into rcx for a division) before the point where v4 is spilled; its
-// temporary takes r1, free at the read as r1's segment starts at the
-// Move's write, and the Move is coalesced.
-func TestSpillMoveToFixed(t *testing.T) {
-	f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}}
-	f.Blocks = []Block{f.block(nil,
-		ti{Defs: []Reg{4}}, // I0
-		ti{Uses: []Reg{4}, Defs: []Reg{1}, Move: true}, // I1
-		ti{Uses: []Reg{1}},    // I2
-		ti{Defs: []Reg{5}},    // I3
-		ti{Defs: []Reg{6}},    // I4: v4, v5 and v6 live
-		ti{Uses: []Reg{5, 6}}, // I5
-		ti{Uses: []Reg{4}},    // I6
-	)}
-	res := allocChecked(t, f)
-	if res.Spilled != 1 {
-		t.Fatalf("spilled %d; want 1", res.Spilled)
-	}
-	p := &res.Blocks[0][1]
-	if u, b := res.Uses(p), res.Before(p); u[0] != 1 || !slices.Equal(b, []Edit{{Dst: 1, Src: SlotLoc(0)}}) {
-		t.Errorf("the Move reads %v after %v; want r1, reloaded from slot0", u, b)
-	}
-	if res.Coalesced != 1 || res.Moves != 0 {
-		t.Errorf("moves left %d, coalesced %d; want 0 and 1", res.Moves, res.Coalesced)
+	for _, dst := range []Reg{7, 1} {
+		want := Loc(2) // v7's
+		if dst == 1 {
+			want = 1
+		}
+		f := &Func{NumPhys: 3, Allocatable: []Reg{1, 2}}
+		f.Blocks = []Block{f.block(nil,
+			ti{Defs: []Reg{3}}, // I0
+			ti{Uses: []Reg{3}, Defs: []Reg{dst}, Move: true}, // I1
+			ti{Uses: []Reg{dst}},                             // I2
+			ti{Defs: []Reg{5}},                               // I3
+			ti{Defs: []Reg{6}},                               // I4: v3, v5 and v6 live
+			ti{Uses: []Reg{5, 6}},                            // I5
+			ti{Uses: []Reg{3}},                               // I6
+		)}
+		res := allocChecked(t, f)
+		if res.Spilled != 1 {
+			t.Fatalf("into %d: spilled %d; want 1", dst, res.Spilled)
+		}
+		p := &res.Blocks[0][1]
+		if u, d, b := res.Uses(p), res.Defs(p), res.Before(p); u[0] != want || d[0] != want || !slices.Equal(b, []Edit{{Dst: want, Src: SlotLoc(0)}}) {
+			t.Errorf("into %d: the Move reads %v and writes %v after %v; want %v both, reloaded from slot0", dst, u, d, b, want)
+		}
+		if res.Coalesced != 1 || res.Moves != 0 {
+			t.Errorf("into %d: moves left %d, coalesced %d; want 0 and 1", dst, res.Moves, res.Coalesced)
+		}
 	}
 }

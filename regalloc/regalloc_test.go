@@ -294,9 +294,8 @@ func (f *Func) block(succs []int, ins ...ti) Block {
 // cover every instruction mentioning it (checkMentions), as spilling walks
 // only those; and the check rejects a list that lacks a block.
 func TestMentions(t *testing.T) {
-	rng := rand.New(rand.NewSource(2))
-	for k := range 200 {
-		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12))
+	// live is f's allocator after its liveness, whose lists are checked.
+	live := func(f *Func, what string) *alloc {
 		a := &alloc{f: f}
 		if err := a.init(); err != nil {
 			t.Fatal(err)
@@ -304,20 +303,17 @@ func TestMentions(t *testing.T) {
 		a.dropDead()
 		a.liveness()
 		if err := a.checkMentions(); err != nil {
-			t.Fatalf("function %d: %v", k, err)
+			t.Fatalf("%s: %v", what, err)
 		}
+		return a
+	}
+	rng := rand.New(rand.NewSource(2))
+	for k := range 200 {
+		live(randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12)), fmt.Sprintf("function %d", k))
 	}
 
 	f := randomFunc(rand.New(rand.NewSource(3)), 6, 8)
-	a := &alloc{f: f}
-	if err := a.init(); err != nil {
-		t.Fatal(err)
-	}
-	a.dropDead()
-	a.liveness()
-	if err := a.checkMentions(); err != nil {
-		t.Fatalf("the first round's lists: %v", err)
-	}
+	a := live(f, "the lists")
 	// Drop the block listed last for the register the last block reads
 	// first (the exit reads every register), and find where that block
 	// mentions it first.
