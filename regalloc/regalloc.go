@@ -11,10 +11,10 @@
 // both sides of a Move the same register where they do not overlap, and
 // spilling to stack slots: a spilled register lives in its slot, reloaded
 // into a short-lived register before each instruction that reads it and
-// stored after each that writes it, and the scan runs again on the
-// rewritten code (the last time on the positions of the round before,
-// fold.go). Check, in check.go, proves a result right without trusting
-// the allocator.
+// stored after each that writes it, decided in the same scan (spill.go:
+// the short-lived registers are intervals of the scan too) and written in
+// by one rewrite after it. Check, in check.go, proves a result right
+// without trusting the allocator.
 package regalloc
 
 import (
@@ -185,11 +185,6 @@ type Result struct {
 	// different registers; Coalesced, those that became no-ops.
 	Moves, Coalesced int
 	Spilled          int // virtual registers spilled
-	Rounds           int // rounds of allocation: one, and one more per round of spilling
-	// Folded counts the rounds (0 or 1, the last) whose scan ran on the
-	// round before's positions, without a liveness of their own
-	// (foldLast).
-	Folded int
 	// Split counts the loops a spilled register is reloaded before,
 	// once, instead of at each of its reads inside (splitting).
 	Split int
@@ -278,7 +273,7 @@ type alloc struct {
 	f *Func
 	// The working code: the instructions of block b are w[blocks[b][i]],
 	// indices rather than pointers, so that neither array holds a pointer
-	// (the rewrites of spilling append their reloads and stores to w).
+	// (the rewrite after the scan appends its reloads and stores to w).
 	w      []winstr
 	blocks [][]int32
 	regs   []Reg // the registers of every working instruction (winstr.off)
@@ -287,8 +282,9 @@ type alloc struct {
 	// header per block.
 	predOff, predList []int32
 	nregs             int    // virtual registers are below nregs
+	ninstr            int    // the registers the instructions mention are below ninstr; the scan's temporaries and copies above
 	tmp               []bool // tmp[v]: a reload/store temporary, never spilled
-	split             []bool // split[v]: the copy of a spilled register for one loop (splitLoops)
+	split             []bool // split[v]: the copy of a spilled register for one loop (spill.go)
 	slotOf            []int32
 	reads             []int32 // the reads of each register, from init to dropDead
 	ninput            int     // the input's instructions: the first ninput of w
@@ -302,52 +298,48 @@ type alloc struct {
 	// once; mentionedIn): none when mhead[r] is -1, block -2-mhead[r]
 	// alone when it is below, else ment[e].blk for e from mhead[r] along
 	// ment[e].next, until -1 (most registers live in one block, and take
-	// no entry). Made by the first round's liveness, added to by the
-	// rewrites, so that a rewrite walks only the blocks of the registers
-	// it spills.
+	// no entry). Made by liveness, so that spilling walks only the blocks
+	// of the registers it spills.
 	mhead []int32
 	ment  []mention
 
-	// per round
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
 	fixed      [][][3]int32 // fixed[p]: the live segments of physical register p, by start: start, end and their block
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
-	hints      []Reg // the hints of register r are hints[hoff[r]:hoff[r+1]]
+	hints      []Reg   // the hints of register r are hints[hoff[r]:hoff[r+1]]
+	hintAt     []int32 // and the Moves that make them (indices in w), parallel
 	hoff       []int32
 	loops      []region // the loops, from widen
 	inner      []int    // the innermost loop holding each block, or -1
-	loopsFound bool     // loops and inner are made (in the first round)
 	entered    []bool   // the loops entered other than through their header
 	bstart     []int32  // the position of each block's start
 	bend       []int32  // and of its end
-	first      []int32  // scratch kept from round to round: the radix sort's, relive's map of the changed blocks, moveHints' counts
-	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict), then scanFrom's until
-	defStamp   []int32  // liveness's arrays, kept from round to round
-	// liveIn holds the physical registers live into each block, made in
-	// the first round: a rewrite adds reads and writes of virtual
-	// registers only, so the later rounds keep it.
-	liveIn   []uint64
-	physLive bool
-	order    []int32 // the registers with an interval, by start (scan)
-	spare    []int32 // the array of the order before
-	newFrom  int     // the registers from here up are new in this round (relive), or 0
+	first      []int32  // scratch: the radix sort's, moveHints' counts
+	segCur     []int32  // scan's cursor in each physical register's fixed segments (fixedConflict)
+	moves      []int32  // the Moves, indices in w
 
-	// What relive, the liveness of the rounds after the first, starts
-	// from: the live instructions of each block, the blocks a rewrite
-	// changed, the Moves (the hints' sources, the same in every round),
-	// and the registers before the last rewrite.
-	nlive     []int32
-	changed   []bool
-	moves     []int32 // indices in w
-	oldNregs  int
-	oldBstart []int32
-	oldBend   []int32
-	cmOff     []int32 // relive's map of the changed blocks' positions (newPos)
+	// The scan's spilling (spill.go): the temporaries and copies waiting
+	// for their start (a heap), the instructions to rewrite (the scan
+	// renames the spilled registers in them), and the loops' copies with
+	// their reads and reloads.
+	pend   []int32
+	hits   []spillHit
+	tmpAt  []int32 // tmpAt[t-ninstr]: the instruction of temporary t, or -1 for a copy
+	tmpFor []Reg   // tmpFor[t-ninstr]: the register t stands for there
+	copies []loopCopy
+	occ    []int32 // the virtual register in each physical one, or -1
+	until  []int32 // where the occupant of each physical register ends, or -1
+	loopOf []int   // the loops of the copies splitLoops made last
 
-	noFold bool    // foldLast is off (compareUnfolded)
-	ckpt   []int32 // the scan's state at each loop's copy (scanFrom)
+	// Scratch: a temporary's hint, the blocks and instructions that
+	// mention a register spilled, the blocks that write it.
+	tmpHint   [1]Reg
+	tmpHintAt [1]int32
+	blks      []int32
+	ms        []mentionAt
+	wpos      []int32
 }
 
 // mention is a block that mentions a register, in the register's list.
@@ -385,65 +377,23 @@ func (a *alloc) mentionedIn(r Reg, dst []int32) []int32 {
 	return dst
 }
 
-// checkRelive, set by tests, makes every round after the first run the
-// whole liveness after relive and compare their results, every rewrite
-// check first the blocks listed for each register (checkMentions), and
-// every allocation of more than one round compare its result with the
-// unfolded one's (compareUnfolded): a folded last round must give the
-// same, and a fold tried and given up must leave the state as it found it.
-var checkRelive bool
-
-// Allocate assigns registers to f's virtual registers.
+// Allocate assigns registers to f's virtual registers, in one scan: a
+// register spilled there is finished there (spill.go), and one rewrite
+// after the scan inserts the reloads and stores.
 func Allocate(f *Func) (*Result, error) {
-	res, err := allocate(f, true)
-	if err == nil && checkRelive && res.Rounds > 1 {
-		err = compareUnfolded(f, res)
-	}
-	if err != nil {
-		return nil, err
-	}
-	return res, nil
-}
-
-// allocate is Allocate, folding the last round's liveness into its scan
-// (foldLast) where it can when fold is set.
-func allocate(f *Func, fold bool) (*Result, error) {
-	a := &alloc{f: f, noFold: !fold}
+	a := &alloc{f: f}
 	if err := a.init(); err != nil {
 		return nil, err
 	}
 	a.dropDead()
-	for round := 1; ; round++ {
-		if round == 1 {
-			a.liveness()
-		} else {
-			a.relive()
-			if checkRelive {
-				if err := a.compareLiveness(); err != nil {
-					return nil, err
-				}
-			}
-		}
-		spilled, err := a.scan()
-		if err != nil {
-			return nil, err
-		}
-		if !spilled {
-			return a.result(round), nil
-		}
-		if checkRelive {
-			if err := a.checkMentions(); err != nil {
-				return nil, err
-			}
-		}
-		last := a.onlyCopies()
-		a.rewrite()
-		if last && a.foldLast() {
-			res := a.result(round + 1)
-			res.Folded = 1
-			return res, nil
-		}
+	a.liveness()
+	if err := a.scan(); err != nil {
+		return nil, err
 	}
+	if a.spilled > 0 || a.nsplit > 0 {
+		a.rewrite()
+	}
+	return a.result(), nil
 }
 
 func (a *alloc) init() error {
@@ -578,23 +528,30 @@ func (a *alloc) transfer(t Reg, slot int32, reload bool) int32 {
 	return int32(len(a.w) - 1)
 }
 
-func (a *alloc) newTmp() Reg {
+// newReg is a new register of the scan, a temporary (tmp set) or a
+// loop's copy, with the interval [s, e], no register and no slot.
+func (a *alloc) newReg(tmp bool, s, e int32) Reg {
 	r := Reg(a.nregs)
 	a.nregs++
-	a.tmp = append(a.tmp, true)
-	a.split = append(a.split, false)
+	a.tmp = append(a.tmp, tmp)
+	a.split = append(a.split, !tmp)
 	a.slotOf = append(a.slotOf, -1)
-	a.mhead = append(a.mhead, -1)
+	a.start = append(a.start, s)
+	a.end = append(a.end, e)
+	a.sblk = append(a.sblk, -1)
+	a.eblk = append(a.eblk, -1)
+	a.assign = append(a.assign, -1)
+	a.spill = append(a.spill, false)
 	return r
 }
 
 // dropDead drops the Pure instructions that write only virtual registers
 // nothing reads, until none is left (a Const folded into immediates), by
 // read counts and a worklist of the writers of each register that loses
-// its last read. It runs once, before the first round: a rewrite after a
-// spill makes no new dead code, as each read it takes from a register
-// comes with that register's every write, which becomes the write of a
-// temporary that a store reads, and the reloads it adds are not Pure.
+// its last read. It runs once, before the scan: spilling makes no new
+// dead code, as each read it takes from a register comes with that
+// register's every write, which becomes the write of a temporary that a
+// store reads, and the reloads it adds are not Pure.
 func (a *alloc) dropDead() {
 	np := a.f.NumPhys
 	// The reads of each register, counted by init.
@@ -697,13 +654,7 @@ func (a *alloc) liveness() {
 	// block) by a walk back from each upward-exposed read, then each
 	// block backward.
 	nw := (np + 63) / 64
-	phys := !a.physLive
-	if phys {
-		a.liveIn = make([]uint64, nb*nw)
-		a.defStamp = resize(a.defStamp, nb)
-		clear(a.defStamp)
-	}
-	liveIn, defStamp := a.liveIn, a.defStamp
+	liveIn, defStamp := make([]uint64, nb*nw), make([]int32, nb)
 	// One pass gives each block and instruction its positions, makes the
 	// virtual registers' hulls (positions grow along it), finds for each
 	// physical register the blocks that read it before writing it (ues)
@@ -713,13 +664,9 @@ func (a *alloc) liveness() {
 	// is live out is live in).
 	a.bstart, a.bend = resize(a.bstart, nb), resize(a.bend, nb)
 	bstart, bend := a.bstart, a.bend
-	var ues, defsIn [][]int32
-	var wrote []int32 // b+1 once block b has written the register
-	if phys {
-		ues, defsIn, wrote = make([][]int32, np), make([][]int32, np), make([]int32, np)
-	}
+	ues, defsIn := make([][]int32, np), make([][]int32, np)
+	wrote := make([]int32, np) // b+1 once block b has written the register
 	physIn := make([]bool, nb)
-	a.nlive = resize(a.nlive, nb)
 	a.moves = a.moves[:0]
 	a.mhead = resize(a.mhead, a.nregs)
 	for r := range a.mhead {
@@ -768,7 +715,6 @@ func (a *alloc) liveness() {
 				}
 				mentioned = true
 				switch {
-				case !phys:
 				case k < nu:
 					if wrote[r] != int32(b+1) && (len(ues[r]) == 0 || ues[r][len(ues[r])-1] != int32(b)) {
 						ues[r] = append(ues[r], int32(b))
@@ -781,16 +727,10 @@ func (a *alloc) liveness() {
 		}
 		physIn[b] = mentioned
 		bend[b] = pos
-		a.nlive[b] = (pos - bstart[b] - 1) / 2
 		pos++
 	}
-	a.changed = make([]bool, nb)
-	a.oldNregs = a.nregs
 	var bwork []int32
 	for r := range np {
-		if !phys {
-			break
-		}
 		ue := ues[r]
 		st := int32(r + 1)
 		word, bit := r/64, uint64(1)<<(r%64)
@@ -812,13 +752,7 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	a.physLive = true
-	if a.fixed == nil {
-		a.fixed = make([][][3]int32, np)
-	}
-	for p := range a.fixed {
-		a.fixed[p] = a.fixed[p][:0]
-	}
+	a.fixed = make([][][3]int32, np)
 	// The hints of the Moves, in the order of the code.
 	a.moveHints()
 	// The physical registers' segments, by a walk back through the
@@ -911,23 +845,12 @@ func falling(segs [][3]int32) bool {
 }
 
 // resize returns s with length n, reusing its array when it is large
-// enough (the per-round arrays of a function that spills, each round a
-// little longer with the temporaries of spilling: room is left for them).
+// enough, else with room for the temporaries of spilling (newReg).
 func resize(s []int32, n int) []int32 {
 	if cap(s) >= n {
 		return s[:n]
 	}
 	return make([]int32, n, n+n/8)
-}
-
-// hull adds position p, in block b, to r's interval.
-func (a *alloc) hull(r Reg, p int32, b int) {
-	if a.start[r] < 0 || p < a.start[r] {
-		a.start[r], a.sblk[r] = p, int32(b)
-	}
-	if p > a.end[r] {
-		a.end[r], a.eblk[r] = p, int32(b)
-	}
 }
 
 // region is a loop: the positions from its header's start to the end of
@@ -941,18 +864,9 @@ type region struct {
 
 // widen adds to each virtual register's interval the loops that hold one
 // end of it and not the other, from the innermost loop out, until none
-// does. The loops are found in the first round (findLoops); the later
-// ones, on the same blocks, only move them to the blocks' new positions.
+// does (findLoops finds the loops).
 func (a *alloc) widen(bstart, bend []int32) {
-	if a.loopsFound {
-		for k := range a.loops {
-			g := &a.loops[k]
-			g.s, g.e = bstart[g.head], bend[g.last]
-		}
-	} else {
-		a.findLoops(bstart, bend)
-	}
-	a.bstart = bstart
+	a.findLoops(bstart, bend)
 	if len(a.loops) == 0 {
 		return
 	}
@@ -999,8 +913,7 @@ func (a *alloc) widenReg(r Reg) {
 
 // findLoops finds the loops, from the back edges, and the innermost loop
 // of each block. The loops are made to nest: one that overlaps another
-// without nesting is widened to hold it. The blocks' positions grow with
-// their order, so the loops found are the same in every round.
+// without nesting is widened to hold it.
 func (a *alloc) findLoops(bstart, bend []int32) {
 	nb := len(a.blocks)
 	type span struct{ s, e int }
@@ -1015,7 +928,7 @@ func (a *alloc) findLoops(bstart, bend []int32) {
 			}
 		}
 	}
-	a.loops, a.inner, a.loopsFound = nil, nil, true
+	a.loops, a.inner = nil, nil
 	if len(spans) == 0 {
 		return
 	}
@@ -1091,7 +1004,7 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 // pass stable), on the registers in order of number. Linear in the
 // intervals and a few passes of at most 2,048 counts, where a counting
 // sort over the positions was linear in the code (16,639 positions for
-// 1,134 intervals at 10k). The first round's order; dst is reused.
+// 1,134 intervals at 10k). The scan's order; dst is reused.
 func (a *alloc) countingOrder(dst []int32) []int32 {
 	np := a.f.NumPhys
 	n, last := 0, int32(0)
@@ -1116,8 +1029,7 @@ func (a *alloc) countingOrder(dst []int32) []int32 {
 	passes := (nbits + radixBits - 1) / radixBits
 	width := (nbits + passes - 1) / passes
 	mask := int32(1)<<width - 1
-	// The passes' other array, with room for moveHints' counts in the
-	// later rounds (relive's map of the changed blocks takes less).
+	// The passes' other array.
 	if cap(a.first) < n || cap(a.first) < a.nregs+a.nregs/4 {
 		a.first = make([]int32, 0, max(n, a.nregs+a.nregs/4))
 	}
@@ -1152,158 +1064,6 @@ func (a *alloc) countingOrder(dst []int32) []int32 {
 // radixBits is the widest digit of countingOrder's passes.
 const radixBits = 11
 
-// mergedOrder is the order of a round after the first, in dst: the
-// order before, whose registers keep their order as relive maps their
-// positions monotonely, without those spilled, merged with the new
-// registers sorted (a few: the reloads and stores, the loops' copies),
-// which come after the old at the same start as their numbers are
-// higher.
-func (a *alloc) mergedOrder(dst []int32) []int32 {
-	var fresh []int32
-	for r := a.newFrom; r < a.nregs; r++ {
-		if a.start[r] >= 0 {
-			fresh = append(fresh, int32(r))
-		}
-	}
-	slices.SortStableFunc(fresh, func(x, y int32) int { return cmp.Compare(a.start[x], a.start[y]) })
-	dst = dst[:0]
-	k := 0
-	for _, r := range a.order {
-		s := a.start[r]
-		if s < 0 {
-			continue // spilled in the round before
-		}
-		for k < len(fresh) && a.start[fresh[k]] < s {
-			dst = append(dst, fresh[k])
-			k++
-		}
-		dst = append(dst, r)
-	}
-	return append(dst, fresh[k:]...)
-}
-
-// scan assigns a register to each virtual register's interval, in order of
-// start, or spills one. It reports whether any register was spilled.
-func (a *alloc) scan() (bool, error) {
-	var order []int32
-	if a.newFrom > 0 {
-		order = a.mergedOrder(a.spare)
-		if checkRelive && !slices.Equal(order, a.countingOrder(nil)) {
-			return false, fmt.Errorf("regalloc: relive: the intervals' order differs from the counting sort's")
-		}
-	} else {
-		order = a.countingOrder(a.spare)
-	}
-	a.spare, a.order = a.order, order
-	return a.scanOrder(order)
-}
-
-// scanOrder is scan's walk of the intervals in order.
-func (a *alloc) scanOrder(order []int32) (bool, error) {
-	np := a.f.NumPhys
-	a.assign = make([]int32, a.nregs)
-	for i := range a.assign {
-		a.assign[i] = -1
-	}
-	a.spill = make([]bool, a.nregs)
-	a.segCur = resize(a.segCur, 2*np) // and scanFrom's until after the cursors
-	clear(a.segCur)
-	occ := make([]int32, np) // the virtual register in each physical one, or -1
-	for i := range occ {
-		occ[i] = -1
-	}
-	a.ckpt = a.ckpt[:0]
-	return a.scanFrom(order, 0, occ, a.newFrom > 0 && !a.noFold)
-}
-
-// scanFrom is scanOrder from order[from] on, with occ and the state made
-// by the intervals before. Where save is set, the state at each loop's
-// copy is kept in a.ckpt for foldLast: the copy's index in order, then
-// occ (segCur, a cursor, finds the same segments from 0).
-func (a *alloc) scanFrom(order []int32, from int, occ []int32, save bool) (bool, error) {
-	np := a.f.NumPhys
-	any := false
-	// until[p] is where the occupant of p ends, -1 when it has none: the
-	// test of every register for every interval reads it, not a.end
-	// through occ. It is made here from occ, in segCur's array.
-	until := a.segCur[np : 2*np]
-	for p, v := range occ {
-		until[p] = -1
-		if v >= 0 {
-			until[p] = a.end[v]
-		}
-	}
-	start, end, allocatable := a.start, a.end, a.f.Allocatable
-	for i := from; i < len(order); i++ {
-		v := order[i]
-		if save && a.split[v] {
-			a.ckpt = append(append(a.ckpt, int32(i)), occ...)
-		}
-		s, e := start[v], end[v]
-		pick := -1
-		free := func(p int) bool {
-			return until[p] < s && !a.fixedConflict(p, s, e)
-		}
-		for _, h := range a.hints[a.hoff[v]:a.hoff[v+1]] {
-			p := int(h)
-			if int(h) >= np {
-				p = int(a.assign[h])
-			}
-			if p >= 0 && a.allocatable(p) && free(p) {
-				pick = p
-				break
-			}
-		}
-		if pick < 0 {
-			for _, r := range allocatable {
-				if free(int(r)) {
-					pick = int(r)
-					break
-				}
-			}
-		}
-		if pick < 0 {
-			// The register whose occupant ends last, if that is later
-			// than v and the occupant may be spilled; else v itself. A
-			// loop's copy of a spilled register (splitLoops) goes first,
-			// and never takes another's register: undoing it costs no
-			// store, and a copy that made others spill would cost rounds.
-			if a.split[v] {
-				a.spill[v] = true
-				any = true
-				continue
-			}
-			best := -1
-			for _, r := range a.f.Allocatable {
-				p := int(r)
-				if occ[p] < 0 || a.tmp[occ[p]] || a.fixedConflict(p, s, e) {
-					continue
-				}
-				if best < 0 || a.split[occ[p]] && !a.split[occ[best]] ||
-					a.split[occ[p]] == a.split[occ[best]] && a.end[occ[p]] > a.end[occ[best]] {
-					best = p
-				}
-			}
-			switch {
-			case best >= 0 && (a.split[occ[best]] || a.end[occ[best]] > e || a.tmp[v]):
-				w := occ[best]
-				a.spill[w], a.assign[w] = true, -1
-				pick = best
-			case !a.tmp[v]:
-				a.spill[v] = true
-				any = true
-				continue
-			default:
-				return false, fmt.Errorf("regalloc: no register left for %s at position %d", a.regName(Reg(v)), s)
-			}
-			any = true
-		}
-		occ[pick], until[pick] = v, e
-		a.assign[v] = int32(pick)
-	}
-	return any, nil
-}
-
 func (a *alloc) allocatable(p int) bool { return p < len(a.canUse) && a.canUse[p] }
 
 func (a *alloc) regName(r Reg) string {
@@ -1313,315 +1073,7 @@ func (a *alloc) regName(r Reg) string {
 	return fmt.Sprintf("v%d", r)
 }
 
-// rewrite gives each spilled register a slot and replaces it, in every
-// instruction that reads or writes it, by a new temporary: loaded from
-// the slot before the instruction, stored to it after.
-func (a *alloc) rewrite() {
-	for v, sp := range a.spill {
-		if sp && a.slotOf[v] < 0 {
-			a.slotOf[v] = int32(a.slots)
-			a.slots++
-			a.spilled++
-		}
-	}
-	// Only the blocks that mention a register spilled in this round are
-	// looked at, in order.
-	mark := make([]bool, len(a.blocks))
-	n := 0
-	var in []int32
-	for v, sp := range a.spill {
-		if sp {
-			in = a.mentionedIn(Reg(v), in[:0])
-			for _, b := range in {
-				if !mark[b] {
-					mark[b] = true
-					n++
-				}
-			}
-		}
-	}
-	touched := make([]int32, 0, n)
-	for b, m := range mark {
-		if m {
-			touched = append(touched, int32(b))
-		}
-	}
-	var scratch []Reg // an instruction's registers while they are renamed
-	var after []int32 // the stores after an instruction
-	var done [][2]Reg // each of its spilled registers and its temporary
-	hits, loopCopy, ins := a.splitLoops(touched)
-	// Only the instructions found (hits, by block) and the blocks that
-	// get a loop's reloads (ins, by block) are looked at; the rest of a
-	// block changed is copied a run at a time.
-	h, k := 0, 0
-	for h < len(hits) || k < len(ins) {
-		b := int32(len(a.blocks))
-		if h < len(hits) {
-			b = hits[h].b
-		}
-		if k < len(ins) && ins[k].b < b {
-			b = ins[k].b
-		}
-		ws := a.blocks[b]
-		// out stays nil while the block is unchanged: a hit may change
-		// nothing (its reads all read a loop's copy).
-		var out []int32
-		grow := func(i int) {
-			if out == nil {
-				out = make([]int32, i, len(ws)+8)
-				copy(out, ws[:i])
-			}
-		}
-		next := 0 // ws[:next] is in out, if out is made
-		flush := func(i int) {
-			if out != nil {
-				out = append(out, ws[next:i]...)
-			}
-			next = i
-		}
-		for h < len(hits) && hits[h].b == b || k < len(ins) && ins[k].b == b {
-			if k < len(ins) && ins[k].b == b && (h == len(hits) || hits[h].b != b || ins[k].i <= hits[h].i) {
-				// A loop's reload, before the instruction at i (or at the end).
-				i := int(ins[k].i)
-				flush(i)
-				grow(i)
-				out = append(out, ins[k].w)
-				a.changed[b] = true
-				k++
-				continue
-			}
-			i := int(hits[h].i)
-			h++
-			flush(i)
-			next = i + 1
-			wi := ws[i]
-			w := &a.w[wi]
-			if w.orig < 0 && w.reload && a.spilledReg(a.regs[w.off+int32(w.nu)]) {
-				// The reload of a loop's copy that got no register: its
-				// reads reload from the slot, as the register's own do.
-				grow(i)
-				continue
-			}
-			// Only an instruction that mentions a register spilled in
-			// this round changes: its reads in a loop read the loop's
-			// copy, and the rest reload and store.
-			spills := !w.dead
-			if spills && w.orig >= 0 && a.inner != nil && a.inner[b] >= 0 {
-				uses := a.uses(w) // the pool's: changed in place
-				for k, r := range uses {
-					if !a.spilledReg(r) {
-						continue // only registers spilled in this round have copies
-					}
-					if t, ok := loopCopy[loopReg{r, a.inner[b]}]; ok {
-						uses[k] = t
-						a.changed[b] = true
-						a.mention(t, int(b))
-					}
-				}
-				spills = a.mentionsSpilled(w)
-			}
-			if !spills {
-				if out != nil {
-					out = append(out, wi)
-				}
-				continue
-			}
-			grow(i)
-			// The new registers are made in a copy (the pool grows with
-			// the reloads and stores), copied back at the end.
-			wuses, wdefs := a.uses(w), a.defs(w)
-			scratch = append(append(scratch[:0], wuses...), wdefs...)
-			uses, defs := scratch[:len(wuses)], scratch[len(wuses):]
-			after, done = after[:0], done[:0]
-			for _, list := range [2][]Reg{uses, defs} {
-				for k, r := range list {
-					if !a.spilledReg(r) {
-						continue
-					}
-					t := Reg(-1)
-					for _, d := range done {
-						if d[0] == r {
-							t = d[1]
-						}
-					}
-					if t < 0 {
-						t = a.newTmp()
-						a.mention(t, int(b))
-						done = append(done, [2]Reg{r, t})
-						if contains(wuses, r) {
-							out = append(out, a.transfer(t, a.slotOf[r], true))
-						}
-						if contains(wdefs, r) {
-							after = append(after, a.transfer(t, a.slotOf[r], false))
-						}
-					}
-					list[k] = t
-				}
-			}
-			w = &a.w[wi] // the transfers moved the instructions
-			copy(a.regs[w.off:w.off+int32(w.nu)+int32(w.nd)], scratch)
-			out = append(out, wi)
-			out = append(out, after...)
-		}
-		if out != nil {
-			flush(len(ws))
-			a.blocks[b] = out
-			a.changed[b] = true
-		}
-	}
-}
-
-// spillHit is an instruction that mentions a register spilled in this
-// round: the i-th of block b, or, as a loop's reload (w), the place
-// before the i-th (i may be the block's length).
-type spillHit struct {
-	b, i int32
-	w    int32
-}
-
-// loopReg is a register in a loop.
-type loopReg struct {
-	r    Reg
-	loop int
-}
-
-// splitLoops splits around loops: for each register spilled in this
-// round and each innermost loop that reads it and does not write it, a
-// copy of the register, reloaded from its slot once at the end of each
-// block that enters the loop (before its jumps), which the loop's reads
-// read instead of reloading each time. The copy is a register like the
-// others: if the next round spills it too, rewrite drops its reloads and
-// its reads reload from the slot. Linear in the blocks touched (those
-// that mention a spilled register, in order), which it walks once for
-// rewrite too: it returns the instructions that mention a spilled register
-// (hits), the copies, and their reloads (ins), both in block order.
-func (a *alloc) splitLoops(touched []int32) (hits []spillHit, copies map[loopReg]Reg, ins []spillHit) {
-	np := a.f.NumPhys
-	// The starts of the blocks in loops that write each spilled register,
-	// in increasing order: a loop, an interval of positions, writes it if
-	// one falls in the interval. (Marking the loop of each write and every
-	// loop around it cost the writes times the nesting.) A map: few
-	// registers are spilled, and a slice per register cost 24 bytes each.
-	writes := map[Reg][]int32{}
-	written := func(k loopReg) bool {
-		ps, g := writes[k.r], a.loops[k.loop]
-		i, _ := slices.BinarySearch(ps, g.s)
-		return i < len(ps) && ps[i] <= g.e
-	}
-	read := map[loopReg]bool{}
-	var order []loopReg
-	for _, b := range touched {
-		ws := a.blocks[b]
-		l := -1
-		if a.inner != nil {
-			l = a.inner[b]
-		}
-		for i, wi := range ws {
-			w := &a.w[wi]
-			if w.dead {
-				if w.orig < 0 && w.reload && a.mentionsSpilled(w) {
-					hits = append(hits, spillHit{b: int32(b), i: int32(i)})
-				}
-				continue
-			}
-			hit := false
-			for _, d := range a.defs(w) {
-				if int(d) < np || !a.spill[d] {
-					continue
-				}
-				hit = true
-				if l < 0 {
-					continue
-				}
-				if ps := writes[d]; len(ps) == 0 || ps[len(ps)-1] != a.bstart[b] {
-					writes[d] = append(ps, a.bstart[b])
-				}
-			}
-			for _, u := range a.uses(w) {
-				if int(u) < np || !a.spill[u] {
-					continue
-				}
-				hit = true
-				if key := (loopReg{u, l}); l >= 0 && w.orig >= 0 && !a.split[u] && !read[key] {
-					read[key] = true
-					order = append(order, key)
-				}
-			}
-			if hit {
-				hits = append(hits, spillHit{b: int32(b), i: int32(i)})
-			}
-		}
-	}
-	if a.inner == nil {
-		return hits, nil, nil
-	}
-	// A loop entered other than through its header (flow graphs that are
-	// not reducible) is not split; nor is one entered from a cold block,
-	// whose detour starts and ends inside the same loop.
-	if a.entered == nil {
-		a.entered = a.enteredLoops()
-	}
-	entered := a.entered
-	copies = map[loopReg]Reg{}
-	for _, key := range order {
-		if written(key) || entered[key.loop] {
-			continue
-		}
-		h := a.loops[key.loop].head
-		// Where the reload goes in each block entering the loop: before
-		// its jumps, or after its last instruction when it falls through
-		// (which must not be dead, as edits go with a live instruction).
-		type at struct {
-			b, i int
-			late bool
-		}
-		var ats []at
-		ok := true
-		for _, p32 := range a.preds(h) {
-			p := int(p32)
-			if p >= h || a.f.Blocks[p].Cold {
-				continue
-			}
-			ws := a.blocks[p]
-			i := len(ws)
-			for i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {
-				i--
-			}
-			late := i == len(ws)
-			if late {
-				k := len(ws) - 1
-				for k >= 0 && a.w[ws[k]].orig < 0 {
-					k--
-				}
-				if k < 0 || a.w[ws[k]].dead {
-					ok = false
-					break
-				}
-			}
-			ats = append(ats, at{p, i, late})
-		}
-		if !ok || len(ats) == 0 {
-			continue
-		}
-		t := a.newTmp()
-		a.tmp[t], a.split[t] = false, true
-		a.slotOf[t] = a.slotOf[key.r]
-		copies[key] = t
-		a.nsplit++
-		for _, e := range ats {
-			rl := a.transfer(t, a.slotOf[key.r], true)
-			a.w[rl].late = e.late
-			a.mention(t, e.b)
-			ins = append(ins, spillHit{b: int32(e.b), i: int32(e.i), w: rl})
-		}
-	}
-	// By block, and in each in the order made (all at the same place).
-	slices.SortStableFunc(ins, func(x, y spillHit) int { return int(x.b - y.b) })
-	return hits, copies, ins
-}
-
-// enteredLoops marks the loops entered other than through their header:
-// the same in every round, as the loops are (findLoops).
+// enteredLoops marks the loops entered other than through their header.
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
 	loops, blocks := a.loops, a.f.Blocks
@@ -1648,21 +1100,6 @@ func (a *alloc) enteredLoops() []bool {
 	return entered
 }
 
-// spilledReg reports whether r was spilled in this round (the copies
-// splitLoops makes after the scan were not).
-func (a *alloc) spilledReg(r Reg) bool { return int(r) < len(a.spill) && a.spill[r] }
-
-// mentionsSpilled reports whether w reads or writes a register spilled
-// in this round.
-func (a *alloc) mentionsSpilled(w *winstr) bool {
-	for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
-		if int(r) < len(a.spill) && a.spill[r] {
-			return true
-		}
-	}
-	return false
-}
-
 func contains(list []Reg, r Reg) bool {
 	for _, x := range list {
 		if x == r {
@@ -1681,8 +1118,8 @@ func (a *alloc) loc(r Reg) Loc {
 
 // result gathers the allocation of each input instruction, with the
 // reloads before it and the stores after it.
-func (a *alloc) result(rounds int) *Result {
-	res := &Result{Blocks: make([][]Placed, len(a.blocks)), Slots: a.slots, Spilled: a.spilled, Rounds: rounds}
+func (a *alloc) result() *Result {
+	res := &Result{Blocks: make([][]Placed, len(a.blocks)), Slots: a.slots, Spilled: a.spilled}
 	for v, sp := range a.split {
 		if sp && a.assign[v] >= 0 {
 			res.Split++

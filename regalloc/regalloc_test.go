@@ -290,39 +290,30 @@ func (f *Func) block(succs []int, ins ...ti) Block {
 	return b
 }
 
-// TestMentions: on functions that spill and split, the blocks listed for
-// each register cover every instruction mentioning it before each
-// rewrite (checkMentions, run by Allocate under checkRelive), and the
-// check rejects a list that lacks a block.
+// TestMentions: on random functions, the blocks listed for each register
+// cover every instruction mentioning it (checkMentions), as spilling walks
+// only those; and the check rejects a list that lacks a block.
 func TestMentions(t *testing.T) {
-	checkRelive = true
-	defer func() { checkRelive = false }()
-	rng := rand.New(rand.NewSource(2))
-	rounds, folded := 0, 0
-	for k := range 200 {
-		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12))
-		res, err := Allocate(f)
-		if err != nil {
-			t.Fatalf("function %d: %v", k, err)
+	// live is f's allocator after its liveness, whose lists are checked.
+	live := func(f *Func, what string) *alloc {
+		a := &alloc{f: f}
+		if err := a.init(); err != nil {
+			t.Fatal(err)
 		}
-		rounds += res.Rounds - 1
-		folded += res.Folded
+		a.dropDead()
+		a.liveness()
+		if err := a.checkMentions(); err != nil {
+			t.Fatalf("%s: %v", what, err)
+		}
+		return a
 	}
-	if rounds == 0 {
-		t.Fatal("no function spilled: no rewrite was checked")
+	rng := rand.New(rand.NewSource(2))
+	for k := range 200 {
+		live(randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(12)), fmt.Sprintf("function %d", k))
 	}
-	t.Logf("%d rounds after the first, %d folded (each compared with the unfolded allocation)", rounds, folded)
 
 	f := randomFunc(rand.New(rand.NewSource(3)), 6, 8)
-	a := &alloc{f: f}
-	if err := a.init(); err != nil {
-		t.Fatal(err)
-	}
-	a.dropDead()
-	a.liveness()
-	if err := a.checkMentions(); err != nil {
-		t.Fatalf("the first round's lists: %v", err)
-	}
+	a := live(f, "the lists")
 	// Drop the block listed last for the register the last block reads
 	// first (the exit reads every register), and find where that block
 	// mentions it first.
@@ -336,6 +327,35 @@ func TestMentions(t *testing.T) {
 	if err := a.checkMentions(); err == nil || err.Error() != want {
 		t.Fatalf("a list without block %d: got %v, want %q", b, err, want)
 	}
+}
+
+// checkMentions checks that the block of every live instruction that
+// reads or writes a virtual register is among the blocks listed for it
+// (mhead, ment), which spilling walks instead of the whole code.
+func (a *alloc) checkMentions() error {
+	np := a.f.NumPhys
+	listed := map[[2]int32]bool{} // {register, block}
+	var in []int32
+	for r := np; r < a.nregs; r++ {
+		in = a.mentionedIn(Reg(r), in[:0])
+		for _, b := range in {
+			listed[[2]int32{int32(r), b}] = true
+		}
+	}
+	for b, ws := range a.blocks {
+		for i, wi := range ws {
+			w := &a.w[wi]
+			if w.dead {
+				continue
+			}
+			for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+				if int(r) >= np && !listed[[2]int32{int32(r), int32(b)}] {
+					return fmt.Errorf("regalloc: block %d instruction %d: v%d is mentioned, and the block is not listed for it", b, i, r)
+				}
+			}
+		}
+	}
+	return nil
 }
 
 // TestOneRunAccessors: Func.Operands is Uses then Defs, Result.Locs is

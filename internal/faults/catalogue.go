@@ -630,11 +630,11 @@ var Catalogue = []Fault{
 		What: "loop-closing forgets the registers a loop's Phis define: a μ is read after the loop directly, not through a pad",
 	},
 
-	// ---- register allocation (regalloc/regalloc.go), run by the probe
+	// ---- register allocation (regalloc/regalloc.go, spill.go), run by the probe
 	// after the last pass as son check runs it, checked by regalloc.Check;
 	// testdata/spill_*.smp make it spill ----
 	{
-		Name: "regalloc-free-one-early", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Name: "regalloc-free-one-early", Pass: "regalloc", File: "regalloc/spill.go",
 		Old:  "return until[p] < s && !a.fixedConflict(p, s, e)",
 		New:  "return until[p] <= s+1 && !a.fixedConflict(p, s, e)",
 		What: "a register is free one position before its occupant's last read: an interval that starts there clobbers a live register",
@@ -646,13 +646,13 @@ var Catalogue = []Fault{
 		What: "a physical register's fixed segment blocks an interval only at its start: a division's rax or rdx clobbers a virtual register living there",
 	},
 	{
-		Name: "regalloc-hint-ignores-interference", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Name: "regalloc-hint-ignores-interference", Pass: "regalloc", File: "regalloc/spill.go",
 		Old:  "if p >= 0 && a.allocatable(p) && free(p) {",
 		New:  "if p >= 0 && a.allocatable(p) {",
 		What: "a Move's hint is taken even when the hinted register is occupied: the two sides share a register while both are live",
 	},
 	{
-		Name: "regalloc-two-address-not-reloaded", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Name: "regalloc-two-address-not-reloaded", Pass: "regalloc", File: "regalloc/spill.go",
 		Old:  "if contains(wuses, r) {",
 		New:  "if contains(wuses, r) && !contains(wdefs, r) {",
 		What: "a spilled register an instruction reads and writes (a two-address operand) is not reloaded before it: a missing reload",
@@ -670,16 +670,28 @@ var Catalogue = []Fault{
 		What: "a spilled register is reloaded from the next stack slot (the last from the first), another register's: a wrong spill slot",
 	},
 	{
-		Name: "regalloc-split-written-loop", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Name: "regalloc-split-written-loop", Pass: "regalloc", File: "regalloc/spill.go",
 		Old:  "return i < len(ps) && ps[i] <= g.e",
 		New:  "return i < len(ps) && ps[i] <= g.s",
 		What: "a loop counts as writing a spilled register only if its header block does: a loop that writes it in its body reads it through a copy reloaded on entry, stale after the write",
 	},
 	{
-		Name: "regalloc-split-reload-after-jumps", Pass: "regalloc", File: "regalloc/regalloc.go",
+		Name: "regalloc-split-reload-after-jumps", Pass: "regalloc", File: "regalloc/spill.go",
 		Old:  "i := len(ws)\n\t\t\tfor i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {\n\t\t\t\ti--\n\t\t\t}\n",
 		New:  "i := len(ws)\n",
 		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
+	},
+	{
+		Name: "regalloc-past-temp-first-register", Pass: "regalloc", File: "regalloc/spill.go",
+		Old:  "case te < s:\n\t\ta.assign[t] = int32(p)\n",
+		New:  "case te < s:\n\t\ta.assign[t] = int32(a.f.Allocatable[0])\n",
+		What: "a spilled register's temporaries before the point of spilling take the first allocatable register, not the one the register held alone there: a reload or store clobbers a live register",
+	},
+	{
+		Name: "regalloc-past-move-source-live", Pass: "regalloc", File: "regalloc/spill.go",
+		Old:  "if q < 0 || !m.use && a.end[other] != d-1 {",
+		New:  "if q < 0 {",
+		What: "a Move's temporary of its spilled destination, before the point of spilling, takes the source's register even where the source lives on after the Move: the store's value clobbers the source",
 	},
 
 	// ---- instruction selection (amd64/isel.go), run by the probe after

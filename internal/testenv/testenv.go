@@ -1,5 +1,5 @@
 // Package testenv reads the environment knobs of the project's long test
-// campaigns (SON_RANDOM, SON_RELIVE, ...), for the tests of every package.
+// campaigns (SON_RANDOM, SON_SPILL, ...), for the tests of every package.
 package testenv
 
 import (
