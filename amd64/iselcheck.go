@@ -4,7 +4,8 @@
 // code, times the paths through a block's divisions (four each, merged
 // where they join), times the height of the paths' maps (pmap: log32 of
 // the terms), however many divisions one block holds. Memory: the
-// function's RTL tables and one block's terms and paths at a time.
+// function's RTL tables and one block's terms and paths at a time, a
+// large block's between two cuts and what is live at them (iselcut.go).
 
 package amd64
 
@@ -703,13 +704,14 @@ func (c *selChecker) freshOf(v VReg) tid {
 // checkBlock checks the code of one RTL block from machine block
 // pr.mach, and returns the pairs its paths leave for. Its terms are its
 // own: it starts from an empty term table (tt.reset), since no term id
-// crosses a block boundary. Both sides start from the entry values
-// (initial, value: inputs and constants made anew here), the fresh
-// values of c.fr, the divisions, checks and their indexes (c.div,
-// c.checks, checkAt, divBy) are remade here before any use, the paths
-// and their maps and memos live within this call's trace and match,
-// and what it returns, like run's work list, names blocks only. The
-// prologue's terms (run) are dead before the first block's.
+// crosses a block boundary (a large block's are rebuilt at cuts,
+// startCuts and tryCut, its RTL then run a step at a time). Both sides
+// start from the entry values (initial, value: inputs and constants made
+// anew here), the fresh values of c.fr, the divisions, checks and their
+// indexes (c.div, c.checks, checkAt, divBy) are remade here before any
+// use, the paths and their maps and memos live within this call's trace
+// and match, and what it returns, like run's work list, names blocks
+// only. The prologue's terms (run) are dead before the first block's.
 func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	c.rb, c.vb = pr.rtl, pr.mach
 	c.tt.reset()
@@ -1924,8 +1926,7 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 	// The RTL divides by y only where it has not stopped at a Check
 	// before: the code's division may count on it once the path has
 	// proved each of those false.
-	if len(c.divBy[y]) == 0 { // a block in segments: its RTL run further
-		c.rtlMore()
+	for len(c.divBy[y]) == 0 && c.rtlMore() { // a block in segments: its RTL run further
 	}
 	for _, n := range c.divBy[y] {
 		if n <= len(c.checks) {

@@ -23,7 +23,8 @@ var (
 	cutEvery = 2048
 	cutRetry = 256
 	// cutAhead is how many RTL instructions are run ahead of the last cut,
-	// so that the code's checks and divisions find the RTL's.
+	// so that the code's checks and divisions find the RTL's (settle and
+	// nonZero run it further when they do not).
 	cutAhead = 128
 )
 
@@ -259,10 +260,10 @@ func (c *selChecker) liveOut(x int32) bool {
 // k or after, live out of the block, or one the value of a live register
 // the code has no register for is made of: need) must hold on p what it
 // holds in the RTL's run (same: maybe by p's facts, which hold on every
-// run that follows p), every check
-// before k be proved false on p, and every path done be a stop at one of
-// those checks (settled, the right one: matchPath would accept it). Then
-// the checker keeps of its state only:
+// run that follows p), every check before k be proved false on p, and
+// every path done be a stop at one of those checks (settled, the right
+// one: matchPath would accept it). Then the checker keeps of its state
+// only:
 //
 //   - the RTL's values of the registers live at k, and of the constants'
 //     registers it wrote that the code has not (matchPath checks them at
@@ -288,14 +289,16 @@ func (c *selChecker) liveOut(x int32) bool {
 // of values), or, deeper than cutDepth below every kept value, as a new
 // fresh term, one for each old term; so two kept values are one new term
 // where they were one old term, and a new term stands for the value its
-// old one had. What is dropped is what nothing will read: a register
+// old one had. A copy is made after its operands' copies, and a form
+// x + k after x (mkLinNoRecog), as substMemo counts on. What is dropped is what nothing will read: a register
 // dead at k is read no more by the RTL, and the code's, clobbered, would
 // read an unknown; a constant's register the code wrote with anything
 // but its constant stays to be checked at the block's end; checks before
-// k were proved false on the one path going on; stop paths were matched. Facts dropped and values made fresh only
-// make the checker know less: it may reject more, never accept wrong
-// code. When a try fails, the RTL is run forward again to where it was:
-// its terms are found again in the table, which nothing else changed.
+// k were proved false on the one path going on; stop paths were
+// matched. Facts dropped and values made fresh only make the checker
+// know less: it may reject more, never accept wrong code. When a try
+// fails, the RTL is run forward again to where it was: its terms are
+// found again in the table, which nothing else changed.
 func (c *selChecker) tryCut(p *path, done *[]*path) {
 	cs := c.cut
 	cs.next = len(c.tt.terms) + cutRetry
@@ -406,7 +409,9 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 			if v == 0 {
 				continue
 			}
-			same := c.same(p, rv, c.value(p, v))
+			// (Not written by the code in the block, its register holds
+			// an unknown here: value's fresh term, not made for this.)
+			same := inP && c.same(p, rv, c.value(p, v))
 			if written[x] && !same {
 				keptWritten = append(keptWritten, x)
 			}
@@ -452,9 +457,21 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 		}
 		others = append(others, vval{v, t})
 	})
+	// The fresh values read of registers not written (c.fr): those of
+	// the RTL registers kept, the physical registers' and the recent
+	// temporaries'; another, read again, is a new fresh term.
+	keepV := map[VReg]bool{}
+	for _, kp := range keeps {
+		keepV[c.vregOf[kp.x]] = true
+	}
 	var frs []vval
 	for v, t := range c.fr {
-		frs = append(frs, vval{v, t})
+		switch o := int(v - FirstVirtual); {
+		case c.originReg(v) >= 0 && !keepV[v]:
+		case o >= 0 && o < len(c.vf.origin) && c.vf.origin[o] == 0 && int(v) < len(c.vgen) && c.vgen[v] < c.factGen-1:
+		default:
+			frs = append(frs, vval{v, t})
+		}
 	}
 	slices.SortFunc(frs, func(a, b vval) int { return int(a.v) - int(b.v) })
 	type kfact struct {
@@ -505,9 +522,7 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 	}
 	c.fr = map[VReg]tid{}
 	for _, f := range frs {
-		if !slices.Contains(drop, f.v) {
-			c.fr[f.v] = cc.of(f.t)
-		}
+		c.fr[f.v] = cc.of(f.t)
 	}
 	for _, v := range drop {
 		c.clob[v] = c.stamp
