@@ -4,7 +4,8 @@
 // code, times the paths through a block's divisions (four each, merged
 // where they join), times the height of the paths' maps (pmap: log32 of
 // the terms), however many divisions one block holds. Memory: the
-// function's RTL tables and one block's terms and paths at a time.
+// function's RTL tables and one block's terms and paths at a time, a
+// large block's between two cuts and what is live at them (iselcut.go).
 
 package amd64
 
@@ -139,6 +140,19 @@ type selChecker struct {
 	// c.checks's first (matchPath).
 	sameChecks int
 	limit      int // the most instructions a trace may run: 4 times the code's
+	// A large block's check in segments (iselcut.go): its RTL run, the
+	// generation of facts (termFacts.gen) and of the code's registers'
+	// writes (vgen, by VReg), the registers let go at a cut (clob: stamp
+	// of the block), the last read and write of each RTL register in the
+	// block, and the cuts made (the tests').
+	cut      *cutState
+	factGen  int32
+	vgen     []int32
+	clob     []int32
+	stamp    int32
+	lastRead []int32
+	lastDef  []int32
+	cuts     int
 }
 
 // rtlDiv is a division of the RTL block, by a term: checks is how many
@@ -217,6 +231,7 @@ type path struct {
 type termFacts struct {
 	f   []fact
 	one [1]fact
+	gen int32 // c.factGen when made: a cut keeps the facts made since the last (tryCut)
 }
 
 func (p *path) clone() *path {
@@ -231,16 +246,19 @@ func (p *path) clone() *path {
 
 // setFacts makes fs (copied) the facts of the canonical term t on p,
 // keeping the pins.
-func (c *selChecker) setFacts(p *path, t tid, fs []fact) {
+func (c *selChecker) setFacts(p *path, t tid, fs []fact) { c.setFactsGen(p, t, fs, c.factGen) }
+
+// setFactsGen is setFacts made in generation gen.
+func (c *selChecker) setFactsGen(p *path, t tid, fs []fact, gen int32) {
 	switch len(fs) {
 	case 0:
 		p.facts = p.facts.del(int32(t))
 	case 1:
-		tf := &termFacts{one: [1]fact{fs[0]}}
+		tf := &termFacts{one: [1]fact{fs[0]}, gen: gen}
 		tf.f = tf.one[:]
 		p.facts = p.facts.set(int32(t), tf)
 	default:
-		p.facts = p.facts.set(int32(t), &termFacts{f: slices.Clone(fs)})
+		p.facts = p.facts.set(int32(t), &termFacts{f: slices.Clone(fs), gen: gen})
 	}
 	pin, pinned := uint64(0), false
 	for _, f := range fs {
@@ -645,6 +663,9 @@ func (c *selChecker) value(p *path, v VReg) tid {
 	if t, ok := p.regs.get(int32(v)); ok {
 		return t
 	}
+	if c.clobbered(v) {
+		return c.freshOf(v)
+	}
 	if v == c.argReg && c.rb >= 0 {
 		// Past the prologue, which must have written it (run checks).
 		return c.tt.input(argOrigin)
@@ -667,6 +688,11 @@ func (c *selChecker) value(p *path, v VReg) tid {
 			}
 		}
 	}
+	return c.freshOf(v)
+}
+
+// freshOf is the fresh value register v holds in this pair.
+func (c *selChecker) freshOf(v VReg) tid {
 	t, ok := c.fr[v]
 	if !ok {
 		t = c.tt.freshTerm()
@@ -678,13 +704,14 @@ func (c *selChecker) value(p *path, v VReg) tid {
 // checkBlock checks the code of one RTL block from machine block
 // pr.mach, and returns the pairs its paths leave for. Its terms are its
 // own: it starts from an empty term table (tt.reset), since no term id
-// crosses a block boundary. Both sides start from the entry values
-// (initial, value: inputs and constants made anew here), the fresh
-// values of c.fr, the divisions, checks and their indexes (c.div,
-// c.checks, checkAt, divBy) are remade here before any use, the paths
-// and their maps and memos live within this call's trace and match,
-// and what it returns, like run's work list, names blocks only. The
-// prologue's terms (run) are dead before the first block's.
+// crosses a block boundary (a large block's are rebuilt at cuts,
+// startCuts and tryCut, its RTL then run a step at a time). Both sides
+// start from the entry values (initial, value: inputs and constants made
+// anew here), the fresh values of c.fr, the divisions, checks and their
+// indexes (c.div, c.checks, checkAt, divBy) are remade here before any
+// use, the paths and their maps and memos live within this call's trace
+// and match, and what it returns, like run's work list, names blocks
+// only. The prologue's terms (run) are dead before the first block's.
 func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	c.rb, c.vb = pr.rtl, pr.mach
 	c.tt.reset()
@@ -695,24 +722,30 @@ func (c *selChecker) checkBlock(pr pair) ([]pair, error) {
 	}
 	c.div = c.div[:0]
 	rs := &rstate{regs: map[int32]tid{}}
-	if err := c.runRTL(b, rs); err != nil {
-		return nil, err
-	}
-	c.checks = rs.checks
-	if b.Term.Kind == cfg.TermJump {
-		c.checks = append(slices.Clip(c.checks), c.peekChecks(b.Succs()[0], rs)...)
-	}
-	c.checkAt = map[tid]int{}
-	for i := len(c.checks) - 1; i >= 0; i-- {
-		c.checkAt[c.checks[i].cond] = i
-	}
-	c.divBy = map[tid][]int{}
-	for _, d := range c.div {
-		c.divBy[d.by] = append(c.divBy[d.by], d.checks)
+	defer c.dropCuts()
+	if !c.startCuts(b, rs) {
+		if err := c.runRTL(b, rs); err != nil {
+			return nil, err
+		}
+		c.checks = rs.checks
+		if b.Term.Kind == cfg.TermJump {
+			c.checks = append(slices.Clip(c.checks), c.peekChecks(b.Succs()[0], rs)...)
+		}
+		c.checkAt = map[tid]int{}
+		for i := len(c.checks) - 1; i >= 0; i-- {
+			c.checkAt[c.checks[i].cond] = i
+		}
+		c.divBy = map[tid][]int{}
+		for _, d := range c.div {
+			c.divBy[d.by] = append(c.divBy[d.by], d.checks)
+		}
 	}
 	paths, err := c.trace(&path{blk: pr.mach}, false)
 	if err != nil {
 		return nil, err
+	}
+	if c.cut != nil {
+		c.endCuts()
 	}
 	term := b
 	if b.Term.Kind == cfg.TermJump {
@@ -786,40 +819,49 @@ func (c *selChecker) stubMsg(line, col int32) string {
 
 // runRTL runs block b's instructions symbolically on rs.
 func (c *selChecker) runRTL(b *cfg.Block, rs *rstate) error {
-	tt := c.tt
-	for k, in := range b.Instrs {
-		var v tid
-		switch {
-		case in.Op == cfg.OpConst:
-			v = tt.konst(in.Aux)
-		case in.Op == cfg.OpArg:
-			v = tt.input(argOrigin)
-		case in.Op == cfg.OpCopy:
-			v = c.rval(rs, in.Args[0])
-		case in.Op == cfg.OpNeg:
-			v = tt.neg(c.rval(rs, in.Args[0]))
-		case in.Op == cfg.OpNot:
-			v = tt.eqz(c.rval(rs, in.Args[0]))
-		case in.Op == cfg.OpCheck:
-			rs.checks = append(rs.checks, event{
-				cond: tt.eqz(c.rval(rs, in.Args[0])),
-				msg:  c.stubMsg(in.Pos.Line, in.Pos.Col),
-				at:   fmt.Sprintf("b%d instruction %d (check at %d:%d)", b.ID, k, in.Pos.Line, in.Pos.Col),
-			})
-			continue
-		case in.Op.IsBinary():
-			a, bb := c.rval(rs, in.Args[0]), c.rval(rs, in.Args[1])
-			if in.Op == cfg.OpDiv || in.Op == cfg.OpMod {
-				c.div = append(c.div, rtlDiv{bb, len(rs.checks)})
-			}
-			v = tt.binary(in.Op, a, bb)
-		default:
-			return fmt.Errorf("isel check: b%d instruction %d: RTL op %v", b.ID, k, in.Op)
+	for k := range b.Instrs {
+		if err := c.rtlInst(b, k, rs); err != nil {
+			return err
 		}
-		x := c.reg(in.Dst)
-		rs.regs[x] = v
-		rs.written = append(rs.written, x)
 	}
+	return nil
+}
+
+// rtlInst runs instruction k of block b symbolically on rs.
+func (c *selChecker) rtlInst(b *cfg.Block, k int, rs *rstate) error {
+	tt := c.tt
+	in := b.Instrs[k]
+	var v tid
+	switch {
+	case in.Op == cfg.OpConst:
+		v = tt.konst(in.Aux)
+	case in.Op == cfg.OpArg:
+		v = tt.input(argOrigin)
+	case in.Op == cfg.OpCopy:
+		v = c.rval(rs, in.Args[0])
+	case in.Op == cfg.OpNeg:
+		v = tt.neg(c.rval(rs, in.Args[0]))
+	case in.Op == cfg.OpNot:
+		v = tt.eqz(c.rval(rs, in.Args[0]))
+	case in.Op == cfg.OpCheck:
+		rs.checks = append(rs.checks, event{
+			cond: tt.eqz(c.rval(rs, in.Args[0])),
+			msg:  c.stubMsg(in.Pos.Line, in.Pos.Col),
+			at:   fmt.Sprintf("b%d instruction %d (check at %d:%d)", b.ID, k, in.Pos.Line, in.Pos.Col),
+		})
+		return nil
+	case in.Op.IsBinary():
+		a, bb := c.rval(rs, in.Args[0]), c.rval(rs, in.Args[1])
+		if in.Op == cfg.OpDiv || in.Op == cfg.OpMod {
+			c.div = append(c.div, rtlDiv{bb, len(rs.checks)})
+		}
+		v = tt.binary(in.Op, a, bb)
+	default:
+		return fmt.Errorf("isel check: b%d instruction %d: RTL op %v", b.ID, k, in.Op)
+	}
+	x := c.reg(in.Dst)
+	rs.regs[x] = v
+	rs.written = append(rs.written, x)
 	return nil
 }
 
@@ -870,6 +912,9 @@ func (c *selChecker) trace(start *path, prologue bool) ([]*path, error) {
 		}
 		forked := false
 		for p.inst < len(blk.Insts) && !forked {
+			if c.cut != nil && len(pending) == 0 && len(c.tt.terms) >= c.cut.next {
+				c.tryCut(p, &done)
+			}
 			steps++
 			if steps > limit {
 				return nil, fmt.Errorf("isel check: %s: the code does not leave the block", c.where())
@@ -1682,7 +1727,12 @@ func (c *selChecker) exec(p *path, in *VInst, at loc) error {
 	if in.Dst.Kind != KindReg && in.Op != CQO {
 		return fmt.Errorf("isel check: %s: destination kind %v not modeled", at, in.Dst.Kind)
 	}
-	set := func(v VReg, t tid) { p.regs = p.regs.set(int32(v), t) }
+	set := func(v VReg, t tid) {
+		p.regs = p.regs.set(int32(v), t)
+		if c.cut != nil && v >= 0 && int(v) < len(c.vgen) {
+			c.vgen[v] = c.factGen
+		}
+	}
 	src := func() (tid, error) { return c.operand(p, &in.Src, at) }
 	dst := func() tid { return c.value(p, d) }
 	rax, rdx := VReg(RAX), VReg(RDX)
@@ -1876,6 +1926,8 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 	// The RTL divides by y only where it has not stopped at a Check
 	// before: the code's division may count on it once the path has
 	// proved each of those false.
+	for len(c.divBy[y]) == 0 && c.rtlMore() { // a block in segments: its RTL run further
+	}
 	for _, n := range c.divBy[y] {
 		if n <= len(c.checks) {
 			proved := true
@@ -1901,7 +1953,12 @@ func (c *selChecker) nonZero(p *path, y tid) bool {
 func (c *selChecker) settle(p *path) {
 	ev := p.events[len(p.events)-1]
 	i := p.proved
-	for ; i < len(c.checks); i++ {
+	for ; ; i++ {
+		for i >= len(c.checks) && c.rtlMore() { // a block in segments: its RTL run further
+		}
+		if i >= len(c.checks) {
+			break
+		}
 		e := c.checks[i]
 		if e.msg == ev.msg && c.same(p, e.cond, ev.cond) {
 			p.stopMatch = true
