@@ -138,35 +138,39 @@ func (n *Node) edgesOK() bool {
 	return true
 }
 
-// packEdges moves the edge lists of every node the table holds into two
-// new arrays, each list at its length (no room to grow: an AddIn or a new
+// packEdges moves the edge lists of every node the table holds into new
+// arrays, each list at its length (no room to grow: an AddIn or a new
 // user copies it out, as from a full list of the arena), in ID order, and
 // lets the arena's chunks go. The builder leaves two users' room in every
 // node, doubles the lists that outgrow it, and frees a list into a chunk
 // that lives while any list in it does: at 100k nodes the edge arrays
 // after Build held 602k edges for 413k. Cost: one scan of the IDs, one
-// copy of the edges, and the two arrays it allocates.
+// copy of the edges, and the arrays it allocates.
+//
+// The arrays are one pair per chunk of the node table, and the arena's
+// free lists go first: a chunk of the arena that packing has emptied is
+// garbage while the rest is packed, so that a collection then finds the
+// old lists and the new not all live together (issue 12: the peak of
+// son check on some shapes).
 func (g *Graph) packEdges() {
+	g.edges = edgeArena{}
 	// The chunks of the table by hand: all's yield costs about 40
 	// instructions an ID.
-	edges := 0
 	for _, chunk := range g.nodes.chunks {
+		edges := 0
 		for _, n := range chunk {
 			if n != nil {
 				edges += len(n.In) + len(n.Out)
 			}
 		}
-	}
-	in := make([]*Node, edges)
-	pos := make([]int32, edges)
-	for _, chunk := range g.nodes.chunks {
+		in := make([]*Node, edges)
+		pos := make([]int32, edges)
 		for _, n := range chunk {
 			if n != nil {
 				in, pos = n.pack(in, pos)
 			}
 		}
 	}
-	g.edges = edgeArena{}
 }
 
 // pack moves n's edge lists and positions to the start of in and pos, at
