@@ -2,7 +2,7 @@ package dom
 
 // Children is the dominator tree as lists of children only, in increasing
 // vertex order, with four bytes a vertex and four an edge: for a walk of
-// the tree that needs nothing else (the zerocheck pass), where a Tree
+// the tree that needs nothing else (the zerocheck pass, gvn), where a Tree
 // holds 44 bytes a vertex.
 type Children struct {
 	start []int32 // the children of v are child[start[v]:start[v+1]]
