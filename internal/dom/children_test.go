@@ -12,15 +12,7 @@ import (
 func TestChildrenAgreeWithTree(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	for iter := range 300 {
-		n := 1 + r.Intn(40)
-		start := make([]int32, n+1)
-		var succ []int32
-		for v := range n {
-			for range r.Intn(3) {
-				succ = append(succ, int32(r.Intn(n)))
-			}
-			start[v+1] = int32(len(succ))
-		}
+		n, start, succ := randomFlat(r)
 		idom := LengauerTarjanFlat(start, succ)
 		tree := NewTree(append([]int(nil), idom...))
 		c := NewChildren(idom)
