@@ -506,9 +506,9 @@ func build(u *Unit) error {
 		// reads the tree.
 		u.testRuns = testReference(u)
 	}
-	// The tree goes during the build, once the builder has read it: it
-	// was 17 of the 80 MB live where Build packs the edges of ifs at 1 MB (issue 12,
-	// docs/PERFORMANCE.md "build12").
+	// The tree goes during the build, once the builder has read it: on
+	// ifs at 1 MB it was 17 of the 80 MB live where Build packs the edges
+	// (issue 12; docs/PERFORMANCE.md, "build12 (fourteenth session)").
 	u.File = nil
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN, Check: u.Opt.Check})
 	u.Graph.Seed = u.Opt.Seed
