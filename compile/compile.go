@@ -150,10 +150,12 @@ func PassNames() []string {
 type Unit struct {
 	Name string
 	Src  []byte
-	// File is the syntax tree, until the build pass and the reference
-	// runs of checking (testruns.go) are done with it; then nil, so that
-	// the tree, as large as the graph for some programs, is not kept
-	// through the other passes.
+	// File is the syntax tree, until the build pass is done with it: the
+	// builder's checker and the reference's runs of checking (testruns.go)
+	// read it first, and it is nil before son.Build starts, so that the
+	// tree, as large as the graph for some programs, goes as soon as the
+	// builder has read it. (The second way in, Options.Via, keeps it
+	// until the end of the build pass.)
 	File  *syntax.File
 	Graph *son.Graph
 	Opt   Options
@@ -366,7 +368,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				}
 			}
 		}
-		u.File = nil // built, and the reference has run
+		u.File = nil // built, and the reference has run (Options.Via)
 		switch {
 		case graphStats:
 		case u.Graph != nil:
@@ -500,7 +502,14 @@ func build(u *Unit) error {
 		// that its graph is gone before the real one is built: the two
 		// together were the peak of son check on long chains.
 		u.buildErr = validateBuild(f)
+		// The reference's runs too, so that nothing after the build
+		// reads the tree.
+		u.testRuns = testReference(u)
 	}
+	// The tree goes during the build, once the builder has read it: on
+	// ifs at 1 MB it was 17 of the 80 MB live where Build packs the edges
+	// (issue 12; docs/PERFORMANCE.md, "build12 (fourteenth session)").
+	u.File = nil
 	u.Graph = son.Build(f, son.BuildOptions{ShowGraph: u.Opt.ShowGraph, NoGVN: u.Opt.NoGVN, Check: u.Opt.Check})
 	u.Graph.Seed = u.Opt.Seed
 	return nil

@@ -2,6 +2,8 @@ package compile
 
 import (
 	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -52,4 +54,38 @@ func TestPanicInPassIsAnError(t *testing.T) {
 			t.Errorf("got %v, want the peephole pass's error naming the panic", err)
 		}
 	})
+}
+
+// TestReferenceRunsBeforeBuild: with checking on, the reference's results
+// are there when the build pass ends, and the syntax tree is gone by
+// then (the build drops it before building, so that the collector can
+// take it while the builder packs the edges): arg 0 divides by zero at
+// the division's position, the others give 100/arg.
+func TestReferenceRunsBeforeBuild(t *testing.T) {
+	src := []byte("int d = arg;\nreturn 100 / d;\n")
+	seen := false
+	after := func(u *Unit, pass string) error {
+		if pass != "build" {
+			return nil
+		}
+		seen = true
+		if u.File != nil {
+			t.Errorf("after build, the unit still holds the syntax tree")
+		}
+		var got []string
+		for _, r := range u.testRuns {
+			got = append(got, fmt.Sprintf("%d: %v", r.arg, r))
+		}
+		want := []string{"0: division by zero at 2:12", "1: 100", "2: 50", "3: 33", "-1: -100", "10: 10", "100: 1", "-100: -1"}
+		if !slices.Equal(got, want) {
+			t.Errorf("the reference's runs after build:\n%q\nwant\n%q", got, want)
+		}
+		return nil
+	}
+	if _, err := Compile("t.smp", src, Options{Check: true, StopAfter: "build", AfterPass: after}); err != nil {
+		t.Fatal(err)
+	}
+	if !seen {
+		t.Fatal("build's AfterPass did not run")
+	}
 }

@@ -392,7 +392,9 @@ func (x *numberer) propose(p *partition) *Proposal {
 		}
 	}
 
-	childrenOf := children(dom.LengauerTarjanFlat(x.flatSuccs()))
+	// The children lists are all the walk reads of the dominator tree (a
+	// dom.Tree's depths, jumps and preorder cost it a quarter of the tree).
+	tree := dom.NewChildren(dom.LengauerTarjanFlat(x.flatSuccs()))
 	avail := make([]int32, len(p.start)) // 1 + the member available, or 0
 	var undo []int32                     // classes made available, block by block
 	type frame struct{ b, next, undo int }
@@ -400,7 +402,7 @@ func (x *numberer) propose(p *partition) *Proposal {
 	x.enter(0, p, avail, &undo, pr)
 	for len(stack) > 0 {
 		fr := &stack[len(stack)-1]
-		kids := childrenOf(fr.b)
+		kids := tree.Of(fr.b)
 		if fr.next < len(kids) {
 			k := int(kids[fr.next])
 			fr.next++
@@ -415,31 +417,6 @@ func (x *numberer) propose(p *partition) *Proposal {
 		stack = stack[:len(stack)-1]
 	}
 	return pr
-}
-
-// children returns the children of each vertex of the dominator tree
-// idom, in increasing order, by counting: all that propose walks (a
-// dom.Tree's depths, jumps and preorder cost it a quarter of the tree).
-func children(idom []int) func(v int) []int32 {
-	start := make([]int32, len(idom)+1)
-	for v, d := range idom {
-		if v != 0 && d >= 0 {
-			start[d+1]++
-		}
-	}
-	for v := range idom {
-		start[v+1] += start[v]
-	}
-	child := make([]int32, start[len(idom)])
-	next := make([]int32, len(idom))
-	copy(next, start)
-	for v, d := range idom {
-		if v != 0 && d >= 0 {
-			child[next[d]] = int32(v)
-			next[d]++
-		}
-	}
-	return func(v int) []int32 { return child[start[v]:start[v+1]] }
 }
 
 // enter visits the values of block b in order: each is replaced by the

@@ -85,7 +85,10 @@ func (c *ctrlGraph) node(v int) *son.Node { return c.g.Node(int(c.ids[v])) }
 func ZeroCheckElim(g *son.Graph) []Removal {
 	c := newCtrlGraph(g)
 	defer g.GiveIDs(c.index)
-	tree := dom.NewTree(dom.LengauerTarjanFlat(c.start, c.succ))
+	// The walk below reads only the tree's children: their lists, two
+	// int32 arrays (8 bytes a control node), not a dom.Tree (44, beside
+	// the graph at the pass's peak: issue 12).
+	tree := dom.NewChildren(dom.LengauerTarjanFlat(c.start, c.succ))
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any; proving[x] is
@@ -169,10 +172,10 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	stack := []frame{enter(0)}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if kids := tree.Children(int(f.v)); int(f.i) < len(kids) {
+		if kids := tree.Of(int(f.v)); int(f.i) < len(kids) {
 			k := kids[f.i]
 			f.i++
-			stack = append(stack, enter(k))
+			stack = append(stack, enter(int(k)))
 			continue
 		}
 		if f.x != 0 {

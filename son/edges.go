@@ -141,34 +141,44 @@ func (n *Node) edgesOK() bool {
 	return true
 }
 
-// packEdges moves the edge lists of every node the table holds into two
-// new arrays, each list at its length (no room to grow: an AddIn or a new
+// packEdges moves the edge lists of every node the table holds into new
+// arrays, each list at its length (no room to grow: an AddIn or a new
 // user copies it out, as from a full list of the arena), in ID order, and
 // lets the arena's chunks go. The builder leaves two users' room in every
 // node, doubles the lists that outgrow it, and frees a list into a chunk
 // that lives while any list in it does: at 100k nodes the edge arrays
 // after Build held 602k edges for 413k. Cost: one scan of the IDs, one
-// copy of the edges, and the two arrays it allocates.
+// copy of the edges, and the arrays it allocates.
+//
+// The arrays are one pair per chunk of the node table, and the arena's
+// free lists go first: a chunk of the arena that packing has emptied is
+// garbage while the rest is packed, so that a collection then finds the
+// old lists and the new not all live together (issue 12: the peak of
+// son check on some shapes).
 func (g *Graph) packEdges() {
+	g.edges = edgeArena{}
 	// Only the IDs that hold a node, by the table's bits (heldBits), 64
 	// IDs a word: after the sweep about one ID in five holds one, and a
 	// scan of every ID cost about 9 instructions an ID, twice.
 	t := &g.nodes
-	edges := 0
-	for w, word := range t.heldBits {
-		for ; word != 0; word &= word - 1 {
-			n := t.at(w*64 + bits.TrailingZeros64(word))
-			edges += len(n.In) + len(n.Out)
+	for c, chunk := range t.chunks {
+		lo := c * nodeChunk / 64
+		hi := min(len(t.heldBits), (c*nodeChunk+len(chunk)+63)/64)
+		edges := 0
+		for w := lo; w < hi; w++ {
+			for word := t.heldBits[w]; word != 0; word &= word - 1 {
+				n := t.at(w*64 + bits.TrailingZeros64(word))
+				edges += len(n.In) + len(n.Out)
+			}
+		}
+		in := make([]*Node, edges)
+		pos := make([]int32, edges)
+		for w := lo; w < hi; w++ {
+			for word := t.heldBits[w]; word != 0; word &= word - 1 {
+				in, pos = t.at(w*64+bits.TrailingZeros64(word)).pack(in, pos)
+			}
 		}
 	}
-	in := make([]*Node, edges)
-	pos := make([]int32, edges)
-	for w, word := range t.heldBits {
-		for ; word != 0; word &= word - 1 {
-			in, pos = t.at(w*64+bits.TrailingZeros64(word)).pack(in, pos)
-		}
-	}
-	g.edges = edgeArena{}
 }
 
 // pack moves n's edge lists and positions to the start of in and pos, at

@@ -1,9 +1,13 @@
 package son
 
 import (
+	"fmt"
 	"slices"
+	"strings"
 	"testing"
 	"unsafe"
+
+	"son/syntax"
 )
 
 // edgeRecord is a node's edges as a reader sees them: the IDs of its
@@ -115,5 +119,60 @@ func TestNodePosIsOneWord(t *testing.T) {
 	var n Node
 	if s := unsafe.Sizeof(n.pos); s != unsafe.Sizeof(uintptr(0)) {
 		t.Errorf("Node.pos is %d bytes, want one word", s)
+	}
+}
+
+// TestPackEdgesByTableChunk: Build packs the lists of each chunk of the
+// node table into arrays of their own, every list right after the one
+// before it (a node's inputs, then its users), with no room between; the
+// arena's free lists are gone. So a chunk of the arena is garbage once
+// the lists in it are packed, before the rest are (packEdges).
+func TestPackEdgesByTableChunk(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("int x = arg;\n")
+	for i := range 3000 {
+		fmt.Fprintf(&src, "if (x %% %d == 1) x = x * 3 + %d; else x = x / 2;\n", i%7+2, i)
+	}
+	src.WriteString("return x;\n")
+	f, err := syntax.Parse("t.smp", []byte(src.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	g := Build(f, BuildOptions{})
+	if len(g.nodes.chunks) < 3 {
+		t.Fatalf("%d chunks of IDs, want at least 3 for the test to mean anything", len(g.nodes.chunks))
+	}
+	if n := packedExactly(g); n != nil {
+		t.Fatalf("%v has In %d of %d, Out %d of %d", n, len(n.In), cap(n.In), len(n.Out), cap(n.Out))
+	}
+	for c := range g.edges.freeIn {
+		if len(g.edges.freeIn[c]) > 0 || len(g.edges.freePos[c]) > 0 {
+			t.Fatalf("after Build, the arena keeps free lists of capacity %d", c)
+		}
+	}
+	edgeSize, posSize := unsafe.Sizeof((*Node)(nil)), unsafe.Sizeof(int32(0))
+	for c, chunk := range g.nodes.chunks {
+		var nextIn, nextPos uintptr // where the next list starts in this chunk's arrays
+		for _, n := range chunk {
+			if n == nil || len(n.In)+len(n.Out) == 0 {
+				continue
+			}
+			in := uintptr(unsafe.Pointer(unsafe.SliceData(n.In)))
+			if len(n.In) == 0 {
+				in = uintptr(unsafe.Pointer(unsafe.SliceData(n.Out)))
+			}
+			pos := uintptr(unsafe.Pointer(n.pos))
+			if nextIn != 0 && (in != nextIn || pos != nextPos) {
+				t.Fatalf("chunk %d: %v's lists do not follow the lists before it", c, n)
+			}
+			if len(n.In) > 0 && len(n.Out) > 0 && uintptr(unsafe.Pointer(unsafe.SliceData(n.Out))) != in+uintptr(len(n.In))*edgeSize {
+				t.Fatalf("chunk %d: %v's users do not follow its inputs", c, n)
+			}
+			k := uintptr(len(n.In) + len(n.Out))
+			nextIn, nextPos = in+k*edgeSize, pos+k*posSize
+		}
+	}
+	if err := Verify(g); err != nil {
+		t.Fatal(err)
 	}
 }

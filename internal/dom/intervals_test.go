@@ -5,6 +5,21 @@ import (
 	"testing"
 )
 
+// randomFlat returns a random graph of 1 to 40 vertices, flat (start,
+// succ), each vertex with up to two successors anywhere: some vertices
+// are unreachable.
+func randomFlat(r *rand.Rand) (n int, start, succ []int32) {
+	n = 1 + r.Intn(40)
+	start = make([]int32, n+1)
+	for v := range n {
+		for range r.Intn(3) {
+			succ = append(succ, int32(r.Intn(n)))
+		}
+		start[v+1] = int32(len(succ))
+	}
+	return n, start, succ
+}
+
 // TestIntervalsAgreeWithTree: on random graphs, some of whose vertices
 // are unreachable, Intervals answers every strict-dominance query as
 // Tree does, numbers the vertices in Tree's preorder, and finds reachable
@@ -12,15 +27,7 @@ import (
 func TestIntervalsAgreeWithTree(t *testing.T) {
 	r := rand.New(rand.NewSource(9))
 	for iter := range 300 {
-		n := 1 + r.Intn(40)
-		start := make([]int32, n+1)
-		var succ []int32
-		for v := range n {
-			for range r.Intn(3) {
-				succ = append(succ, int32(r.Intn(n)))
-			}
-			start[v+1] = int32(len(succ))
-		}
+		n, start, succ := randomFlat(r)
 		idom := CooperHarveyKennedyFlat(start, succ)
 		tree := NewTree(append([]int(nil), idom...))
 		iv := NewIntervals(idom)

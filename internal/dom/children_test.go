@@ -1,0 +1,37 @@
+package dom
+
+import (
+	"math/rand"
+	"slices"
+	"testing"
+)
+
+// TestChildrenAgreeWithTree: on random graphs, some of whose vertices are
+// unreachable, Children lists every vertex's children as Tree does, in
+// the same order; and on a fixed tree, the lists by hand.
+func TestChildrenAgreeWithTree(t *testing.T) {
+	r := rand.New(rand.NewSource(12))
+	for iter := range 300 {
+		n, start, succ := randomFlat(r)
+		idom := LengauerTarjanFlat(start, succ)
+		tree := NewTree(append([]int(nil), idom...))
+		c := NewChildren(idom)
+		for v := range n {
+			var got []int
+			for _, k := range c.Of(v) {
+				got = append(got, int(k))
+			}
+			if want := tree.Children(v); !slices.Equal(got, want) {
+				t.Fatalf("graph %d, %d vertices: children of %d %v, Tree's %v", iter, n, v, got, want)
+			}
+		}
+	}
+	// 0 → 1, 2; 2 → 4; 3 unreachable.
+	c := NewChildren([]int{0, 0, 0, -1, 2})
+	want := [][]int32{{1, 2}, nil, {4}, nil, nil}
+	for v, w := range want {
+		if got := c.Of(v); !slices.Equal(got, w) {
+			t.Errorf("children of %d: %v, want %v", v, got, w)
+		}
+	}
+}
