@@ -157,3 +157,44 @@ func TestCheckSelectionCutsMutants(t *testing.T) {
 		}
 	})
 }
+
+// TestCheckSelectionCutsConstWritten (review rev12d): a constant's
+// register the RTL writes in a large block must hold its constant when
+// the code leaves the block, as the blocks it dominates read it as that
+// constant (value). Here the code never writes it (its mov dropped):
+// the first cut puts the register in rs.written (keptWritten), but a
+// later cut looks only at the registers of rs.regs and of the path,
+// neither of which holds it, and forgets it. The mutant, run, returns
+// garbage from b2 (v6 - arg with v6 never set); the whole block's check
+// rejects it, and so must the check in segments.
+func TestCheckSelectionCutsConstWritten(t *testing.T) {
+	rtl := straightRTL(3000) // v6 = Const 7, read only at its start
+	i := strings.LastIndex(rtl, "\treturn ")
+	ret := strings.TrimSpace(strings.TrimPrefix(rtl[i:], "\treturn "))
+	rtl = rtl[:i] + fmt.Sprintf("\tbranch %s b2 b3\nb2:\n\tv900000 = Sub v6 v1\n\treturn v900000\nb3:\n\treturn %s\n", ret, ret)
+	f, vf := selectRTL(t, rtl)
+	c, err := checkSelection(f, vf, "t.smp")
+	if err != nil || c.cuts < 2 {
+		t.Fatalf("the right selection: %d cuts, %v", c.cuts, err)
+	}
+	m := *vf
+	m.Blocks = slices.Clone(vf.Blocks)
+	dropped := false
+	for bi, b := range vf.Blocks {
+		for ii, in := range b.Insts {
+			if !dropped && in.text(vf) == "mov v6, 0x7" {
+				nb := *b
+				nb.Insts = slices.Delete(slices.Clone(b.Insts), ii, ii+1)
+				m.Blocks[bi] = &nb
+				dropped = true
+			}
+		}
+	}
+	if !dropped {
+		t.Fatal("no mov v6, 0x7 in the selection")
+	}
+	c, err = checkSelection(f, &m, "t.smp")
+	if err == nil || !strings.Contains(err.Error(), "v6 holds") {
+		t.Errorf("mov v6, 0x7 dropped: %v (%d cuts), want v6 found not holding 7", err, c.cuts)
+	}
+}
