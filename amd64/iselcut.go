@@ -267,7 +267,9 @@ func (c *selChecker) liveOut(x int32) bool {
 //
 //   - the RTL's values of the registers live at k, and of the constants'
 //     registers it wrote that the code has not (matchPath checks them at
-//     the block's end); the others are read no more;
+//     the block's end), these last through every later cut too (they
+//     are in written, and looked at again by each cut, in no map of
+//     registers); the others are read no more;
 //   - p's registers: the live RTL registers', now the RTL's values; the
 //     physical registers', the argument's, and the temporaries written
 //     since the cut before last; any other is let go (clobbered): read,
@@ -350,7 +352,16 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 			}
 		}
 	})
+	// A constant's register the RTL wrote and the code has not stays an
+	// obligation of the block's end (matchPath) through every cut,
+	// though neither side holds it: kept in written below, again.
+	for _, x := range rs.written {
+		if _, in := rs.regs[x]; !in {
+			xs = append(xs, x)
+		}
+	}
 	slices.Sort(xs)
+	xs = slices.Compact(xs)
 	// A register live at k that the code has no register for is a value
 	// it makes where it is used (a product in a lea): the registers that
 	// value is made of are live for the code (need), back to values it
