@@ -115,11 +115,11 @@ type row struct {
 // profile is).
 func measure(name string, src []byte, gogc int, prof *profile) ([]row, error) {
 	var (
-		mu     sync.Mutex
-		phases = phases()
-		at     = 0 // the pass running: phases[at]
-		rows   = map[string]*row{}
-		done   = false
+		mu    sync.Mutex
+		names = phases()
+		at    = 0 // the pass running: names[at]
+		rows  = map[string]*row{}
+		done  = false
 	)
 	self := goroutine()
 	sample := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
@@ -132,7 +132,7 @@ func measure(name string, src []byte, gogc int, prof *profile) ([]row, error) {
 		}
 		metrics.Read(sample)
 		live := sample[0].Value.Uint64()
-		p := phases[at]
+		p := names[at]
 		r := rows[p]
 		if r == nil {
 			r = &row{Phase: p}
@@ -156,7 +156,7 @@ func measure(name string, src []byte, gogc int, prof *profile) ([]row, error) {
 	next := func(pass string) {
 		mu.Lock()
 		defer mu.Unlock()
-		for i, p := range phases {
+		for i, p := range names {
 			if p == pass {
 				at = i + 1
 			}
@@ -168,7 +168,7 @@ func measure(name string, src []byte, gogc int, prof *profile) ([]row, error) {
 	}}
 	u, err := compile.Compile(name, src, opts)
 	if err == nil {
-		next(phases[len(phases)-2])
+		next(names[len(names)-2]) // the last pass: now the backend
 		_, err = amd64.Code(u.Func, u.Name, amd64.CheckAll)
 	}
 	runtime.GC() // the last pass's collections are reported before done is set
@@ -176,7 +176,7 @@ func measure(name string, src []byte, gogc int, prof *profile) ([]row, error) {
 	done = true
 	mu.Unlock()
 	var out []row
-	for _, p := range phases {
+	for _, p := range names {
 		if r := rows[p]; r != nil {
 			out = append(out, *r)
 		}
@@ -194,6 +194,15 @@ type profile struct {
 	data []byte
 }
 
+// driverFrame says whether a line of a stack trace is a call of the
+// drivers (this command, compile.Compile and its runPass), which every
+// stack has; compile's own steps (validateBuild, the checkers' wrappers)
+// name where a pass's memory goes, and stay.
+func driverFrame(line string) bool {
+	return strings.Contains(line, "heapphases") || strings.HasPrefix(line, "son/compile.Compile(") ||
+		strings.HasPrefix(line, "son/compile.runPass(")
+}
+
 // goroutine returns the header of the calling goroutine's stack trace,
 // "goroutine N ", which names it in a trace of all goroutines.
 func goroutine() string {
@@ -205,7 +214,7 @@ func goroutine() string {
 
 // sonFrames returns the functions of package son's tree on the stack of
 // the goroutine whose header is self (the one that compiles), innermost
-// first, at most four, without the compile package's driver frames.
+// first, at most four, without the drivers' frames (driverFrame).
 func sonFrames(self string) []string {
 	buf := make([]byte, 1<<20)
 	buf = buf[:runtime.Stack(buf, true)]
@@ -216,7 +225,7 @@ func sonFrames(self string) []string {
 		}
 		for _, line := range strings.Split(g, "\n") {
 			i := strings.LastIndex(line, "(")
-			if i < 0 || !strings.HasPrefix(line, "son/") || strings.HasPrefix(line, "son/compile.") || strings.Contains(line, "heapphases") {
+			if i < 0 || !strings.HasPrefix(line, "son/") || driverFrame(line) {
 				continue // a file:line, another package, or the driver
 			}
 			fn := strings.TrimPrefix(line[:i], "son/")
