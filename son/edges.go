@@ -178,8 +178,15 @@ func (g *Graph) packEdges() {
 				in, pos = t.at(w*64+bits.TrailingZeros64(word)).pack(in, pos)
 			}
 		}
+		if packedChunk != nil {
+			packedChunk(g, c)
+		}
 	}
 }
+
+// packedChunk, if set (by tests), is called by packEdges after it has
+// packed chunk c of the node table.
+var packedChunk func(g *Graph, c int)
 
 // pack moves n's edge lists and positions to the start of in and pos, at
 // their lengths, and returns what is left of in and pos (packEdges).

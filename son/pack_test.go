@@ -50,6 +50,18 @@ func packedExactly(g *Graph) *Node {
 	return nil
 }
 
+// packedExactly1 reports whether every node of a chunk of the node table
+// has its lists at their lengths, as packing leaves them (and as the
+// builder, leaving room to grow, does not).
+func packedExactly1(chunk []*Node) bool {
+	for _, n := range chunk {
+		if n != nil && (cap(n.In) != len(n.In) || cap(n.Out) != len(n.Out)) {
+			return false
+		}
+	}
+	return true
+}
+
 // TestBuildPacksEdges: the graph Build returns has every node's lists at
 // their lengths and the arena empty (packEdges); packing changes no edge,
 // no order of users and no printed graph, also after a fixpoint has grown
@@ -125,8 +137,10 @@ func TestNodePosIsOneWord(t *testing.T) {
 // TestPackEdgesByTableChunk: Build packs the lists of each chunk of the
 // node table into arrays of their own, every list right after the one
 // before it (a node's inputs, then its users), with no room between; the
-// arena's free lists are gone. So a chunk of the arena is garbage once
-// the lists in it are packed, before the rest are (packEdges).
+// arena and its free lists are gone before the first chunk is packed,
+// while the chunks after it are not packed yet. So a chunk of the arena is
+// garbage once the lists in it are packed, before the rest are
+// (packEdges).
 func TestPackEdgesByTableChunk(t *testing.T) {
 	var src strings.Builder
 	src.WriteString("int x = arg;\n")
@@ -138,7 +152,21 @@ func TestPackEdgesByTableChunk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var packed []int
+	packedChunk = func(g *Graph, c int) {
+		packed = append(packed, c)
+		if g.edges.in != nil || g.edges.pos != nil || len(g.edges.freeIn[2]) > 0 {
+			t.Errorf("chunk %d packed with the arena still held", c)
+		}
+		if c+1 < len(g.nodes.chunks) && packedExactly1(g.nodes.chunks[c+1]) {
+			t.Errorf("chunk %d packed, and chunk %d already too: not chunk by chunk", c, c+1)
+		}
+	}
+	defer func() { packedChunk = nil }()
 	g := Build(f, BuildOptions{})
+	if want := len(g.nodes.chunks); len(packed) != want {
+		t.Fatalf("chunks packed one by one: %v, want %d", packed, want)
+	}
 	if len(g.nodes.chunks) < 3 {
 		t.Fatalf("%d chunks of IDs, want at least 3 for the test to mean anything", len(g.nodes.chunks))
 	}
