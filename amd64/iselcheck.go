@@ -1040,10 +1040,8 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 		diff(ps[0].facts, p.facts, func(k int32) { factKeys = append(factKeys, k) })
 	}
 	slices.Sort(regKeys)
-	for n, r := range regKeys {
-		if n > 0 && regKeys[n-1] == r {
-			continue
-		}
+	regKeys = slices.Compact(regKeys)
+	for _, r := range regKeys {
 		k := VReg(r)
 		vals := make([]tid, len(ps))
 		same := true
@@ -1093,10 +1091,8 @@ func (c *selChecker) merge(ps []*path) (*path, error) {
 	}
 	m.conds = ps[0].conds
 	slices.Sort(factKeys)
-	for n, t := range factKeys {
-		if n == 0 || factKeys[n-1] != t {
-			c.setFacts(m, tid(t), c.hullFacts(ps, tid(t)))
-		}
+	for _, t := range slices.Compact(factKeys) {
+		c.setFacts(m, tid(t), c.hullFacts(ps, tid(t)))
 	}
 	c.prove(m, ps)
 	return m, nil
@@ -2054,11 +2050,8 @@ func (c *selChecker) matchPath(p *path, term *cfg.Block, rs *rstate) (pair, erro
 	ti := int(c.block(t))
 	keys := slices.Clone(rs.written)
 	p.regs.each(func(r int32, _ tid) {
-		v := VReg(r)
-		if k := int(v - FirstVirtual); k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] > 0 {
-			if x := c.rnum.Lookup(c.vf.origin[k]); x >= 0 {
-				keys = append(keys, x)
-			}
+		if x := c.originReg(VReg(r)); x >= 0 {
+			keys = append(keys, x)
 		}
 	})
 	slices.Sort(keys)

@@ -461,8 +461,7 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 		if c.originReg(v) >= 0 {
 			return
 		}
-		k := int(v - FirstVirtual)
-		if k >= 0 && k < len(c.vf.origin) && c.vf.origin[k] == 0 && int(v) < len(c.vgen) && c.vgen[v] < c.factGen-1 {
+		if c.staleTemp(v) {
 			drop = append(drop, v)
 			return
 		}
@@ -477,9 +476,9 @@ func (c *selChecker) tryCut(p *path, done *[]*path) {
 	}
 	var frs []vval
 	for v, t := range c.fr {
-		switch o := int(v - FirstVirtual); {
+		switch {
 		case c.originReg(v) >= 0 && !keepV[v]:
-		case o >= 0 && o < len(c.vf.origin) && c.vf.origin[o] == 0 && int(v) < len(c.vgen) && c.vgen[v] < c.factGen-1:
+		case c.staleTemp(v):
 		default:
 			frs = append(frs, vval{v, t})
 		}
@@ -676,4 +675,11 @@ func (cc *cutCopy) of(x tid) tid {
 	}
 	cc.memo[x] = r
 	return r
+}
+
+// staleTemp says whether v is a temporary of the code (no RTL register
+// behind it) not written since the cut before last: a cut lets it go.
+func (c *selChecker) staleTemp(v VReg) bool {
+	o := int(v - FirstVirtual)
+	return o >= 0 && o < len(c.vf.origin) && c.vf.origin[o] == 0 && int(v) < len(c.vgen) && c.vgen[v] < c.factGen-1
 }

@@ -138,7 +138,7 @@ func TestCheckSelectionCutsMutants(t *testing.T) {
 				switch {
 				case mi.Src.Kind == KindImm || mi.Src.Kind == KindMem:
 					mi.Src.Imm++
-				case mi.Dst.Kind == KindReg && mi.Dst.R >= FirstVirtual && mi.Op != RET:
+				case mi.Dst.Kind == KindReg && mi.Dst.R >= FirstVirtual && mi.Op != RET && ii > 0:
 					mi.Dst.R = vf.Blocks[bi].Insts[ii-1].Dst.R
 					if mi.Dst.R == in.Dst.R {
 						continue

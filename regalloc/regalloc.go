@@ -292,7 +292,6 @@ type alloc struct {
 	canUse            []bool  // canUse[p]: physical register p is in f.Allocatable
 	slots             int
 	spilled           int
-	nsplit            int
 
 	// The blocks that mention each virtual register (some more than
 	// once; mentionedIn): none when mhead[r] is -1, block -2-mhead[r]
@@ -390,7 +389,7 @@ func Allocate(f *Func) (*Result, error) {
 	if err := a.scan(); err != nil {
 		return nil, err
 	}
-	if a.spilled > 0 || a.nsplit > 0 {
+	if a.spilled > 0 { // (a loop's copy is made only for a register spilled)
 		a.rewrite()
 	}
 	return a.result(), nil
@@ -870,7 +869,7 @@ func (a *alloc) widen(bstart, bend []int32) {
 	if len(a.loops) == 0 {
 		return
 	}
-	// The block of each end of an interval is kept beside it (hull, and
+	// The block of each end of an interval is kept beside it (liveness, and
 	// a loop's head and last block), so no search finds it.
 	for r := a.f.NumPhys; r < a.nregs; r++ {
 		a.widenReg(Reg(r))
@@ -1004,8 +1003,8 @@ func (a *alloc) fixedConflict(p int, s, e int32) bool {
 // pass stable), on the registers in order of number. Linear in the
 // intervals and a few passes of at most 2,048 counts, where a counting
 // sort over the positions was linear in the code (16,639 positions for
-// 1,134 intervals at 10k). The scan's order; dst is reused.
-func (a *alloc) countingOrder(dst []int32) []int32 {
+// 1,134 intervals at 10k). The scan's order.
+func (a *alloc) countingOrder() []int32 {
 	np := a.f.NumPhys
 	n, last := 0, int32(0)
 	for r := np; r < a.nregs; r++ {
@@ -1014,7 +1013,7 @@ func (a *alloc) countingOrder(dst []int32) []int32 {
 			last = max(last, s)
 		}
 	}
-	order := resize(dst, n)
+	order := make([]int32, n)
 	k := 0
 	for r := np; r < a.nregs; r++ {
 		if a.start[r] >= 0 {
@@ -1030,8 +1029,8 @@ func (a *alloc) countingOrder(dst []int32) []int32 {
 	width := (nbits + passes - 1) / passes
 	mask := int32(1)<<width - 1
 	// The passes' other array.
-	if cap(a.first) < n || cap(a.first) < a.nregs+a.nregs/4 {
-		a.first = make([]int32, 0, max(n, a.nregs+a.nregs/4))
+	if cap(a.first) < n {
+		a.first = make([]int32, 0, n)
 	}
 	a.first = a.first[:n]
 	from, to := order, a.first
@@ -1067,7 +1066,7 @@ const radixBits = 11
 func (a *alloc) allocatable(p int) bool { return p < len(a.canUse) && a.canUse[p] }
 
 func (a *alloc) regName(r Reg) string {
-	if a.f.RegName != nil && int(r) < a.nregs && !a.tmp[r] {
+	if a.f.RegName != nil && int(r) < a.ninstr { // the input's registers only
 		return a.f.RegName(r)
 	}
 	return fmt.Sprintf("v%d", r)

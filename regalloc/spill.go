@@ -98,7 +98,7 @@ func (a *alloc) moveHints() {
 // come (pend), or spills one.
 func (a *alloc) scan() error {
 	np := a.f.NumPhys
-	order := a.countingOrder(nil)
+	order := a.countingOrder()
 	a.ninstr = a.nregs
 	a.assign = make([]int32, a.nregs, a.nregs+a.nregs/8)
 	for i := range a.assign {
@@ -285,7 +285,6 @@ func (a *alloc) spillReg(x Reg, p int, s int32) {
 			c.reads = nil
 			continue
 		}
-		a.nsplit++
 		a.push(int32(c.r))
 	}
 }
