@@ -83,7 +83,9 @@ type selector struct {
 	kval   []int64
 	reads  []int32
 	cur    *VBlock
-	pos    syntax.Pos
+	pos    syntax.Pos // of the instructions emitted
+	line   int32      // of the last run in VFunc.lines
+	nemit  int        // the instructions emitted: blocks are laid out as made, each filled before the next
 	arg    VReg
 	first  []int // the machine block each RTL block starts at
 	fix    []fixup
@@ -280,7 +282,11 @@ func (s *selector) cutBlock() {
 func (s *selector) setSuccs(ts ...int) { s.cur.Succs = append(s.cur.Succs[:0], ts...) }
 
 func (s *selector) emit(in VInst) {
-	in.Pos = s.pos
+	if l := s.pos.Line; l != s.line {
+		s.vf.lines = append(s.vf.lines, lineRun{at: int32(s.nemit), line: l})
+		s.line = l
+	}
+	s.nemit++
 	if len(s.insts) == cap(s.insts) {
 		cur := s.insts[s.bstart:]
 		s.insts = append(make([]VInst, 0, max(s.chunk, 2*len(cur)+16)), cur...)

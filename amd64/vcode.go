@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"son/regalloc"
-	"son/syntax"
 )
 
 // VReg is a register of the code before allocation: 0..15 are the
@@ -39,15 +38,15 @@ func vmem(base, index VReg, scale uint8, disp int32) VArg {
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
 // to a division stub (ToStub), the stub's message (Target is then 1 +
-// an index in VFunc.Stubs): 64 bytes an instruction, where a field of
-// each kind took 72 and a slice 120. IMUL3's immediate is in Dst.Imm,
-// which a register operand does not use otherwise.
+// an index in VFunc.Stubs): 56 bytes an instruction, where a field of
+// each kind took 72 and a slice 120 (its source line is in VFunc.lines).
+// IMUL3's immediate is in Dst.Imm, which a register operand does not
+// use otherwise.
 type VInst struct {
 	Op       Op
 	Cond     Cond
 	ToStub   bool
 	Target   int32
-	Pos      syntax.Pos // the source position it comes from, where known
 	Dst, Src VArg
 }
 
@@ -72,7 +71,16 @@ type VFunc struct {
 	// (v7, t12, arg) is made only when printed.
 	origin []int64
 	Stubs  [][]byte // the messages of the division stubs (VInst.ToStub)
+	// lines are the source lines of the instructions, numbered in layout
+	// order (every block's in turn) from 0: a run from each at to the
+	// next, only where the line changes (a line an instruction took 8
+	// bytes in each; only the listing reads them).
+	lines []lineRun
 }
+
+// lineRun is where the instructions from at on come from: line, or 0
+// where unknown.
+type lineRun struct{ at, line int32 }
 
 // opnds is what an instruction reads and writes: at most three registers
 // read (idiv's rax, rdx and divisor; an add's destination and the base

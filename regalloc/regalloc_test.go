@@ -342,9 +342,9 @@ func (a *alloc) checkMentions() error {
 			listed[[2]int32{int32(r), b}] = true
 		}
 	}
-	for b, ws := range a.blocks {
-		for i, wi := range ws {
-			w := &a.w[wi]
+	for b := range a.f.Blocks {
+		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
+			w, i := &a.w[wi], wi-a.bw[b]
 			if w.dead {
 				continue
 			}
