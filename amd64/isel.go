@@ -83,9 +83,9 @@ type selector struct {
 	kval   []int64
 	reads  []int32
 	cur    *VBlock
-	pos    syntax.Pos // of the instructions emitted
+	pos    syntax.Pos // of the instructions emitted (setPos)
 	line   int32      // of the last run in VFunc.lines
-	nemit  int        // the instructions emitted: blocks are laid out as made, each filled before the next
+	ndone  int        // the instructions of the blocks before the current one (blocks are laid out as made, each filled before the next)
 	arg    VReg
 	first  []int // the machine block each RTL block starts at
 	fix    []fixup
@@ -267,6 +267,7 @@ func (s *selector) newBlock() int {
 	s.blocks = s.blocks[1:]
 	s.cur.Succs, s.succSlab = s.succSlab[:0:2], s.succSlab[2:]
 	s.vf.Blocks = append(s.vf.Blocks, s.cur)
+	s.ndone += len(s.insts) - s.bstart
 	s.bstart = len(s.insts)
 	return len(s.vf.Blocks) - 1
 }
@@ -281,12 +282,18 @@ func (s *selector) cutBlock() {
 // setSuccs sets the current block's successors.
 func (s *selector) setSuccs(ts ...int) { s.cur.Succs = append(s.cur.Succs[:0], ts...) }
 
-func (s *selector) emit(in VInst) {
-	if l := s.pos.Line; l != s.line {
-		s.vf.lines = append(s.vf.lines, lineRun{at: int32(s.nemit), line: l})
-		s.line = l
+// setPos sets the position of the instructions emitted from here on,
+// starting a run of VFunc.lines where their line changes.
+func (s *selector) setPos(p syntax.Pos) {
+	s.pos = p
+	if p.Line != s.line {
+		at := s.ndone + len(s.insts) - s.bstart // the next instruction's number
+		s.vf.lines = append(s.vf.lines, lineRun{at: int32(at), line: p.Line})
+		s.line = p.Line
 	}
-	s.nemit++
+}
+
+func (s *selector) emit(in VInst) {
 	if len(s.insts) == cap(s.insts) {
 		cur := s.insts[s.bstart:]
 		s.insts = append(make([]VInst, 0, max(s.chunk, 2*len(cur)+16)), cur...)
@@ -405,10 +412,10 @@ func (s *selector) run() {
 			if k == fused || s.skip[k] {
 				continue
 			}
-			s.pos = in.Pos
+			s.setPos(in.Pos)
 			s.instr(in, k)
 		}
-		s.pos = b.Term.Pos
+		s.setPos(b.Term.Pos)
 		next := -1
 		if i+1 < len(f.Blocks) {
 			next = i + 1
@@ -424,11 +431,11 @@ func (s *selector) run() {
 				hf := s.fusable(h)
 				for k, in := range h.Instrs {
 					if k != hf && !s.skip[k] {
-						s.pos = in.Pos
+						s.setPos(in.Pos)
 						s.instr(in, k)
 					}
 				}
-				s.pos = h.Term.Pos
+				s.setPos(h.Term.Pos)
 				s.branch(h, hf, index.of(h.Succs()[0]), index.of(h.Succs()[1]), next)
 				continue
 			}
@@ -1010,7 +1017,7 @@ func (s *selector) emitColds() {
 			s.vf.Blocks[br[0]].Succs[0] = slow
 		}
 		s.cur.Cold = true
-		s.pos = c.pos
+		s.setPos(c.pos)
 		rare := slow + 2
 		if c.checked {
 			s.op2(LEA, vr(rdx), vmem(rcx, NoVReg, 0, 1))

@@ -364,14 +364,14 @@ func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool
 	case vi.Op == MOVL && vi.Src.Kind == KindImm && vi.Src.Imm >= 0 && vi.Src.Imm <= 0xFFFFFFFF:
 		a.emitMovL(d, vi.Src.Imm)
 	case vi.Op == LEA && vi.Src.Kind == KindMem:
-		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: int32(vi.Src.Imm)}}
+		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: vi.Src.Disp()}}
 		if vi.Src.R != NoVReg {
 			if m.Mem.Base, ok = r.find(vi.Src.R); !ok || m.Mem.Base >= NumRegs {
 				return false
 			}
 		}
-		if vi.Src.Index != NoVReg {
-			if m.Mem.Index, ok = r.find(vi.Src.Index); !ok || m.Mem.Index >= NumRegs {
+		if ix := vi.Src.Index(); ix != NoVReg {
+			if m.Mem.Index, ok = r.find(ix); !ok || m.Mem.Index >= NumRegs {
 				return false
 			}
 			m.Mem.Scale = vi.Src.Scale
@@ -525,15 +525,15 @@ func (r *resolver) arg(a *Arg, va *VArg) error {
 				return err
 			}
 		}
-		if va.Index != NoVReg {
-			if index, err = r.loc(va.Index); err != nil {
+		if ix := va.Index(); ix != NoVReg {
+			if index, err = r.loc(ix); err != nil {
 				return err
 			}
 		}
 		if index == NoReg {
-			*a = M(base, int32(va.Imm))
+			*a = M(base, va.Disp())
 		} else {
-			*a = MI(base, index, va.Scale, int32(va.Imm))
+			*a = MI(base, index, va.Scale, va.Disp())
 		}
 	}
 	return nil
@@ -566,11 +566,11 @@ func (vi *VInst) text(f *VFunc) string {
 			if a.R != NoVReg {
 				s += f.regName(a.R)
 			}
-			if a.Index != NoVReg {
-				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)
+			if ix := a.Index(); ix != NoVReg {
+				s += fmt.Sprintf("+%s*%d", f.regName(ix), a.Scale)
 			}
-			if a.Imm != 0 {
-				s += fmt.Sprintf("%+d", a.Imm)
+			if d := a.Disp(); d != 0 {
+				s += fmt.Sprintf("%+d", d)
 			}
 			b.WriteString(sep + s + "]")
 		default:
