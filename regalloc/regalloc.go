@@ -256,21 +256,36 @@ type Edit struct{ Dst, Src Loc }
 // first ninput of alloc.w, those of block b from bw[b] on, in order), or a
 // reload or store of a spilled register. Its registers are in the
 // allocator's pool (alloc.uses, alloc.defs), so that it has no pointer and
-// takes 16 bytes (64 with two slices, 24 with its index in the block and
-// its slot apart).
+// takes 12 bytes (64 with two slices, 24 with its index in the block, its
+// slot and its flags apart).
 type winstr struct {
 	off int32 // its registers are regs[off:off+nu+nd], the uses first
 	// rel, of an input instruction: its writes' position less its
 	// block's start (liveness); of a reload (defs[0] = slot) or a store
 	// (slot = uses[0]): the slot.
-	rel        int32
-	nu, nd     uint8 // at most maxOperands each (init checks it)
-	move, pure bool
-	dead       bool
-	reload     bool
-	late       bool // a reload after the block's last instruction (splitting)
-	branch     bool
+	rel    int32
+	nu, nd uint8 // at most maxOperands each (init checks it)
+	flags  wflags
 }
+
+// wflags are a working instruction's flags: the input's Move, Pure and
+// Branch, dead (dropDead), a reload (else, past the input's, a store),
+// and late: a reload after the block's last instruction (splitting).
+type wflags uint8
+
+const (
+	wMove wflags = 1 << iota
+	wPure
+	wBranch
+	wDead
+	wReload
+	wLate
+)
+
+func (w *winstr) move() bool   { return w.flags&wMove != 0 }
+func (w *winstr) branch() bool { return w.flags&wBranch != 0 }
+func (w *winstr) dead() bool   { return w.flags&wDead != 0 }
+func (w *winstr) reload() bool { return w.flags&wReload != 0 }
 
 // slot is the slot of a reload or store (rel).
 func (w *winstr) slot() int { return int(w.rel) }
@@ -492,8 +507,17 @@ func (a *alloc) init() error {
 				}
 			}
 			a.nlocs += int(in.NU) + int(in.ND)
-			a.w[k+i] = winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND),
-				move: in.Move, pure: in.Pure, branch: in.Branch}
+			w := winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND)}
+			if in.Move {
+				w.flags |= wMove
+			}
+			if in.Pure {
+				w.flags |= wPure
+			}
+			if in.Branch {
+				w.flags |= wBranch
+			}
+			a.w[k+i] = w
 		}
 		k += len(blk.Instrs)
 	}
@@ -561,9 +585,9 @@ func (a *alloc) defs(w *winstr) []Reg {
 // a.w (which moves the instructions: pointers into it go stale).
 func (a *alloc) transfer(t Reg, slot int32, reload bool) int32 {
 	a.ownRegs()
-	w := winstr{off: int32(len(a.regs)), rel: slot, reload: reload}
+	w := winstr{off: int32(len(a.regs)), rel: slot}
 	if reload {
-		w.nd = 1
+		w.flags, w.nd = wReload, 1
 	} else {
 		w.nu = 1
 	}
@@ -605,7 +629,7 @@ func (a *alloc) dropDead() {
 	// when a read goes: each instruction is looked at once, and again
 	// each time a register it writes loses its last read.
 	deadable := func(w *winstr) bool {
-		if w.dead || !w.pure || w.nd == 0 {
+		if w.flags&(wDead|wPure) != wPure || w.nd == 0 {
 			return false
 		}
 		for _, d := range a.defs(w) {
@@ -630,7 +654,7 @@ func (a *alloc) dropDead() {
 	index := func() {
 		woff = make([]int32, a.nregs+1)
 		for i := range a.w {
-			if w := &a.w[i]; !w.dead && w.pure {
+			if w := &a.w[i]; w.flags&(wDead|wPure) == wPure {
 				for _, d := range a.defs(w) {
 					woff[d+1]++
 				}
@@ -642,7 +666,7 @@ func (a *alloc) dropDead() {
 		writers = make([]int32, woff[a.nregs])
 		fill := slices.Clone(woff[:a.nregs])
 		for i := range a.w {
-			if w := &a.w[i]; !w.dead && w.pure {
+			if w := &a.w[i]; w.flags&(wDead|wPure) == wPure {
 				for _, d := range a.defs(w) {
 					writers[fill[d]] = int32(i)
 					fill[d]++
@@ -656,7 +680,7 @@ func (a *alloc) dropDead() {
 		if !deadable(w) {
 			continue
 		}
-		w.dead = true
+		w.flags |= wDead
 		a.nlocs -= int(w.nu) + int(w.nd)
 		for _, u := range a.uses(w) {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
@@ -724,13 +748,13 @@ func (a *alloc) liveness() {
 		mentioned := false
 		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
 			w := &a.w[wi]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			pos += 2
 			usePos, defPos := pos-2, pos-1
 			w.rel = defPos - bstart[b]
-			if w.move {
+			if w.move() {
 				a.moves = append(a.moves, wi)
 			}
 			// The uses at usePos, then the defs at defPos, in one walk.
@@ -834,7 +858,7 @@ func (a *alloc) liveness() {
 		p := bend[b] - 1
 		for wi := a.bw[b+1] - 1; wi >= a.bw[b]; wi-- {
 			w := &a.w[wi]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			usePos, defPos := p-1, p
@@ -1198,10 +1222,10 @@ func (a *alloc) result() *Result {
 				wi = list[j]
 			}
 			switch w := &a.w[wi]; {
-			case wi >= ninput && w.reload && w.late:
+			case wi >= ninput && w.flags&(wReload|wLate) == wReload|wLate:
 				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})
 				ps[last].na++
-			case wi >= ninput && w.reload:
+			case wi >= ninput && w.reload():
 				before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})
 			case wi >= ninput:
 				res.edits = append(res.edits, Edit{Dst: SlotLoc(w.slot()), Src: a.loc(a.regs[w.off])})
@@ -1214,7 +1238,7 @@ func (a *alloc) result() *Result {
 					res.edits = append(res.edits, before...)
 					before = before[:0]
 				}
-				if w.dead {
+				if w.dead() {
 					p.Dead = true
 					continue
 				}
@@ -1222,7 +1246,7 @@ func (a *alloc) result() *Result {
 				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
 					res.locs = append(res.locs, a.loc(r))
 				}
-				if w.move {
+				if w.move() {
 					if res.locs[p.loc] == res.locs[p.loc+1] {
 						res.Coalesced++
 					} else {

@@ -345,7 +345,7 @@ func (a *alloc) checkMentions() error {
 	for b := range a.f.Blocks {
 		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
 			w, i := &a.w[wi], wi-a.bw[b]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {

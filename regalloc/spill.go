@@ -207,7 +207,7 @@ func (a *alloc) hintsOf(v int32) ([]Reg, []int32) {
 	}
 	k := int(v) - a.ninstr
 	wi := a.tmpAt[k]
-	if wi < 0 || !a.w[wi].move {
+	if wi < 0 || !a.w[wi].move() {
 		return nil, nil
 	}
 	// The Move's registers as renamed so far: v on one side.
@@ -313,7 +313,7 @@ func (a *alloc) mentionsOf(x Reg) []mentionAt {
 		// (The scan runs before the rewrite: the block's code is the input's.)
 		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
 			w := &a.w[wi]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			use, def := contains(a.uses(w), x), contains(a.defs(w), x)
@@ -378,7 +378,7 @@ func (a *alloc) temp(m mentionAt, r, x Reg, p int, s int32) {
 // at the write). Else -1.
 func (a *alloc) pastHint(m mentionAt, t Reg) int {
 	w := &a.w[m.wi]
-	if !w.move {
+	if !w.move() {
 		return -1
 	}
 	// The Move's registers as renamed so far: the other side is the
@@ -464,13 +464,13 @@ func (a *alloc) splitLoops(x Reg, ms []mentionAt, s int32) {
 			// (The scan runs before the rewrite: the block's code is the input's.)
 			ws := a.w[a.bw[p]:a.bw[p+1]]
 			i := len(ws)
-			for i > 0 && ws[i-1].branch {
+			for i > 0 && ws[i-1].branch() {
 				i--
 			}
 			late := i == len(ws)
 			q := a.bend[p]
 			if late {
-				if len(ws) == 0 || ws[len(ws)-1].dead {
+				if len(ws) == 0 || ws[len(ws)-1].dead() {
 					ok = false
 					break
 				}
@@ -564,7 +564,9 @@ func (a *alloc) rewrite() {
 		}
 		for _, e := range c.ins {
 			rl := a.transfer(c.r, a.slotOf[c.orig], true)
-			a.w[rl].late = e.late
+			if e.late {
+				a.w[rl].flags |= wLate
+			}
 			hits = append(hits, spillHit{b: e.b, i: e.i, w: rl})
 		}
 	}

@@ -677,7 +677,7 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "regalloc-split-reload-after-jumps", Pass: "regalloc", File: "regalloc/spill.go",
-		Old:  "i := len(ws)\n\t\t\tfor i > 0 && ws[i-1].branch {\n\t\t\t\ti--\n\t\t\t}\n",
+		Old:  "i := len(ws)\n\t\t\tfor i > 0 && ws[i-1].branch() {\n\t\t\t\ti--\n\t\t\t}\n",
 		New:  "i := len(ws)\n",
 		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
 	},
