@@ -333,7 +333,7 @@ type alloc struct {
 
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
-	fixed      [][][3]int32 // fixed[p]: the live segments of physical register p, by start: start, end and their block
+	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start: start and end
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
 	hints      []Reg   // the hints of register r are hints[hoff[r]:hoff[r+1]]
@@ -820,7 +820,7 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	a.fixed = make([][][3]int32, np)
+	a.fixed = make([][][2]int32, np)
 	// The hints of the Moves, in the order of the code.
 	a.moveHints()
 	// The physical registers' segments, by a walk back through the
@@ -850,7 +850,7 @@ func (a *alloc) liveness() {
 			// Nothing in the block changes what is live: every register
 			// live out is live through it.
 			for _, r := range live {
-				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
 				segEnd[r] = -1
 			}
 			continue
@@ -871,7 +871,7 @@ func (a *alloc) liveness() {
 				if e < 0 {
 					e = defPos
 				}
-				a.fixed[d] = append(a.fixed[d], [3]int32{defPos, e, int32(b)})
+				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
 				segEnd[d] = -1
 			}
 			for _, u := range a.uses(w) {
@@ -883,7 +883,7 @@ func (a *alloc) liveness() {
 		}
 		for _, r := range live {
 			if segEnd[r] >= 0 {
-				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
 				segEnd[r] = -1
 			}
 		}
@@ -895,14 +895,14 @@ func (a *alloc) liveness() {
 		if falling(segs) {
 			slices.Reverse(segs)
 		} else {
-			slices.SortFunc(segs, func(x, y [3]int32) int { return cmp.Compare(x[0], y[0]) })
+			slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 		}
 	}
 	a.widen(bstart, bend)
 }
 
 // falling reports whether the segments' starts strictly fall.
-func falling(segs [][3]int32) bool {
+func falling(segs [][2]int32) bool {
 	for k := 1; k < len(segs); k++ {
 		if segs[k][0] >= segs[k-1][0] {
 			return false

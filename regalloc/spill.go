@@ -408,7 +408,7 @@ func (a *alloc) pastHint(m mentionAt, t Reg) int {
 // position x (a binary search: the segments are by start, and by end).
 func (a *alloc) fixedAt(p int, x int32) bool {
 	segs := a.fixed[p]
-	k, _ := slices.BinarySearchFunc(segs, x, func(seg [3]int32, x int32) int { return cmp.Compare(seg[1], x) })
+	k, _ := slices.BinarySearchFunc(segs, x, func(seg [2]int32, x int32) int { return cmp.Compare(seg[1], x) })
 	return k < len(segs) && segs[k][0] <= x
 }
 
