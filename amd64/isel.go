@@ -47,6 +47,9 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 	s.insts = make([]VInst, 0, n+16)
 	s.chunk = n/8 + 16
 	s.fix = make([]fixup, 0, len(f.Blocks)+16)
+	// The source lines' runs: about one for every four of these in
+	// generated code (a statement a line); more grows it.
+	s.vf.lines = make([]lineRun, 0, n/4+16)
 	// The blocks: one per RTL block and the prologue, and two per
 	// division's cold path, cut from slabs of that many and then an
 	// eighth as many.
