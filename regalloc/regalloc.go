@@ -1208,19 +1208,18 @@ func (a *alloc) result() *Result {
 		k := len(a.f.Blocks[b].Instrs)
 		ps := placed[:k:k]
 		placed = placed[k:]
+		res.Blocks[b] = ps
+		first, list := a.bw[b], a.code(b)
+		if list == nil {
+			// The input's instructions alone: no reload or store.
+			for j := range ps {
+				a.placeInstr(res, &ps[j], &a.w[first+int32(j)], nil)
+			}
+			continue
+		}
 		before = before[:0]
 		last := -1
-		// The block's code: its list, or the input's instructions.
-		first, list := a.bw[b], a.code(b)
-		n := len(list)
-		if list == nil {
-			n = k
-		}
-		for j := range n {
-			wi := first + int32(j)
-			if list != nil {
-				wi = list[j]
-			}
+		for _, wi := range list {
 			switch w := &a.w[wi]; {
 			case wi >= ninput && w.flags&(wReload|wLate) == wReload|wLate:
 				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})
@@ -1232,30 +1231,35 @@ func (a *alloc) result() *Result {
 				ps[last].na++
 			default:
 				last = int(wi - first)
-				p := &ps[last]
-				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
-				if len(before) > 0 { // most have no reload
-					res.edits = append(res.edits, before...)
-					before = before[:0]
-				}
-				if w.dead() {
-					p.Dead = true
-					continue
-				}
-				p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
-				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
-					res.locs = append(res.locs, a.loc(r))
-				}
-				if w.move() {
-					if res.locs[p.loc] == res.locs[p.loc+1] {
-						res.Coalesced++
-					} else {
-						res.Moves++
-					}
-				}
+				a.placeInstr(res, &ps[last], w, before)
+				before = before[:0]
 			}
 		}
-		res.Blocks[b] = ps
 	}
 	return res
+}
+
+// placeInstr makes p, the allocation of the input's instruction w: the
+// reloads before it (before), its locations, and whether a Move
+// coalesced. The edits after it are counted as they come (result).
+func (a *alloc) placeInstr(res *Result, p *Placed, w *winstr, before []Edit) {
+	p.edit, p.nb = int32(len(res.edits)), int32(len(before))
+	if len(before) > 0 { // most have no reload
+		res.edits = append(res.edits, before...)
+	}
+	if w.dead() {
+		p.Dead = true
+		return
+	}
+	p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
+	for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+		res.locs = append(res.locs, a.loc(r))
+	}
+	if w.move() {
+		if res.locs[p.loc] == res.locs[p.loc+1] {
+			res.Coalesced++
+		} else {
+			res.Moves++
+		}
+	}
 }
