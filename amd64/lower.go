@@ -221,7 +221,7 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		return l
 	}
 	var in Inst // each instruction, resolved in place
-	k := -1     // the instruction's number in layout order (VFunc.Line)
+	at := -1    // the instruction's number in layout order (VFunc.lines)
 	nextRun := 0
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
@@ -244,12 +244,12 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		}
 		for i := range insts {
 			vi, p := &insts[i], &ps[i]
-			k++
+			at++
 			if p.Dead {
 				continue
 			}
 			if listing {
-				for nextRun < len(vf.lines) && int(vf.lines[nextRun].at) <= k {
+				for nextRun < len(vf.lines) && int(vf.lines[nextRun].at) <= at {
 					line = vf.lines[nextRun].line
 					nextRun++
 				}
