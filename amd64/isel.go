@@ -47,6 +47,9 @@ func Select(f *cfg.Func, file string) (*VFunc, error) {
 	s.insts = make([]VInst, 0, n+16)
 	s.chunk = n/8 + 16
 	s.fix = make([]fixup, 0, len(f.Blocks)+16)
+	// The source lines' runs: about one for every four of these in
+	// generated code (a statement a line); more grows it.
+	s.vf.lines = make([]lineRun, 0, n/4+16)
 	// The blocks: one per RTL block and the prologue, and two per
 	// division's cold path, cut from slabs of that many and then an
 	// eighth as many.
@@ -83,7 +86,9 @@ type selector struct {
 	kval   []int64
 	reads  []int32
 	cur    *VBlock
-	pos    syntax.Pos
+	pos    syntax.Pos // of the instructions emitted (setPos)
+	line   int32      // of the last run in VFunc.lines
+	ndone  int        // the instructions of the blocks before the current one (blocks are laid out as made, each filled before the next)
 	arg    VReg
 	first  []int // the machine block each RTL block starts at
 	fix    []fixup
@@ -265,6 +270,7 @@ func (s *selector) newBlock() int {
 	s.blocks = s.blocks[1:]
 	s.cur.Succs, s.succSlab = s.succSlab[:0:2], s.succSlab[2:]
 	s.vf.Blocks = append(s.vf.Blocks, s.cur)
+	s.ndone += len(s.insts) - s.bstart
 	s.bstart = len(s.insts)
 	return len(s.vf.Blocks) - 1
 }
@@ -279,8 +285,18 @@ func (s *selector) cutBlock() {
 // setSuccs sets the current block's successors.
 func (s *selector) setSuccs(ts ...int) { s.cur.Succs = append(s.cur.Succs[:0], ts...) }
 
+// setPos sets the position of the instructions emitted from here on,
+// starting a run of VFunc.lines where their line changes.
+func (s *selector) setPos(p syntax.Pos) {
+	s.pos = p
+	if p.Line != s.line {
+		at := s.ndone + len(s.insts) - s.bstart // the next instruction's number
+		s.vf.lines = append(s.vf.lines, lineRun{at: int32(at), line: p.Line})
+		s.line = p.Line
+	}
+}
+
 func (s *selector) emit(in VInst) {
-	in.Pos = s.pos
 	if len(s.insts) == cap(s.insts) {
 		cur := s.insts[s.bstart:]
 		s.insts = append(make([]VInst, 0, max(s.chunk, 2*len(cur)+16)), cur...)
@@ -399,10 +415,10 @@ func (s *selector) run() {
 			if k == fused || s.skip[k] {
 				continue
 			}
-			s.pos = in.Pos
+			s.setPos(in.Pos)
 			s.instr(in, k)
 		}
-		s.pos = b.Term.Pos
+		s.setPos(b.Term.Pos)
 		next := -1
 		if i+1 < len(f.Blocks) {
 			next = i + 1
@@ -418,11 +434,11 @@ func (s *selector) run() {
 				hf := s.fusable(h)
 				for k, in := range h.Instrs {
 					if k != hf && !s.skip[k] {
-						s.pos = in.Pos
+						s.setPos(in.Pos)
 						s.instr(in, k)
 					}
 				}
-				s.pos = h.Term.Pos
+				s.setPos(h.Term.Pos)
 				s.branch(h, hf, index.of(h.Succs()[0]), index.of(h.Succs()[1]), next)
 				continue
 			}
@@ -1004,7 +1020,7 @@ func (s *selector) emitColds() {
 			s.vf.Blocks[br[0]].Succs[0] = slow
 		}
 		s.cur.Cold = true
-		s.pos = c.pos
+		s.setPos(c.pos)
 		rare := slow + 2
 		if c.checked {
 			s.op2(LEA, vr(rdx), vmem(rcx, NoVReg, 0, 1))

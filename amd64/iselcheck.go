@@ -1811,20 +1811,20 @@ func (c *selChecker) exec(p *path, in *VInst, at loc) error {
 		p.flags = flagState{}
 	case LEA:
 		m := &in.Src
-		if m.Kind != KindMem || m.Imm != int64(int32(m.Imm)) {
-			return fmt.Errorf("isel check: %s: lea of a memory operand with a 32-bit displacement", at)
+		if m.Kind != KindMem {
+			return fmt.Errorf("isel check: %s: lea of no memory operand", at)
 		}
-		r := tt.konst(m.Imm)
+		r := tt.konst(int64(m.Disp()))
 		if m.R != NoVReg {
 			r = tt.add(r, c.value(p, m.R))
 		}
-		if m.Index != NoVReg {
+		if ix := m.Index(); ix != NoVReg {
 			switch m.Scale {
 			case 1, 2, 4, 8:
 			default:
 				return fmt.Errorf("isel check: %s: scale %d", at, m.Scale)
 			}
-			r = tt.add(r, tt.scale(c.value(p, m.Index), int64(m.Scale)))
+			r = tt.add(r, tt.scale(c.value(p, ix), int64(m.Scale)))
 		}
 		set(d, r)
 	case CMP, TEST:

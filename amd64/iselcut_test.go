@@ -136,8 +136,10 @@ func TestCheckSelectionCutsMutants(t *testing.T) {
 				m.Blocks[bi] = &nb
 				mi := &nb.Insts[ii]
 				switch {
-				case mi.Src.Kind == KindImm || mi.Src.Kind == KindMem:
+				case mi.Src.Kind == KindImm:
 					mi.Src.Imm++
+				case mi.Src.Kind == KindMem:
+					mi.Src = vmem(mi.Src.R, mi.Src.Index(), mi.Src.Scale, mi.Src.Disp()+1)
 				case mi.Dst.Kind == KindReg && mi.Dst.R >= FirstVirtual && mi.Op != RET && ii > 0:
 					mi.Dst.R = vf.Blocks[bi].Insts[ii-1].Dst.R
 					if mi.Dst.R == in.Dst.R {

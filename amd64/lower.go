@@ -94,7 +94,7 @@ func compileFunc(f *cfg.Func, file string, src []byte, checks Checks, listing bo
 			return nil, err
 		}
 	}
-	p, lerr := lower(vf, rf, res, src, false)
+	p, lerr := lower(vf, rf, res, src, false, !listing)
 	if !listing {
 		// Nothing holds vf from here on: the Program lets it go, and so
 		// do rf's namers. The checker's messages then name an instruction
@@ -125,14 +125,17 @@ func slot(k int) Arg { return M(RSP, int32(8*k)) }
 // res: Compile checks it first when asked to. The listing is not made:
 // Program.Listing lowers again, keeping the instructions.
 func Lower(vf *VFunc, res *regalloc.Result, src []byte) (*Program, error) {
-	return lower(vf, nil, res, src, false)
+	return lower(vf, nil, res, src, false, false)
 }
 
 // lower is Lower, with the listing when listing is set; without it, the
 // assembler keeps no copy of the instructions (Asm.Lean). rf, when given,
 // is vf.RegallocFunc(): its lists of each instruction's registers are
-// read instead of listed again.
-func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listing bool) (*Program, error) {
+// read instead of listed again. With drop, each block's code is let go
+// once lowered (its VBlock emptied, vf.Blocks nil there), so that the
+// selected code shrinks as the assembled code grows: for a caller that
+// reads nothing of vf's blocks afterwards (Code).
+func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listing, drop bool) (*Program, error) {
 	n := 4 + res.NumEdits()
 	for _, blk := range vf.Blocks {
 		n += len(blk.Insts)
@@ -140,7 +143,13 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	a := Asm{Lean: !listing}
 	// The runtime's own labels and instructions, a label per block and
 	// two per division stub (its code and its message).
-	a.Reserve(n+64+3*len(vf.Stubs), 32+len(vf.Blocks)+2*len(vf.Stubs))
+	// With drop, a quarter: the selected code is let go as the code grows
+	// past it, where the whole would sit beside the whole selected code.
+	if r := n + 64 + 3*len(vf.Stubs); drop {
+		a.Reserve(r/4, 32+(len(vf.Blocks)+2*len(vf.Stubs))/4)
+	} else {
+		a.Reserve(r, 32+len(vf.Blocks)+2*len(vf.Stubs))
+	}
 	main, rt := startRuntime(&a) // _start, copied
 	nmsg := 0
 	for _, m := range vf.Stubs {
@@ -151,8 +160,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 	if listing {
 		nlines = bytes.Count(src, []byte("\n")) + 1
 	}
-	lastLine := int32(0)
-	var stubs []stubLine // the division stubs, for the listing
+	line, lastLine := int32(0), int32(0) // the instruction's line, the last listed
+	var stubs []stubLine                 // the division stubs, for the listing
 	var list []listed
 	if listing {
 		list = make([]listed, 0, n+n/4)
@@ -212,6 +221,8 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		return l
 	}
 	var in Inst // each instruction, resolved in place
+	at := -1    // the instruction's number in layout order (VFunc.lines)
+	nextRun := 0
 	for b, blk := range vf.Blocks {
 		if loopHead[b] {
 			a.AlignNext()
@@ -233,13 +244,20 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 		}
 		for i := range insts {
 			vi, p := &insts[i], &ps[i]
+			at++
 			if p.Dead {
 				continue
 			}
-			if l := vi.Pos.Line; l > 0 && l != lastLine {
-				lastLine = l
-				if listing && len(src) > 0 && int(l) <= nlines {
-					list = append(list, listed{kind: listLine, n: l})
+			if listing {
+				for nextRun < len(vf.lines) && int(vf.lines[nextRun].at) <= at {
+					line = vf.lines[nextRun].line
+					nextRun++
+				}
+				if l := line; l > 0 && l != lastLine {
+					lastLine = l
+					if len(src) > 0 && int(l) <= nlines {
+						list = append(list, listed{kind: listLine, n: l})
+					}
 				}
 			}
 			edits, nb := res.Edits(p)
@@ -282,6 +300,9 @@ func lower(vf *VFunc, rf *regalloc.Func, res *regalloc.Result, src []byte, listi
 			for k := nb; k < len(edits); k++ {
 				edit(edits[k])
 			}
+		}
+		if drop {
+			blk.Insts, blk.Succs, vf.Blocks[b] = nil, nil, nil
 		}
 	}
 	for k := range stubs {
@@ -343,14 +364,14 @@ func lowerFast(a *Asm, vi *VInst, regs []regalloc.Reg, locs []regalloc.Loc) bool
 	case vi.Op == MOVL && vi.Src.Kind == KindImm && vi.Src.Imm >= 0 && vi.Src.Imm <= 0xFFFFFFFF:
 		a.emitMovL(d, vi.Src.Imm)
 	case vi.Op == LEA && vi.Src.Kind == KindMem:
-		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: int32(vi.Src.Imm)}}
+		m := Arg{Kind: KindMem, Mem: Mem{Base: NoReg, Index: NoReg, Disp: vi.Src.Disp()}}
 		if vi.Src.R != NoVReg {
 			if m.Mem.Base, ok = r.find(vi.Src.R); !ok || m.Mem.Base >= NumRegs {
 				return false
 			}
 		}
-		if vi.Src.Index != NoVReg {
-			if m.Mem.Index, ok = r.find(vi.Src.Index); !ok || m.Mem.Index >= NumRegs {
+		if ix := vi.Src.Index(); ix != NoVReg {
+			if m.Mem.Index, ok = r.find(ix); !ok || m.Mem.Index >= NumRegs {
 				return false
 			}
 			m.Mem.Scale = vi.Src.Scale
@@ -388,7 +409,7 @@ func (p *Program) Listing() string {
 		if p.Func == nil {
 			return "; no listing: the program was made by amd64.Code\n"
 		}
-		q, err := lower(p.Func, nil, p.Alloc, p.src, true)
+		q, err := lower(p.Func, nil, p.Alloc, p.src, true, false)
 		if err != nil {
 			return "; " + err.Error() + "\n"
 		}
@@ -504,15 +525,15 @@ func (r *resolver) arg(a *Arg, va *VArg) error {
 				return err
 			}
 		}
-		if va.Index != NoVReg {
-			if index, err = r.loc(va.Index); err != nil {
+		if ix := va.Index(); ix != NoVReg {
+			if index, err = r.loc(ix); err != nil {
 				return err
 			}
 		}
 		if index == NoReg {
-			*a = M(base, int32(va.Imm))
+			*a = M(base, va.Disp())
 		} else {
-			*a = MI(base, index, va.Scale, int32(va.Imm))
+			*a = MI(base, index, va.Scale, va.Disp())
 		}
 	}
 	return nil
@@ -545,11 +566,11 @@ func (vi *VInst) text(f *VFunc) string {
 			if a.R != NoVReg {
 				s += f.regName(a.R)
 			}
-			if a.Index != NoVReg {
-				s += fmt.Sprintf("+%s*%d", f.regName(a.Index), a.Scale)
+			if ix := a.Index(); ix != NoVReg {
+				s += fmt.Sprintf("+%s*%d", f.regName(ix), a.Scale)
 			}
-			if a.Imm != 0 {
-				s += fmt.Sprintf("%+d", a.Imm)
+			if d := a.Disp(); d != 0 {
+				s += fmt.Sprintf("%+d", d)
 			}
 			b.WriteString(sep + s + "]")
 		default:

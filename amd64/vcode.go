@@ -4,7 +4,6 @@ import (
 	"strconv"
 
 	"son/regalloc"
-	"son/syntax"
 )
 
 // VReg is a register of the code before allocation: 0..15 are the
@@ -20,34 +19,50 @@ const FirstVirtual = VReg(NumRegs)
 const NoVReg VReg = -1
 
 // VArg is an operand before allocation: a register, an immediate, or the
-// memory operand of lea [R + Index*Scale + Imm], whose base is in R and
-// displacement in Imm (24 bytes where separate fields took 32).
+// memory operand of lea [R + Index*Scale + Disp], whose base is in R and
+// displacement and index in Imm (16 bytes, where an Index of its own took
+// 24 and separate fields 32).
 type VArg struct {
-	Imm   int64 // the immediate; of a KindMem, the displacement; of IMUL3's Dst, its immediate
-	R     VReg  // the register; of a KindMem, the base or NoVReg
-	Index VReg  // of a KindMem, the index or NoVReg
-	Kind  Kind  // KindReg, KindImm or KindMem
+	// Imm is the immediate; of IMUL3's Dst, its immediate; of a KindMem,
+	// the displacement in its low 32 bits and the index (or NoVReg) in
+	// its high 32 (Disp, Index; vmem makes one).
+	Imm   int64
+	R     VReg // the register; of a KindMem, the base or NoVReg
+	Kind  Kind // KindReg, KindImm or KindMem
 	Scale uint8
 }
 
 func vr(r VReg) VArg    { return VArg{Kind: KindReg, R: r} }
 func vimm(c int64) VArg { return VArg{Kind: KindImm, Imm: c} }
 func vmem(base, index VReg, scale uint8, disp int32) VArg {
-	return VArg{Kind: KindMem, R: base, Index: index, Scale: scale, Imm: int64(disp)}
+	return VArg{Kind: KindMem, R: base, Scale: scale, Imm: int64(index)<<32 | int64(uint32(disp))}
+}
+
+// Disp is the displacement of a KindMem.
+func (a *VArg) Disp() int32 { return int32(a.Imm) }
+
+// Index is the index register of a KindMem, or NoVReg (of any other
+// kind too).
+func (a *VArg) Index() VReg {
+	if a.Kind != KindMem {
+		return NoVReg
+	}
+	return VReg(a.Imm >> 32)
 }
 
 // VInst is a machine instruction over virtual registers. Branches name
 // their target block (Target, an index in VFunc.Blocks) or, for a jump
 // to a division stub (ToStub), the stub's message (Target is then 1 +
-// an index in VFunc.Stubs): 64 bytes an instruction, where a field of
-// each kind took 72 and a slice 120. IMUL3's immediate is in Dst.Imm,
-// which a register operand does not use otherwise.
+// an index in VFunc.Stubs): 40 bytes an instruction, where a Pos of its
+// own and an Index in each VArg took 64, a field of each kind 72 and a
+// slice 120 (its source line is in VFunc.lines).
+// IMUL3's immediate is in Dst.Imm, which a register operand does not
+// use otherwise.
 type VInst struct {
 	Op       Op
 	Cond     Cond
 	ToStub   bool
 	Target   int32
-	Pos      syntax.Pos // the source position it comes from, where known
 	Dst, Src VArg
 }
 
@@ -72,7 +87,16 @@ type VFunc struct {
 	// (v7, t12, arg) is made only when printed.
 	origin []int64
 	Stubs  [][]byte // the messages of the division stubs (VInst.ToStub)
+	// lines are the source lines of the instructions, numbered in layout
+	// order (every block's in turn) from 0: a run from each at to the
+	// next, only where the line changes (a line an instruction took 8
+	// bytes in each; only the listing reads them).
+	lines []lineRun
 }
+
+// lineRun is where the instructions from at on come from: line, or 0
+// where unknown.
+type lineRun struct{ at, line int32 }
 
 // opnds is what an instruction reads and writes: at most three registers
 // read (idiv's rax, rdx and divisor; an add's destination and the base
@@ -107,8 +131,8 @@ func (o *opnds) useArg(a *VArg) {
 		if a.R != NoVReg {
 			o.use(a.R)
 		}
-		if a.Index != NoVReg {
-			o.use(a.Index)
+		if ix := a.Index(); ix != NoVReg {
+			o.use(ix)
 		}
 	}
 }

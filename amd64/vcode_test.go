@@ -1,6 +1,9 @@
 package amd64
 
 import (
+	"bytes"
+	"fmt"
+	"strings"
 	"testing"
 
 	"son/regalloc"
@@ -44,6 +47,59 @@ func TestJumpTo(t *testing.T) {
 	}{{7, regalloc.JumpTo(2)}, {5, regalloc.JumpTo(0)}, {5, regalloc.JumpTo(1)}, {5, regalloc.JumpTo(3)}, {9, regalloc.JumpTo(3)}} {
 		if got := jumpTo(succs, tt.target, &named); got != tt.want {
 			t.Errorf("jump to %d: got successor %d, want %d", tt.target, got.Succ(), tt.want.Succ())
+		}
+	}
+}
+
+// TestLowerDrop: lowering that lets each block's selected code go once it
+// is lowered (Code's) makes the same machine code as lowering that keeps
+// it, and leaves no block behind; the listing of the kept code names each
+// source line once, in order, before its code (the lines are runs in
+// VFunc.lines, not a field of each instruction).
+func TestLowerDrop(t *testing.T) {
+	const n = 40
+	lower2 := func(drop bool) (*VFunc, *Program) {
+		_, vf := selectRTL(t, divisionsRTL(n, false))
+		rf := vf.RegallocFunc()
+		res, err := regalloc.Allocate(rf)
+		if err != nil {
+			t.Fatal(err)
+		}
+		p, err := lower(vf, rf, res, nil, false, drop)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return vf, p
+	}
+	kept, keep := lower2(false)
+	dropped, drop := lower2(true)
+	if !bytes.Equal(keep.Code, drop.Code) || keep.Entry != drop.Entry {
+		t.Errorf("lowering with drop made other machine code")
+	}
+	for b, blk := range dropped.Blocks {
+		if blk != nil {
+			t.Fatalf("block %d of %d kept after lowering with drop", b, len(dropped.Blocks))
+		}
+	}
+	if len(kept.Blocks) < n || kept.Blocks[len(kept.Blocks)-1] == nil {
+		t.Fatalf("lowering without drop let blocks go")
+	}
+	var src strings.Builder
+	for i := 1; i <= n; i++ {
+		fmt.Fprintf(&src, "line %d\n", i)
+	}
+	keep.src = []byte(src.String())
+	listing := keep.Listing()
+	at := 0
+	for i := 1; i <= n; i++ {
+		c := fmt.Sprintf("\t; %d: line %d\n", i, i)
+		k := strings.Index(listing[at:], c)
+		if k < 0 || strings.Contains(listing[at+k+len(c):], c) {
+			t.Fatalf("line %d not listed once after line %d:\n%s", i, i-1, listing)
+		}
+		at += k + len(c)
+		if !strings.HasPrefix(listing[at:], "\tlea rdx, [rcx+0x1]\n") { // its division's cold code
+			t.Errorf("line %d's comment not before its division's cold code:\n%s", i, listing[at:min(len(listing), at+80)])
 		}
 	}
 }

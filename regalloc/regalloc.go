@@ -252,31 +252,60 @@ func (r *Result) NumEdits() int { return len(r.edits) }
 // Edit is a move from Src to Dst, one of them a stack slot.
 type Edit struct{ Dst, Src Loc }
 
-// winstr is an instruction of the working code: one of the input's
-// (orig >= 0), or a reload or store of a spilled register. Its registers
-// are in the allocator's pool (alloc.uses, alloc.defs), so that it has
-// no pointer and takes 24 bytes (64 with two slices).
+// winstr is an instruction of the working code: one of the input's (the
+// first ninput of alloc.w, those of block b from bw[b] on, in order), or a
+// reload or store of a spilled register. Its registers are in the
+// allocator's pool (alloc.uses, alloc.defs), so that it has no pointer and
+// takes 12 bytes (64 with two slices, 24 with its index in the block, its
+// slot and its flags apart).
 type winstr struct {
-	off        int32 // its registers are regs[off:off+nu+nd], the uses first
-	orig       int32 // index in the input block, or -1
-	slot       int32 // for a reload (defs[0] = slot) or a store (slot = uses[0])
-	rel        int32 // its writes' position less its block's start (liveness)
-	nu, nd     uint8 // at most maxOperands each (init checks it)
-	move, pure bool
-	dead       bool
-	reload     bool
-	late       bool // a reload after the block's last instruction (splitting)
-	branch     bool
+	off int32 // its registers are regs[off:off+nu+nd], the uses first
+	// rel, of an input instruction: its writes' position less its
+	// block's start (liveness); of a reload (defs[0] = slot) or a store
+	// (slot = uses[0]): the slot.
+	rel    int32
+	nu, nd uint8 // at most maxOperands each (init checks it)
+	flags  wflags
 }
+
+// wflags are a working instruction's flags: the input's Move, Pure and
+// Branch, dead (dropDead), a reload (else, past the input's, a store),
+// and late: a reload after the block's last instruction (splitting).
+type wflags uint8
+
+const (
+	wMove wflags = 1 << iota
+	wPure
+	wBranch
+	wDead
+	wReload
+	wLate
+)
+
+func (w *winstr) move() bool   { return w.flags&wMove != 0 }
+func (w *winstr) branch() bool { return w.flags&wBranch != 0 }
+func (w *winstr) dead() bool   { return w.flags&wDead != 0 }
+func (w *winstr) reload() bool { return w.flags&wReload != 0 }
+
+// slot is the slot of a reload or store (rel).
+func (w *winstr) slot() int { return int(w.rel) }
 
 type alloc struct {
 	f *Func
-	// The working code: the instructions of block b are w[blocks[b][i]],
-	// indices rather than pointers, so that neither array holds a pointer
-	// (the rewrite after the scan appends its reloads and stores to w).
+	// The working code: the input's instructions of block b are
+	// w[bw[b]:bw[b+1]], which is the block's code until the rewrite after
+	// the scan appends reloads and stores to w; then a block it changed
+	// lists its code as indices in w, lists[relist[b]] (code). No array
+	// holds a pointer, and the blocks the rewrite leaves alone no list.
 	w      []winstr
-	blocks [][]int32
-	regs   []Reg // the registers of every working instruction (winstr.off)
+	bw     []int32
+	relist []int32
+	lists  [][]int32
+	// regs holds the registers of every working instruction (winstr.off):
+	// f.Regs itself until the scan first renames a register or the
+	// rewrite adds one, then a copy (ownRegs; Check reads f's).
+	regs  []Reg
+	owned bool
 	// The predecessors of block b are predList[predOff[b]:predOff[b+1]]
 	// (preds), in the order of the blocks: 4 bytes each and no slice
 	// header per block.
@@ -304,7 +333,7 @@ type alloc struct {
 
 	start, end []int32      // of each register's interval, -1 when none
 	sblk, eblk []int32      // the blocks holding start and end (for widen)
-	fixed      [][][3]int32 // fixed[p]: the live segments of physical register p, by start: start, end and their block
+	fixed      [][][2]int32 // fixed[p]: the live segments of physical register p, by start: start and end
 	assign     []int32      // the register of each virtual register, or -1
 	spill      []bool
 	hints      []Reg   // the hints of register r are hints[hoff[r]:hoff[r+1]]
@@ -392,13 +421,13 @@ func Allocate(f *Func) (*Result, error) {
 	if a.spilled > 0 { // (a loop's copy is made only for a register spilled)
 		a.rewrite()
 	}
+	a.release()
 	return a.result(), nil
 }
 
 func (a *alloc) init() error {
 	f := a.f
 	a.nregs = f.NumPhys
-	a.blocks = make([][]int32, len(f.Blocks))
 	// The predecessors of every block, cut from one slice; the working
 	// instructions, from another (the rewrites of spilling add a few
 	// more one by one).
@@ -430,15 +459,14 @@ func (a *alloc) init() error {
 	}
 	a.w = make([]winstr, n, n+n/8) // and the reloads and stores: 3 to 14% more in generated code
 	a.ninput = n
-	idx := make([]int32, n)
+	a.bw = make([]int32, len(f.Blocks)+1)
 	k := 0 // the index of the block's first instruction
-	// The working instructions keep the input's offsets, into a copy of
-	// f.Regs that the rewrites of spilling add to.
-	a.regs = make([]Reg, len(f.Regs), len(f.Regs)+len(f.Regs)/8)
-	copy(a.regs, f.Regs)
+	// The working instructions keep the input's offsets, into f.Regs
+	// until a rename or a reload needs a copy (ownRegs).
+	a.regs = f.Regs[:len(f.Regs):len(f.Regs)]
 	a.reads = make([]int32, f.NumPhys, max(f.NumPhys, len(f.Regs)/2)) // grown to nregs
 	for b, blk := range f.Blocks {
-		ws := idx[k : k+len(blk.Instrs) : k+len(blk.Instrs)]
+		a.bw[b] = int32(k)
 		for i := range blk.Instrs {
 			in := &blk.Instrs[i]
 			if in.Off < 0 {
@@ -479,13 +507,21 @@ func (a *alloc) init() error {
 				}
 			}
 			a.nlocs += int(in.NU) + int(in.ND)
-			a.w[k+i] = winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND),
-				move: in.Move, pure: in.Pure, orig: int32(i), branch: in.Branch}
-			ws[i] = int32(k + i)
+			w := winstr{off: in.Off, nu: uint8(in.NU), nd: uint8(in.ND)}
+			if in.Move {
+				w.flags |= wMove
+			}
+			if in.Pure {
+				w.flags |= wPure
+			}
+			if in.Branch {
+				w.flags |= wBranch
+			}
+			a.w[k+i] = w
 		}
-		a.blocks[b] = ws
 		k += len(blk.Instrs)
 	}
+	a.bw[len(f.Blocks)] = int32(k)
 	a.reads = a.reads[:min(len(a.reads), a.nregs)] // dropDead grows it to nregs
 	a.canUse = make([]bool, f.NumPhys)
 	for _, r := range f.Allocatable {
@@ -502,6 +538,38 @@ func (a *alloc) init() error {
 	return nil
 }
 
+// release lets go of what the scan and the rewrite needed and result
+// does not (the intervals, the physical registers' segments, the hints,
+// the mentions, the loops), before result makes the Result beside the
+// working code: the largest live heap of a compile was there.
+func (a *alloc) release() {
+	a.predOff, a.predList, a.tmp, a.slotOf, a.reads, a.canUse = nil, nil, nil, nil, nil, nil
+	a.mhead, a.ment, a.start, a.end, a.sblk, a.eblk, a.fixed = nil, nil, nil, nil, nil, nil, nil
+	a.spill, a.hints, a.hintAt, a.hoff, a.loops, a.inner, a.entered = nil, nil, nil, nil, nil, nil, nil
+	a.bstart, a.bend, a.first, a.segCur, a.moves = nil, nil, nil, nil, nil
+	a.pend, a.hits, a.tmpAt, a.tmpFor, a.copies, a.occ, a.until, a.loopOf = nil, nil, nil, nil, nil, nil, nil, nil
+	a.blks, a.ms, a.wpos = nil, nil, nil
+}
+
+// code is the working code of block b, indices in w, once the rewrite
+// has listed it (relist), else nil: its code is then the input's,
+// w[bw[b]:bw[b+1]].
+func (a *alloc) code(b int) []int32 {
+	if a.relist == nil || a.relist[b] < 0 {
+		return nil
+	}
+	return a.lists[a.relist[b]]
+}
+
+// ownRegs gives the working code its own copy of f.Regs, with room for
+// the registers of reloads and stores, before the first change to it.
+func (a *alloc) ownRegs() {
+	if !a.owned {
+		a.regs = append(make([]Reg, 0, len(a.regs)+len(a.regs)/8+16), a.regs...)
+		a.owned = true
+	}
+}
+
 // preds are the predecessors of block b.
 func (a *alloc) preds(b int) []int32 { return a.predList[a.predOff[b]:a.predOff[b+1]] }
 
@@ -516,9 +584,10 @@ func (a *alloc) defs(w *winstr) []Reg {
 // t to it): a working instruction with the one register t, appended to
 // a.w (which moves the instructions: pointers into it go stale).
 func (a *alloc) transfer(t Reg, slot int32, reload bool) int32 {
-	w := winstr{off: int32(len(a.regs)), orig: -1, slot: slot, reload: reload}
+	a.ownRegs()
+	w := winstr{off: int32(len(a.regs)), rel: slot}
 	if reload {
-		w.nd = 1
+		w.flags, w.nd = wReload, 1
 	} else {
 		w.nu = 1
 	}
@@ -560,7 +629,7 @@ func (a *alloc) dropDead() {
 	// when a read goes: each instruction is looked at once, and again
 	// each time a register it writes loses its last read.
 	deadable := func(w *winstr) bool {
-		if w.dead || !w.pure || w.nd == 0 {
+		if w.flags&(wDead|wPure) != wPure || w.nd == 0 {
 			return false
 		}
 		for _, d := range a.defs(w) {
@@ -585,7 +654,7 @@ func (a *alloc) dropDead() {
 	index := func() {
 		woff = make([]int32, a.nregs+1)
 		for i := range a.w {
-			if w := &a.w[i]; !w.dead && w.pure {
+			if w := &a.w[i]; w.flags&(wDead|wPure) == wPure {
 				for _, d := range a.defs(w) {
 					woff[d+1]++
 				}
@@ -597,7 +666,7 @@ func (a *alloc) dropDead() {
 		writers = make([]int32, woff[a.nregs])
 		fill := slices.Clone(woff[:a.nregs])
 		for i := range a.w {
-			if w := &a.w[i]; !w.dead && w.pure {
+			if w := &a.w[i]; w.flags&(wDead|wPure) == wPure {
 				for _, d := range a.defs(w) {
 					writers[fill[d]] = int32(i)
 					fill[d]++
@@ -611,7 +680,7 @@ func (a *alloc) dropDead() {
 		if !deadable(w) {
 			continue
 		}
-		w.dead = true
+		w.flags |= wDead
 		a.nlocs -= int(w.nu) + int(w.nd)
 		for _, u := range a.uses(w) {
 			if reads[u]--; reads[u] == 0 && int(u) >= np {
@@ -640,7 +709,7 @@ func (a *alloc) dropDead() {
 // live segments are exact, from a per-block liveness on those registers
 // alone, which are live in a few blocks at a time.
 func (a *alloc) liveness() {
-	nb := len(a.blocks)
+	nb := len(a.f.Blocks)
 	np := a.f.NumPhys
 	a.start = resize(a.start, a.nregs)
 	a.end = resize(a.end, a.nregs)
@@ -673,19 +742,19 @@ func (a *alloc) liveness() {
 	}
 	a.ment = slices.Grow(a.ment[:0], a.nlocs*5/16)
 	pos := int32(0)
-	for b, ws := range a.blocks {
+	for b := range nb {
 		bstart[b] = pos
 		pos++
 		mentioned := false
-		for _, wi := range ws {
+		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
 			w := &a.w[wi]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			pos += 2
 			usePos, defPos := pos-2, pos-1
 			w.rel = defPos - bstart[b]
-			if w.move {
+			if w.move() {
 				a.moves = append(a.moves, wi)
 			}
 			// The uses at usePos, then the defs at defPos, in one walk.
@@ -751,7 +820,7 @@ func (a *alloc) liveness() {
 			}
 		}
 	}
-	a.fixed = make([][][3]int32, np)
+	a.fixed = make([][][2]int32, np)
 	// The hints of the Moves, in the order of the code.
 	a.moveHints()
 	// The physical registers' segments, by a walk back through the
@@ -781,16 +850,15 @@ func (a *alloc) liveness() {
 			// Nothing in the block changes what is live: every register
 			// live out is live through it.
 			for _, r := range live {
-				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
 				segEnd[r] = -1
 			}
 			continue
 		}
 		p := bend[b] - 1
-		ws := a.blocks[b]
-		for k := len(ws) - 1; k >= 0; k-- {
-			w := &a.w[ws[k]]
-			if w.dead {
+		for wi := a.bw[b+1] - 1; wi >= a.bw[b]; wi-- {
+			w := &a.w[wi]
+			if w.dead() {
 				continue
 			}
 			usePos, defPos := p-1, p
@@ -803,7 +871,7 @@ func (a *alloc) liveness() {
 				if e < 0 {
 					e = defPos
 				}
-				a.fixed[d] = append(a.fixed[d], [3]int32{defPos, e, int32(b)})
+				a.fixed[d] = append(a.fixed[d], [2]int32{defPos, e})
 				segEnd[d] = -1
 			}
 			for _, u := range a.uses(w) {
@@ -815,7 +883,7 @@ func (a *alloc) liveness() {
 		}
 		for _, r := range live {
 			if segEnd[r] >= 0 {
-				a.fixed[r] = append(a.fixed[r], [3]int32{bstart[b], segEnd[r], int32(b)})
+				a.fixed[r] = append(a.fixed[r], [2]int32{bstart[b], segEnd[r]})
 				segEnd[r] = -1
 			}
 		}
@@ -827,14 +895,14 @@ func (a *alloc) liveness() {
 		if falling(segs) {
 			slices.Reverse(segs)
 		} else {
-			slices.SortFunc(segs, func(x, y [3]int32) int { return cmp.Compare(x[0], y[0]) })
+			slices.SortFunc(segs, func(x, y [2]int32) int { return cmp.Compare(x[0], y[0]) })
 		}
 	}
 	a.widen(bstart, bend)
 }
 
 // falling reports whether the segments' starts strictly fall.
-func falling(segs [][3]int32) bool {
+func falling(segs [][2]int32) bool {
 	for k := 1; k < len(segs); k++ {
 		if segs[k][0] >= segs[k-1][0] {
 			return false
@@ -914,7 +982,7 @@ func (a *alloc) widenReg(r Reg) {
 // of each block. The loops are made to nest: one that overlaps another
 // without nesting is widened to hold it.
 func (a *alloc) findLoops(bstart, bend []int32) {
-	nb := len(a.blocks)
+	nb := len(a.f.Blocks)
 	type span struct{ s, e int }
 	var spans []span
 	for b := range nb {
@@ -1076,7 +1144,7 @@ func (a *alloc) regName(r Reg) string {
 func (a *alloc) enteredLoops() []bool {
 	entered := make([]bool, len(a.loops))
 	loops, blocks := a.loops, a.f.Blocks
-	for x, l0 := range a.inner[:len(a.blocks)] {
+	for x, l0 := range a.inner[:len(a.f.Blocks)] {
 		if l0 < 0 {
 			continue // in no loop: enters none
 		}
@@ -1118,7 +1186,7 @@ func (a *alloc) loc(r Reg) Loc {
 // result gathers the allocation of each input instruction, with the
 // reloads before it and the stores after it.
 func (a *alloc) result() *Result {
-	res := &Result{Blocks: make([][]Placed, len(a.blocks)), Slots: a.slots, Spilled: a.spilled}
+	res := &Result{Blocks: make([][]Placed, len(a.f.Blocks)), Slots: a.slots, Spilled: a.spilled}
 	for v, sp := range a.split {
 		if sp && a.assign[v] >= 0 {
 			res.Split++
@@ -1135,48 +1203,63 @@ func (a *alloc) result() *Result {
 	res.locs = make([]Loc, 0, a.nlocs)
 	res.edits = make([]Edit, 0, len(a.w)-a.ninput)
 	var before []Edit
-	for b, ws := range a.blocks {
+	ninput := int32(a.ninput)
+	for b := range a.f.Blocks {
 		k := len(a.f.Blocks[b].Instrs)
 		ps := placed[:k:k]
 		placed = placed[k:]
+		res.Blocks[b] = ps
+		first, list := a.bw[b], a.code(b)
+		if list == nil {
+			// The input's instructions alone: no reload or store.
+			for j := range ps {
+				a.placeInstr(res, &ps[j], &a.w[first+int32(j)], nil)
+			}
+			continue
+		}
 		before = before[:0]
 		last := -1
-		for _, wi := range ws {
+		for _, wi := range list {
 			switch w := &a.w[wi]; {
-			case w.orig < 0 && w.reload && w.late:
-				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
+			case wi >= ninput && w.flags&(wReload|wLate) == wReload|wLate:
+				res.edits = append(res.edits, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})
 				ps[last].na++
-			case w.orig < 0 && w.reload:
-				before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})
-			case w.orig < 0:
-				res.edits = append(res.edits, Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])})
+			case wi >= ninput && w.reload():
+				before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})
+			case wi >= ninput:
+				res.edits = append(res.edits, Edit{Dst: SlotLoc(w.slot()), Src: a.loc(a.regs[w.off])})
 				ps[last].na++
 			default:
-				p := &ps[w.orig]
-				last = int(w.orig)
-				p.edit, p.nb = int32(len(res.edits)), int32(len(before))
-				if len(before) > 0 { // most have no reload
-					res.edits = append(res.edits, before...)
-					before = before[:0]
-				}
-				if w.dead {
-					p.Dead = true
-					continue
-				}
-				p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
-				for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
-					res.locs = append(res.locs, a.loc(r))
-				}
-				if w.move {
-					if res.locs[p.loc] == res.locs[p.loc+1] {
-						res.Coalesced++
-					} else {
-						res.Moves++
-					}
-				}
+				last = int(wi - first)
+				a.placeInstr(res, &ps[last], w, before)
+				before = before[:0]
 			}
 		}
-		res.Blocks[b] = ps
 	}
 	return res
+}
+
+// placeInstr makes p, the allocation of the input's instruction w: the
+// reloads before it (before), its locations, and whether a Move
+// coalesced. The edits after it are counted as they come (result).
+func (a *alloc) placeInstr(res *Result, p *Placed, w *winstr, before []Edit) {
+	p.edit, p.nb = int32(len(res.edits)), int32(len(before))
+	if len(before) > 0 { // most have no reload
+		res.edits = append(res.edits, before...)
+	}
+	if w.dead() {
+		p.Dead = true
+		return
+	}
+	p.loc, p.nu, p.nd = int32(len(res.locs)), uint8(w.nu), uint8(w.nd)
+	for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
+		res.locs = append(res.locs, a.loc(r))
+	}
+	if w.move() {
+		if res.locs[p.loc] == res.locs[p.loc+1] {
+			res.Coalesced++
+		} else {
+			res.Moves++
+		}
+	}
 }

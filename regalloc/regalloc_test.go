@@ -342,10 +342,10 @@ func (a *alloc) checkMentions() error {
 			listed[[2]int32{int32(r), b}] = true
 		}
 	}
-	for b, ws := range a.blocks {
-		for i, wi := range ws {
-			w := &a.w[wi]
-			if w.dead {
+	for b := range a.f.Blocks {
+		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
+			w, i := &a.w[wi], wi-a.bw[b]
+			if w.dead() {
 				continue
 			}
 			for _, r := range a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)] {
@@ -390,4 +390,44 @@ func TestOneRunAccessors(t *testing.T) {
 	if got := f.Operands(&Instr{Off: int32(len(f.Regs)), NU: 1}); got != nil {
 		t.Errorf("Operands past f.Regs: %v, want none", got)
 	}
+}
+
+// TestAllocateLeavesInput: Allocate works on f.Regs itself until it first
+// renames a register (ownRegs), and never changes them: Check, which
+// reads f, must see the input's registers. On random functions, many of
+// which spill (renaming and rewriting), f.Regs and every instruction are
+// as before, and the allocation that spills is still checked right.
+func TestAllocateLeavesInput(t *testing.T) {
+	rng := rand.New(rand.NewSource(15))
+	spilled := 0
+	for k := range 200 {
+		f := randomFunc(rng, 2+rng.Intn(10), 1+rng.Intn(24))
+		regs := slices.Clone(f.Regs)
+		instrs := make([][]Instr, len(f.Blocks))
+		for b := range f.Blocks {
+			instrs[b] = slices.Clone(f.Blocks[b].Instrs)
+		}
+		res, err := Allocate(f)
+		if err != nil {
+			t.Fatalf("function %d: %v", k, err)
+		}
+		if !slices.Equal(f.Regs, regs) {
+			t.Fatalf("function %d: Allocate changed f.Regs", k)
+		}
+		for b := range f.Blocks {
+			if !slices.Equal(f.Blocks[b].Instrs, instrs[b]) {
+				t.Fatalf("function %d: Allocate changed block %d's instructions", k, b)
+			}
+		}
+		if err := Check(f, res); err != nil {
+			t.Fatalf("function %d: %v", k, err)
+		}
+		if res.Spilled > 0 {
+			spilled++
+		}
+	}
+	if spilled < 20 {
+		t.Fatalf("%d of 200 functions spilled: too few to test the renames", spilled)
+	}
+	t.Logf("%d of 200 functions spilled", spilled)
 }

@@ -207,7 +207,7 @@ func (a *alloc) hintsOf(v int32) ([]Reg, []int32) {
 	}
 	k := int(v) - a.ninstr
 	wi := a.tmpAt[k]
-	if wi < 0 || !a.w[wi].move {
+	if wi < 0 || !a.w[wi].move() {
 		return nil, nil
 	}
 	// The Move's registers as renamed so far: v on one side.
@@ -310,14 +310,15 @@ func (a *alloc) mentionsOf(x Reg) []mentionAt {
 		if k > 0 && a.blks[k-1] == b {
 			continue
 		}
-		for i, wi := range a.blocks[b] {
+		// (The scan runs before the rewrite: the block's code is the input's.)
+		for wi := a.bw[b]; wi < a.bw[b+1]; wi++ {
 			w := &a.w[wi]
-			if w.dead {
+			if w.dead() {
 				continue
 			}
 			use, def := contains(a.uses(w), x), contains(a.defs(w), x)
 			if use || def {
-				ms = append(ms, mentionAt{b: b, i: int32(i), wi: wi, use: use, def: def})
+				ms = append(ms, mentionAt{b: b, i: wi - a.bw[b], wi: wi, use: use, def: def})
 			}
 		}
 	}
@@ -327,6 +328,7 @@ func (a *alloc) mentionsOf(x Reg) []mentionAt {
 
 // rename renames r to t in the instruction wi.
 func (a *alloc) rename(wi int32, r, t Reg) {
+	a.ownRegs()
 	w := &a.w[wi]
 	regs := a.regs[w.off : w.off+int32(w.nu)+int32(w.nd)]
 	for k := range regs {
@@ -376,7 +378,7 @@ func (a *alloc) temp(m mentionAt, r, x Reg, p int, s int32) {
 // at the write). Else -1.
 func (a *alloc) pastHint(m mentionAt, t Reg) int {
 	w := &a.w[m.wi]
-	if !w.move {
+	if !w.move() {
 		return -1
 	}
 	// The Move's registers as renamed so far: the other side is the
@@ -406,7 +408,7 @@ func (a *alloc) pastHint(m mentionAt, t Reg) int {
 // position x (a binary search: the segments are by start, and by end).
 func (a *alloc) fixedAt(p int, x int32) bool {
 	segs := a.fixed[p]
-	k, _ := slices.BinarySearchFunc(segs, x, func(seg [3]int32, x int32) int { return cmp.Compare(seg[1], x) })
+	k, _ := slices.BinarySearchFunc(segs, x, func(seg [2]int32, x int32) int { return cmp.Compare(seg[1], x) })
 	return k < len(segs) && segs[k][0] <= x
 }
 
@@ -459,20 +461,21 @@ func (a *alloc) splitLoops(x Reg, ms []mentionAt, s int32) {
 			if p >= h || a.f.Blocks[p].Cold {
 				continue
 			}
-			ws := a.blocks[p]
+			// (The scan runs before the rewrite: the block's code is the input's.)
+			ws := a.w[a.bw[p]:a.bw[p+1]]
 			i := len(ws)
-			for i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {
+			for i > 0 && ws[i-1].branch() {
 				i--
 			}
 			late := i == len(ws)
 			q := a.bend[p]
 			if late {
-				if len(ws) == 0 || a.w[ws[len(ws)-1]].dead {
+				if len(ws) == 0 || ws[len(ws)-1].dead() {
 					ok = false
 					break
 				}
 			} else {
-				q = a.bstart[p] + a.w[ws[i]].rel - 1
+				q = a.bstart[p] + ws[i].rel - 1
 			}
 			if q < s {
 				ok = false
@@ -561,7 +564,9 @@ func (a *alloc) rewrite() {
 		}
 		for _, e := range c.ins {
 			rl := a.transfer(c.r, a.slotOf[c.orig], true)
-			a.w[rl].late = e.late
+			if e.late {
+				a.w[rl].flags |= wLate
+			}
 			hits = append(hits, spillHit{b: e.b, i: e.i, w: rl})
 		}
 	}
@@ -578,16 +583,27 @@ func (a *alloc) rewrite() {
 	})
 	var after []int32 // the stores after an instruction
 	var done []Reg    // its temporaries
+	a.relist = make([]int32, len(a.f.Blocks))
+	for b := range a.relist {
+		a.relist[b] = -1
+	}
+	// input appends the input's instructions i to j of block b to out.
+	input := func(out []int32, b int32, i, j int) []int32 {
+		for wi := a.bw[b] + int32(i); wi < a.bw[b]+int32(j); wi++ {
+			out = append(out, wi)
+		}
+		return out
+	}
 	for h := 0; h < len(hits); {
 		b := hits[h].b
-		ws := a.blocks[b]
-		out := make([]int32, 0, len(ws)+8)
-		next := 0 // ws[:next] is in out
+		nw := int(a.bw[b+1] - a.bw[b]) // the block's input instructions
+		out := make([]int32, 0, nw+8)
+		next := 0 // its first next are in out
 		for ; h < len(hits) && hits[h].b == b; h++ {
 			i := int(hits[h].i)
 			if hits[h].w > 0 {
 				// A loop's reload, before the instruction at i (or at the end).
-				out = append(out, ws[next:i]...)
+				out = input(out, b, next, i)
 				next = i
 				out = append(out, hits[h].w)
 				continue
@@ -595,9 +611,9 @@ func (a *alloc) rewrite() {
 			if i < next {
 				continue // the instruction of another spilled register's hit
 			}
-			out = append(out, ws[next:i]...)
+			out = input(out, b, next, i)
 			next = i + 1
-			wi := ws[i]
+			wi := a.bw[b] + int32(i)
 			w := &a.w[wi]
 			// The scan renamed the spilled registers (spillReg): each
 			// temporary read is reloaded before, each written stored
@@ -623,6 +639,7 @@ func (a *alloc) rewrite() {
 			out = append(out, wi)
 			out = append(out, after...)
 		}
-		a.blocks[b] = append(out, ws[next:]...)
+		a.relist[b] = int32(len(a.lists))
+		a.lists = append(a.lists, input(out, b, next, nw))
 	}
 }

@@ -659,14 +659,14 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "regalloc-store-next-slot", Pass: "regalloc", File: "regalloc/regalloc.go",
-		Old:  "Edit{Dst: SlotLoc(int(w.slot)), Src: a.loc(a.regs[w.off])}",
-		New:  "Edit{Dst: SlotLoc((int(w.slot) + 1) % a.slots), Src: a.loc(a.regs[w.off])}",
+		Old:  "Edit{Dst: SlotLoc(w.slot()), Src: a.loc(a.regs[w.off])}",
+		New:  "Edit{Dst: SlotLoc((w.slot() + 1) % a.slots), Src: a.loc(a.regs[w.off])}",
 		What: "a spilled register is stored to the next stack slot (the last to the first), another register's: a wrong spill slot",
 	},
 	{
 		Name: "regalloc-reload-next-slot", Pass: "regalloc", File: "regalloc/regalloc.go",
-		Old:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(int(w.slot))})",
-		New:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc((int(w.slot) + 1) % a.slots)})",
+		Old:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc(w.slot())})",
+		New:  "before = append(before, Edit{Dst: a.loc(a.regs[w.off+int32(w.nu)]), Src: SlotLoc((w.slot() + 1) % a.slots)})",
 		What: "a spilled register is reloaded from the next stack slot (the last from the first), another register's: a wrong spill slot",
 	},
 	{
@@ -677,7 +677,7 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "regalloc-split-reload-after-jumps", Pass: "regalloc", File: "regalloc/spill.go",
-		Old:  "i := len(ws)\n\t\t\tfor i > 0 && a.w[ws[i-1]].orig >= 0 && a.w[ws[i-1]].branch {\n\t\t\t\ti--\n\t\t\t}\n",
+		Old:  "i := len(ws)\n\t\t\tfor i > 0 && ws[i-1].branch() {\n\t\t\t\ti--\n\t\t\t}\n",
 		New:  "i := len(ws)\n",
 		What: "a loop's copy of a spilled register is reloaded after the jumps of a block entering the loop, not before them: a block that jumps into the loop leaves the reload to its fall-through",
 	},
