@@ -1,0 +1,142 @@
+package gcm
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"son/cfg"
+	"son/internal/hostile"
+	"son/son"
+)
+
+// TestRecordGraphIsTheGraph: the record Check reads is the graph, node by
+// node (op, position, Aux, inputs by ID; none where the table holds
+// none), its control users turned around from the inputs are each
+// control node's users that are control nodes or projections, Stop
+// excepted, and its live walk lists Graph.Live's nodes in its order: on
+// the test programs and the hostile shapes.
+func TestRecordGraphIsTheGraph(t *testing.T) {
+	srcs := map[string]string{}
+	files, _ := filepath.Glob("../testdata/*.smp")
+	more, _ := filepath.Glob("../examples/*.smp")
+	for _, p := range append(files, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = string(b)
+	}
+	for _, s := range hostile.Shapes {
+		srcs[s.Name] = s.Program(5000)
+	}
+	n := 0
+	for name, src := range srcs {
+		g, err := optimize(src)
+		if err != nil {
+			continue // a program the front end rejects
+		}
+		r := RecordGraph(g)
+		if r.MaxID() != g.MaxID() {
+			t.Fatalf("%s: MaxID %d, want %d", name, r.MaxID(), g.MaxID())
+		}
+		at, users := r.controlUsers()
+		for id := 0; id < g.MaxID(); id++ {
+			x, rx := g.Node(id), r.at(id)
+			if x == nil {
+				if rx.id != 0 {
+					t.Fatalf("%s: the record has %v at ID %d, where the graph has none", name, rx, id)
+				}
+				continue
+			}
+			if rx.id != int32(id) || rx.op != x.Op || r.posOf(rx) != x.Pos || r.aux(rx) != x.Aux {
+				t.Fatalf("%s: the record has %v at %v, Aux %d for %v at %v, Aux %d", name, rx, r.posOf(rx), r.aux(rx), x, x.Pos, x.Aux)
+			}
+			var in []int32
+			for _, y := range x.In {
+				in = append(in, idOf(y))
+			}
+			if got := r.in(rx); !slices.Equal(got, in) {
+				t.Fatalf("%s: %v's inputs recorded %v, want %v", name, x, got, in)
+			}
+			if !x.IsControl() {
+				if at[id] != at[id+1] {
+					t.Fatalf("%s: data node %v has control users %v", name, x, users[at[id]:at[id+1]])
+				}
+				continue
+			}
+			var want []int32
+			for _, u := range x.Out {
+				if u.IsControl() && u.Op != son.OpStop || u.Op == son.OpProj {
+					want = append(want, idOf(u))
+				}
+			}
+			slices.Sort(want)
+			if got := users[at[id]:at[id+1]]; !slices.Equal(got, want) {
+				t.Fatalf("%s: %v's control users %v, want %v", name, x, got, want)
+			}
+		}
+		live, seen := r.live()
+		var ids, want []int32
+		for _, x := range live {
+			ids = append(ids, x.id)
+		}
+		for _, x := range g.Live() {
+			want = append(want, idOf(x))
+			if !seen[x.ID] {
+				t.Fatalf("%s: %v is live, not in the record's live set", name, x)
+			}
+		}
+		if !slices.Equal(ids, want) {
+			t.Fatalf("%s: the record's live walk %v, want Graph.Live's %v", name, ids, want)
+		}
+		n++
+	}
+	if n < 20 {
+		t.Errorf("only %d programs recorded", n)
+	}
+}
+
+// TestCheckRecordReadsTheRecord: CheckRecord judges the function against
+// the record, not the graph: once recorded, a constant changed in the
+// graph does not change the verdict (the function computes the recorded
+// graph), and the function changed to compute the changed graph is
+// rejected, the constant read from the record; so is a branch whose
+// successors are swapped, its sides found from the recorded If's
+// projections (the inputs turned around).
+func TestCheckRecordReadsTheRecord(t *testing.T) {
+	g := optimized(t, "if (arg < 3) return arg * 41; return arg + 1;")
+	r := schedule(t, g)
+	rec := RecordGraph(g)
+	c := constNode(t, g, 41)
+	c.Aux = 42 // in place, after the record: the graph is no longer the one recorded
+	if err := CheckRecord(rec, r.Func); err != nil {
+		t.Fatalf("the record's function rejected: %v", err)
+	}
+	for _, b := range r.Func.Blocks {
+		for _, in := range b.Instrs {
+			if in.Op == cfg.OpConst && in.Aux == 41 {
+				in.Aux = 42
+			}
+		}
+	}
+	want := "does not compute Constant#"
+	if err := CheckRecord(rec, r.Func); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error saying %q", err, want)
+	}
+
+	g = optimized(t, "if (arg < 3) return arg * 41; return arg + 1;")
+	r = schedule(t, g)
+	rec = RecordGraph(g)
+	entry := r.Func.Blocks[0]
+	s := entry.Succs()
+	entry.SetSuccs(s[1], s[0])
+	// The true side's projection, matched with the false side's block,
+	// leads to the other Return.
+	want = "b2: term: ends with a return (node "
+	if err := CheckRecord(rec, r.Func); err == nil || !strings.Contains(err.Error(), want) {
+		t.Errorf("got %v, want an error saying %q", err, want)
+	}
+}
