@@ -85,7 +85,11 @@ func Check(g *son.Graph, f *cfg.Func) error { return CheckRecord(RecordGraph(g),
 // be the graph's, as Check trusts the graph.
 func CheckRecord(g *GraphRecord, f *cfg.Func) error {
 	c := &checker{g: g, f: f}
-	c.control()
+	if g.tooMany > 0 {
+		c.bad(nil, "block", "the graph has %d node IDs, more than the checker's record numbers", g.tooMany)
+	} else {
+		c.control()
+	}
 	if len(c.probs) == 0 {
 		c.data()
 	}

@@ -1,6 +1,7 @@
 package gcm
 
 import (
+	"math"
 	"slices"
 	"strconv"
 
@@ -28,6 +29,7 @@ type GraphRecord struct {
 	ins         []int32      // input IDs, 0 for none
 	auxID       []int32      // the IDs whose Aux is not 0, ascending
 	auxVal      []int64      // their Aux, in the same order
+	tooMany     int          // the graph's MaxID, if over what an int32 ID holds: nothing recorded
 }
 
 // node is a recorded node, its ID and op: the zero node is none. It
@@ -48,6 +50,9 @@ func (n node) String() string {
 // one copy of the edges; the record's arrays, allocated at their sizes.
 func RecordGraph(g *son.Graph) *GraphRecord {
 	maxID := g.MaxID()
+	if maxID > math.MaxInt32 {
+		return &GraphRecord{tooMany: maxID}
+	}
 	r := &GraphRecord{
 		ops:  make([]son.Op, maxID),
 		pos:  make([]syntax.Pos, maxID),
