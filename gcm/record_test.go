@@ -1,14 +1,11 @@
 package gcm
 
 import (
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 
 	"son/cfg"
-	"son/internal/hostile"
 	"son/son"
 )
 
@@ -19,21 +16,8 @@ import (
 // excepted, and its live walk lists Graph.Live's nodes in its order: on
 // the test programs and the hostile shapes.
 func TestRecordGraphIsTheGraph(t *testing.T) {
-	srcs := map[string]string{}
-	files, _ := filepath.Glob("../testdata/*.smp")
-	more, _ := filepath.Glob("../examples/*.smp")
-	for _, p := range append(files, more...) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs[p] = string(b)
-	}
-	for _, s := range hostile.Shapes {
-		srcs[s.Name] = s.Program(5000)
-	}
 	n := 0
-	for name, src := range srcs {
+	for name, src := range testPrograms(t, 5000) {
 		g, err := optimize(src)
 		if err != nil {
 			continue // a program the front end rejects
