@@ -2,7 +2,7 @@ package gcm
 
 import (
 	"math"
-	"slices"
+	"math/bits"
 	"strconv"
 
 	"son/son"
@@ -27,8 +27,9 @@ type GraphRecord struct {
 	pos         []syntax.Pos // by ID
 	inAt        []int32      // by ID, one more: node id's inputs are ins[inAt[id]:inAt[id+1]]
 	ins         []int32      // input IDs, 0 for none
-	auxID       []int32      // the IDs whose Aux is not 0, ascending
-	auxVal      []int64      // their Aux, in the same order
+	hasAux      []uint64     // bit id%64 of word id/64: the node with ID id has an Aux other than 0
+	auxBefore   []int32      // by word of hasAux: how many bits the words before it have set
+	auxVal      []int64      // the Aux other than 0, by ID, in ID order
 	tooMany     int          // the graph's MaxID, if over what an int32 ID holds: nothing recorded
 }
 
@@ -70,7 +71,8 @@ func RecordGraph(g *son.Graph) *GraphRecord {
 		}
 	}
 	r.ins = make([]int32, 0, edges)
-	r.auxID, r.auxVal = make([]int32, 0, aux), make([]int64, 0, aux)
+	r.hasAux, r.auxBefore = make([]uint64, (maxID+63)/64), make([]int32, (maxID+63)/64)
+	r.auxVal = make([]int64, 0, aux)
 	for id := 1; id < maxID; id++ {
 		r.inAt[id] = int32(len(r.ins))
 		n := g.Node(id)
@@ -82,11 +84,14 @@ func RecordGraph(g *son.Graph) *GraphRecord {
 			r.ins = append(r.ins, idOf(x))
 		}
 		if n.Aux != 0 {
-			r.auxID = append(r.auxID, int32(id))
+			r.hasAux[id/64] |= 1 << (id % 64)
 			r.auxVal = append(r.auxVal, n.Aux)
 		}
 	}
 	r.inAt[maxID] = int32(len(r.ins))
+	for w := 1; w < len(r.hasAux); w++ {
+		r.auxBefore[w] = r.auxBefore[w-1] + int32(bits.OnesCount64(r.hasAux[w-1]))
+	}
 	r.start, r.stop = r.node(idOf(g.Start)), r.node(idOf(g.Stop))
 	return r
 }
@@ -140,8 +145,12 @@ func (r *GraphRecord) ctrl(n node) node { return r.input(n, 0) }
 
 // aux is n's Aux: its constant, its projection's index.
 func (r *GraphRecord) aux(n node) int64 {
-	if i, ok := slices.BinarySearch(r.auxID, n.id); ok && n.id != 0 {
-		return r.auxVal[i]
+	if n.id <= 0 || int(n.id) >= len(r.ops) {
+		return 0
+	}
+	w, bit := n.id/64, uint64(1)<<(n.id%64)
+	if r.hasAux[w]&bit != 0 {
+		return r.auxVal[int(r.auxBefore[w])+bits.OnesCount64(r.hasAux[w]&(bit-1))]
 	}
 	return 0
 }
@@ -160,11 +169,14 @@ func (r *GraphRecord) posOf(n node) syntax.Pos {
 // son.Verify). By ID, users[at[id]:at[id+1]], in ID order, once per use.
 func (r *GraphRecord) controlUsers() (at, users []int32) {
 	user := func(op son.Op) bool { return op.IsControl() && op != son.OpStop || op == son.OpProj }
+	// control is whether the node with ID x, an input, is a control node:
+	// an ID of the graph, below len(ops).
+	control := func(x int32) bool { return r.ops[x].IsControl() }
 	at = make([]int32, len(r.ops)+1)
 	for id, op := range r.ops {
 		if user(op) {
-			for _, x := range r.in(node{int32(id), op}) {
-				if r.node(x).op.IsControl() {
+			for _, x := range r.ins[r.inAt[id]:r.inAt[id+1]] {
+				if control(x) {
 					at[x+1]++
 				}
 			}
@@ -178,8 +190,8 @@ func (r *GraphRecord) controlUsers() (at, users []int32) {
 	copy(fill, at)
 	for id, op := range r.ops {
 		if user(op) {
-			for _, x := range r.in(node{int32(id), op}) {
-				if r.node(x).op.IsControl() {
+			for _, x := range r.ins[r.inAt[id]:r.inAt[id+1]] {
+				if control(x) {
 					users[fill[x]] = int32(id)
 					fill[x]++
 				}
@@ -196,18 +208,19 @@ func (r *GraphRecord) live() (order []node, seen []bool) {
 	if r.start.id == 0 || r.stop.id == 0 {
 		return nil, seen
 	}
-	type frame struct{ id, i int32 }
-	stack := []frame{{r.stop.id, 0}}
+	type frame struct{ id, i, end int32 } // ins[i:end] are the inputs left to follow
+	push := func(id int32) frame { return frame{id, r.inAt[id], r.inAt[id+1]} }
+	stack := []frame{push(r.stop.id)}
 	seen[r.start.id], seen[r.stop.id] = true, true
 	order = append(order, r.start)
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
-		if in := r.ins[r.inAt[f.id]:r.inAt[f.id+1]]; int(f.i) < len(in) {
-			x := in[f.i]
+		if f.i < f.end {
+			x := r.ins[f.i]
 			f.i++
 			if x > 0 && int(x) < len(seen) && !seen[x] {
 				seen[x] = true
-				stack = append(stack, frame{x, 0})
+				stack = append(stack, push(x))
 			}
 			continue
 		}
