@@ -12,9 +12,9 @@ import (
 // GraphRecord is what Check reads of the graph, copied out of it by ID so
 // that the graph can go before the checker builds its tables: each node's
 // op, position, constant or projection index (Aux), and inputs. About 13
-// bytes an ID and 4 an input, where the graph is about 150 an ID: the gcm
-// pass's checker ran with the graph and the function both live, the pass's
-// peak (docs/PERFORMANCE.md, "gcm15").
+// bytes an ID, 4 an input and 8 an Aux other than 0, where the graph is
+// about 150 an ID: the checker's tables beside the graph and the function
+// were the gcm pass's peak (docs/PERFORMANCE.md, "gcm15").
 //
 // It records the nodes the graph's table holds, by ID, with their inputs
 // by ID, and no users: Check finds those by turning the inputs around. It
