@@ -85,8 +85,8 @@ func Check(g *son.Graph, f *cfg.Func) error { return CheckRecord(RecordGraph(g),
 // be the graph's, as Check trusts the graph.
 func CheckRecord(g *GraphRecord, f *cfg.Func) error {
 	c := &checker{g: g, f: f}
-	if g.tooMany > 0 {
-		c.bad(nil, "block", "the graph has %d node IDs, more than the checker's record numbers", g.tooMany)
+	if g.tooMany != "" {
+		c.bad(nil, "block", "%s, more than the checker's record numbers", g.tooMany)
 	} else {
 		c.control()
 	}
@@ -223,7 +223,8 @@ func (c *checker) control() {
 	if len(c.probs) > 0 {
 		return
 	}
-	c.userAt, c.users = c.g.controlUsers()
+	_, live := c.g.live()
+	c.userAt, c.users = c.g.controlUsers(live)
 	defer func() { c.userAt, c.users = nil, nil }() // control's own
 	entry := c.proj(c.g.start, 0)
 	if entry.id == 0 {

@@ -1,6 +1,7 @@
 package gcm
 
 import (
+	"fmt"
 	"math"
 	"math/bits"
 	"strconv"
@@ -17,10 +18,10 @@ import (
 // were the gcm pass's peak (docs/PERFORMANCE.md, "gcm15").
 //
 // It records the nodes the graph's table holds, by ID, with their inputs
-// by ID, and no users: Check finds those by turning the inputs around. It
-// trusts the graph to have passed son.Verify, as Check does: a node's
-// users are the mirror of its inputs, and a node an edge reaches is the
-// one the table holds at its ID.
+// by ID, and no users: Check finds those by turning the live nodes'
+// inputs around. It trusts the graph to have passed son.Verify, as Check
+// does: a live node's users are the mirror of its inputs and live, and a
+// node an edge reaches is the one the table holds at its ID.
 type GraphRecord struct {
 	start, stop node
 	ops         []son.Op     // by ID: OpInvalid where the table holds no node (ID 0 included)
@@ -30,7 +31,7 @@ type GraphRecord struct {
 	hasAux      []uint64     // bit id%64 of word id/64: the node with ID id has an Aux other than 0
 	auxBefore   []int32      // by word of hasAux: how many bits the words before it have set
 	auxVal      []int64      // the Aux other than 0, by ID, in ID order
-	tooMany     int          // the graph's MaxID, if over what an int32 ID holds: nothing recorded
+	tooMany     string       // why nothing is recorded: more IDs or edges than an int32 numbers
 }
 
 // node is a recorded node, its ID and op: the zero node is none. It
@@ -52,7 +53,7 @@ func (n node) String() string {
 func RecordGraph(g *son.Graph) *GraphRecord {
 	maxID := g.MaxID()
 	if maxID > math.MaxInt32 {
-		return &GraphRecord{tooMany: maxID}
+		return &GraphRecord{tooMany: fmt.Sprintf("the graph has %d node IDs", maxID)}
 	}
 	r := &GraphRecord{
 		ops:  make([]son.Op, maxID),
@@ -69,6 +70,9 @@ func RecordGraph(g *son.Graph) *GraphRecord {
 		if n.Aux != 0 {
 			aux++
 		}
+	}
+	if edges > math.MaxInt32 {
+		return &GraphRecord{tooMany: fmt.Sprintf("the graph has %d input edges", edges)}
 	}
 	r.ins = make([]int32, 0, edges)
 	r.hasAux, r.auxBefore = make([]uint64, (maxID+63)/64), make([]int32, (maxID+63)/64)
@@ -163,18 +167,23 @@ func (r *GraphRecord) posOf(n node) syntax.Pos {
 	return r.pos[n.id]
 }
 
-// controlUsers lists, for each control node, its users that are control
-// nodes or projections, Stop excepted: the inputs of those users turned
-// around, as son keeps a node's users the mirror of its inputs (a rule of
-// son.Verify). By ID, users[at[id]:at[id+1]], in ID order, once per use.
-func (r *GraphRecord) controlUsers() (at, users []int32) {
-	user := func(op son.Op) bool { return op.IsControl() && op != son.OpStop || op == son.OpProj }
+// controlUsers lists, for each control node, its live users that are
+// control nodes or projections, Stop excepted: the inputs of those users
+// turned around. son.Verify makes a live node's users the mirror of its
+// inputs and rejects a live node with a user not live, but it does not
+// look at the inputs of nodes not live: so only live users (live, by ID,
+// from live) are turned around, and the lists are the live control
+// nodes' users. By ID, users[at[id]:at[id+1]], in ID order, once per use.
+func (r *GraphRecord) controlUsers(live []bool) (at, users []int32) {
+	user := func(id int, op son.Op) bool {
+		return live[id] && (op.IsControl() && op != son.OpStop || op == son.OpProj)
+	}
 	// control is whether the node with ID x, an input, is a control node:
 	// an ID of the graph, below len(ops).
 	control := func(x int32) bool { return r.ops[x].IsControl() }
 	at = make([]int32, len(r.ops)+1)
 	for id, op := range r.ops {
-		if user(op) {
+		if user(id, op) {
 			for _, x := range r.ins[r.inAt[id]:r.inAt[id+1]] {
 				if control(x) {
 					at[x+1]++
@@ -189,7 +198,7 @@ func (r *GraphRecord) controlUsers() (at, users []int32) {
 	fill := make([]int32, len(r.ops))
 	copy(fill, at)
 	for id, op := range r.ops {
-		if user(op) {
+		if user(id, op) {
 			for _, x := range r.ins[r.inAt[id]:r.inAt[id+1]] {
 				if control(x) {
 					users[fill[x]] = int32(id)

@@ -2,6 +2,7 @@ package gcm
 
 import (
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -26,7 +27,8 @@ func TestRecordGraphIsTheGraph(t *testing.T) {
 		if r.MaxID() != g.MaxID() {
 			t.Fatalf("%s: MaxID %d, want %d", name, r.MaxID(), g.MaxID())
 		}
-		at, users := r.controlUsers()
+		_, seen := r.live()
+		at, users := r.controlUsers(seen)
 		for id := 0; id < g.MaxID(); id++ {
 			x, rx := g.Node(id), r.at(id)
 			if x == nil {
@@ -45,15 +47,15 @@ func TestRecordGraphIsTheGraph(t *testing.T) {
 			if got := r.in(rx); !slices.Equal(got, in) {
 				t.Fatalf("%s: %v's inputs recorded %v, want %v", name, x, got, in)
 			}
-			if !x.IsControl() {
+			if !x.IsControl() || !seen[id] {
 				if at[id] != at[id+1] {
-					t.Fatalf("%s: data node %v has control users %v", name, x, users[at[id]:at[id+1]])
+					t.Fatalf("%s: %v, a data node or not live, has control users %v", name, x, users[at[id]:at[id+1]])
 				}
 				continue
 			}
 			var want []int32
 			for _, u := range x.Out {
-				if u.IsControl() && u.Op != son.OpStop || u.Op == son.OpProj {
+				if seen[u.ID] && (u.IsControl() && u.Op != son.OpStop || u.Op == son.OpProj) {
 					want = append(want, idOf(u))
 				}
 			}
@@ -62,7 +64,7 @@ func TestRecordGraphIsTheGraph(t *testing.T) {
 				t.Fatalf("%s: %v's control users %v, want %v", name, x, got, want)
 			}
 		}
-		live, seen := r.live()
+		live, _ := r.live()
 		var ids, want []int32
 		for _, x := range live {
 			ids = append(ids, x.id)
@@ -122,5 +124,82 @@ func TestCheckRecordReadsTheRecord(t *testing.T) {
 	want = "b2: term: ends with a return (node "
 	if err := CheckRecord(rec, r.Func); err == nil || !strings.Contains(err.Error(), want) {
 		t.Errorf("got %v, want an error saying %q", err, want)
+	}
+}
+
+// TestCheckRecordIgnoresNodesNotLive: son.Verify does not look at the
+// inputs of a node that is not live, so one may hold an edge its input
+// does not list among its users. The record's control users must not see
+// it: here a detached true projection of an If, its input written back by
+// hand, and a Return under it that is not live; the schedule is the
+// graph's and is accepted, and a function that claims the detached Return
+// for the true side (and returns arg, not arg + 1) is rejected. The
+// review of gcm15 found the record, turning every node's inputs around,
+// accepting that function and rejecting the right one.
+func TestCheckRecordIgnoresNodesNotLive(t *testing.T) {
+	g := optimized(t, "if (arg < 3) return arg + 1; return arg * 5;")
+	var iff, ret *son.Node
+	for _, n := range g.Live() {
+		if n.Op == son.OpIf {
+			iff = n
+		}
+	}
+	p := iff.Proj(0)
+	for _, n := range g.Live() {
+		if n.Op == son.OpReturn && n.In[0] == p {
+			ret = n
+		}
+	}
+	if ret == nil {
+		t.Fatalf("no Return on the true side of %v", iff)
+	}
+	arg := ret.In[1].In[1] // arg of arg + 1
+	// A second true projection takes over; the first is detached, then
+	// its input written back by hand (no user edge), and a Return of arg
+	// under it, its value edge by hand too.
+	g.Keep(p)
+	g.SetIn(ret, 0, g.NewNode(son.OpCProj, 0, iff))
+	g.SetIn(p, 0, nil)
+	p.In[0] = iff
+	garbage := g.Keep(g.NewNode(son.OpReturn, 0, p, ret.In[1]))
+	g.SetIn(garbage, 1, nil)
+	garbage.In[1] = arg
+	garbage.Pos = ret.Pos
+	if err := son.Verify(g); err != nil {
+		t.Fatalf("son.Verify rejects the graph: %v", err)
+	}
+	res, err := Schedule(g)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f := res.Func
+	if err := CheckRecord(RecordGraph(g), f); err != nil {
+		t.Fatalf("the graph's own schedule rejected: %v", err)
+	}
+	claimed := false
+	for _, b := range f.Blocks {
+		if b.Term.Kind == cfg.TermReturn && b.Term.Node == ret.ID {
+			b.Term.Node, b.Term.Reg = garbage.ID, cfg.Reg(arg.ID)
+			claimed = true
+		}
+	}
+	if !claimed {
+		t.Fatalf("no block returns %v:\n%s", ret, cfg.Print(f))
+	}
+	err = CheckRecord(RecordGraph(g), f)
+	if err == nil || !strings.Contains(err.Error(), "ends with a return (node "+strconv.Itoa(garbage.ID)) {
+		t.Fatalf("a function returning through %v, not live: got %v, want its return rejected", garbage, err)
+	}
+}
+
+// TestCheckRecordTooMany: a graph the record cannot number is reported,
+// with or without a function, and nothing else is read.
+func TestCheckRecordTooMany(t *testing.T) {
+	r := &GraphRecord{tooMany: "the graph has 2147483648 node IDs"}
+	want := "the schedule does not hold:\n\tfunc: block: the graph has 2147483648 node IDs, more than the checker's record numbers"
+	for _, f := range []*cfg.Func{nil, {}} {
+		if err := CheckRecord(r, f); err == nil || err.Error() != want {
+			t.Errorf("CheckRecord(%v): got %v, want %q", f, err, want)
+		}
 	}
 }
