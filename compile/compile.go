@@ -71,9 +71,10 @@ type Options struct {
 	// sealed, son.Graph.Seal), gcm's schedule as soon as it is made (Unit.GCM stays
 	// nil; gcm.ScheduleFunc lets its arrays go before the function's
 	// blocks are made), the graph and the zerocheck pass's report once
-	// gcm's checker and son.Verify have read it (Verify only if the
-	// sealed graph is not the one it accepted after cleanup:
-	// verifiedAsIs), before cfg.Verify, the
+	// son.Verify has read it (only if the sealed graph is not the one it
+	// accepted after cleanup: verifiedAsIs) and, with checking on, gcm's
+	// checker has recorded it (gcm.RecordGraph: the checker then reads the
+	// record, not the graph), before that checker, cfg.Verify, the
 	// test runs and AfterPass of gcm (the Stats of the later passes
 	// repeat gcm's counts, which they do not change), gvn's numbering
 	// once gvn is checked, the SSA function once outssa is checked
@@ -201,6 +202,9 @@ type Unit struct {
 	// after the last pass that edits it (cleanup, under DropGraph), 0 if
 	// not taken: a sealed graph with that fingerprint is not verified again.
 	verified uint64
+	// scheduled is the record of the graph gcm scheduled, for gcm's
+	// checker, when the graph went before it (DropGraph, checking on).
+	scheduled *gcm.GraphRecord
 }
 
 // PassStats is what -stats reports after each pass.
@@ -317,6 +321,23 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: err}
 			}
 		}
+		var st PassStats
+		graphStats := false
+		if o.Check && o.DropGraph && p.Name == "gcm" && u.Func != nil {
+			// gcm's checker reads a record of the graph (gcm.RecordGraph),
+			// so that the graph goes before the checker makes its tables,
+			// not after: the graph, the function and those tables were the
+			// pass's peak. The graph is verified first if it is not the
+			// one Verify accepted (as below), counted, recorded, dropped.
+			if !verifiedAsIs(u) {
+				if err := son.Verify(u.Graph); err != nil {
+					return nil, &CheckError{Pass: p.Name, Guard: GuardSon, Err: err}
+				}
+			}
+			st, graphStats = Stats(u.Graph), true
+			u.scheduled = gcm.RecordGraph(u.Graph)
+			dropLevels(u, p.Name)
+		}
 		if o.Check && p.check != nil {
 			if err := p.check(u); err != nil {
 				return nil, &CheckError{Pass: p.Name, Guard: GuardChecker, Err: err}
@@ -326,8 +347,6 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		// that the two are not live together (a Graph.Clone and son.Verify's
 		// own tables were a third of the peak on the hostile shapes).
 		u.Input, u.InputFunc = nil, nil
-		var st PassStats
-		graphStats := false
 		if o.Check && u.Graph != nil && !verifiedAsIs(u) {
 			sealNext := o.DropGraph && p.Name == "cleanup" // dropLevels seals it
 			if sealNext {
@@ -342,7 +361,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 				u.verified = u.Graph.Fingerprint()
 			}
 		}
-		if o.DropGraph && p.Name == "gcm" && u.Func != nil {
+		if o.DropGraph && p.Name == "gcm" && u.Func != nil && u.Graph != nil {
 			// Nothing after this point reads the graph (cfg.Verify and the
 			// test runs by cfg.Run read the function): it goes before
 			// they run, not after, so that the two levels are not live
@@ -646,7 +665,16 @@ func schedule(u *Unit) error {
 	return nil
 }
 
-func checkSchedule(u *Unit) error { return gcm.Check(u.Graph, u.Func) }
+// checkSchedule runs gcm's checker on the function and the graph, or on
+// the record of the graph taken before the graph went (Options.DropGraph
+// with checking on: Compile).
+func checkSchedule(u *Unit) error {
+	if r := u.scheduled; r != nil {
+		u.scheduled = nil
+		return gcm.CheckRecord(r, u.Func)
+	}
+	return gcm.Check(u.Graph, u.Func)
+}
 
 // valueNumbering numbers u.Func and rewrites it only if the validator
 // (always run, not only with checking on) accepts the numbering.

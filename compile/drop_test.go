@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"reflect"
 	"runtime"
+	"slices"
 	"sync/atomic"
 	"testing"
 	"time"
@@ -166,5 +167,48 @@ func TestDropGraphFreesGraph(t *testing.T) {
 		if !freed.Load() {
 			t.Errorf("check %v: the graph is still reachable after gcm", check)
 		}
+	}
+}
+
+// TestGCMCheckerWithoutTheGraph: under DropGraph with checking on, gcm's
+// checker runs on the record of the graph (gcm.RecordGraph) after the
+// graph is gone, and still stops a scheduler that swaps the operands of a
+// subtraction; the graph's Start node is collected before the checker
+// starts.
+func TestGCMCheckerWithoutTheGraph(t *testing.T) {
+	src := []byte("return 100 - arg;")
+	var freed atomic.Bool
+	swap := func(u *Unit) error {
+		runtime.AddCleanup(u.Graph.Start, func(f *atomic.Bool) { f.Store(true) }, &freed)
+		if err := schedule(u); err != nil {
+			return err
+		}
+		for _, b := range u.Func.Blocks {
+			for _, in := range b.Instrs {
+				if in.Op == cfg.OpSub {
+					in.Args[0], in.Args[1] = in.Args[1], in.Args[0]
+				}
+			}
+		}
+		return nil
+	}
+	i := slices.IndexFunc(Passes, func(p Pass) bool { return p.Name == "gcm" })
+	old := Passes[i].check
+	defer func() { Passes[i].check = old }()
+	graphGone := false
+	Passes[i].check = func(u *Unit) error {
+		for k := 0; k < 100 && !freed.Load(); k++ {
+			runtime.GC()
+			time.Sleep(time.Millisecond)
+		}
+		graphGone = u.Graph == nil && freed.Load()
+		return old(u)
+	}
+	withPass(t, "gcm", swap, func() {
+		_, err := Compile("t.smp", src, Options{Check: true, DropGraph: true})
+		wantCheckerError(t, err, "gcm", "op: Sub#")
+	})
+	if !graphGone {
+		t.Errorf("the graph was still reachable when gcm's checker ran")
 	}
 }

@@ -11,10 +11,15 @@ import (
 )
 
 // Check verifies that f is a schedule of g, without the scheduler's code
-// and without its bookkeeping: it reads only the graph and the function.
+// and without its bookkeeping: it reads only the graph and the function,
+// the graph through a record of it made first (RecordGraph: each node's
+// op, position, Aux and inputs by ID; the control edges forward are the
+// inputs turned around).
 //
 // It trusts the graph to have passed son.Verify (it is the input of the
-// pass, verified after the previous one), and the dominators of Cooper,
+// pass, verified after the previous one; so a node's users mirror its
+// inputs, and the node an edge reaches is the one the graph's table holds
+// at its ID: what the record keeps), and the dominators of Cooper,
 // Harvey and Kennedy's algorithm in internal/dom (the pass uses
 // Lengauer–Tarjan). Everything in f is a claim it verifies: the blocks,
 // their edges, Phis, instructions and terminators, and the Node field
@@ -71,9 +76,20 @@ import (
 // Every problem names the block, the instruction or node, and the rule.
 // Check never panics, whatever f holds. Cost: linear in the graph and f,
 // plus the dominators.
-func Check(g *son.Graph, f *cfg.Func) error {
+func Check(g *son.Graph, f *cfg.Func) error { return CheckRecord(RecordGraph(g), f) }
+
+// CheckRecord is Check of the graph recorded in g (RecordGraph), for a
+// caller that lets the graph go before the checker runs: the compiler
+// under DropGraph, where the graph and the function were both live while
+// Check built its tables (the gcm pass's peak). It trusts the record to
+// be the graph's, as Check trusts the graph.
+func CheckRecord(g *GraphRecord, f *cfg.Func) error {
 	c := &checker{g: g, f: f}
-	c.control()
+	if g.tooMany != "" {
+		c.bad(nil, "block", "%s, more than the checker's record numbers", g.tooMany)
+	} else {
+		c.control()
+	}
 	if len(c.probs) == 0 {
 		c.data()
 	}
@@ -88,17 +104,19 @@ func Check(g *son.Graph, f *cfg.Func) error {
 // bytes an entry (on a program of 360,000 blocks, the maps were 64 MB at
 // the compiler's peak).
 type checker struct {
-	g     *son.Graph
+	g     *GraphRecord
 	f     *cfg.Func
 	probs []string
 
 	index    blockIndex
-	headOf   []*son.Node           // by block index: the control node the block begins at
-	blockOf  []int32               // by node ID: 1 + the index of the block of each head, ZeroCheck and ending If, Never, Return
-	endOf    []int32               // by node ID: 1 + the index of the block whose control leaves at this node into a region
-	chains   map[int32][]*son.Node // by block index: its ZeroChecks, for the blocks that have any
-	predSlot []int32               // a region block's predecessor -> region input, from slotStart
-	slotAt   []int32               // by block index: where its predecessors' slots begin in predSlot
+	headOf   []node           // by block index: the control node the block begins at
+	blockOf  []int32          // by node ID: 1 + the index of the block of each head, ZeroCheck and ending If, Never, Return
+	endOf    []int32          // by node ID: 1 + the index of the block whose control leaves at this node into a region
+	chains   map[int32][]node // by block index: its ZeroChecks, for the blocks that have any
+	predSlot []int32          // a region block's predecessor -> region input, from slotStart
+	slotAt   []int32          // by block index: where its predecessors' slots begin in predSlot
+	userAt   []int32          // by node ID: a control node's control users and projections are users[userAt[id]:userAt[id+1]] (GraphRecord.controlUsers)
+	users    []int32
 }
 
 // blockIndex finds a block's position in f.Blocks: by its ID where the
@@ -155,26 +173,26 @@ func (x *blockIndex) at(b *cfg.Block) int {
 }
 
 // blockAt is the block recorded by node ID in a (1 + index), or nil.
-func (c *checker) blockAt(a []int32, n *son.Node) *cfg.Block {
-	if n == nil || n.ID < 0 || n.ID >= len(a) || a[n.ID] == 0 {
+func (c *checker) blockAt(a []int32, n node) *cfg.Block {
+	if n.id <= 0 || int(n.id) >= len(a) || a[n.id] == 0 {
 		return nil
 	}
-	return c.f.Blocks[a[n.ID]-1]
+	return c.f.Blocks[a[n.id]-1]
 }
 
 // setBlock records b by n's ID in a.
-func (c *checker) setBlock(a []int32, n *son.Node, b *cfg.Block) {
-	if n.ID >= 0 && n.ID < len(a) {
-		a[n.ID] = int32(c.index.at(b) + 1)
+func (c *checker) setBlock(a []int32, n node, b *cfg.Block) {
+	if n.id >= 0 && int(n.id) < len(a) {
+		a[n.id] = int32(c.index.at(b) + 1)
 	}
 }
 
 // head is the control node b begins at, nil if none.
-func (c *checker) head(b *cfg.Block) *son.Node {
+func (c *checker) head(b *cfg.Block) node {
 	if i, ok := c.index.get(b); ok {
 		return c.headOf[i]
 	}
-	return nil
+	return node{}
 }
 
 func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
@@ -183,21 +201,6 @@ func (c *checker) bad(b *cfg.Block, rule, format string, args ...any) {
 		where = fmt.Sprintf("b%d", b.ID)
 	}
 	c.probs = append(c.probs, where+": "+rule+": "+fmt.Sprintf(format, args...))
-}
-
-// ctrlNext is the control node that control leaving n goes to (Stop
-// excepted), or nil; ok is false if there are two.
-func ctrlNext(n *son.Node) (next *son.Node, ok bool) {
-	for _, u := range n.Out {
-		if u == nil || !u.IsControl() || u.Op == son.OpStop {
-			continue
-		}
-		if next != nil && next != u {
-			return nil, false
-		}
-		next = u
-	}
-	return next, true
 }
 
 // control matches the blocks of f with the graph's control flow.
@@ -220,18 +223,21 @@ func (c *checker) control() {
 	if len(c.probs) > 0 {
 		return
 	}
-	entry := c.g.Start.Proj(0)
-	if entry == nil {
+	_, live := c.g.live()
+	c.userAt, c.users = c.g.controlUsers(live)
+	defer func() { c.userAt, c.users = nil, nil }() // control's own
+	entry := c.proj(c.g.start, 0)
+	if entry.id == 0 {
 		c.bad(nil, "block", "Start has no control projection")
 		return
 	}
-	c.headOf = make([]*son.Node, len(f.Blocks))
+	c.headOf = make([]node, len(f.Blocks))
 	c.blockOf = make([]int32, c.g.MaxID())
 	c.endOf = make([]int32, c.g.MaxID())
-	c.chains = map[int32][]*son.Node{}
+	c.chains = map[int32][]node{}
 	var work []*cfg.Block
 	// match pairs head h with block b, the successor of from (nil at the entry).
-	match := func(from *cfg.Block, h *son.Node, b *cfg.Block) {
+	match := func(from *cfg.Block, h node, b *cfg.Block) {
 		if b == nil {
 			c.bad(from, "term", "a successor is nil where control goes to %v", h)
 			return
@@ -247,7 +253,7 @@ func (c *checker) control() {
 			c.bad(from, "block", "control goes to %v, which begins b%d, not b%d", h, old.ID, b.ID)
 			return
 		}
-		if old := c.headOf[i]; old != nil && old != h {
+		if old := c.headOf[i]; old.id != 0 && old != h {
 			c.bad(b, "block", "begins both at %v and at %v", old, h)
 			return
 		}
@@ -264,7 +270,7 @@ func (c *checker) control() {
 		c.block(b, match)
 	}
 	for i, b := range f.Blocks {
-		if c.headOf[i] == nil {
+		if c.headOf[i].id == 0 {
 			c.bad(b, "block", "is not a block of the graph's control flow from Start")
 		}
 	}
@@ -276,9 +282,10 @@ func (c *checker) control() {
 
 // block follows the control chain from b's head to its end and checks b's
 // terminator and successors against it.
-func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Block)) {
+func (c *checker) block(b *cfg.Block, match func(*cfg.Block, node, *cfg.Block)) {
+	g := c.g
 	cur := c.head(b)
-	var chain []*son.Node
+	var chain []node
 	t := b.Term
 	succs := func(k int) bool {
 		if len(b.Succs()) != k {
@@ -288,16 +295,16 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 		return true
 	}
 	for {
-		next, ok := ctrlNext(cur)
+		next, ok := c.ctrlNext(cur)
 		if !ok {
 			c.bad(b, "term", "%v has two control successors", cur)
 			return
 		}
-		if next == nil {
+		if next.id == 0 {
 			c.bad(b, "term", "control stops at %v", cur)
 			return
 		}
-		if next.Op == son.OpZeroCheck {
+		if next.op == son.OpZeroCheck {
 			if c.blockAt(c.blockOf, next) != nil {
 				c.bad(b, "check", "%v is reached twice by control", next)
 				return
@@ -310,11 +317,11 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 		if len(chain) > 0 {
 			c.chains[int32(c.index.at(b))] = chain
 		}
-		switch next.Op {
+		switch next.op {
 		case son.OpIf:
 			c.setBlock(c.blockOf, next, b)
-			if t.Kind != cfg.TermBranch || t.Node != next.ID {
-				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, next.In[1].ID)
+			if t.Kind != cfg.TermBranch || t.Node != int(next.id) {
+				c.bad(b, "term", "ends with %s, want a branch of %v on v%d", termString(t), next, g.input(next, 1).id)
 				return
 			}
 			c.termPos(b, next)
@@ -322,8 +329,8 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 				return
 			}
 			for side := int64(0); side < 2; side++ {
-				p := next.Proj(side)
-				if p == nil {
+				p := c.proj(next, side)
+				if p.id == 0 {
 					c.bad(b, "term", "%v has no projection %d", next, side)
 					return
 				}
@@ -331,12 +338,12 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			}
 		case son.OpNever:
 			c.setBlock(c.blockOf, next, b)
-			if t.Kind != cfg.TermJump || t.Node != next.ID {
+			if t.Kind != cfg.TermJump || t.Node != int(next.id) {
 				c.bad(b, "term", "ends with %s, want the jump of %v", termString(t), next)
 				return
 			}
-			p := next.Proj(0)
-			if p == nil {
+			p := c.proj(next, 0)
+			if p.id == 0 {
 				c.bad(b, "term", "%v has no projection 0", next)
 				return
 			}
@@ -345,8 +352,8 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 			}
 		case son.OpReturn:
 			c.setBlock(c.blockOf, next, b)
-			if t.Kind != cfg.TermReturn || t.Node != next.ID {
-				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, next.In[1].ID)
+			if t.Kind != cfg.TermReturn || t.Node != int(next.id) {
+				c.bad(b, "term", "ends with %s, want %v of v%d", termString(t), next, g.input(next, 1).id)
 				return
 			}
 			c.termPos(b, next)
@@ -367,10 +374,43 @@ func (c *checker) block(b *cfg.Block, match func(*cfg.Block, *son.Node, *cfg.Blo
 	}
 }
 
+// proj is the projection of control node n with index idx, none if
+// none (son.Node.Proj).
+func (c *checker) proj(n node, idx int64) node {
+	if n.id <= 0 || int(n.id) >= len(c.userAt)-1 {
+		return node{}
+	}
+	for _, id := range c.users[c.userAt[n.id]:c.userAt[n.id+1]] {
+		if u := c.g.node(id); (u.op == son.OpCProj || u.op == son.OpProj) && c.g.aux(u) == idx {
+			return u
+		}
+	}
+	return node{}
+}
+
+// ctrlNext is the control node that control leaving n goes to (Stop
+// excepted), or none; ok is false if there are two.
+func (c *checker) ctrlNext(n node) (next node, ok bool) {
+	if n.id <= 0 || int(n.id) >= len(c.userAt)-1 {
+		return node{}, true
+	}
+	for _, id := range c.users[c.userAt[n.id]:c.userAt[n.id+1]] {
+		u := c.g.node(id)
+		if !u.op.IsControl() {
+			continue
+		}
+		if next.id != 0 && next != u {
+			return node{}, false
+		}
+		next = u
+	}
+	return next, true
+}
+
 // termPos checks that b's terminator has the position of n, its node.
-func (c *checker) termPos(b *cfg.Block, n *son.Node) {
-	if b.Term.Pos != n.Pos {
-		c.bad(b, "pos", "the terminator is at %v, but %v is at %v", b.Term.Pos, n, n.Pos)
+func (c *checker) termPos(b *cfg.Block, n node) {
+	if p := c.g.posOf(n); b.Term.Pos != p {
+		c.bad(b, "pos", "the terminator is at %v, but %v is at %v", b.Term.Pos, n, p)
 	}
 }
 
@@ -393,11 +433,11 @@ func (c *checker) preds() {
 		h := c.headOf[bi]
 		want = want[:0]
 		switch {
-		case h.Op.IsRegion():
-			for k := 1; k < len(h.In); k++ {
-				p := c.blockAt(c.endOf, h.In[k])
+		case h.op.IsRegion():
+			for k := 1; k < len(c.g.in(h)); k++ {
+				p := c.blockAt(c.endOf, c.g.input(h, k))
 				if p == nil {
-					c.bad(b, "preds", "input %d of %v, %v, ends no block", k, h, h.In[k])
+					c.bad(b, "preds", "input %d of %v, %v, ends no block", k, h, c.g.input(h, k))
 					continue
 				}
 				slot[c.index.at(p)] = int32(k)
@@ -415,7 +455,7 @@ func (c *checker) preds() {
 				slot[c.index.at(p)] = 0
 			}
 		case b != c.f.Blocks[0]:
-			want = append(want, c.blockAt(c.blockOf, h.In[0]))
+			want = append(want, c.blockAt(c.blockOf, c.g.ctrl(h)))
 		}
 		if !sameBlocks(b.Preds, want) {
 			c.bad(b, "preds", "predecessors %s, but control enters %v from %s", blockList(b.Preds), h, blockList(want))
@@ -476,9 +516,9 @@ func (c *checker) checks() {
 			if in == nil || in.Op != cfg.OpCheck {
 				continue
 			}
-			n := c.g.Node(in.Node)
+			n := c.g.at(in.Node)
 			switch {
-			case n == nil || n.Op != son.OpZeroCheck:
+			case n.op != son.OpZeroCheck:
 				c.bad(b, "check", "instruction %d checks for node %d, which is no live ZeroCheck", i, in.Node)
 			case c.blockAt(c.blockOf, n) == nil:
 				c.bad(b, "check", "instruction %d checks for %v, which control does not pass from Start", i, n)
@@ -554,23 +594,23 @@ func (c *checker) data() {
 		}
 		return other[r]
 	}
-	place := func(b *cfg.Block, bi int, r cfg.Reg, node int, pos int) {
-		if node >= 0 && node < len(seen) {
-			if seen[node] > 0 && last[node] == int32(bi+1) && g.Node(node) != nil && g.Node(node).Op == son.OpConstant {
-				c.bad(b, "placed", "%v has two copies in the block", g.Node(node))
+	place := func(b *cfg.Block, bi int, r cfg.Reg, id int, pos int) {
+		if id >= 0 && id < len(seen) {
+			if seen[id] > 0 && last[id] == int32(bi+1) && g.at(id).op == son.OpConstant {
+				c.bad(b, "placed", "%v has two copies in the block", g.at(id))
 			}
-			seen[node]++
-			last[node] = int32(bi + 1)
+			seen[id]++
+			last[id] = int32(bi + 1)
 		}
 		if r == 0 {
-			checkAt[int32(node)] = int32(pos)
+			checkAt[int32(id)] = int32(pos)
 			return // a Check defines nothing
 		}
 		if old := def(r); old.b != 0 {
-			c.bad(b, "reg", "v%d is defined twice, for node %d and node %d", r, old.node, node)
+			c.bad(b, "reg", "v%d is defined twice, for node %d and node %d", r, old.node, id)
 			return
 		}
-		s := site{int32(bi + 1), int32(pos), int32(node)}
+		s := site{int32(bi + 1), int32(pos), int32(id)}
 		if r > 0 && int(r) < len(at) {
 			at[r] = s
 			return
@@ -612,12 +652,12 @@ func (c *checker) data() {
 	// checked reports whether the ZeroCheck n is passed before position
 	// pos of b: its check earlier in b, or in a block that strictly
 	// dominates b.
-	checked := func(n *son.Node, b *cfg.Block, pos int) bool {
-		if n.ID < 0 || n.ID >= len(last) || seen[n.ID] == 0 {
+	checked := func(n node, b *cfg.Block, pos int) bool {
+		if n.id <= 0 || int(n.id) >= len(last) || seen[n.id] == 0 {
 			return false
 		}
-		cb, bi := int(last[n.ID]-1), c.index.at(b)
-		at, ok := checkAt[int32(n.ID)]
+		cb, bi := int(last[n.id]-1), c.index.at(b)
+		at, ok := checkAt[n.id]
 		if !ok {
 			return false // placed, but not as a check
 		}
@@ -628,9 +668,9 @@ func (c *checker) data() {
 	}
 	// reads checks that register r, read at position pos of b by what
 	// what says, holds the value of node x and is defined there.
-	reads := func(b *cfg.Block, pos int, r cfg.Reg, x *son.Node, what func() string) {
+	reads := func(b *cfg.Block, pos int, r cfg.Reg, x node, what func() string) {
 		switch d := def(r); {
-		case d.b == 0 || int(d.node) != x.ID:
+		case d.b == 0 || d.node != x.id:
 			c.bad(b, "op", "%s reads v%d, which is not defined as %v", what(), r, x)
 		case !avail(r, b, pos):
 			c.bad(b, "dominance", "%s uses %v (v%d) before it is defined", what(), x, r)
@@ -639,39 +679,40 @@ func (c *checker) data() {
 
 	// The data nodes control needs, found from the graph.
 	need := make([]bool, g.MaxID())
-	var work []*son.Node
-	want := func(n *son.Node) {
-		if n != nil && !n.IsControl() && !need[n.ID] {
-			need[n.ID] = true
-			work = append(work, n)
+	var work []int32
+	want := func(n node) {
+		if n.id != 0 && !n.op.IsControl() && !need[n.id] {
+			need[n.id] = true
+			work = append(work, n.id)
 		}
 	}
-	live := g.Live()
+	live, _ := g.live()
 	for _, n := range live {
-		switch n.Op {
+		switch n.op {
 		case son.OpIf, son.OpZeroCheck:
-			want(n.In[1])
+			want(g.input(n, 1))
 		case son.OpReturn:
-			if c := n.In[0]; !(c.Op == son.OpCProj && c.In[0].Op == son.OpNever && c.Aux == 1) {
-				want(n.In[1])
+			if c := g.ctrl(n); !(c.op == son.OpCProj && g.ctrl(c).op == son.OpNever && g.aux(c) == 1) {
+				want(g.input(n, 1))
 			}
 		case son.OpPhi:
 			want(n)
 		}
 	}
 	for len(work) > 0 {
-		n := work[len(work)-1]
+		id := work[len(work)-1]
 		work = work[:len(work)-1]
-		for _, x := range n.In {
-			want(x)
+		for _, x := range g.in(g.node(id)) {
+			want(g.node(x))
 		}
 	}
+	work = nil
 	for _, n := range live {
-		switch k := seen[n.ID]; {
-		case !need[n.ID]:
+		switch k := seen[n.id]; {
+		case !need[n.id]:
 		case k == 0:
 			c.bad(nil, "placed", "%v is not placed", n)
-		case k > 1 && n.Op != son.OpConstant:
+		case k > 1 && n.op != son.OpConstant:
 			c.bad(nil, "placed", "%v is placed %d times", n, k)
 		}
 	}
@@ -680,7 +721,7 @@ func (c *checker) data() {
 			if p == nil {
 				continue
 			}
-			if n := g.Node(p.Node); n == nil || !need[n.ID] {
+			if n := g.at(p.Node); n.id == 0 || !need[n.id] {
 				c.bad(b, "placed", "Phi %d is from node %d, which is not needed", i, p.Node)
 			}
 		}
@@ -688,7 +729,7 @@ func (c *checker) data() {
 			if in == nil {
 				continue
 			}
-			if n := g.Node(in.Node); n == nil || !need[n.ID] && n.Op != son.OpZeroCheck {
+			if n := g.at(in.Node); n.id == 0 || !need[n.id] && n.op != son.OpZeroCheck {
 				c.bad(b, "placed", "instruction %d is from node %d, which is not needed", i, in.Node)
 			}
 		}
@@ -704,36 +745,36 @@ func (c *checker) data() {
 			if in == nil {
 				continue
 			}
-			n := g.Node(in.Node)
-			if n == nil {
+			n := g.at(in.Node)
+			if n.id == 0 {
 				c.bad(b, "op", "instruction %d (%v) is from node %d, which is not live", i, in.Op, in.Node)
 				continue
 			}
-			if !sameOp(n, in, g.MaxID()) {
+			if !g.sameOp(n, in) {
 				c.bad(b, "op", "instruction %d (%v) does not compute %v", i, in.Op, n)
 				continue
 			}
-			if in.Pos != n.Pos {
-				c.bad(b, "pos", "instruction %d (%v) is at %v, but %v is at %v", i, in.Op, in.Pos, n, n.Pos)
+			if p := g.posOf(n); in.Pos != p {
+				c.bad(b, "pos", "instruction %d (%v) is at %v, but %v is at %v", i, in.Op, in.Pos, n, p)
 			}
-			for j, x := range n.In {
-				if j > 0 && x != nil && !x.IsControl() {
-					reads(b, i, in.Args[j-1], x, func() string { return n.String() })
+			for j, id := range g.in(n) {
+				if x := g.node(id); j > 0 && x.id != 0 && !x.op.IsControl() {
+					reads(b, i, in.Args[j-1], x, n.String)
 				}
 			}
 			// A division is below its check, or pinned to the head of a
 			// block (the side of a branch that proves its divisor is not
 			// 0, or a region below it: son.Verify's zerocheck rule) and in
 			// that block or below it.
-			if ctl := n.Ctrl(); (n.Op == son.OpDiv || n.Op == son.OpMod) && ctl != nil && !checked(ctl, b, i) &&
+			if ctl := g.ctrl(n); (n.op == son.OpDiv || n.op == son.OpMod) && ctl.id != 0 && !checked(ctl, b, i) &&
 				!(isHead(ctl) && c.blockAt(c.blockOf, ctl) != nil && (c.blockAt(c.blockOf, ctl) == b || tree.StrictlyDominates(c.index.at(c.blockAt(c.blockOf, ctl)), c.index.at(b)))) {
 				c.bad(b, "pinned", "%v is not below its check %v", n, ctl)
 			}
 		}
 		if t := b.Term; t.Kind == cfg.TermBranch || t.Kind == cfg.TermReturn {
 			// control matched the terminator with its If or Return.
-			if n := g.Node(t.Node); n != nil && len(n.In) > 1 && n.In[1] != nil {
-				reads(b, len(b.Instrs), t.Reg, n.In[1], func() string { return termString(t) })
+			if x := g.input(g.at(t.Node), 1); x.id != 0 {
+				reads(b, len(b.Instrs), t.Reg, x, func() string { return termString(t) })
 			}
 		}
 	}
@@ -743,22 +784,24 @@ func (c *checker) data() {
 // argument is the value of the region input that b's k-th predecessor
 // ends at, available there.
 func (c *checker) phi(b *cfg.Block, p *cfg.Phi, def func(cfg.Reg) site, avail func(cfg.Reg, *cfg.Block, int) bool) {
-	phi := c.g.Node(p.Node)
-	if phi == nil || phi.Op != son.OpPhi {
+	g := c.g
+	phi := g.at(p.Node)
+	if phi.op != son.OpPhi {
 		c.bad(b, "phi", "Phi v%d is from node %d, which is no live Phi", p.Dst, p.Node)
 		return
 	}
-	region := phi.In[0]
+	region := g.ctrl(phi)
 	if c.head(b) != region {
 		c.bad(b, "phi", "%v of %v is not in its region's block", phi, region)
 		return
 	}
-	if p.Dst != cfg.Reg(phi.ID) || len(p.Args) != len(b.Preds) {
-		c.bad(b, "phi", "%v is v%d with %d values, want v%d with one per predecessor (%d)", phi, p.Dst, len(p.Args), phi.ID, len(b.Preds))
+	if p.Dst != cfg.Reg(phi.id) || len(p.Args) != len(b.Preds) {
+		c.bad(b, "phi", "%v is v%d with %d values, want v%d with one per predecessor (%d)", phi, p.Dst, len(p.Args), phi.id, len(b.Preds))
 		return
 	}
+	in := g.in(phi)
 	var slots []int32 // a region block's only (preds)
-	if at := int(c.slotAt[c.index.at(b)]); region.Op.IsRegion() && at+len(b.Preds) <= len(c.predSlot) {
+	if at := int(c.slotAt[c.index.at(b)]); region.op.IsRegion() && at+len(b.Preds) <= len(c.predSlot) {
 		slots = c.predSlot[at : at+len(b.Preds)]
 	}
 	for i, pred := range b.Preds {
@@ -767,43 +810,45 @@ func (c *checker) phi(b *cfg.Block, p *cfg.Phi, def func(cfg.Reg) site, avail fu
 			k = int(slots[i])
 		}
 		switch {
-		case k <= 0 || k >= len(phi.In):
+		case k <= 0 || k >= len(in):
 			c.bad(b, "phi", "predecessor b%d is no input of %v", pred.ID, region)
-		case def(p.Args[i]).b == 0 || int(def(p.Args[i]).node) != phi.In[k].ID:
-			c.bad(b, "phi", "%v takes v%d from b%d, want a register of %v", phi, p.Args[i], pred.ID, phi.In[k])
+		case def(p.Args[i]).b == 0 || def(p.Args[i]).node != in[k]:
+			c.bad(b, "phi", "%v takes v%d from b%d, want a register of %v", phi, p.Args[i], pred.ID, g.node(in[k]))
 		case !avail(p.Args[i], pred, len(pred.Instrs)):
-			c.bad(b, "dominance", "%v's value %v is not available at the end of b%d", phi, phi.In[k], pred.ID)
+			c.bad(b, "dominance", "%v's value %v is not available at the end of b%d", phi, g.node(in[k]), pred.ID)
 		}
 	}
 }
 
 // sameOp reports whether instruction in computes node n.
-func sameOp(n *son.Node, in *cfg.Instr, maxID int) bool {
-	args := func(xs ...*son.Node) bool {
+func (r *GraphRecord) sameOp(n node, in *cfg.Instr) bool {
+	ins := r.in(n)
+	args := func(xs ...int32) bool {
 		if len(xs) != len(in.Args) {
 			return false
 		}
 		for _, x := range xs {
-			if x == nil {
+			if x == 0 {
 				return false
 			}
 		}
 		return true
 	}
-	switch n.Op {
+	dst := in.Dst == cfg.Reg(n.id)
+	switch n.op {
 	case son.OpZeroCheck:
-		return in.Op == cfg.OpCheck && len(n.In) == 2 && args(n.In[1])
+		return in.Op == cfg.OpCheck && len(ins) == 2 && args(ins[1])
 	case son.OpConstant: // a copy's register is its own, above every node's
-		return in.Op == cfg.OpConst && in.Aux == n.Aux && len(in.Args) == 0 && (in.Dst == cfg.Reg(n.ID) || int(in.Dst) >= maxID)
+		return in.Op == cfg.OpConst && in.Aux == r.aux(n) && len(in.Args) == 0 && (dst || int(in.Dst) >= r.MaxID())
 	case son.OpProj:
-		return in.Op == cfg.OpArg && in.Dst == cfg.Reg(n.ID) && len(in.Args) == 0
+		return in.Op == cfg.OpArg && dst && len(in.Args) == 0
 	case son.OpMinus:
-		return in.Op == cfg.OpNeg && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
+		return in.Op == cfg.OpNeg && dst && len(ins) == 2 && args(ins[1])
 	case son.OpNot:
-		return in.Op == cfg.OpNot && in.Dst == cfg.Reg(n.ID) && len(n.In) == 2 && args(n.In[1])
+		return in.Op == cfg.OpNot && dst && len(ins) == 2 && args(ins[1])
 	}
-	op := binaryOpOf(n.Op)
-	return in.Op == op && op != cfg.OpInvalid && in.Dst == cfg.Reg(n.ID) && len(n.In) == 3 && args(n.In[1], n.In[2])
+	op := binaryOpOf(n.op)
+	return in.Op == op && op != cfg.OpInvalid && dst && len(ins) == 3 && args(ins[1], ins[2])
 }
 
 // binaryOpOf is the instruction of a binary node's op, or OpInvalid. It
@@ -847,6 +892,6 @@ func binaryOpOf(op son.Op) cfg.Op {
 
 // isHead reports whether control node n starts a block: a projection (of
 // Start, an If or a Never), a Region or a Loop.
-func isHead(n *son.Node) bool {
-	return n.Op == son.OpCProj || n.Op == son.OpRegion || n.Op == son.OpLoop
+func isHead(n node) bool {
+	return n.op == son.OpCProj || n.op == son.OpRegion || n.op == son.OpLoop
 }

@@ -16,24 +16,8 @@ import (
 // arguments follow the regions' inputs; more blocks than a chunk of
 // blockChunk).
 func TestScheduleFuncIsSchedules(t *testing.T) {
-	srcs := map[string]string{}
-	files, _ := filepath.Glob("../testdata/*.smp")
-	more, _ := filepath.Glob("../examples/*.smp")
-	for _, p := range append(files, more...) {
-		b, err := os.ReadFile(p)
-		if err != nil {
-			t.Fatal(err)
-		}
-		srcs[p] = string(b)
-	}
-	if len(srcs) < 20 {
-		t.Fatalf("only %d programs", len(srcs))
-	}
-	for _, s := range hostile.Shapes {
-		srcs[s.Name] = s.Program(10000)
-	}
 	n := 0
-	for name, src := range srcs {
+	for name, src := range testPrograms(t, 10000) {
 		g, err := optimize(src)
 		if err != nil {
 			continue // a program the front end rejects
@@ -57,6 +41,29 @@ func TestScheduleFuncIsSchedules(t *testing.T) {
 	if n < 20 {
 		t.Errorf("only %d programs scheduled", n)
 	}
+}
+
+// testPrograms returns the programs of testdata/ and examples/ and the
+// hostile shapes at size bytes, by name.
+func testPrograms(t *testing.T, size int) map[string]string {
+	t.Helper()
+	srcs := map[string]string{}
+	files, _ := filepath.Glob("../testdata/*.smp")
+	more, _ := filepath.Glob("../examples/*.smp")
+	for _, p := range append(files, more...) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		srcs[p] = string(b)
+	}
+	if len(srcs) < 20 {
+		t.Fatalf("only %d programs", len(srcs))
+	}
+	for _, s := range hostile.Shapes {
+		srcs[s.Name] = s.Program(size)
+	}
+	return srcs
 }
 
 // TestBlockChunksFillPages: a chunk of blocks, of the skeleton's or of
