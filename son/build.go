@@ -657,7 +657,12 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 	default:
 		tests = []pair{{cond, nil}}
 	}
-	var rs []refined
+	// The refinements go on the end of b.refs as they are made, and rs
+	// is that end (unrefine takes it off): no list of their own. A
+	// refine nested in the statement appends after rs, and is taken off
+	// before it.
+	start := len(b.refs)
+	var buf [8]int
 	for _, p := range tests {
 		if p.x.IsConst() || len(p.x.Out) > maxRefineUses {
 			continue
@@ -666,7 +671,7 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 		if y == nil {
 			y = g.Con(0)
 		}
-		var slots []int
+		slots := buf[:0]
 		for k, u := range p.x.Out {
 			if u == b.scope && p.x.UseIndex(k) > 0 {
 				slots = append(slots, p.x.UseIndex(k))
@@ -682,11 +687,10 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 		}
 		for _, i := range slots {
 			g.SetIn(b.scope, i, r)
-			rs = append(rs, refined{i, p.x, r})
+			b.refs = append(b.refs, refined{i, p.x, r})
 		}
 	}
-	b.refs = append(b.refs, rs...)
-	return rs
+	return b.refs[start:len(b.refs):len(b.refs)]
 }
 
 // unrefine ends the refinements rs (the last made): the variables that
