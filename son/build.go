@@ -657,9 +657,9 @@ func (b *builder) refine(cond *Node, side int64) []refined {
 	default:
 		tests = []pair{{cond, nil}}
 	}
-	// The refinements go on the end of b.refs as they are made, and rs
-	// is that end (unrefine takes it off): no list of their own. A
-	// refine nested in the statement appends after rs, and is taken off
+	// The refinements go on the end of b.refs as they are made, and the
+	// result is that end, which unrefine takes off: no list of their own.
+	// A refine nested in the statement appends after it, and is taken off
 	// before it.
 	start := len(b.refs)
 	var buf [8]int
