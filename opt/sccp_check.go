@@ -84,7 +84,7 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	for i, n := range live {
 		var claim types.Type
 		if own {
-			claim = s.t.Values[i] // s.Value(n), without looking n.ID up
+			claim = s.t.At(i) // s.Value(n), without looking n.ID up
 		} else {
 			claim = s.Value(n)
 		}

@@ -132,7 +132,7 @@ func (r *SCCPRecord) name(id int) string {
 func valueOf(s *Solution, id int) types.Type {
 	if id < len(s.t.Slot) {
 		if i := s.t.Slot[id]; i > 0 {
-			return s.t.Values[i-1]
+			return s.t.At(int(i - 1))
 		}
 	}
 	return types.Top

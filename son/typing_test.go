@@ -24,8 +24,7 @@ func TestTypingAgrees(t *testing.T) {
 		tp := &Typing{Slot: make([]int32, g.MaxID())}
 		// Numbered from the last, so that numbers and IDs differ.
 		for i := len(live) - 1; i >= 0; i-- {
-			tp.Values = append(tp.Values, live[i].Type())
-			tp.Slot[live[i].ID] = int32(len(tp.Values))
+			tp.Slot[live[i].ID] = int32(tp.Add(live[i].Type())) + 1
 		}
 		for _, n := range live {
 			if got, want := Compute(n, tp), Compute(n, nil); !got.Equal(want) {
