@@ -56,10 +56,12 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// name names a recorded node as Node.String does ("Div#12", "<nil>").
 	name := func(id int32) fmt.Stringer { return recorded{r, id} }
 	wasLive := func(id int) bool { return r.has(id) }
-	now := after.Live() // walked once: the walk's stack is most of its bytes
-	isLive := make([]bool, max(after.MaxID(), len(r.slot)))
-	for _, n := range now {
-		isLive[n.ID] = true
+	// The live nodes of after, as a set by ID (no list of them: 8 bytes
+	// a node beside the record at the checker's peak), as long as the
+	// record's IDs at least.
+	isLive := after.LiveIDs()
+	if len(isLive) < len(r.slot) {
+		isLive = append(isLive, make([]bool, len(r.slot)-len(isLive))...)
 	}
 	removed := func(x int32) bool {
 		return before.opOf(x) == son.OpZeroCheck && !isLive[x]
@@ -89,7 +91,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 
 	// The divisions pinned to each removed check, found from their inputs.
 	pinned := map[int32][]int32{}
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if op := r.op[u]; op == son.OpDiv || op == son.OpMod {
 			if c := before.in(u, 0); removed(c) {
 				pinned[c] = append(pinned[c], u)
@@ -151,15 +153,20 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 	}
 
-	// unchanged, repinned, rewired: every live node of after against before.
-	for _, n := range now {
+	// unchanged, repinned, rewired: every live node of after against
+	// before, by ID.
+	for i, ok := range isLive {
+		n := after.Node(i)
+		if !ok || n == nil {
+			continue // (a live node the table does not hold: son.Verify's)
+		}
 		id := int32(n.ID)
 		if !wasLive(n.ID) {
 			bad(n, "unchanged", "a node that was not in the graph before the pass")
 			continue
 		}
 		k := r.slot[n.ID] - 1
-		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typeOf(k), r.inputs(n.ID)
+		op, aux, typ, ins := r.op[n.ID], r.auxOf(k), r.typeOf(k), r.inputs(n.ID)
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type()) {
 			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type())
 			continue
@@ -208,7 +215,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		return !isLive[o] && r.op[o] != son.OpZeroCheck && !r.op[o].IsControl()
 	}
 	user := map[int32]int32{}
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if !isLive[u] {
 			continue
 		}
@@ -220,7 +227,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 			}
 		}
 	}
-	for _, o := range r.ids {
+	for o := range r.ids {
 		switch {
 		case isLive[o] || r.op[o] == son.OpZeroCheck:
 		case r.op[o].IsControl():
@@ -279,8 +286,10 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// node to control node): an If's condition, a Return's value and a
 	// ZeroCheck's divisor get none.
 	isCtrl := func(x int32) bool { return x >= 0 && int(x) < len(r.op) && r.op[x].IsControl() }
-	for _, u := range r.ids {
+	nctrl := 0 // the control nodes but Stop: Start reaches at most as many
+	for u := range r.ids {
 		if isUser(u) {
+			nctrl++
 			for _, x := range r.inputs(int(u)) {
 				if isCtrl(x) {
 					ustart[x+1]++
@@ -294,7 +303,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// Fill each list from its start, ustart[x] moving to ustart[x+1],
 	// then shift the starts back.
 	users := make([]int32, ustart[len(ustart)-1])
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
 				if isCtrl(x) {
@@ -306,7 +315,8 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	}
 	copy(ustart[1:], ustart[:len(ustart)-1])
 	ustart[0] = 0
-	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: []int32{rec.start}}
+	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: make([]int32, 1, nctrl+1)}
+	c.ids[0] = rec.start
 	c.index[rec.start] = 1
 	// Number the nodes first, then list the edges: the lists are made
 	// once at their size, not grown.

@@ -26,12 +26,8 @@ func LengauerTarjan(succ [][]int) []int {
 // each run the algorithm on every graph.
 func LengauerTarjanFlat(start, succ []int32) []int {
 	nv := max(len(start)-1, 0)
-	idom := make([]int, nv)
-	for v := range idom {
-		idom[v] = -1
-	}
 	if nv == 0 {
-		return idom
+		return []int{}
 	}
 
 	// Depth-first search from 0. Everything below works on preorder
@@ -131,6 +127,12 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 		}
 	}
 
+	// The result is made last, when the work arrays but vertex and dom
+	// are garbage (in the zerocheck pass, at the compiler's peak).
+	idom := make([]int, nv)
+	for v := range idom {
+		idom[v] = -1
+	}
 	idom[0] = 0
 	for w := 1; w < n; w++ {
 		idom[vertex[w]] = int(vertex[dom[w]])
