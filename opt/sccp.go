@@ -153,6 +153,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// worklist: on a large graph each visit of a node is a cache miss.
 	work := newRing(len(live))
 	budget := len(live)
+	// The first If (or Never) and the first other control node set their
+	// start values; the others take the same slots (Typing.SetLike).
+	firstIf, firstCtrl := -1, -1
 	for i, n := range live {
 		s.t.Slot[n.ID] = int32(i) + 1
 		budget += maxFalls * len(n.Out)
@@ -161,10 +164,16 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 		switch {
 		case n == g.Start: // Top, until its first evaluation makes it reachable
+		case (n.Op == son.OpIf || n.Op == son.OpNever) && firstIf >= 0:
+			s.t.SetLike(i, firstIf)
 		case n.Op == son.OpIf || n.Op == son.OpNever:
 			s.t.Set(i, unreachedIf)
+			firstIf = i
+		case n.IsControl() && firstCtrl >= 0:
+			s.t.SetLike(i, firstCtrl)
 		case n.IsControl():
 			s.t.Set(i, types.XCtrl)
+			firstCtrl = i
 		}
 		if n == g.Start || n == g.Stop || len(n.In) == 0 {
 			on[i] = true

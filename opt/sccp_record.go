@@ -3,6 +3,7 @@ package opt
 import (
 	"fmt"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 
@@ -22,8 +23,13 @@ import (
 // the ops and the runs (Trim), and checks what the peepholes left
 // (CheckApplied).
 type SCCPRecord struct {
-	op   []son.Op // by node ID: the op of a live node, OpInvalid for others
-	slot []int32  // by node ID: 1 + the node's number; the numbers follow the IDs
+	op []son.Op // by node ID: the op of a live node, OpInvalid for others
+	// The nodes are numbered in the order of their IDs: recorded has a
+	// bit by ID, set for a recorded node, and rank[k] counts those below
+	// ID 64k, so that a node's number is found from the two (number), in
+	// a 25th of the bytes of an int32 by ID.
+	recorded []uint64
+	rank     []int32
 	// aux is by number the node's constant where it fits in 32 bits, as
 	// all but a few do (most are 0); wideAux where it does not, and
 	// those wide ones are in wide, by number.
@@ -77,7 +83,8 @@ func recordNodes(g *son.Graph, labels bool) *SCCPRecord {
 	}
 	r := &SCCPRecord{
 		op:      make([]son.Op, len(live)),
-		slot:    make([]int32, len(live)),
+		recorded: make([]uint64, (len(live)+63)/64),
+		rank:     make([]int32, (len(live)+63)/64),
 		aux:     make([]int32, nodes),
 		typ:     make([]int32, nodes),
 		in:      make([]int32, 0, edges),
@@ -95,7 +102,8 @@ func recordNodes(g *son.Graph, labels bool) *SCCPRecord {
 			continue
 		}
 		i := int32(len(r.start) - 1)
-		r.op[id], r.slot[id] = n.Op, i+1
+		r.op[id] = n.Op
+		r.recorded[id/64] |= 1 << (id % 64)
 		nt := n.Type()
 		if c := types.Const(n.Aux); n.Op == son.OpConstant && nt.Same(&c) {
 			r.typ[i] = constType
@@ -138,16 +146,28 @@ func recordNodes(g *son.Graph, labels bool) *SCCPRecord {
 			r.labelName = append(r.labelName, k)
 		}
 	}
+	for k := 1; k < len(r.rank); k++ {
+		r.rank[k] = r.rank[k-1] + int32(bits.OnesCount64(r.recorded[k-1]))
+	}
 	return r
 }
 
 // ids are the IDs of the recorded nodes, ascending (their numbers' order).
 func (r *SCCPRecord) ids(yield func(int32) bool) {
-	for id, k := range r.slot {
-		if k > 0 && !yield(int32(id)) {
-			return
+	for k, w := range r.recorded {
+		for w != 0 {
+			if !yield(int32(64*k + bits.TrailingZeros64(w))) {
+				return
+			}
+			w &= w - 1
 		}
 	}
+}
+
+// number is the number of the recorded node with this ID.
+func (r *SCCPRecord) number(id int) int32 {
+	k := id / 64
+	return r.rank[k] + int32(bits.OnesCount64(r.recorded[k]&(1<<(id%64)-1)))
 }
 
 // typeOf is the recorded type of the node numbered i.
@@ -175,11 +195,13 @@ func (r *SCCPRecord) label(id int) string {
 }
 
 // has reports whether the node with this ID was live when recorded.
-func (r *SCCPRecord) has(id int) bool { return id >= 0 && id < len(r.slot) && r.slot[id] > 0 }
+func (r *SCCPRecord) has(id int) bool {
+	return id >= 0 && id < len(r.op) && r.recorded[id/64]&(1<<(id%64)) != 0
+}
 
 // inputs are the recorded inputs of the live node id, by ID.
 func (r *SCCPRecord) inputs(id int) []int32 {
-	i := r.slot[id] - 1
+	i := r.number(id)
 	return r.in[r.start[i]:r.start[i+1]]
 }
 
@@ -197,7 +219,7 @@ func (r *SCCPRecord) short(id int32) string {
 
 // name is a recorded node as nodeName prints a node.
 func (r *SCCPRecord) name(id int) string {
-	op, i := r.op[id], r.slot[id]-1
+	op, i := r.op[id], r.number(id)
 	s := fmt.Sprintf("#%d %v", id, op)
 	switch ins := r.inputs(id); {
 	case op == son.OpCProj && len(ins) > 0 && ins[0] >= 0 && int(ins[0]) < len(r.op) && r.op[ins[0]] == son.OpStart:
@@ -270,7 +292,7 @@ func (r *SCCPRecord) noteRuns(in *son.Graph, s *Solution) {
 // what Stop reaches) are the recorded ones, none gone and none new.
 // It trusts son.Graph.Node to give the node the table holds at an ID.
 func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error {
-	if r == nil || r.slot == nil || s == nil || out == nil { // slot nil: trimmed
+	if r == nil || r.recorded == nil || s == nil || out == nil { // nil: trimmed
 		return fmt.Errorf("the rewrite of the %v analysis cannot be checked: no graph or no solution", modeName(mode))
 	}
 	var probs []string
@@ -292,7 +314,7 @@ func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error 
 			bad(r.name(int(id)), "gone")
 			continue
 		}
-		i := r.slot[id] - 1
+		i := r.number(int(id))
 		op, aux, ins := r.op[id], r.auxOf(i), r.inputs(int(id))
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) {
 			bad(nodeName(out, n), "was %s (aux %d, %d inputs), now aux %d, %d inputs", r.short(id), aux, len(ins), n.Aux, len(n.In))
@@ -327,7 +349,7 @@ func tableNode(g *son.Graph, n *son.Node) *son.Node {
 // reads the ops and the runs. The pipeline trims the record before the
 // peepholes that follow the rewrite, which it would otherwise sit beside.
 func (r *SCCPRecord) Trim() {
-	r.slot, r.aux, r.wide, r.typ, r.types, r.in, r.start = nil, nil, nil, nil, nil, nil, nil
+	r.recorded, r.rank, r.aux, r.wide, r.typ, r.types, r.in, r.start = nil, nil, nil, nil, nil, nil, nil, nil
 	r.labelID, r.labelName, r.names = nil, nil, nil
 }
 

@@ -60,8 +60,8 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// a node beside the record at the checker's peak), as long as the
 	// record's IDs at least.
 	isLive := after.LiveIDs()
-	if len(isLive) < len(r.slot) {
-		isLive = append(isLive, make([]bool, len(r.slot)-len(isLive))...)
+	if len(isLive) < len(r.op) {
+		isLive = append(isLive, make([]bool, len(r.op)-len(isLive))...)
 	}
 	removed := func(x int32) bool {
 		return before.opOf(x) == son.OpZeroCheck && !isLive[x]
@@ -71,7 +71,9 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// preorder numbers only (dom.Intervals, 8 bytes a vertex, not a
 	// dom.Tree's 44), and the preorder as a list.
 	cg := before.control()
-	tree := dom.NewIntervals(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
+	idom := dom.CooperHarveyKennedyFlat32(cg.start, cg.succ)
+	cg.start, cg.succ = nil, nil // the edges are done with
+	tree := dom.NewIntervals(idom)
 	preorder := make([]int32, len(cg.ids))
 	for i := range preorder {
 		preorder[i] = -1
@@ -114,13 +116,13 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 		return before.facts(c)
 	}
-	var path []int
+	path := make([]int32, 0, len(preorder)) // as deep as the tree: made once
 	for _, pv := range preorder {
 		if pv < 0 {
 			break // none is unreachable: control numbers only what Start reaches
 		}
 		v := int(pv)
-		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
+		for len(path) > 0 && !tree.Dominates(int(path[len(path)-1]), v) {
 			top := cg.ids[path[len(path)-1]]
 			if r.op[top] == son.OpZeroCheck && isLive[top] {
 				live[before.in(top, 1)]--
@@ -131,7 +133,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 			path = path[:len(path)-1]
 		}
 		c := cg.ids[v]
-		path = append(path, v)
+		path = append(path, pv)
 		for _, id := range proves(c) {
 			proved[id]++
 		}
@@ -165,7 +167,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 			bad(n, "unchanged", "a node that was not in the graph before the pass")
 			continue
 		}
-		k := r.slot[n.ID] - 1
+		k := r.number(n.ID)
 		op, aux, typ, ins := r.op[n.ID], r.auxOf(k), r.typeOf(k), r.inputs(n.ID)
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type()) {
 			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type())
@@ -281,7 +283,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// users, by node ID: the control users (Stop aside) of each node,
 	// from ustart[id] to ustart[id+1].
 	isUser := func(u int32) bool { op := r.op[u]; return op.IsControl() && op != son.OpStop }
-	ustart := make([]int32, len(r.slot)+1)
+	ustart := make([]int32, len(r.op)+1)
 	// Only the control inputs' lists are read (the walk goes from control
 	// node to control node): an If's condition, a Return's value and a
 	// ZeroCheck's divisor get none.
@@ -315,7 +317,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	}
 	copy(ustart[1:], ustart[:len(ustart)-1])
 	ustart[0] = 0
-	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: make([]int32, 1, nctrl+1)}
+	c := &ctrlNodes{index: make([]int32, len(r.op)), ids: make([]int32, 1, nctrl+1)}
 	c.ids[0] = rec.start
 	c.index[rec.start] = 1
 	// Number the nodes first, then list the edges: the lists are made

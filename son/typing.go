@@ -21,7 +21,10 @@ type Typing struct {
 	// is held.
 	values []*types.Type
 	table  *typeTable
-	last   *types.Type // the slot intern returned last
+	// The slots intern found last: an integer's, and each of Compute's
+	// tuples' (sharedTuples), which the table would hash every time.
+	last   *types.Type
+	tuples [len(sharedTuples)]*types.Type
 }
 
 // NewTyping returns a Typing of n values, all Top, numbered by slot (by
@@ -70,6 +73,9 @@ func (t *Typing) SetNode(i int, n *Node, v types.Type) {
 	t.values[i] = t.intern(v)
 }
 
+// SetLike makes the value numbered i the one numbered j, with no lookup.
+func (t *Typing) SetLike(i, j int) { t.values[i] = t.values[j] }
+
 // IsTypeOf reports whether the value numbered i is n's type by its slot
 // (SetNode's), which a comparison of the two need not read.
 func (t *Typing) IsTypeOf(i int, n *Node) bool { return t.values[i] == n.typ }
@@ -91,34 +97,50 @@ func (t *Typing) intern(v types.Type) *types.Type {
 	if t.table == nil {
 		t.table = new(typeTable)
 	}
-	if p := t.last; p != nil && p.Same(&v) { // a run of one value (unreached control)
-		return p
-	}
 	if v.IsTuple() {
-		v = sharedTuple(v)
+		k := sharedIndex(v)
+		if k < 0 {
+			return t.table.intern(v)
+		}
+		if t.tuples[k] == nil {
+			t.tuples[k] = t.table.intern(*sharedTuples[k])
+		}
+		return t.tuples[k]
+	}
+	if p := t.last; p != nil && p.Same(&v) {
+		return p
 	}
 	t.last = t.table.intern(v)
 	return t.last
 }
 
-// sharedTuple is the tuple Compute shares that equals v, if any, else v:
-// an If's or a Never's two sides (each reachable or not), or Start's.
-func sharedTuple(v types.Type) types.Type {
+// sharedTuples are the tuples Compute gives.
+var sharedTuples = [...]*types.Type{&tupleCC, &tupleCX, &tupleXC, &tupleXX, &startType}
+
+// sharedIndex is the index in sharedTuples of the tuple equal to v, -1 if
+// none is: an If's or a Never's two sides (each reachable or not), or
+// Start's.
+func sharedIndex(v types.Type) int {
+	for k, s := range sharedTuples { // most are Compute's own
+		if v.Same(s) {
+			return k
+		}
+	}
 	if v.Len() != 2 {
-		return v
+		return -1
 	}
 	a, b := v.Elem(0), v.Elem(1)
 	switch {
 	case a.IsCtrl() && b.IsCtrl():
-		return tupleCC
+		return 0
 	case a.IsCtrl() && b.IsXCtrl():
-		return tupleCX
+		return 1
 	case a.IsXCtrl() && b.IsCtrl():
-		return tupleXC
+		return 2
 	case a.IsXCtrl() && b.IsXCtrl():
-		return tupleXX
+		return 3
 	case a.IsCtrl() && b.Same(&types.Int):
-		return startType
+		return 4
 	}
-	return v
+	return -1
 }

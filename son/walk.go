@@ -25,33 +25,44 @@ func (g *Graph) liveOrderSet() ([]*Node, []bool) {
 func (g *Graph) walkLive() ([]*Node, []bool) {
 	seen := g.takeMarks()
 	order := make([]*Node, 0, g.liveBound())
+	stack := g.takeFrames()
+	stack = append(stack, walkFrame{g.Stop, 0})
+	seen[g.Start.ID], seen[g.Stop.ID] = true, true
 	// Start first, so the order begins at the entry.
 	order = append(order, g.Start)
-	g.markLive(seen, &order)
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.n.In) {
+			x := f.n.In[f.i]
+			f.i++
+			if x != nil && !seen[x.ID] {
+				seen[x.ID] = true
+				stack = append(stack, walkFrame{x, 0})
+			}
+			continue
+		}
+		if f.n != g.Start {
+			order = append(order, f.n)
+		}
+		stack = popFrame(stack)
+	}
+	g.giveFrames(stack)
 	return order, seen
 }
 
 // LiveIDs is Live as a set by node ID (MaxID long, the caller's to keep):
-// the same walk, with no order built, for a checker that keeps which
-// nodes are live and visits them by ID (Live's order is 8 bytes a node
-// more, beside the graph at a pass's peak).
+// the same nodes, found with no order built, for a checker that keeps
+// which nodes are live and visits them by ID (Live's order is 8 bytes a
+// node more, beside the graph at a pass's peak). Like Live, it notes in
+// the walk cache whether every node is live.
 func (g *Graph) LiveIDs() []bool {
 	seen := make([]bool, g.MaxID())
-	g.noteLive(g.markLive(seen, nil))
-	return seen
-}
-
-// markLive marks in seen the nodes of Live and returns how many there
-// are; with order set, it appends them to *order in Live's order, but
-// Start, which the caller places.
-func (g *Graph) markLive(seen []bool, order *[]*Node) int {
-	stack := g.takeFrames()
-	stack = append(stack, walkFrame{g.Stop, 0})
 	seen[g.Start.ID], seen[g.Stop.ID] = true, true
 	marked := 1
 	if g.Start != g.Stop {
 		marked++
 	}
+	stack := append(g.takeFrames(), walkFrame{g.Stop, 0})
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.i < len(f.n.In) {
@@ -64,13 +75,11 @@ func (g *Graph) markLive(seen []bool, order *[]*Node) int {
 			}
 			continue
 		}
-		if order != nil && f.n != g.Start {
-			*order = append(*order, f.n)
-		}
 		stack = popFrame(stack)
 	}
 	g.giveFrames(stack)
-	return marked
+	g.noteLive(marked)
+	return seen
 }
 
 // walkFrame is a node on the stack of a depth-first walk of inputs, and
