@@ -82,15 +82,15 @@ func recordNodes(g *son.Graph, labels bool) *SCCPRecord {
 		}
 	}
 	r := &SCCPRecord{
-		op:      make([]son.Op, len(live)),
+		op:       make([]son.Op, len(live)),
 		recorded: make([]uint64, (len(live)+63)/64),
 		rank:     make([]int32, (len(live)+63)/64),
-		aux:     make([]int32, nodes),
-		typ:     make([]int32, nodes),
-		in:      make([]int32, 0, edges),
-		start:   make([]int32, 1, nodes+1),
-		startID: int32(g.Start.ID),
-		stopID:  int32(g.Stop.ID),
+		aux:      make([]int32, nodes),
+		typ:      make([]int32, nodes),
+		in:       make([]int32, 0, edges),
+		start:    make([]int32, 1, nodes+1),
+		startID:  int32(g.Start.ID),
+		stopID:   int32(g.Stop.ID),
 	}
 	// seen numbers the distinct types (equal values, not Equal ones), and
 	// named the distinct labels.
