@@ -247,9 +247,10 @@ func valueOf(s *Solution, id int) types.Type {
 
 // Check is CheckSCCP of s on g, which must still be the graph recorded in
 // r (Analyze changes nothing in it; CheckRewrite finds any change since,
-// types aside), walked by the checker itself, not through the live list
-// of s. It then notes in r which control nodes run by the claims, for
-// CheckApplied, as runsByClaims finds them on the recorded types.
+// types aside), walked by the checker itself (son.Graph.LiveIDs), not
+// through the live list of s. It then notes in r which control nodes run
+// by the claims, for CheckApplied, as runsByClaims finds them on the
+// recorded types.
 func (r *SCCPRecord) Check(g *son.Graph, mode Mode, s *Solution) error {
 	if r == nil || g == nil || s == nil {
 		return fmt.Errorf("the solution of the %v analysis cannot be checked: no graph, no solution, or not a single analysis", modeName(mode))

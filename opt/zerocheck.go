@@ -46,7 +46,7 @@ type ctrlGraph struct {
 	g     *son.Graph
 	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
-	start []int32 // node i's successors are succ[start[i]:start[i+1]]
+	start []int32 // node i's successors are succ[start[i]:start[i+1]] (nil once the dominators are made)
 	succ  []int32
 }
 

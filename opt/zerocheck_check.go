@@ -22,7 +22,10 @@ import (
 // son.ProvedNonZero says each side of an If proves, with son.Unrefined and
 // son.NonZeroKey of each divisor), and the dominators of Cooper, Harvey
 // and Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
-// computed here on the recorded control nodes. The rules:
+// computed here on the recorded control nodes. It visits the live nodes
+// of after by ID (son.Graph.LiveIDs, then the node table), not in a list
+// of them: a live node the table does not hold at its ID is
+// son.Verify's to report, which runs after it. The rules:
 //
 //   - removed: a ZeroCheck live before and gone after was checking a
 //     value node (the same node, by ID) that a ZeroCheck still live after
@@ -262,7 +265,7 @@ func (x recorded) String() string { return x.r.short(x.id) }
 type ctrlNodes struct {
 	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not reached
-	start []int32 // by number: where its successors begin in succ
+	start []int32 // by number: where its successors begin in succ (nil once the dominators are made)
 	succ  []int32
 }
 
