@@ -86,16 +86,7 @@ func ptr(t types.Type) *types.Type { return &t }
 func TestCheckRewriteByTable(t *testing.T) {
 	const src = "int x = arg * 10000000000; while (arg < 10) { x = x + 3; arg++; } return x;"
 	annotated := func(t *testing.T) (*SCCPRecord, *Solution, *son.Graph) {
-		g := peepholed(t, src)
-		r := RecordSCCP(g)
-		s, err := Analyze(g, Combined, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Check(g, Combined, s); err != nil {
-			t.Fatal(err)
-		}
-		Annotate(g, s)
+		r, s, g := recordedRewrite(t, src)
 		if err := r.CheckRewrite(Combined, s, g); err != nil {
 			t.Fatalf("the true rewrite is rejected: %v", err)
 		}
@@ -154,16 +145,7 @@ func TestCheckRewriteByTable(t *testing.T) {
 	// claimed to take only its false side, left by a rewrite with no
 	// peepholes after it, is found.
 	t.Run("trimmed, applied", func(t *testing.T) {
-		g := peepholed(t, "int y = 0; int d = 0; while (arg > 3) { if (y) { d = 10 / (arg - 5); y = 1; } arg--; } return d + arg;")
-		r := RecordSCCP(g)
-		s, err := Analyze(g, Combined, nil)
-		if err != nil {
-			t.Fatal(err)
-		}
-		if err := r.Check(g, Combined, s); err != nil {
-			t.Fatal(err)
-		}
-		Annotate(g, s)
+		r, s, g := recordedRewrite(t, "int y = 0; int d = 0; while (arg > 3) { if (y) { d = 10 / (arg - 5); y = 1; } arg--; } return d + arg;")
 		r.Trim()
 		if err := r.CheckApplied(Combined, s, g); err == nil || !strings.Contains(err.Error(), " If: dead: claimed [XCtrl, Ctrl], but left with both sides") {
 			t.Errorf("got %v, want the If left with both sides", err)
@@ -176,4 +158,22 @@ func TestCheckRewriteByTable(t *testing.T) {
 			t.Errorf("after the peepholes: %v", err)
 		}
 	})
+}
+
+// recordedRewrite is the pipeline's round of sccp on src up to the
+// rewrite proper: the record, the solution checked on the graph, and the
+// graph annotated.
+func recordedRewrite(t *testing.T, src string) (*SCCPRecord, *Solution, *son.Graph) {
+	t.Helper()
+	g := peepholed(t, src)
+	r := RecordSCCP(g)
+	s, err := Analyze(g, Combined, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := r.Check(g, Combined, s); err != nil {
+		t.Fatal(err)
+	}
+	Annotate(g, s)
+	return r, s, g
 }

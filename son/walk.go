@@ -54,7 +54,9 @@ func (g *Graph) walkLive() ([]*Node, []bool) {
 // the same nodes, found with no order built, for a checker that keeps
 // which nodes are live and visits them by ID (Live's order is 8 bytes a
 // node more, beside the graph at a pass's peak). Like Live, it notes in
-// the walk cache whether every node is live.
+// the walk cache whether every node is live. The loop is walkLive's
+// without the order: one loop for both, appending through a pointer to
+// the order, cost every pass's Live 7% more instructions.
 func (g *Graph) LiveIDs() []bool {
 	seen := make([]bool, g.MaxID())
 	seen[g.Start.ID], seen[g.Stop.ID] = true, true
