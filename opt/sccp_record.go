@@ -27,7 +27,7 @@ type SCCPRecord struct {
 	// The nodes are numbered in the order of their IDs: recorded has a
 	// bit by ID, set for a recorded node, and rank[k] counts those below
 	// ID 64k, so that a node's number is found from the two (number), in
-	// a 25th of the bytes of an int32 by ID.
+	// about a twentieth of the bytes of an int32 by ID.
 	recorded []uint64
 	rank     []int32
 	// aux is by number the node's constant where it fits in 32 bits, as
