@@ -631,6 +631,7 @@ func sccp(u *Unit) error {
 			if err := in.CheckRewrite(m, s, g); err != nil {
 				return fail(GuardChecker, err)
 			}
+			in.Trim() // CheckApplied reads the ops and runs only
 		}
 		g.PushAll()
 		if err := g.Iterate(); err != nil {

@@ -62,11 +62,13 @@ func ParseMode(s string) (Mode, error) {
 
 // Solution is what an analysis claims: a lattice value for every node.
 // The values are kept by the live nodes' dense numbers, not by node ID:
-// a graph after build holds about six IDs per live node, and a value is
-// five words, so an array by ID was most of what the pass allocated.
+// a graph after build holds about six IDs per live node; and each as a
+// pointer to a type interned in the graph's table (son.Graph.NewTyping),
+// not a five-word value: at the end most claims are the type of some
+// node, and the values were 17 MB beside the graph at 1 MB of source.
 type Solution struct {
-	// t holds the values by dense number (Values) and, by node ID, 1 +
-	// the node's dense number (Slot); 0 for a node that was not live when
+	// t holds the values by dense number (At) and, by node ID, 1 + the
+	// node's dense number (Slot); 0 for a node that was not live when
 	// solved, whose value is Top.
 	t son.Typing
 	// graph and live are the graph Analyze solved and its live nodes,
@@ -92,10 +94,9 @@ func (s *Solution) Set(n *son.Node, t types.Type) {
 		s.t.Slot = append(s.t.Slot, 0)
 	}
 	if s.t.Slot[n.ID] == 0 {
-		s.t.Values = append(s.t.Values, types.Top)
-		s.t.Slot[n.ID] = int32(len(s.t.Values))
+		s.t.Slot[n.ID] = int32(s.t.Add(types.Top)) + 1
 	}
-	s.t.Values[s.t.Slot[n.ID]-1] = t
+	s.t.Set(int(s.t.Slot[n.ID]-1), t)
 }
 
 // Release gives the solution's array by node ID back to its graph's
@@ -103,7 +104,7 @@ func (s *Solution) Set(n *son.Node, t types.Type) {
 // used after.
 func (s *Solution) Release() {
 	s.graph.GiveIDs(s.t.Slot)
-	s.t.Slot, s.t.Values = nil, nil
+	s.t = son.Typing{}
 }
 
 // fallsBeforeWidening is how often an integer range may fall before it is
@@ -135,7 +136,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	if len(live) >= math.MaxInt32 {
 		return nil, fmt.Errorf("the %v analysis cannot number %d live nodes", mode, len(live))
 	}
-	s := &Solution{t: son.Typing{Values: make([]types.Type, len(live)), Slot: g.TakeIDs()}, graph: g, live: live}
+	s := &Solution{t: g.NewTyping(len(live), g.TakeIDs()), graph: g, live: live}
 	// By dense number: how often the value fell, and whether the node is
 	// on the worklist.
 	falls := make([]uint8, len(live))
@@ -152,6 +153,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 	// worklist: on a large graph each visit of a node is a cache miss.
 	work := newRing(len(live))
 	budget := len(live)
+	// The first If (or Never) and the first other control node set their
+	// start values; the others take the same slots (Typing.SetLike).
+	firstIf, firstCtrl := -1, -1
 	for i, n := range live {
 		s.t.Slot[n.ID] = int32(i) + 1
 		budget += maxFalls * len(n.Out)
@@ -160,10 +164,16 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		}
 		switch {
 		case n == g.Start: // Top, until its first evaluation makes it reachable
+		case (n.Op == son.OpIf || n.Op == son.OpNever) && firstIf >= 0:
+			s.t.SetLike(i, firstIf)
 		case n.Op == son.OpIf || n.Op == son.OpNever:
-			s.t.Values[i] = unreachedIf
+			s.t.Set(i, unreachedIf)
+			firstIf = i
+		case n.IsControl() && firstCtrl >= 0:
+			s.t.SetLike(i, firstCtrl)
 		case n.IsControl():
-			s.t.Values[i] = types.XCtrl
+			s.t.Set(i, types.XCtrl)
+			firstCtrl = i
 		}
 		if n == g.Start || n == g.Stop || len(n.In) == 0 {
 			on[i] = true
@@ -183,9 +193,9 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		n := live[i]
 		on[i] = false
 		if s.Evals++; s.Evals > budget {
-			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.t.Values[i])
+			return nil, fmt.Errorf("the %v analysis does not converge: %d evaluations, more than its values can fall (last %v, %v)", mode, s.Evals, n, s.t.At(int(i)))
 		}
-		old := s.t.Values[i]
+		old := s.t.At(int(i))
 		// The meet with the old value keeps the values falling: a range
 		// widened below its equation's value must not rise back to it
 		// when its inputs change, or a loop can go up and down forever.
@@ -219,7 +229,7 @@ func Analyze(g *son.Graph, mode Mode, trace io.Writer) (*Solution, error) {
 		if tr != nil { // no call, with two values of 40 bytes, when not tracing
 			tr.change(n, old, v)
 		}
-		s.t.Values[i] = v
+		s.t.SetNode(int(i), n, v)
 		ctrl := n.IsControl()
 		for _, u := range n.Out {
 			push(u)
@@ -354,8 +364,12 @@ func Annotate(g *son.Graph, s *Solution) {
 	if s.graph == g && s.live != nil {
 		for i, n := range s.live {
 			// Most claims are the type itself (the peepholes typed the
-			// node alike), whose join with it is the type.
-			if t, v := n.Type(), s.t.Values[i]; !v.Same(&t) && !equalKinds(&v, &t) {
+			// node alike), whose join with it is the type; most of them
+			// by the same slot.
+			if s.t.IsTypeOf(i, n) {
+				continue
+			}
+			if t, v := n.Type(), s.t.At(i); !v.Same(&t) && !equalKinds(&v, &t) {
 				g.SetType(n, join(t, v))
 			}
 		}

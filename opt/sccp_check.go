@@ -74,41 +74,59 @@ func checkSCCP(in *son.Graph, mode Mode, s *Solution, mayShare bool) error {
 	if !reachableSide(s.Value(in.Start), 0) {
 		bad(in.Start, "start", "Start must be reachable, claimed %v", s.Value(in.Start))
 	}
-	live := s.live
-	own := mayShare && s.graph == in && live != nil // live[i] is numbered i in s
-	if !own {
-		live = in.Live()
-	}
-	sound := son.NewSoundMemo(len(live))
 	val := s.typing()
-	for i, n := range live {
-		var claim types.Type
-		if own {
-			claim = s.t.Values[i] // s.Value(n), without looking n.ID up
-		} else {
-			claim = s.Value(n)
+	if mayShare && s.graph == in && s.live != nil { // s.live[i] is numbered i in s
+		sound := son.NewSoundMemo(len(s.live))
+		for i, n := range s.live {
+			checkNode(n, s.t.At(i), mode, s, val, sound, bad) // s.Value(n), without looking n.ID up
 		}
-		// An equation that gives the claim itself (every node but the
-		// widened ones) holds; the meet of IsA is for the others.
-		var eq types.Type
-		if mode == Combined { // equation's own case, without its call
-			eq = son.Compute(n, val)
-		} else {
-			eq = equation(n, mode, val)
-		}
-		if !eq.Same(&claim) && !equalKinds(&eq, &claim) && !eq.IsA(claim) {
-			bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
-		} else if msg := sound.CheckTransfer(n, claim, val); msg != "" {
-			bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
-		}
-		if mode != ConstOnly && n.IsControl() { // checkReason's first test, without the call for data
-			checkReason(n, claim, s, bad)
+	} else {
+		// By ID: no list of in's nodes beside the record at the pass's
+		// peak (the order of the messages is the IDs').
+		live := in.LiveIDs()
+		sound := son.NewSoundMemo(count(live))
+		for id, ok := range live {
+			if n := in.Node(id); ok && n != nil {
+				checkNode(n, s.Value(n), mode, s, val, sound, bad)
+			}
 		}
 	}
 	if len(probs) == 0 {
 		return nil
 	}
 	return fmt.Errorf("the solution of the %v analysis does not hold:\n\t%s", mode, strings.Join(probs, "\n\t"))
+}
+
+// checkNode checks the rules fixpoint, type-sound and reason at node n,
+// whose claim is claim.
+func checkNode(n *son.Node, claim types.Type, mode Mode, s *Solution, val *son.Typing, sound *son.SoundMemo, bad func(*son.Node, string, string, ...any)) {
+	// An equation that gives the claim itself (every node but the
+	// widened ones) holds; the meet of IsA is for the others.
+	var eq types.Type
+	if mode == Combined { // equation's own case, without its call
+		eq = son.Compute(n, val)
+	} else {
+		eq = equation(n, mode, val)
+	}
+	if !eq.Same(&claim) && !equalKinds(&eq, &claim) && !eq.IsA(claim) {
+		bad(n, "fixpoint", "claimed %v, but its inputs' claims give %v, which is not within it", claim, eq)
+	} else if msg := sound.CheckTransfer(n, claim, val); msg != "" {
+		bad(n, "type-sound", "%s", msg) // a wrong transfer function, which equation shares
+	}
+	if mode != ConstOnly && n.IsControl() { // checkReason's first test, without the call for data
+		checkReason(n, claim, s, bad)
+	}
+}
+
+// count is how many of set are true.
+func count(set []bool) int {
+	k := 0
+	for _, ok := range set {
+		if ok {
+			k++
+		}
+	}
+	return k
 }
 
 // modeName names a mode for messages, even one out of range.

@@ -28,11 +28,13 @@ func TestSoundMemoAgrees(t *testing.T) {
 		return types.Const(c.Hi()), true
 	}
 	// The solution's values with every control node unreached.
-	unreached := &son.Typing{Slot: s.t.Slot, Values: append([]types.Type(nil), s.t.Values...)}
+	unreached := &son.Typing{Slot: s.t.Slot}
 	for i, n := range s.live {
+		v := s.t.At(i)
 		if n.IsControl() {
-			unreached.Values[i] = types.XCtrl
+			v = types.XCtrl
 		}
+		unreached.Add(v)
 	}
 	m := son.NewSoundMemo(len(g.Live()))
 	wrong, refuted, guarded := 0, 0, 0

@@ -46,7 +46,7 @@ type ctrlGraph struct {
 	g     *son.Graph
 	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not numbered (ZeroCheckElim then numbers its values here too)
-	start []int32 // node i's successors are succ[start[i]:start[i+1]]
+	start []int32 // node i's successors are succ[start[i]:start[i+1]] (nil once the dominators are made)
 	succ  []int32
 }
 
@@ -87,8 +87,11 @@ func ZeroCheckElim(g *son.Graph) []Removal {
 	defer g.GiveIDs(c.index)
 	// The walk below reads only the tree's children: their lists, two
 	// int32 arrays (8 bytes a control node), not a dom.Tree (44, beside
-	// the graph at the pass's peak: issue 12).
-	tree := dom.NewChildren(dom.LengauerTarjanFlat(c.start, c.succ))
+	// the graph at the pass's peak: issue 12), made from the immediate
+	// dominators as int32 once the control graph's edges are let go.
+	idom := dom.LengauerTarjanFlat32(c.start, c.succ)
+	c.start, c.succ = nil, nil
+	tree := dom.NewChildren(idom)
 
 	// Figure 6's DepthFirst, without recursion: checking[x] is the check
 	// of x that dominates the node being visited, if any; proving[x] is

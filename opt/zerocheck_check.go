@@ -22,7 +22,10 @@ import (
 // son.ProvedNonZero says each side of an If proves, with son.Unrefined and
 // son.NonZeroKey of each divisor), and the dominators of Cooper, Harvey
 // and Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
-// computed here on the recorded control nodes. The rules:
+// computed here on the recorded control nodes. It visits the live nodes
+// of after by ID (son.Graph.LiveIDs, then the node table), not in a list
+// of them: a live node the table does not hold at its ID is
+// son.Verify's to report, which runs after it. The rules:
 //
 //   - removed: a ZeroCheck live before and gone after was checking a
 //     value node (the same node, by ID) that a ZeroCheck still live after
@@ -56,10 +59,12 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// name names a recorded node as Node.String does ("Div#12", "<nil>").
 	name := func(id int32) fmt.Stringer { return recorded{r, id} }
 	wasLive := func(id int) bool { return r.has(id) }
-	now := after.Live() // walked once: the walk's stack is most of its bytes
-	isLive := make([]bool, max(after.MaxID(), len(r.slot)))
-	for _, n := range now {
-		isLive[n.ID] = true
+	// The live nodes of after, as a set by ID (no list of them: 8 bytes
+	// a node beside the record at the checker's peak), as long as the
+	// record's IDs at least.
+	isLive := after.LiveIDs()
+	if len(isLive) < len(r.op) {
+		isLive = append(isLive, make([]bool, len(r.op)-len(isLive))...)
 	}
 	removed := func(x int32) bool {
 		return before.opOf(x) == son.OpZeroCheck && !isLive[x]
@@ -69,7 +74,9 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// preorder numbers only (dom.Intervals, 8 bytes a vertex, not a
 	// dom.Tree's 44), and the preorder as a list.
 	cg := before.control()
-	tree := dom.NewIntervals(dom.CooperHarveyKennedyFlat(cg.start, cg.succ))
+	idom := dom.CooperHarveyKennedyFlat32(cg.start, cg.succ)
+	cg.start, cg.succ = nil, nil // the edges are done with
+	tree := dom.NewIntervals(idom)
 	preorder := make([]int32, len(cg.ids))
 	for i := range preorder {
 		preorder[i] = -1
@@ -89,7 +96,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 
 	// The divisions pinned to each removed check, found from their inputs.
 	pinned := map[int32][]int32{}
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if op := r.op[u]; op == son.OpDiv || op == son.OpMod {
 			if c := before.in(u, 0); removed(c) {
 				pinned[c] = append(pinned[c], u)
@@ -112,13 +119,13 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 		return before.facts(c)
 	}
-	var path []int
+	path := make([]int32, 0, len(preorder)) // as deep as the tree: made once
 	for _, pv := range preorder {
 		if pv < 0 {
 			break // none is unreachable: control numbers only what Start reaches
 		}
 		v := int(pv)
-		for len(path) > 0 && !tree.Dominates(path[len(path)-1], v) {
+		for len(path) > 0 && !tree.Dominates(int(path[len(path)-1]), v) {
 			top := cg.ids[path[len(path)-1]]
 			if r.op[top] == son.OpZeroCheck && isLive[top] {
 				live[before.in(top, 1)]--
@@ -129,7 +136,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 			path = path[:len(path)-1]
 		}
 		c := cg.ids[v]
-		path = append(path, v)
+		path = append(path, pv)
 		for _, id := range proves(c) {
 			proved[id]++
 		}
@@ -151,15 +158,20 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 	}
 
-	// unchanged, repinned, rewired: every live node of after against before.
-	for _, n := range now {
+	// unchanged, repinned, rewired: every live node of after against
+	// before, by ID.
+	for i, ok := range isLive {
+		n := after.Node(i)
+		if !ok || n == nil {
+			continue // (a live node the table does not hold: son.Verify's)
+		}
 		id := int32(n.ID)
 		if !wasLive(n.ID) {
 			bad(n, "unchanged", "a node that was not in the graph before the pass")
 			continue
 		}
-		k := r.slot[n.ID] - 1
-		op, aux, typ, ins := r.op[n.ID], r.aux[k], r.typeOf(k), r.inputs(n.ID)
+		k := r.number(n.ID)
+		op, aux, typ, ins := r.op[n.ID], r.auxOf(k), r.typeOf(k), r.inputs(n.ID)
 		if op != n.Op || aux != n.Aux || len(ins) != len(n.In) || !typ.Equal(n.Type()) {
 			bad(n, "unchanged", "was %v (aux %d, %d inputs, %v), now aux %d, %d inputs, %v", name(id), aux, len(ins), typ, n.Aux, len(n.In), n.Type())
 			continue
@@ -208,7 +220,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		return !isLive[o] && r.op[o] != son.OpZeroCheck && !r.op[o].IsControl()
 	}
 	user := map[int32]int32{}
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if !isLive[u] {
 			continue
 		}
@@ -220,7 +232,7 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 			}
 		}
 	}
-	for _, o := range r.ids {
+	for o := range r.ids {
 		switch {
 		case isLive[o] || r.op[o] == son.OpZeroCheck:
 		case r.op[o].IsControl():
@@ -253,7 +265,7 @@ func (x recorded) String() string { return x.r.short(x.id) }
 type ctrlNodes struct {
 	ids   []int32 // by number: the node's ID
 	index []int32 // by node ID: 1 + the node's number, 0 if not reached
-	start []int32 // by number: where its successors begin in succ
+	start []int32 // by number: where its successors begin in succ (nil once the dominators are made)
 	succ  []int32
 }
 
@@ -274,13 +286,15 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// users, by node ID: the control users (Stop aside) of each node,
 	// from ustart[id] to ustart[id+1].
 	isUser := func(u int32) bool { op := r.op[u]; return op.IsControl() && op != son.OpStop }
-	ustart := make([]int32, len(r.slot)+1)
+	ustart := make([]int32, len(r.op)+1)
 	// Only the control inputs' lists are read (the walk goes from control
 	// node to control node): an If's condition, a Return's value and a
 	// ZeroCheck's divisor get none.
 	isCtrl := func(x int32) bool { return x >= 0 && int(x) < len(r.op) && r.op[x].IsControl() }
-	for _, u := range r.ids {
+	nctrl := 0 // the control nodes but Stop: Start reaches at most as many
+	for u := range r.ids {
 		if isUser(u) {
+			nctrl++
 			for _, x := range r.inputs(int(u)) {
 				if isCtrl(x) {
 					ustart[x+1]++
@@ -294,7 +308,7 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	// Fill each list from its start, ustart[x] moving to ustart[x+1],
 	// then shift the starts back.
 	users := make([]int32, ustart[len(ustart)-1])
-	for _, u := range r.ids {
+	for u := range r.ids {
 		if isUser(u) {
 			for _, x := range r.inputs(int(u)) {
 				if isCtrl(x) {
@@ -306,7 +320,8 @@ func (rec *ZeroCheckRecord) control() *ctrlNodes {
 	}
 	copy(ustart[1:], ustart[:len(ustart)-1])
 	ustart[0] = 0
-	c := &ctrlNodes{index: make([]int32, len(r.slot)), ids: []int32{rec.start}}
+	c := &ctrlNodes{index: make([]int32, len(r.op)), ids: make([]int32, 1, nctrl+1)}
+	c.ids[0] = rec.start
 	c.index[rec.start] = 1
 	// Number the nodes first, then list the edges: the lists are made
 	// once at their size, not grown.

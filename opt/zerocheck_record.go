@@ -34,7 +34,7 @@ func RecordZeroCheck(g *son.Graph) *ZeroCheckRecord {
 	if g == nil || g.Start == nil {
 		return nil
 	}
-	r := &ZeroCheckRecord{nodes: recordNodes(g, g.Live(), false), start: int32(g.Start.ID), factStart: []int32{0}}
+	r := &ZeroCheckRecord{nodes: recordNodes(g, false), start: int32(g.Start.ID), factStart: []int32{0}}
 	id := func(x *son.Node) int32 {
 		if x == nil {
 			return -1

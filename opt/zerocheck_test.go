@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"son/son"
+	"son/types"
 )
 
 // countOps counts the live nodes of an op.
@@ -236,6 +237,29 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 				}
 				t.Fatal("no product of a sum")
 			}, ": unchanged: gone, but its user Mul#"},
+		// Through the record's forms of constants and types: a wide
+		// constant changed in place, a constant typed by its value given
+		// another type.
+		{"a wide constant changed", "int a = 10 / arg; return a + 3000000000;", false,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpConstant && n.Aux == 3000000000 {
+						n.Aux = 3000000001
+						return
+					}
+				}
+				t.Fatal("no constant 3000000000")
+			}, "(aux 3000000000, 0 inputs, 3000000000), now aux 3000000001"},
+		{"a constant's type changed", "int a = 10 / arg; return a + 7;", false,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpConstant && n.Aux == 7 {
+						g.SetType(n, types.Int)
+						return
+					}
+				}
+				t.Fatal("no constant 7")
+			}, "(aux 7, 0 inputs, 7), now aux 7, 0 inputs, int"},
 		{"a new node", "int a = 10 / arg; return a;", false,
 			func(t *testing.T, g *son.Graph) {
 				for _, n := range g.Live() {

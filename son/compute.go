@@ -89,30 +89,6 @@ func Compute(n *Node, typ *Typing) types.Type {
 // Compute is the type of n from the types stored in its inputs.
 func (g *Graph) Compute(n *Node) types.Type { return Compute(n, nil) }
 
-// A Typing gives Compute (and the soundness checks) the types of a node's
-// inputs: nil, the types the nodes hold; else the values of an analysis
-// by dense number, as opt's solver keeps them: a node's number is
-// Slot[ID]-1 (none for 0 or beyond Slot, its value Top), its value
-// Values[number]. Arrays, not a function, so that the analysis's reads
-// (one per input evaluated) inline, with no call through a closure.
-type Typing struct {
-	Slot   []int32
-	Values []types.Type
-}
-
-// Of is x's type in t, inlined.
-func (t *Typing) Of(x *Node) types.Type {
-	if t == nil {
-		return x.Type()
-	}
-	if uint(x.ID) < uint(len(t.Slot)) {
-		if i := t.Slot[x.ID]; i > 0 {
-			return t.Values[i-1]
-		}
-	}
-	return types.Top
-}
-
 var (
 	startType = types.Tuple(types.Ctrl, types.Int)
 	tupleCC   = types.Tuple(types.Ctrl, types.Ctrl)

@@ -50,6 +50,40 @@ func (g *Graph) walkLive() ([]*Node, []bool) {
 	return order, seen
 }
 
+// LiveIDs is Live as a set by node ID (MaxID long, the caller's to keep):
+// the same nodes, found with no order built, for a checker that keeps
+// which nodes are live and visits them by ID (Live's order is 8 bytes a
+// node more, beside the graph at a pass's peak). Like Live, it notes in
+// the walk cache whether every node is live. The loop is walkLive's
+// without the order: one loop for both, appending through a pointer to
+// the order, cost every pass's Live 7% more instructions.
+func (g *Graph) LiveIDs() []bool {
+	seen := make([]bool, g.MaxID())
+	seen[g.Start.ID], seen[g.Stop.ID] = true, true
+	marked := 1
+	if g.Start != g.Stop {
+		marked++
+	}
+	stack := append(g.takeFrames(), walkFrame{g.Stop, 0})
+	for len(stack) > 0 {
+		f := &stack[len(stack)-1]
+		if f.i < len(f.n.In) {
+			x := f.n.In[f.i]
+			f.i++
+			if x != nil && !seen[x.ID] {
+				seen[x.ID] = true
+				marked++
+				stack = append(stack, walkFrame{x, 0})
+			}
+			continue
+		}
+		stack = popFrame(stack)
+	}
+	g.giveFrames(stack)
+	g.noteLive(marked)
+	return seen
+}
+
 // walkFrame is a node on the stack of a depth-first walk of inputs, and
 // the index of its next input to follow.
 type walkFrame struct {

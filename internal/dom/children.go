@@ -12,7 +12,7 @@ type Children struct {
 // NewChildren returns the children lists of the tree idom describes, as
 // LengauerTarjan or CooperHarveyKennedy return it (-1 for an unreachable
 // vertex, which has no children and is no one's child).
-func NewChildren(idom []int) Children {
+func NewChildren[T int | int32](idom []T) Children {
 	n := len(idom)
 	c := Children{start: make([]int32, n+1)}
 	for v, d := range idom {

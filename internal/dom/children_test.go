@@ -16,6 +16,7 @@ func TestChildrenAgreeWithTree(t *testing.T) {
 		idom := LengauerTarjanFlat(start, succ)
 		tree := NewTree(append([]int(nil), idom...))
 		c := NewChildren(idom)
+		c32 := NewChildren(LengauerTarjanFlat32(start, succ))
 		for v := range n {
 			var got []int
 			for _, k := range c.Of(v) {
@@ -23,6 +24,9 @@ func TestChildrenAgreeWithTree(t *testing.T) {
 			}
 			if want := tree.Children(v); !slices.Equal(got, want) {
 				t.Fatalf("graph %d, %d vertices: children of %d %v, Tree's %v", iter, n, v, got, want)
+			}
+			if got32 := c32.Of(v); !slices.Equal(got32, c.Of(v)) {
+				t.Fatalf("graph %d, %d vertices: children of %d from int32 %v, from int %v", iter, n, v, got32, c.Of(v))
 			}
 		}
 	}

@@ -366,6 +366,12 @@ func TestRandom(t *testing.T) {
 		if got := LengauerTarjanFlat(start, flat); !slices.Equal(got, brute) {
 			t.Fatalf("graph %d %v: LengauerTarjanFlat %v, want %v", i, succ, got, brute)
 		}
+		if got := widen(CooperHarveyKennedyFlat32(start, flat)); !slices.Equal(got, brute) {
+			t.Fatalf("graph %d %v: CooperHarveyKennedyFlat32 %v, want %v", i, succ, got, brute)
+		}
+		if got := widen(LengauerTarjanFlat32(start, flat)); !slices.Equal(got, brute) {
+			t.Fatalf("graph %d %v: LengauerTarjanFlat32 %v, want %v", i, succ, got, brute)
+		}
 		if i%10 == 0 {
 			checkTree(t, succ, lt)
 		}
@@ -594,4 +600,13 @@ func TestOutOfRange(t *testing.T) {
 			f()
 		}()
 	}
+}
+
+// widen is idom with int entries.
+func widen(idom []int32) []int {
+	w := make([]int, len(idom))
+	for i, d := range idom {
+		w[i] = int(d)
+	}
+	return w
 }

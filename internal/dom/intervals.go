@@ -16,17 +16,20 @@ type Intervals struct {
 // idom[0] = 0, -1 for an unreachable vertex). A vertex on no path of idom
 // from 0 gets -1, as an unreachable one does: a query about it answers
 // false, and nothing panics. O(n).
-func NewIntervals(idom []int) Intervals {
+func NewIntervals[T int | int32](idom []T) Intervals {
 	n := len(idom)
 	t := Intervals{pre: make([]int32, n), last: make([]int32, n)}
 	if n == 0 {
 		return t
 	}
-	// Children, by counting: v's are child[start[v]:start[v+1]].
+	// Children, by counting: v's are child[start[v]:start[v+1]]. last
+	// serves as each vertex's place to fill, then to visit, until its
+	// subtree is numbered: the only arrays besides the result are the
+	// lists (on the checkers' graphs, at the compiler's peak).
 	start := make([]int32, n+1)
 	for v, d := range idom {
-		t.pre[v], t.last[v] = -1, -1
-		if v != 0 && d >= 0 && d < n {
+		t.pre[v] = -1
+		if v != 0 && d >= 0 && int(d) < n {
 			start[d+1]++
 		}
 	}
@@ -34,34 +37,40 @@ func NewIntervals(idom []int) Intervals {
 		start[v+1] += start[v]
 	}
 	child := make([]int32, start[n])
-	next := make([]int32, n) // by vertex: its next child to fill, then to visit
+	next := t.last // by vertex: its next child to fill, then to visit
 	copy(next, start[:n])
 	for v, d := range idom {
-		if v != 0 && d >= 0 && d < n {
+		if v != 0 && d >= 0 && int(d) < n {
 			child[next[d]] = int32(v)
 			next[d]++
 		}
 	}
 	copy(next, start[:n])
-	// Depth first from 0: a vertex's number on entry, its subtree's
-	// greatest on exit.
+	// Depth first from 0, with no stack: a child's way back up is its
+	// idom. A vertex's number on entry, its subtree's greatest on exit.
 	count := int32(1)
 	t.pre[0] = 0
-	stack := []int32{0}
-	for len(stack) > 0 {
-		v := stack[len(stack)-1]
+	for v := 0; ; {
 		if next[v] < start[v+1] {
 			c := child[next[v]]
 			next[v]++
 			if t.pre[c] < 0 {
 				t.pre[c] = count
 				count++
-				stack = append(stack, c)
+				v = int(c)
 			}
 			continue
 		}
 		t.last[v] = count - 1
-		stack = stack[:len(stack)-1]
+		if v == 0 {
+			break
+		}
+		v = int(idom[v])
+	}
+	for v, p := range t.pre {
+		if p < 0 {
+			t.last[v] = -1
+		}
 	}
 	return t
 }

@@ -2,6 +2,7 @@ package dom
 
 import (
 	"math/rand"
+	"slices"
 	"testing"
 )
 
@@ -31,6 +32,9 @@ func TestIntervalsAgreeWithTree(t *testing.T) {
 		idom := CooperHarveyKennedyFlat(start, succ)
 		tree := NewTree(append([]int(nil), idom...))
 		iv := NewIntervals(idom)
+		if iv32 := NewIntervals(CooperHarveyKennedyFlat32(start, succ)); !slices.Equal(iv32.pre, iv.pre) || !slices.Equal(iv32.last, iv.last) {
+			t.Fatalf("graph %d, %d vertices: from int32 %v %v, from int %v %v", iter, n, iv32.pre, iv32.last, iv.pre, iv.last)
+		}
 		pre := make([]int, n)
 		for v := range pre {
 			pre[v] = -1
@@ -66,7 +70,7 @@ func TestIntervalsBrokenTree(t *testing.T) {
 			t.Errorf("StrictlyDominates(%d, %d) = %v, want %v", c.a, c.b, got, c.want)
 		}
 	}
-	if got := NewIntervals(nil); len(got.pre) != 0 {
+	if got := NewIntervals[int](nil); len(got.pre) != 0 {
 		t.Errorf("NewIntervals(nil) has %d vertices", len(got.pre))
 	}
 }

@@ -24,14 +24,17 @@ func LengauerTarjan(succ [][]int) []int {
 // forest is evaluated by a method on its arrays (forest.eval), not by a
 // closure over them: the zerocheck pass, reguard, gcm, gvn and outssa
 // each run the algorithm on every graph.
-func LengauerTarjanFlat(start, succ []int32) []int {
+func LengauerTarjanFlat(start, succ []int32) []int { return lengauerTarjan[int](start, succ) }
+
+// LengauerTarjanFlat32 is LengauerTarjanFlat with idom as int32, half the
+// bytes, for NewChildren or NewIntervals to read (the zerocheck pass).
+func LengauerTarjanFlat32(start, succ []int32) []int32 { return lengauerTarjan[int32](start, succ) }
+
+// lengauerTarjan is LengauerTarjanFlat, with idom's entries of type T.
+func lengauerTarjan[T int | int32](start, succ []int32) []T {
 	nv := max(len(start)-1, 0)
-	idom := make([]int, nv)
-	for v := range idom {
-		idom[v] = -1
-	}
 	if nv == 0 {
-		return idom
+		return []T{}
 	}
 
 	// Depth-first search from 0. Everything below works on preorder
@@ -90,23 +93,28 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 		}
 	}
 
-	// num and fill are done with: semi and label take their arrays, so
-	// that the work arrays live at once are ten, not twelve.
-	semi := num[:n]              // semidominator, then its number
-	label := fill[:n]            // vertex of least semi on the compressed path
-	ancestor := make([]int32, n) // forest of linked vertices; -1 for roots
-	dom := make([]int32, n)      // (relative) dominator
-	bucket := make([]int32, n)   // head of the list of vertices with semi i
-	next := make([]int32, n)     // next vertex in the same bucket
+	// num and fill are done with: semi and label take their arrays. The
+	// forest of linked vertices lives in parent: a vertex's ancestor is
+	// its parent until a compression moves it up, and the vertices linked
+	// are those from f.min up (each is linked in its turn, the highest
+	// first), so that no array of ancestors is needed; dom takes next's
+	// array, as each vertex's dominator is written when its bucket is
+	// emptied, after which its next is not read. The work arrays live at
+	// once are eight, not twelve.
+	semi := num[:n]            // semidominator, then its number
+	label := fill[:n]          // vertex of least semi on the compressed path
+	bucket := make([]int32, n) // head of the list of vertices with semi i
+	next := make([]int32, n)   // next vertex in the same bucket
+	dom := next                // (relative) dominator, once out of its bucket
 	for i := range int32(n) {
 		semi[i] = i
 		label[i] = i
-		ancestor[i] = -1
 		bucket[i] = -1
 	}
-	f := forest{ancestor: ancestor, label: label, semi: semi}
+	f := forest{ancestor: parent, label: label, semi: semi}
 
 	for w := int32(n - 1); w > 0; w-- {
+		f.min = w + 1
 		for _, v := range pred[predStart[w]:predStart[w+1]] {
 			if u := f.eval(v); semi[u] < semi[w] {
 				semi[w] = semi[u]
@@ -115,13 +123,15 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 		next[w] = bucket[semi[w]]
 		bucket[semi[w]] = w
 		p := parent[w]
-		ancestor[w] = p // link
-		for v := bucket[p]; v >= 0; v = next[v] {
+		f.min = w // link: w's ancestor is p
+		for v := bucket[p]; v >= 0; {
+			after := next[v] // read before dom[v], in the same array, is written
 			if u := f.eval(v); semi[u] < semi[v] {
 				dom[v] = u
 			} else {
 				dom[v] = p
 			}
+			v = after
 		}
 		bucket[p] = -1
 	}
@@ -131,17 +141,25 @@ func LengauerTarjanFlat(start, succ []int32) []int {
 		}
 	}
 
+	// The result is made last, when the work arrays but vertex and dom
+	// are garbage (in the zerocheck pass, at the compiler's peak).
+	idom := make([]T, nv)
+	for v := range idom {
+		idom[v] = -1
+	}
 	idom[0] = 0
 	for w := 1; w < n; w++ {
-		idom[vertex[w]] = int(vertex[dom[w]])
+		idom[vertex[w]] = T(vertex[dom[w]])
 	}
 	return idom
 }
 
 // forest is the algorithm's forest of linked vertices, with the path of
-// eval's compression, reused.
+// eval's compression, reused: the vertices from min up are linked, each to
+// its ancestor; the others are roots.
 type forest struct {
 	ancestor, label, semi []int32
+	min                   int32
 	path                  []int32
 }
 
@@ -149,15 +167,15 @@ type forest struct {
 // up to (not including) its root, or v itself if v is a root, compressing
 // the path on the way.
 func (f *forest) eval(v int32) int32 {
-	ancestor, label, semi := f.ancestor, f.label, f.semi
-	if ancestor[v] < 0 {
+	ancestor, label, semi, linked := f.ancestor, f.label, f.semi, f.min
+	if v < linked {
 		return v
 	}
-	if ancestor[ancestor[v]] < 0 { // v's parent is a root: nothing to compress
+	if ancestor[v] < linked { // v's parent is a root: nothing to compress
 		return label[v]
 	}
 	path := f.path[:0]
-	for u := v; ancestor[ancestor[u]] >= 0; u = ancestor[u] {
+	for u := v; ancestor[u] >= linked; u = ancestor[u] {
 		path = append(path, u)
 	}
 	for k := len(path) - 1; k >= 0; k-- {

@@ -349,8 +349,8 @@ var Catalogue = []Fault{
 	},
 	{
 		Name: "sccp-ctrl-starts-reachable", Pass: "sccp", File: "opt/sccp.go",
-		Old:  "case n.IsControl():\n\t\t\ts.t.Values[i] = types.XCtrl",
-		New:  "case n.IsControl():\n\t\t\ts.t.Values[i] = types.Ctrl",
+		Old:  "case n.IsControl():\n\t\t\ts.t.Set(i, types.XCtrl)",
+		New:  "case n.IsControl():\n\t\t\ts.t.Set(i, types.Ctrl)",
 		What: "control starts reachable, not unreachable: a constant wrongly propagated through dead paths",
 	},
 	{
