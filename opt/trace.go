@@ -39,7 +39,7 @@ func (t *tracer) change(n *son.Node, old, v types.Type) {
 func nodeName(g *son.Graph, n *son.Node) string {
 	s := fmt.Sprintf("#%d %v", n.ID, n.Op)
 	switch {
-	case n.Op == son.OpCProj && n.In[0].Op == son.OpStart:
+	case n.Op == son.OpCProj && len(n.In) > 0 && n.In[0] != nil && n.In[0].Op == son.OpStart:
 	case n.Op == son.OpCProj && n.Aux == 0:
 		s += " true"
 	case n.Op == son.OpCProj:

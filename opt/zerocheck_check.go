@@ -24,8 +24,11 @@ import (
 // and Kennedy's algorithm in internal/dom (the pass uses Lengauer–Tarjan),
 // computed here on the recorded control nodes. It visits the live nodes
 // of after by ID (son.Graph.LiveIDs, then the node table), not in a list
-// of them: a live node the table does not hold at its ID is
-// son.Verify's to report, which runs after it. The rules:
+// of them, so it requires the nodes it reaches to be the table's: Start
+// and Stop, and every input of a node it visits, are the node the table
+// holds at their ID (else a node of another graph, a clone with the ID
+// of a node it replaced, could be live and never compared: son.Verify
+// does not look for that). The rules:
 //
 //   - removed: a ZeroCheck live before and gone after was checking a
 //     value node (the same node, by ID) that a ZeroCheck still live after
@@ -62,6 +65,9 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// The live nodes of after, as a set by ID (no list of them: 8 bytes
 	// a node beside the record at the checker's peak), as long as the
 	// record's IDs at least.
+	if after.Stop == nil || after.Node(after.Start.ID) != after.Start || after.Node(after.Stop.ID) != after.Stop {
+		return errors.New("zero-check elimination is not justified: Start or Stop is not the node its graph's table holds at its ID")
+	}
 	isLive := after.LiveIDs()
 	if len(isLive) < len(r.op) {
 		isLive = append(isLive, make([]bool, len(r.op)-len(isLive))...)
@@ -161,9 +167,13 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 	// unchanged, repinned, rewired: every live node of after against
 	// before, by ID.
 	for i, ok := range isLive {
+		if !ok {
+			continue
+		}
 		n := after.Node(i)
-		if !ok || n == nil {
-			continue // (a live node the table does not hold: son.Verify's)
+		if n == nil {
+			bad(name(int32(i)), "unchanged", "a live node the graph's table does not hold at ID %d", i)
+			continue
 		}
 		id := int32(n.ID)
 		if !wasLive(n.ID) {
@@ -178,6 +188,10 @@ func CheckZeroCheckElim(before *ZeroCheckRecord, after *son.Graph) error {
 		}
 		for i, x := range n.In {
 			x0 := ins[i]
+			if x != nil && after.Node(x.ID) != x {
+				bad(n, "unchanged", "input %d, %v, is not the node the graph's table holds at its ID", i, x)
+				continue
+			}
 			switch {
 			case x == nil && x0 < 0 || x != nil && x0 >= 0 && int32(x.ID) == x0:
 				continue

@@ -1,6 +1,7 @@
 package opt
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -269,6 +270,31 @@ func TestCheckZeroCheckElimRejects(t *testing.T) {
 					}
 				}
 			}, ": unchanged: a node that was not in the graph before the pass"},
+		// A node of another graph with the ID of the one it replaces: the
+		// table holds nothing at that ID any more (the review of sccp15
+		// found it accepted, and the program returning 1 where it
+		// returns 2 at arg 3).
+		{"a clone's node in place of the table's", "int a = 10 / arg; if (a < 3) return 1; return 2;", false,
+			func(t *testing.T, g *son.Graph) {
+				for _, n := range g.Live() {
+					if n.Op == son.OpConstant && n.Aux == 3 {
+						m := g.Clone().Node(n.ID)
+						m.Aux = 4
+						for _, u := range slices.Clone(n.Out) {
+							for i, x := range u.In {
+								if x == n {
+									g.SetIn(u, i, m)
+								}
+							}
+						}
+						return
+					}
+				}
+				t.Fatal("no constant 3")
+			}, "is not the node the graph's table holds at its ID"},
+		{"a clone's Stop", "return 10 / arg;", false,
+			func(t *testing.T, g *son.Graph) { g.Stop = g.Clone().Stop },
+			"Start or Stop is not the node its graph's table holds at its ID"},
 	} {
 		t.Run(c.name, func(t *testing.T) {
 			g := peepholed(t, c.src)

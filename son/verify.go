@@ -82,8 +82,12 @@ func verify(g *Graph) *verifier {
 				preds++
 			}
 		}
+		shaped := len(v.probs)
 		v.shape(n)
 		v.successors(n)
+		if len(v.probs) > shaped {
+			continue // the type rules read a node of the shape its op has
+		}
 		v.typ(n)
 		v.sound(n)
 	}
@@ -341,7 +345,7 @@ func (v *verifier) shape(n *Node) {
 			// Unless a check of the divisor guards it, the branches above
 			// its control must prove the divisor is not 0 (zeroBranch).
 			if y := n.In[2]; y != nil && !y.Type().ExcludesZero() &&
-				(c == nil || c.Op != OpZeroCheck || Unrefined(c.In[1]) != Unrefined(y)) {
+				(c == nil || c.Op != OpZeroCheck || len(c.In) < 2 || Unrefined(c.In[1]) != Unrefined(y)) {
 				v.unguarded = append(v.unguarded, n)
 			}
 		case c != nil:

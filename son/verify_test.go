@@ -85,6 +85,13 @@ func TestVerifyRejects(t *testing.T) {
 			h.g.SetIn(h.phi, 0, h.t)
 			return h.phi
 		}, "shape"},
+		{"division pinned to a check with no inputs", func(h *handGraph) *Node {
+			// Raw edges, as a broken pass might leave them: the check has
+			// lost its inputs and the division still names it (Verify
+			// read the check's divisor without looking: a panic).
+			h.zc.In = h.zc.In[:0]
+			return h.zc
+		}, "shape"},
 		{"floating op with control", func(h *handGraph) *Node {
 			h.g.SetIn(h.add, 0, h.r)
 			return h.add
