@@ -40,7 +40,8 @@ import (
 // results no instruction uses) never influence the program and are left
 // out. Together these make a simulation: at every point, the register of
 // out that the map gives a live register of in holds its value. The cost
-// is O(n + m) plus the size L of the live sets of those registers, which
+// is O(n + m) (a block's moves looked up by binary search) plus the size
+// L of the live sets of those registers, which
 // has no bound like Translate's: exact liveness is what makes the check
 // sound. L grows faster than the program when many coalesced registers
 // are live across long stretches of it (docs/PERFORMANCE.md).
