@@ -56,3 +56,27 @@ func TestBlockSuccs(t *testing.T) {
 		}()
 	}
 }
+
+// TestPositions: the lookup finds each block at its position, by ID when
+// the IDs are small and by the map when one is huge, and finds no block
+// that is not in the function, even one with the ID of a block that is.
+func TestPositions(t *testing.T) {
+	for _, ids := range [][]int{{3, 0, 7, 1}, {3, 1 << 40, 7, 1}} {
+		f := &Func{}
+		for _, id := range ids {
+			f.Blocks = append(f.Blocks, &Block{ID: id})
+		}
+		at := Positions(f)
+		for i, b := range f.Blocks {
+			if j, ok := at(b); !ok || j != i {
+				t.Errorf("IDs %v: block b%d at %d, %v; want %d", ids, b.ID, j, ok, i)
+			}
+		}
+		if j, ok := at(&Block{ID: 7}); ok {
+			t.Errorf("IDs %v: a stranger with ID 7 found at %d", ids, j)
+		}
+		if _, ok := at(nil); ok {
+			t.Errorf("IDs %v: nil found", ids)
+		}
+	}
+}

@@ -105,3 +105,8 @@ func succIndex(f *Func, pos *blockIndex) (start, succ []int32) {
 func dominance(f *Func, pos *blockIndex) dom.Intervals {
 	return dom.NewIntervals(dom.CooperHarveyKennedyFlat(succIndex(f, pos)))
 }
+
+// Positions returns the lookup of f's blocks' positions: by ID in an
+// int32 slice when the IDs are small, else a map (blockIndex). A checker
+// keeps it instead of a map of its own: 4 bytes a block, not about 30.
+func Positions(f *Func) func(*Block) (int, bool) { return positions(f).of }

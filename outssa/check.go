@@ -1,6 +1,7 @@
 package outssa
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 
@@ -39,7 +40,8 @@ import (
 // results no instruction uses) never influence the program and are left
 // out. Together these make a simulation: at every point, the register of
 // out that the map gives a live register of in holds its value. The cost
-// is O(n + m) plus the size L of the live sets of those registers, which
+// is O(n + m) (a block's moves looked up by binary search) plus the size
+// L of the live sets of those registers, which
 // has no bound like Translate's: exact liveness is what makes the check
 // sound. L grows faster than the program when many coalesced registers
 // are live across long stretches of it (docs/PERFORMANCE.md).
@@ -50,16 +52,75 @@ func Check(in, out *cfg.Func) error {
 
 type checker struct {
 	in, out *cfg.Func
-	pos     map[*cfg.Block]int
-	defBlk  map[cfg.Reg]int   // register of in -> block of its definition
-	phiOf   map[cfg.Reg]int   // a Phi's register -> its index in its block
-	konst   map[cfg.Reg]int64 // registers of in defined by a Const
+	posOf   func(*cfg.Block) (int, bool) // a block of in -> its position (cfg.Positions)
+	defBlk  map[cfg.Reg]int              // register of in -> block of its definition
+	phiOf   map[cfg.Reg]int              // a Phi's register -> its index in its block
+	konst   map[cfg.Reg]int64            // registers of in defined by a Const
 	m       map[cfg.Reg]cfg.Reg
-	written []map[cfg.Reg]sym   // by block position: what its moves leave in the registers they write
+	// What each block's moves leave in the registers they write: block
+	// i's are written[wStart[i]:wStart[i+1]], sorted by register, one
+	// entry a register. Flat: a map a block was most of the checker's
+	// tables on functions of many small blocks.
+	written []wentry
+	wStart  []int32
 	only    map[cfg.Reg]cfg.Reg // a register of out that one register of in has to itself -> that register
 	inS     map[cfg.Reg]bool    // the shared registers of in (see shared)
-	liveOut [][]cfg.Reg         // the shared registers live at the end of each block, in order
-	liveIn  [][]cfg.Reg         // and on entry, before the Phis
+	// The shared registers live at the end of each block (liveOut) and on
+	// entry, before the Phis (liveIn), as lists in increasing order:
+	// block i's first entry is live[head[i]-1], 0 ending a list. Two
+	// int32s a block and two an entry, not a slice header a block.
+	liveOut, liveIn []int32
+	live            []liveEntry
+}
+
+// wentry is what a block's moves leave in register dst of out.
+type wentry struct {
+	dst cfg.Reg
+	s   sym
+}
+
+// liveEntry is one register of a live list, and 1 + the index of the next.
+type liveEntry struct {
+	reg  cfg.Reg
+	next int32
+}
+
+// pos returns the position of a block of in (cfg.Verify saw that every
+// edge leads to one).
+func (c *checker) pos(b *cfg.Block) int {
+	i, _ := c.posOf(b)
+	return i
+}
+
+// moved returns what block i's moves leave in register r of out, and
+// false if they do not write it.
+func (c *checker) moved(i int, r cfg.Reg) (sym, bool) {
+	w := c.written[c.wStart[i]:c.wStart[i+1]]
+	k, ok := slices.BinarySearchFunc(w, r, func(e wentry, r cfg.Reg) int { return cmp.Compare(e.dst, r) })
+	if !ok {
+		return sym{}, false
+	}
+	return w[k].s, true
+}
+
+// count returns the length of the live list that starts at head.
+func (c *checker) count(head int32) int {
+	n := 0
+	for k := head; k != 0; k = c.live[k-1].next {
+		n++
+	}
+	return n
+}
+
+// each calls f on the registers of the live list that starts at head, in
+// increasing order, until f returns an error.
+func (c *checker) each(head int32, f func(cfg.Reg) error) error {
+	for k := head; k != 0; k = c.live[k-1].next {
+		if err := f(c.live[k-1].reg); err != nil {
+			return err
+		}
+	}
+	return nil
 }
 
 // sym is a symbolic value: the value a register of out held before the
@@ -117,22 +178,23 @@ func (c *checker) shape() error {
 	if len(in.Blocks) != len(out.Blocks) {
 		return fmt.Errorf("outssa check: shape: %d blocks in, %d out", len(in.Blocks), len(out.Blocks))
 	}
-	c.pos = make(map[*cfg.Block]int, len(in.Blocks))
-	opos := make(map[*cfg.Block]int, len(out.Blocks))
-	for i, b := range in.Blocks {
-		c.pos[b] = i
+	c.posOf = cfg.Positions(in)
+	for i := range in.Blocks {
 		if out.Blocks[i] == nil {
 			return fmt.Errorf("outssa check: shape: block %d of the output is nil", i)
 		}
-		opos[out.Blocks[i]] = i
 	}
+	// same says whether the blocks b of out are at the positions of the
+	// blocks a of in. A block listed twice in out would pass for either
+	// position, but then two positions have its ID, which the IDs of in,
+	// unique (cfg.Verify), cannot match: the loop below rejects it.
 	same := func(a []*cfg.Block, b []*cfg.Block) bool {
 		if len(a) != len(b) {
 			return false
 		}
 		for k := range a {
-			j, ok := opos[b[k]]
-			if !ok || j != c.pos[a[k]] {
+			j := c.pos(a[k])
+			if out.Blocks[j] != b[k] {
 				return false
 			}
 		}
@@ -243,19 +305,21 @@ func (c *checker) rename() error {
 // register of a Phi's destination ends up holding what register r held,
 // then r held its argument.
 func (c *checker) phiMap() error {
-	c.written = make([]map[cfg.Reg]sym, len(c.in.Blocks))
+	c.wStart = make([]int32, len(c.in.Blocks)+1)
+	w := map[cfg.Reg]sym{} // one block's at a time
+	read := func(r cfg.Reg) sym {
+		if s, ok := w[r]; ok {
+			return s
+		}
+		return sym{kind: 'i', reg: r}
+	}
 	for i, b := range c.in.Blocks {
+		c.wStart[i] = int32(len(c.written))
 		ob := c.out.Blocks[i]
 		if len(b.Succs()) != 1 || len(b.Succs()[0].Phis) == 0 {
 			continue
 		}
-		w := map[cfg.Reg]sym{}
-		read := func(r cfg.Reg) sym {
-			if s, ok := w[r]; ok {
-				return s
-			}
-			return sym{kind: 'i', reg: r}
-		}
+		clear(w)
 		for _, mv := range ob.Instrs[len(b.Instrs):] {
 			if mv.Op == cfg.OpConst {
 				w[mv.Dst] = sym{kind: 'c', val: mv.Aux}
@@ -263,8 +327,13 @@ func (c *checker) phiMap() error {
 				w[mv.Dst] = read(mv.Args[0])
 			}
 		}
-		c.written[i] = w
+		start := len(c.written)
+		for r, s := range w {
+			c.written = append(c.written, wentry{r, s})
+		}
+		slices.SortFunc(c.written[start:], func(a, b wentry) int { return cmp.Compare(a.dst, b.dst) })
 	}
+	c.wStart[len(c.in.Blocks)] = int32(len(c.written))
 	var work []cfg.Reg
 	for x := range c.phiOf {
 		if _, ok := c.m[x]; ok {
@@ -282,7 +351,7 @@ func (c *checker) phiMap() error {
 			if _, ok := c.m[a]; ok {
 				continue
 			}
-			v, ok := c.written[c.pos[p]][c.m[d]]
+			v, ok := c.moved(c.pos(p), c.m[d])
 			if !ok {
 				v = sym{kind: 'i', reg: c.m[d]}
 			}
@@ -310,10 +379,8 @@ func (c *checker) shared() {
 		c.only[r] = x
 	}
 	movedTo := map[cfg.Reg]bool{}
-	for _, w := range c.written {
-		for r := range w {
-			movedTo[r] = true
-		}
+	for _, e := range c.written {
+		movedTo[e.dst] = true
 	}
 	c.inS = map[cfg.Reg]bool{}
 	for x, r := range c.m {
@@ -326,11 +393,16 @@ func (c *checker) shared() {
 
 // liveness computes the live sets of the shared registers by walking
 // back from each use to the block of the definition, one register at a
-// time in increasing order (so each block's lists come sorted), with
-// block stamps to visit each block once per register.
+// time in decreasing order (each block's lists, built from their front,
+// come in increasing order), with block stamps to visit each block once
+// per register.
 func (c *checker) liveness() {
 	n := len(c.in.Blocks)
-	c.liveOut, c.liveIn = make([][]cfg.Reg, n), make([][]cfg.Reg, n)
+	c.liveOut, c.liveIn = make([]int32, n), make([]int32, n)
+	push := func(head []int32, i int, x cfg.Reg) {
+		c.live = append(c.live, liveEntry{x, head[i]})
+		head[i] = int32(len(c.live))
+	}
 	// The uses of each shared register: a block, and whether the use is a
 	// Phi argument, at the very end of the block.
 	type use struct {
@@ -345,7 +417,7 @@ func (c *checker) liveness() {
 			}
 			for k, a := range p.Args {
 				if c.inS[a] {
-					uses[a] = append(uses[a], use{c.pos[b.Preds[k]], true})
+					uses[a] = append(uses[a], use{c.pos(b.Preds[k]), true})
 				}
 			}
 		}
@@ -365,14 +437,15 @@ func (c *checker) liveness() {
 		regs = append(regs, x)
 	}
 	slices.Sort(regs)
-	inStamp, outStamp := make([]int, n), make([]int, n)
+	slices.Reverse(regs)
+	inStamp, outStamp := make([]int32, n), make([]int32, n)
 	var work []int
 	for k, x := range regs {
-		stamp := k + 1
+		stamp := int32(k + 1)
 		markOut := func(i int) {
 			if outStamp[i] != stamp {
 				outStamp[i] = stamp
-				c.liveOut[i] = append(c.liveOut[i], x)
+				push(c.liveOut, i, x)
 			}
 		}
 		for _, u := range uses[x] {
@@ -387,10 +460,11 @@ func (c *checker) liveness() {
 					continue
 				}
 				inStamp[i] = stamp
-				c.liveIn[i] = append(c.liveIn[i], x)
+				push(c.liveIn, i, x)
 				for _, p := range c.in.Blocks[i].Preds {
-					markOut(c.pos[p])
-					work = append(work, c.pos[p])
+					j := c.pos(p)
+					markOut(j)
+					work = append(work, j)
 				}
 			}
 		}
@@ -404,7 +478,7 @@ func (c *checker) liveness() {
 func (c *checker) interference() error {
 	for i, b := range c.in.Blocks {
 		ob := c.out.Blocks[i]
-		occ := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
+		occ := make(map[cfg.Reg]cfg.Reg, c.count(c.liveOut[i]))
 		enter := func(x cfg.Reg, where place) error {
 			if !c.inS[x] {
 				return nil
@@ -416,10 +490,8 @@ func (c *checker) interference() error {
 			occ[r] = x
 			return nil
 		}
-		for _, x := range c.liveOut[i] {
-			if err := enter(x, place{ob, placeEnd, nil}); err != nil {
-				return err
-			}
+		if err := c.each(c.liveOut[i], func(x cfg.Reg) error { return enter(x, place{ob, placeEnd, nil}) }); err != nil {
+			return err
 		}
 		if b.Term.Kind != cfg.TermJump {
 			if err := enter(b.Term.Reg, place{ob, placeTerm, nil}); err != nil {
@@ -458,7 +530,7 @@ func (c *checker) edges() error {
 	for si, s := range c.in.Blocks {
 		if len(s.Phis) > 0 {
 			for k, p := range s.Preds {
-				if err := c.edge(p, k, s, c.pos[p], si, norm); err != nil {
+				if err := c.edge(p, k, s, c.pos(p), si, norm); err != nil {
 					return err
 				}
 			}
@@ -471,16 +543,16 @@ func (c *checker) edges() error {
 // and si. A predecessor with several successors has no moves (shape saw
 // to it): the Phis must then hold already.
 func (c *checker) edge(p *cfg.Block, k int, s *cfg.Block, i, si int, norm func(cfg.Reg) sym) error {
-	w := c.written[i] // nil when there are no moves: reads find nothing
 	// What the registers of out hold at the end of p, before the
 	// moves: a shared register, the one live there (the interference
 	// check made it unique); another, its one register of in.
-	held := make(map[cfg.Reg]cfg.Reg, len(c.liveOut[i]))
-	for _, x := range c.liveOut[i] {
+	held := make(map[cfg.Reg]cfg.Reg, c.count(c.liveOut[i]))
+	c.each(c.liveOut[i], func(x cfg.Reg) error {
 		held[c.m[x]] = x
-	}
+		return nil
+	})
 	after := func(r cfg.Reg) sym {
-		v, ok := w[r]
+		v, ok := c.moved(i, r) // none when the block has no moves
 		if !ok {
 			v = sym{kind: 'i', reg: r}
 		}
@@ -511,11 +583,11 @@ func (c *checker) edge(p *cfg.Block, k int, s *cfg.Block, i, si int, norm func(c
 	}
 	// Registers live through the edge keep their values. Only the
 	// shared ones can have been written.
-	for _, x := range c.liveIn[si] { // s's own Phis are not in it
+	return c.each(c.liveIn[si], func(x cfg.Reg) error { // s's own Phis are not in it
 		if got, want := after(c.m[x]), norm(x); got != want {
 			return c.errorf(c.out.Blocks[i], "parallel-move", "%s: %v, live into %v, wants %v in %v, which holds %v",
 				edge, x, s, want, c.m[x], got)
 		}
-	}
-	return nil
+		return nil
+	})
 }
