@@ -323,7 +323,7 @@ func Compile(name string, src []byte, o Options) (*Unit, error) {
 		}
 		var st PassStats
 		graphStats := false
-		if o.Check && o.DropGraph && p.Name == "gcm" && u.Func != nil {
+		if o.Check && o.DropGraph && p.Name == "gcm" && u.Func != nil && u.Graph != nil {
 			// gcm's checker reads a record of the graph (gcm.RecordGraph),
 			// so that the graph goes before the checker makes its tables,
 			// not after: the graph, the function and those tables were the

@@ -13,7 +13,9 @@ import (
 // hygiene:
 //
 //   - edges: Out mirrors In exactly, and no live node has a dead user
-//     ("no dead node left attached");
+//     ("no dead node left attached"); Start, Stop and every input of a
+//     live node are the nodes the graph's table holds at their IDs (not
+//     a clone's), which the checkers that look nodes up by ID rely on;
 //   - shape: each op's number and kinds of inputs;
 //   - phi-arity: a Phi has one value per input of its Region;
 //   - determinism: each control node has exactly the control successors
@@ -61,6 +63,12 @@ func Verify(g *Graph) error {
 func verify(g *Graph) *verifier {
 	// The walk records nothing in the graph's walk cache (walkLive): a
 	// verifier leaves what it checks as it found it.
+	if g.Node(g.Start.ID) != g.Start || g.Node(g.Stop.ID) != g.Stop {
+		// (the walks start from them by ID: nothing else can be checked)
+		v := &verifier{g: g}
+		v.bad(g.Stop, "edges", "Start or Stop is not the node the graph's table holds at its ID")
+		return v
+	}
 	live, seen := g.walkLive()
 	v := &verifier{g: g, live: live}
 	v.isLive = make([]bool, g.MaxID())
@@ -210,7 +218,14 @@ func (v *verifier) edges(n *Node) {
 		return
 	}
 	for i, x := range n.In {
-		if x != nil && x.dead {
+		switch {
+		case x == nil:
+		case v.g.Node(x.ID) != x:
+			// A node of another graph (a clone's) with the ID of one of
+			// this graph: the walks by ID and the checkers that look
+			// nodes up by ID would take one for the other.
+			v.bad(n, "edges", "input %d, %v, is not the node the graph's table holds at its ID", i, x)
+		case x.dead:
 			v.bad(n, "edges", "input %d is the killed %v", i, x)
 		}
 	}

@@ -85,6 +85,13 @@ func TestVerifyRejects(t *testing.T) {
 			h.g.SetIn(h.phi, 0, h.t)
 			return h.phi
 		}, "shape"},
+		{"a clone's node as an input", func(h *handGraph) *Node {
+			// The constant 1 of a clone, with the ID of this graph's: the
+			// table holds the original there (the review of the
+			// fifteenth session's by-ID checkers).
+			h.g.SetIn(h.phi, 1, h.g.Clone().Node(h.one.ID))
+			return h.phi
+		}, "edges"},
 		{"division pinned to a check with no inputs", func(h *handGraph) *Node {
 			// Raw edges, as a broken pass might leave them: the check has
 			// lost its inputs and the division still names it (Verify

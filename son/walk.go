@@ -35,7 +35,7 @@ func (g *Graph) walkLive() ([]*Node, []bool) {
 		if f.i < len(f.n.In) {
 			x := f.n.In[f.i]
 			f.i++
-			if x != nil && !seen[x.ID] {
+			if x != nil && x.ID < len(seen) && !seen[x.ID] { // (a node of another graph may be past the table: son.Verify reports it)
 				seen[x.ID] = true
 				stack = append(stack, walkFrame{x, 0})
 			}
@@ -70,7 +70,7 @@ func (g *Graph) LiveIDs() []bool {
 		if f.i < len(f.n.In) {
 			x := f.n.In[f.i]
 			f.i++
-			if x != nil && !seen[x.ID] {
+			if x != nil && x.ID < len(seen) && !seen[x.ID] { // (a node of another graph may be past the table: son.Verify reports it)
 				seen[x.ID] = true
 				marked++
 				stack = append(stack, walkFrame{x, 0})
