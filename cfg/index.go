@@ -51,8 +51,10 @@ func positions(f *Func) *blockIndex {
 // of returns the position of b, or false if b is not a block of f.
 func (x *blockIndex) of(b *Block) (int, bool) {
 	if x.m != nil {
-		i, ok := x.m[b]
-		return i, ok
+		if i, ok := x.m[b]; ok {
+			return i, true
+		}
+		return -1, false
 	}
 	if b == nil || b.ID < 0 || b.ID >= len(x.byID) {
 		return -1, false

@@ -322,8 +322,11 @@ func (r *SCCPRecord) CheckRewrite(mode Mode, s *Solution, out *son.Graph) error 
 			continue
 		}
 		for k, x := range n.In {
-			if x0 := ins[k]; (x == nil) != (x0 < 0) || x != nil && (int32(x.ID) != x0 || out.Node(x.ID) != x) {
+			switch x0 := ins[k]; {
+			case (x == nil) != (x0 < 0) || x != nil && int32(x.ID) != x0:
 				bad(nodeName(out, n), "input %d was %s, now %v", k, r.short(x0), x)
+			case x != nil && out.Node(x.ID) != x:
+				bad(nodeName(out, n), "input %d, %v, is not the node the graph's table holds at its ID", k, x)
 			}
 		}
 		claim := valueOf(s, int(id))

@@ -116,7 +116,7 @@ func TestCheckRewriteByTable(t *testing.T) {
 			n := find(g, mul)
 			clone := g.Clone().Node(n.In[1].ID) // the same ID, another node
 			g.SetIn(n, 1, clone)
-			return ": rewrite: input 1 was "
+			return ": rewrite: input 1, Proj#4, is not the node the graph's table holds at its ID"
 		}}, {"another Stop", func(g *son.Graph) string {
 			g.Stop = find(g, func(n *son.Node) bool { return n.Op == son.OpReturn })
 			return "Stop: rewrite: was Stop#"

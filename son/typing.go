@@ -14,6 +14,10 @@ import "son/types"
 // graph's table of types, so that a value equal to a type some node holds
 // (most of an analysis's values, at its end) takes no room of its own
 // (issue 12: the combined analysis's lattice was 17 MB at 1 MB of source).
+// The values that are no node's type (an analysis's intermediate ranges)
+// stay in the table, which removes nothing: it grows by them with each
+// analysis run on the graph (about 4,700 at 10k, docs/PERFORMANCE.md
+// "sccp15").
 type Typing struct {
 	Slot []int32
 	// values are by number, each a slot of table, which is never written
