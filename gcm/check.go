@@ -223,7 +223,7 @@ func (c *checker) control() {
 	if len(c.probs) > 0 {
 		return
 	}
-	_, live := c.g.live()
+	_, live := c.g.live(false)
 	c.userAt, c.users = c.g.controlUsers(live)
 	defer func() { c.userAt, c.users = nil, nil }() // control's own
 	entry := c.proj(c.g.start, 0)
@@ -686,7 +686,7 @@ func (c *checker) data() {
 			work = append(work, n.id)
 		}
 	}
-	live, _ := g.live()
+	live, _ := g.live(true)
 	for _, n := range live {
 		switch n.op {
 		case son.OpIf, son.OpZeroCheck:

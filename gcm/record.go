@@ -211,8 +211,9 @@ func (r *GraphRecord) controlUsers(live []bool) (at, users []int32) {
 }
 
 // live lists the nodes reachable from Stop by inputs, Start first, then
-// in post order, as son.Graph.Live does; seen is the set of them by ID.
-func (r *GraphRecord) live() (order []node, seen []bool) {
+// in post order, as son.Graph.Live does, if listed; seen is the set of
+// them by ID (all controlUsers needs: no list beside it).
+func (r *GraphRecord) live(listed bool) (order []node, seen []bool) {
 	seen = make([]bool, len(r.ops))
 	if r.start.id == 0 || r.stop.id == 0 {
 		return nil, seen
@@ -221,7 +222,9 @@ func (r *GraphRecord) live() (order []node, seen []bool) {
 	push := func(id int32) frame { return frame{id, r.inAt[id], r.inAt[id+1]} }
 	stack := []frame{push(r.stop.id)}
 	seen[r.start.id], seen[r.stop.id] = true, true
-	order = append(order, r.start)
+	if listed {
+		order = append(order, r.start)
+	}
 	for len(stack) > 0 {
 		f := &stack[len(stack)-1]
 		if f.i < f.end {
@@ -233,7 +236,7 @@ func (r *GraphRecord) live() (order []node, seen []bool) {
 			}
 			continue
 		}
-		if f.id != r.start.id {
+		if listed && f.id != r.start.id {
 			order = append(order, r.node(f.id))
 		}
 		stack = stack[:len(stack)-1]

@@ -27,7 +27,7 @@ func TestRecordGraphIsTheGraph(t *testing.T) {
 		if r.MaxID() != g.MaxID() {
 			t.Fatalf("%s: MaxID %d, want %d", name, r.MaxID(), g.MaxID())
 		}
-		_, seen := r.live()
+		_, seen := r.live(false)
 		at, users := r.controlUsers(seen)
 		for id := 0; id < g.MaxID(); id++ {
 			x, rx := g.Node(id), r.at(id)
@@ -64,7 +64,10 @@ func TestRecordGraphIsTheGraph(t *testing.T) {
 				t.Fatalf("%s: %v's control users %v, want %v", name, x, got, want)
 			}
 		}
-		live, _ := r.live()
+		live, listedSeen := r.live(true)
+		if !slices.Equal(listedSeen, seen) {
+			t.Fatalf("%s: the live set differs with and without the list", name)
+		}
 		var ids, want []int32
 		for _, x := range live {
 			ids = append(ids, x.id)
